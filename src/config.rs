@@ -1,0 +1,136 @@
+//! Server configuration, read under the same names on both edges.
+//!
+//! The Worker reads Worker vars and secrets; the native binary reads the
+//! process environment. Both hand a lookup function to [`Config::from_lookup`],
+//! so the defaults and the parsing live in one place.
+
+use crate::secret::ApiKey;
+
+/// Default E-utilities base URL.
+pub const DEFAULT_EUTILS_BASE_URL: &str = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/";
+/// Default PubChem PUG REST base URL.
+pub const DEFAULT_PUBCHEM_BASE_URL: &str = "https://pubchem.ncbi.nlm.nih.gov/rest/pug/";
+/// Default PMC ID Converter API URL.
+pub const DEFAULT_PMC_IDCONV_URL: &str =
+    "https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/";
+/// Default PMC OA web service URL.
+pub const DEFAULT_PMC_OA_URL: &str = "https://www.ncbi.nlm.nih.gov/pmc/utils/oa/oa.fcgi";
+/// Default literature citation exporter URL.
+pub const DEFAULT_PMC_CTXP_URL: &str = "https://pmc.ncbi.nlm.nih.gov/api/ctxp/v1/";
+/// Default `tool` parameter sent to NCBI.
+pub const DEFAULT_NCBI_TOOL: &str = "entrez-mcp";
+/// Hosts accepted in the `Host` header when `ALLOWED_HOSTS` is not set.
+pub const DEFAULT_ALLOWED_HOSTS: &[&str] = &["localhost", "127.0.0.1", "[::1]"];
+/// How long an MCP session stays valid, by default (24 hours).
+pub const DEFAULT_SESSION_TTL_SECS: u64 = 24 * 60 * 60;
+
+/// Every setting the server reads, after defaults are applied.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// `NCBI_API_KEY`: the server's own key, never shown.
+    pub api_key: Option<ApiKey>,
+    /// `NCBI_EMAIL`: contact address NCBI asks every tool to send.
+    pub email: Option<String>,
+    /// `NCBI_TOOL`: tool name NCBI asks every tool to send.
+    pub tool: String,
+    /// `EUTILS_BASE_URL`.
+    pub eutils_base_url: String,
+    /// `PUBCHEM_BASE_URL`.
+    pub pubchem_base_url: String,
+    /// `PMC_IDCONV_URL`.
+    pub pmc_idconv_url: String,
+    /// `PMC_OA_URL`.
+    pub pmc_oa_url: String,
+    /// `PMC_CTXP_URL`.
+    pub pmc_ctxp_url: String,
+    /// `ALLOWED_ORIGINS`: browser origins allowed besides localhost ones; `*` allows any.
+    pub allowed_origins: Vec<String>,
+    /// `ALLOWED_HOSTS`: accepted `Host` header names; `*.suffix` patterns allowed.
+    pub allowed_hosts: Vec<String>,
+    /// `MCP_SESSION_SECRET`: key that signs session ids, so any instance can verify them.
+    pub session_secret: Option<ApiKey>,
+    /// `MCP_SESSION_TTL_SECS`: session lifetime.
+    pub session_ttl_secs: u64,
+}
+
+impl Config {
+    /// Builds the configuration from a name → value lookup; empty values count as unset.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Config {
+        let get = |name: &str| {
+            lookup(name)
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        let list = |name: &str| -> Option<Vec<String>> {
+            get(name).map(|v| {
+                v.split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+        };
+        Config {
+            api_key: get("NCBI_API_KEY").map(ApiKey::new),
+            email: get("NCBI_EMAIL"),
+            tool: get("NCBI_TOOL").unwrap_or_else(|| DEFAULT_NCBI_TOOL.to_string()),
+            eutils_base_url: get("EUTILS_BASE_URL")
+                .unwrap_or_else(|| DEFAULT_EUTILS_BASE_URL.to_string()),
+            pubchem_base_url: get("PUBCHEM_BASE_URL")
+                .unwrap_or_else(|| DEFAULT_PUBCHEM_BASE_URL.to_string()),
+            pmc_idconv_url: get("PMC_IDCONV_URL")
+                .unwrap_or_else(|| DEFAULT_PMC_IDCONV_URL.to_string()),
+            pmc_oa_url: get("PMC_OA_URL").unwrap_or_else(|| DEFAULT_PMC_OA_URL.to_string()),
+            pmc_ctxp_url: get("PMC_CTXP_URL").unwrap_or_else(|| DEFAULT_PMC_CTXP_URL.to_string()),
+            allowed_origins: list("ALLOWED_ORIGINS").unwrap_or_default(),
+            allowed_hosts: list("ALLOWED_HOSTS").unwrap_or_else(|| {
+                DEFAULT_ALLOWED_HOSTS
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect()
+            }),
+            session_secret: get("MCP_SESSION_SECRET").map(ApiKey::new),
+            session_ttl_secs: get("MCP_SESSION_TTL_SECS")
+                .and_then(|v| v.parse().ok())
+                .filter(|v| *v > 0)
+                .unwrap_or(DEFAULT_SESSION_TTL_SECS),
+        }
+    }
+
+    /// Defaults only, as if no variable were set.
+    pub fn defaults() -> Config {
+        Config::from_lookup(|_| None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_point_at_ncbi() {
+        let c = Config::defaults();
+        assert_eq!(c.eutils_base_url, DEFAULT_EUTILS_BASE_URL);
+        assert_eq!(c.tool, "entrez-mcp");
+        assert!(c.api_key.is_none());
+        assert_eq!(c.allowed_hosts, vec!["localhost", "127.0.0.1", "[::1]"]);
+        assert_eq!(c.session_ttl_secs, 86_400);
+    }
+
+    #[test]
+    fn lookup_overrides_and_trims() {
+        let c = Config::from_lookup(|name| match name {
+            "NCBI_API_KEY" => Some(" abc123 ".into()),
+            "ALLOWED_ORIGINS" => Some("https://a.example, https://b.example,".into()),
+            "NCBI_EMAIL" => Some("   ".into()),
+            "MCP_SESSION_TTL_SECS" => Some("60".into()),
+            _ => None,
+        });
+        assert_eq!(c.api_key.as_ref().map(|k| k.expose()), Some("abc123"));
+        assert_eq!(
+            c.allowed_origins,
+            vec!["https://a.example", "https://b.example"]
+        );
+        assert_eq!(c.email, None);
+        assert_eq!(c.session_ttl_secs, 60);
+    }
+}

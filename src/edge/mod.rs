@@ -1,0 +1,6 @@
+//! The two edges: thin adapters from a runtime to the pure core.
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;

@@ -1,0 +1,34 @@
+//! The native edge: environment configuration, Streamable HTTP on axum, and stdio.
+
+pub mod http;
+pub mod stdio;
+
+use crate::config::Config;
+use crate::http::{Endpoint, Sessions};
+use crate::platform::{Platform, SystemPlatform};
+use crate::protocol::Server;
+
+/// Reads the configuration from the process environment.
+pub fn config_from_env() -> Config {
+    Config::from_lookup(|name| std::env::var(name).ok())
+}
+
+/// Builds the server from the environment.
+pub fn server() -> Result<Server, String> {
+    Server::new(config_from_env(), Box::new(SystemPlatform))
+}
+
+/// Builds the HTTP endpoint; without `MCP_SESSION_SECRET` sessions last until restart.
+pub fn endpoint() -> Result<Endpoint, String> {
+    let server = server()?;
+    let key = match &server.config.session_secret {
+        Some(secret) => secret.expose().as_bytes().to_vec(),
+        None => {
+            let mut k = vec![0u8; 32];
+            SystemPlatform.fill_random(&mut k);
+            k
+        }
+    };
+    let sessions = Sessions::new(key, server.config.session_ttl_secs, true);
+    Ok(Endpoint::new(server, sessions))
+}

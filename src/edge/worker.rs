@@ -1,0 +1,82 @@
+//! The Worker edge: `#[event(fetch)]` converts Worker requests into core data and back.
+//!
+//! Configuration comes from Worker vars and secrets under the same names the
+//! native binary reads from its environment. The endpoint is built once per
+//! isolate. Sessions are signed with `MCP_SESSION_SECRET`, so every isolate
+//! accepts every other isolate's ids; they end by expiry, not DELETE, because
+//! isolates share no memory in which to record a termination.
+
+use crate::config::Config;
+use crate::http::{Endpoint, HttpRequest, Sessions};
+use crate::platform::{Platform, SystemPlatform};
+use crate::protocol::Server;
+use std::cell::OnceCell;
+use worker::{event, Context, Env, Request, Response, Result};
+
+thread_local! {
+    static ENDPOINT: OnceCell<&'static Endpoint> = const { OnceCell::new() };
+}
+
+fn lookup(env: &Env, name: &str) -> Option<String> {
+    env.secret(name)
+        .map(|s| s.to_string())
+        .or_else(|_| env.var(name).map(|v| v.to_string()))
+        .ok()
+}
+
+fn build(env: &Env) -> std::result::Result<Endpoint, String> {
+    let config = Config::from_lookup(|name| lookup(env, name));
+    let key = match &config.session_secret {
+        Some(secret) => secret.expose().as_bytes().to_vec(),
+        None => {
+            // Isolates would each pick their own key: sessions then only work while one
+            // isolate serves them (wrangler dev). Production sets MCP_SESSION_SECRET.
+            worker::console_warn!(
+                "MCP_SESSION_SECRET is not set; session ids are valid in this isolate only"
+            );
+            let mut k = vec![0u8; 32];
+            SystemPlatform.fill_random(&mut k);
+            k
+        }
+    };
+    let sessions = Sessions::new(key, config.session_ttl_secs, false);
+    let server = Server::new(config, Box::new(SystemPlatform))?;
+    Ok(Endpoint::new(server, sessions))
+}
+
+fn endpoint(env: &Env) -> std::result::Result<&'static Endpoint, String> {
+    ENDPOINT.with(|cell| {
+        if let Some(e) = cell.get() {
+            return Ok(*e);
+        }
+        let e: &'static Endpoint = Box::leak(Box::new(build(env)?));
+        let _ = cell.set(e);
+        Ok(e)
+    })
+}
+
+#[event(fetch)]
+async fn fetch(mut req: Request, env: Env, _ctx: Context) -> Result<Response> {
+    console_error_panic_hook::set_once();
+    let endpoint = match endpoint(&env) {
+        Ok(e) => e,
+        Err(message) => return Response::error(format!("server failed to start: {message}"), 500),
+    };
+    let headers = req.headers().entries().collect();
+    let body = req.bytes().await.unwrap_or_default();
+    let reply = endpoint
+        .handle(HttpRequest {
+            method: req.method().to_string(),
+            path: req.path(),
+            headers,
+            body,
+        })
+        .await;
+    let out_headers = worker::Headers::new();
+    for (k, v) in &reply.headers {
+        out_headers.append(k, v)?;
+    }
+    Ok(Response::from_bytes(reply.body)?
+        .with_status(reply.status)
+        .with_headers(out_headers))
+}

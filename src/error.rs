@@ -1,0 +1,154 @@
+//! The one error type of the core.
+//!
+//! Every failure in the server is an [`Error`] with an [`ErrorKind`]. The kind
+//! decides where the error goes: protocol kinds become JSON-RPC error objects,
+//! every other kind becomes a tool result with `isError: true`, a stable code
+//! and suggestions the caller can act on.
+
+use serde_json::{json, Value};
+use std::fmt;
+
+/// What went wrong, coarse enough to route on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The body was not JSON (JSON-RPC -32700).
+    Parse,
+    /// The message was not a valid JSON-RPC request (-32600).
+    InvalidRequest,
+    /// The method is not one this server serves (-32601).
+    MethodNotFound,
+    /// The params of a protocol method were wrong, e.g. an unknown tool (-32602).
+    InvalidParams,
+    /// Tool arguments failed validation; the tool never ran.
+    InvalidArguments,
+    /// A named thing (tool, dataset, record) does not exist.
+    NotFound,
+    /// An upstream service answered with an error or something unreadable.
+    Upstream,
+    /// An upstream service or our own pacing refused for rate reasons.
+    RateLimited,
+    /// An upstream service could not be reached or timed out.
+    Unavailable,
+    /// A documented limit of this server was exceeded.
+    LimitExceeded,
+    /// A bug or an impossible state inside the server.
+    Internal,
+}
+
+impl ErrorKind {
+    /// The stable, machine-readable code used when no more specific code is given.
+    pub fn default_code(self) -> &'static str {
+        match self {
+            ErrorKind::Parse => "parse_error",
+            ErrorKind::InvalidRequest => "invalid_request",
+            ErrorKind::MethodNotFound => "method_not_found",
+            ErrorKind::InvalidParams => "invalid_params",
+            ErrorKind::InvalidArguments => "invalid_arguments",
+            ErrorKind::NotFound => "not_found",
+            ErrorKind::Upstream => "upstream_error",
+            ErrorKind::RateLimited => "rate_limited",
+            ErrorKind::Unavailable => "upstream_unavailable",
+            ErrorKind::LimitExceeded => "limit_exceeded",
+            ErrorKind::Internal => "internal_error",
+        }
+    }
+
+    /// The JSON-RPC error code for protocol kinds; `None` for tool-level kinds.
+    pub fn rpc_code(self) -> Option<i64> {
+        match self {
+            ErrorKind::Parse => Some(-32700),
+            ErrorKind::InvalidRequest => Some(-32600),
+            ErrorKind::MethodNotFound => Some(-32601),
+            ErrorKind::InvalidParams => Some(-32602),
+            _ => None,
+        }
+    }
+}
+
+/// An error with a message a person can read and suggestions an assistant can follow.
+#[derive(Debug, Clone)]
+pub struct Error {
+    /// Routing class of the error.
+    pub kind: ErrorKind,
+    /// Stable code, e.g. `invalid_arguments` or `unknown_tool`.
+    pub code: String,
+    /// One specific sentence on what went wrong.
+    pub message: String,
+    /// Concrete next steps, most useful first.
+    pub suggestions: Vec<String>,
+    /// Machine-readable detail (validation errors, allowed values, ...).
+    pub details: Option<Value>,
+}
+
+impl Error {
+    /// A new error of `kind` with its default code.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Error {
+            kind,
+            code: kind.default_code().to_string(),
+            message: message.into(),
+            suggestions: Vec::new(),
+            details: None,
+        }
+    }
+
+    /// Replaces the stable code.
+    pub fn with_code(mut self, code: impl Into<String>) -> Self {
+        self.code = code.into();
+        self
+    }
+
+    /// Appends one suggestion.
+    pub fn suggest(mut self, suggestion: impl Into<String>) -> Self {
+        self.suggestions.push(suggestion.into());
+        self
+    }
+
+    /// Attaches machine-readable details.
+    pub fn with_details(mut self, details: Value) -> Self {
+        self.details = Some(details);
+        self
+    }
+
+    /// Shorthand for [`ErrorKind::Internal`].
+    pub fn internal(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Internal, message)
+    }
+
+    /// The `error` object placed in a tool result's `structuredContent`.
+    pub fn to_structured(&self) -> Value {
+        let mut error = json!({
+            "code": self.code,
+            "message": self.message,
+            "suggestions": self.suggestions,
+        });
+        if let Some(details) = &self.details {
+            error["details"] = details.clone();
+        }
+        json!({ "error": error })
+    }
+
+    /// The JSON-RPC `error` member for protocol kinds (tool kinds map to -32603).
+    pub fn to_rpc_error(&self) -> Value {
+        let code = self.kind.rpc_code().unwrap_or(-32603);
+        let mut data = json!({ "code": self.code });
+        if !self.suggestions.is_empty() {
+            data["suggestions"] = json!(self.suggestions);
+        }
+        if let Some(details) = &self.details {
+            data["details"] = details.clone();
+        }
+        json!({ "code": code, "message": self.message, "data": data })
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.code)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The core's result alias.
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,361 @@
+//! Streamable HTTP, as pure data: an [`HttpRequest`] in, an [`HttpResponse`] out.
+//!
+//! Both edges convert their native request into [`HttpRequest`], call
+//! [`Endpoint::handle`] and write the [`HttpResponse`] back. Every status code,
+//! header rule and session decision lives here, so the Worker and the native
+//! server answer the same request the same way.
+
+pub mod guard;
+pub mod session;
+
+use crate::error::{Error, ErrorKind};
+use crate::protocol::jsonrpc::{self, Incoming};
+use crate::protocol::version;
+use crate::protocol::Server;
+use crate::secret::ApiKey;
+use crate::tools::api_key_status::CALLER_KEY_HEADER;
+use crate::tools::RequestContext;
+use serde_json::{json, Value};
+pub use session::{SessionState, Sessions};
+
+/// The path the MCP endpoint is served at.
+pub const MCP_PATH: &str = "/mcp";
+/// Largest request body accepted, in bytes.
+pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+/// The session header (HTTP header names are case-insensitive).
+pub const SESSION_HEADER: &str = "Mcp-Session-Id";
+/// The protocol version header.
+pub const VERSION_HEADER: &str = "Mcp-Protocol-Version";
+
+/// An HTTP request reduced to what MCP needs.
+#[derive(Debug, Clone, Default)]
+pub struct HttpRequest {
+    /// Upper-case method, e.g. `POST`.
+    pub method: String,
+    /// The path without query string.
+    pub path: String,
+    /// Headers as received.
+    pub headers: Vec<(String, String)>,
+    /// The raw body.
+    pub body: Vec<u8>,
+}
+
+impl HttpRequest {
+    /// The first header named `name`, compared case-insensitively.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// An HTTP response for the edge to write out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpResponse {
+    /// Status code.
+    pub status: u16,
+    /// Headers to send.
+    pub headers: Vec<(String, String)>,
+    /// Body bytes.
+    pub body: Vec<u8>,
+}
+
+impl HttpResponse {
+    fn json(status: u16, body: &Value) -> HttpResponse {
+        HttpResponse {
+            status,
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: serde_json::to_vec(body).unwrap_or_default(),
+        }
+    }
+
+    fn empty(status: u16) -> HttpResponse {
+        HttpResponse {
+            status,
+            headers: Vec::new(),
+            body: Vec::new(),
+        }
+    }
+
+    fn rpc_error(status: u16, id: Value, error: Error) -> HttpResponse {
+        HttpResponse::json(status, &jsonrpc::failure(id, &error))
+    }
+
+    /// The first header named `name`, compared case-insensitively.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body parsed as JSON, or `Null`.
+    pub fn json_body(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+/// The MCP endpoint: a server plus the session policy of the edge.
+pub struct Endpoint {
+    /// The dispatcher.
+    pub server: Server,
+    /// Session issuing and checking.
+    pub sessions: Sessions,
+}
+
+fn http_error(kind: ErrorKind, code: &str, message: impl Into<String>) -> Error {
+    Error::new(kind, message).with_code(code)
+}
+
+impl Endpoint {
+    /// Wraps a server with a session policy.
+    pub fn new(server: Server, sessions: Sessions) -> Endpoint {
+        Endpoint { server, sessions }
+    }
+
+    /// Handles one HTTP request.
+    pub async fn handle(&self, req: HttpRequest) -> HttpResponse {
+        let config = &self.server.config;
+        if !guard::host_allowed(req.header("Host"), &config.allowed_hosts) {
+            return HttpResponse::rpc_error(
+                403,
+                Value::Null,
+                http_error(
+                    ErrorKind::InvalidRequest,
+                    "forbidden_host",
+                    "Forbidden: Host header is not allowed (DNS rebinding protection).",
+                )
+                .suggest("Connect through an allowed host name, or add this one to ALLOWED_HOSTS."),
+            );
+        }
+        let origin = req.header("Origin").map(str::to_string);
+        if !guard::origin_allowed(origin.as_deref(), &config.allowed_origins) {
+            return HttpResponse::rpc_error(
+                403,
+                Value::Null,
+                http_error(ErrorKind::InvalidRequest, "forbidden_origin", "Forbidden: Origin is not allowed.")
+                    .suggest("Add this origin to ALLOWED_ORIGINS (comma-separated) if it should reach the server."),
+            );
+        }
+        let mut response = match (req.path.as_str(), req.method.as_str()) {
+            (MCP_PATH, "POST") => self.post(&req).await,
+            (MCP_PATH, "DELETE") => self.delete(&req),
+            (MCP_PATH, "OPTIONS") => preflight(),
+            (MCP_PATH, _) => {
+                let mut r = HttpResponse::rpc_error(
+                    405,
+                    Value::Null,
+                    http_error(ErrorKind::InvalidRequest, "method_not_allowed", format!("Method Not Allowed: {} {MCP_PATH}; this server offers no SSE stream, use POST.", req.method)),
+                );
+                r.headers
+                    .push(("Allow".into(), "POST, DELETE, OPTIONS".into()));
+                r
+            }
+            ("/", "GET") => HttpResponse::json(
+                200,
+                &json!({
+                    "name": crate::SERVER_NAME,
+                    "version": crate::SERVER_VERSION,
+                    "mcp_endpoint": MCP_PATH,
+                    "protocol_versions": version::SUPPORTED_VERSIONS,
+                }),
+            ),
+            _ => HttpResponse::json(
+                404,
+                &json!({ "error": "Not found: the MCP endpoint is /mcp" }),
+            ),
+        };
+        if let Some(o) = origin {
+            response
+                .headers
+                .push(("Access-Control-Allow-Origin".into(), o));
+            response.headers.push((
+                "Access-Control-Expose-Headers".into(),
+                "Mcp-Session-Id, Mcp-Protocol-Version".into(),
+            ));
+            response.headers.push(("Vary".into(), "Origin".into()));
+        }
+        response
+    }
+
+    async fn post(&self, req: &HttpRequest) -> HttpResponse {
+        let content_type = req
+            .header("Content-Type")
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if !content_type.starts_with("application/json") {
+            return HttpResponse::rpc_error(
+                415,
+                Value::Null,
+                http_error(ErrorKind::InvalidRequest, "unsupported_media_type", "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json."),
+            );
+        }
+        if let Some(accept) = req.header("Accept") {
+            let a = accept.to_ascii_lowercase();
+            if ![
+                "application/json",
+                "text/event-stream",
+                "*/*",
+                "application/*",
+            ]
+            .iter()
+            .any(|t| a.contains(t))
+            {
+                return HttpResponse::rpc_error(
+                    406,
+                    Value::Null,
+                    http_error(ErrorKind::InvalidRequest, "not_acceptable", "Not Acceptable: the client must accept application/json and text/event-stream."),
+                );
+            }
+        }
+        if req.body.len() > MAX_BODY_BYTES {
+            return HttpResponse::rpc_error(
+                413,
+                Value::Null,
+                http_error(
+                    ErrorKind::InvalidRequest,
+                    "body_too_large",
+                    format!("Request body exceeds {MAX_BODY_BYTES} bytes."),
+                ),
+            );
+        }
+        let message = match jsonrpc::parse_message(&req.body) {
+            Ok(m) => m,
+            Err(e) => return HttpResponse::rpc_error(400, e.id, *e.error),
+        };
+        let context = RequestContext {
+            caller_api_key: req
+                .header(CALLER_KEY_HEADER)
+                .map(str::trim)
+                .filter(|k| !k.is_empty())
+                .map(ApiKey::new),
+            session_id: req.header(SESSION_HEADER).map(str::to_string),
+        };
+        if let Incoming::Request { method, .. } = &message {
+            if method == "initialize" {
+                return self.initialize(message, context).await;
+            }
+            // Unknown methods do nothing, so answer them before session rules: a
+            // newer client's discovery probe then gets a clean -32601 and falls back.
+            if !Server::knows_method(method) {
+                return self.answer(message, &context).await;
+            }
+        }
+        if let Some(v) = req.header(VERSION_HEADER) {
+            if !version::is_supported(v.trim()) {
+                return HttpResponse::rpc_error(
+                    400,
+                    Value::Null,
+                    http_error(
+                        ErrorKind::InvalidRequest,
+                        "unsupported_protocol_version",
+                        format!(
+                            "Bad Request: unsupported MCP-Protocol-Version \"{v}\"; supported: {}.",
+                            version::SUPPORTED_VERSIONS.join(", ")
+                        ),
+                    ),
+                );
+            }
+        }
+        match context.session_id.as_deref() {
+            None => {
+                return HttpResponse::rpc_error(
+                    400,
+                    Value::Null,
+                    http_error(ErrorKind::InvalidRequest, "missing_session", "Bad Request: Mcp-Session-Id header is required; send initialize first and echo the id it returns."),
+                )
+            }
+            Some(id) => {
+                if self.sessions.check(id, self.server.platform().now_unix_ms()) != SessionState::Active {
+                    return HttpResponse::rpc_error(
+                        404,
+                        Value::Null,
+                        Error::new(ErrorKind::InvalidRequest, "Session not found: it expired or was terminated; send initialize to start a new one.")
+                            .with_code("session_not_found"),
+                    );
+                }
+            }
+        }
+        self.answer(message, &context).await
+    }
+
+    async fn initialize(&self, message: Incoming, context: RequestContext) -> HttpResponse {
+        let mut random = [0u8; 16];
+        self.server.platform().fill_random(&mut random);
+        let id = self
+            .sessions
+            .issue(random, self.server.platform().now_unix_ms());
+        let context = RequestContext {
+            session_id: Some(id.clone()),
+            ..context
+        };
+        let mut response = self.answer(message, &context).await;
+        // Only a successful initialize opens a session.
+        if response.status == 200 && response.json_body().get("result").is_some() {
+            response.headers.push((SESSION_HEADER.into(), id));
+        }
+        response
+    }
+
+    async fn answer(&self, message: Incoming, context: &RequestContext) -> HttpResponse {
+        match self.server.handle(message, context).await {
+            Some(reply) => HttpResponse::json(200, &reply),
+            None => HttpResponse::empty(202),
+        }
+    }
+
+    fn delete(&self, req: &HttpRequest) -> HttpResponse {
+        if !self.sessions.supports_termination() {
+            let mut r = HttpResponse::rpc_error(
+                405,
+                Value::Null,
+                http_error(ErrorKind::InvalidRequest, "termination_not_supported", "Method Not Allowed: sessions on this deployment end by expiry; just stop using the id."),
+            );
+            r.headers.push(("Allow".into(), "POST, OPTIONS".into()));
+            return r;
+        }
+        let Some(id) = req.header(SESSION_HEADER) else {
+            return HttpResponse::rpc_error(
+                400,
+                Value::Null,
+                http_error(
+                    ErrorKind::InvalidRequest,
+                    "missing_session",
+                    "Bad Request: DELETE needs the Mcp-Session-Id header.",
+                ),
+            );
+        };
+        if self
+            .sessions
+            .terminate(id, self.server.platform().now_unix_ms())
+        {
+            HttpResponse::empty(204)
+        } else {
+            HttpResponse::rpc_error(
+                404,
+                Value::Null,
+                http_error(
+                    ErrorKind::InvalidRequest,
+                    "session_not_found",
+                    "Session not found.",
+                ),
+            )
+        }
+    }
+}
+
+fn preflight() -> HttpResponse {
+    HttpResponse {
+        status: 204,
+        headers: vec![
+            ("Access-Control-Allow-Methods".into(), "POST, DELETE, OPTIONS".into()),
+            (
+                "Access-Control-Allow-Headers".into(),
+                format!("Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, {CALLER_KEY_HEADER}"),
+            ),
+            ("Access-Control-Max-Age".into(), "86400".into()),
+        ],
+        body: Vec::new(),
+    }
+}

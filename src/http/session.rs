@@ -1,0 +1,157 @@
+//! MCP session ids that any instance can verify.
+//!
+//! An id is `<32 hex random><16 hex issue time>.<32 hex MAC>`, the MAC being
+//! HMAC-SHA256 of the first part under the session key. A Worker runs in many
+//! isolates that share no memory; signing lets every isolate accept the ids
+//! any other issued, while forged or expired ids get 404 and the client starts
+//! a new session, as the specification prescribes.
+
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// The outcome of checking a session id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionState {
+    /// Issued by this server, unexpired, not terminated.
+    Active,
+    /// Malformed, forged, expired or terminated: the client must re-initialize.
+    Unknown,
+}
+
+/// Issues, verifies and terminates session ids.
+pub struct Sessions {
+    key: Vec<u8>,
+    ttl_secs: u64,
+    terminated: Option<Mutex<HashMap<String, u64>>>,
+}
+
+impl Sessions {
+    /// Sessions signed with `key`; `supports_termination` enables DELETE (needs shared memory).
+    pub fn new(key: Vec<u8>, ttl_secs: u64, supports_termination: bool) -> Sessions {
+        Sessions {
+            key,
+            ttl_secs,
+            terminated: supports_termination.then(|| Mutex::new(HashMap::new())),
+        }
+    }
+
+    /// Whether DELETE can end a session on this edge.
+    pub fn supports_termination(&self) -> bool {
+        self.terminated.is_some()
+    }
+
+    /// A new session id from 16 random bytes, issued at `now_ms`.
+    pub fn issue(&self, random: [u8; 16], now_ms: u64) -> String {
+        let payload = format!("{}{:016x}", hex(&random), now_ms / 1000);
+        format!("{payload}.{}", hex(&self.mac(&payload)[..16]))
+    }
+
+    /// Checks an id at `now_ms`.
+    pub fn check(&self, id: &str, now_ms: u64) -> SessionState {
+        let Some(issued) = self.verify(id) else {
+            return SessionState::Unknown;
+        };
+        if (now_ms / 1000).saturating_sub(issued) > self.ttl_secs {
+            return SessionState::Unknown;
+        }
+        if let Some(t) = &self.terminated {
+            if t.lock().map(|m| m.contains_key(id)).unwrap_or(true) {
+                return SessionState::Unknown;
+            }
+        }
+        SessionState::Active
+    }
+
+    /// Ends a session; false when the id is not active or termination is unsupported.
+    pub fn terminate(&self, id: &str, now_ms: u64) -> bool {
+        if self.check(id, now_ms) != SessionState::Active {
+            return false;
+        }
+        let (Some(t), Some(issued)) = (&self.terminated, self.verify(id)) else {
+            return false;
+        };
+        let Ok(mut map) = t.lock() else { return false };
+        // Expired ids fail the time check anyway, so the list only needs live ones.
+        let now = now_ms / 1000;
+        map.retain(|_, at| now.saturating_sub(*at) <= self.ttl_secs);
+        map.insert(id.to_string(), issued);
+        true
+    }
+
+    fn verify(&self, id: &str) -> Option<u64> {
+        let (payload, mac_hex) = id.split_once('.')?;
+        if payload.len() != 48 || mac_hex.len() != 32 {
+            return None;
+        }
+        let mac = unhex(mac_hex)?;
+        let mut m = HmacSha256::new_from_slice(&self.key).ok()?;
+        m.update(payload.as_bytes());
+        m.verify_truncated_left(&mac).ok()?;
+        u64::from_str_radix(&payload[32..], 16).ok()
+    }
+
+    fn mac(&self, payload: &str) -> Vec<u8> {
+        let mut m = HmacSha256::new_from_slice(&self.key).expect("HMAC takes keys of any length");
+        m.update(payload.as_bytes());
+        m.finalize().into_bytes().to_vec()
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T0: u64 = 1_700_000_000_000;
+
+    #[test]
+    fn issued_ids_verify_until_they_expire() {
+        let s = Sessions::new(b"k".to_vec(), 60, true);
+        let id = s.issue([7; 16], T0);
+        assert!(id.bytes().all(|b| (0x21..=0x7e).contains(&b)));
+        assert_eq!(s.check(&id, T0 + 59_000), SessionState::Active);
+        assert_eq!(s.check(&id, T0 + 61_000), SessionState::Unknown);
+    }
+
+    #[test]
+    fn forged_and_foreign_ids_are_unknown() {
+        let s = Sessions::new(b"k".to_vec(), 60, false);
+        let other = Sessions::new(b"other".to_vec(), 60, false);
+        let id = other.issue([1; 16], T0);
+        assert_eq!(s.check(&id, T0), SessionState::Unknown);
+        let mut tampered = s.issue([1; 16], T0);
+        tampered.replace_range(0..1, "f");
+        assert_eq!(s.check(&tampered, T0), SessionState::Unknown);
+        assert_eq!(s.check("nonsense", T0), SessionState::Unknown);
+    }
+
+    #[test]
+    fn termination_ends_a_session_once() {
+        let s = Sessions::new(b"k".to_vec(), 60, true);
+        let id = s.issue([2; 16], T0);
+        assert!(s.terminate(&id, T0));
+        assert_eq!(s.check(&id, T0), SessionState::Unknown);
+        assert!(!s.terminate(&id, T0));
+        let stateless = Sessions::new(b"k".to_vec(), 60, false);
+        let id2 = stateless.issue([3; 16], T0);
+        assert!(!stateless.terminate(&id2, T0));
+        assert_eq!(stateless.check(&id2, T0), SessionState::Active);
+    }
+}

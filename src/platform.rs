@@ -1,0 +1,72 @@
+//! What the core needs from the machine it runs on.
+//!
+//! The core never reads a clock or an entropy source itself: each edge passes
+//! a [`Platform`]. Tests pass a fixed one, which makes time-dependent logic
+//! such as session expiry deterministic.
+
+use std::future::Future;
+use std::pin::Pin;
+
+/// A boxed future that is `Send` natively and not on wasm32, where JS futures never are.
+#[cfg(not(target_arch = "wasm32"))]
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+/// A boxed future that is `Send` natively and not on wasm32, where JS futures never are.
+#[cfg(target_arch = "wasm32")]
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+/// `Send + Sync` natively; nothing on wasm32.
+#[cfg(not(target_arch = "wasm32"))]
+pub trait MaybeSendSync: Send + Sync {}
+#[cfg(not(target_arch = "wasm32"))]
+impl<T: Send + Sync + ?Sized> MaybeSendSync for T {}
+/// `Send + Sync` natively; nothing on wasm32.
+#[cfg(target_arch = "wasm32")]
+pub trait MaybeSendSync {}
+#[cfg(target_arch = "wasm32")]
+impl<T: ?Sized> MaybeSendSync for T {}
+
+/// Clock and entropy, supplied by the edge.
+pub trait Platform: MaybeSendSync {
+    /// Milliseconds since the Unix epoch.
+    fn now_unix_ms(&self) -> u64;
+    /// Fills `buf` with cryptographically secure random bytes.
+    fn fill_random(&self, buf: &mut [u8]);
+}
+
+/// The platform both edges use: system clock and the OS (or Web Crypto) entropy source.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SystemPlatform;
+
+impl Platform for SystemPlatform {
+    #[cfg(not(target_arch = "wasm32"))]
+    fn now_unix_ms(&self) -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as u64)
+            .unwrap_or(0)
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn now_unix_ms(&self) -> u64 {
+        // std::time::SystemTime panics on wasm32-unknown-unknown; Workers expose Date.
+        worker_clock::now_ms()
+    }
+
+    fn fill_random(&self, buf: &mut [u8]) {
+        // Without entropy no session id is safe; failing loudly beats weak ids.
+        getrandom::fill(buf).expect("the platform entropy source failed");
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+mod worker_clock {
+    pub fn now_ms() -> u64 {
+        js_sys_date_now() as u64
+    }
+
+    #[wasm_bindgen::prelude::wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_namespace = Date, js_name = now)]
+        fn js_sys_date_now() -> f64;
+    }
+}

@@ -1,0 +1,9 @@
+//! The MCP protocol, independent of any transport.
+
+pub mod cursor;
+pub mod initialize;
+pub mod jsonrpc;
+pub mod server;
+pub mod version;
+
+pub use server::Server;

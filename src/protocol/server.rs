@@ -1,0 +1,154 @@
+//! The dispatcher both edges call: one JSON-RPC message in, at most one out.
+
+use super::jsonrpc::{self, Incoming};
+use super::{cursor, initialize};
+use crate::config::Config;
+use crate::error::{Error, ErrorKind};
+use crate::platform::Platform;
+use crate::tools::{Registry, RequestContext, ToolContext};
+use serde_json::{json, Map, Value};
+
+/// Methods this server answers; anything else is -32601.
+pub const METHODS: &[&str] = &["initialize", "ping", "tools/list", "tools/call"];
+
+/// Tools per `tools/list` page.
+pub const DEFAULT_PAGE_SIZE: usize = 50;
+
+/// The MCP server: configuration, tools and platform, shared by every request.
+pub struct Server {
+    /// Server configuration.
+    pub config: Config,
+    /// All tools.
+    pub registry: Registry,
+    platform: Box<dyn Platform>,
+    page_size: usize,
+}
+
+impl Server {
+    /// A server with the built-in tools.
+    pub fn new(config: Config, platform: Box<dyn Platform>) -> Result<Server, String> {
+        Ok(Server {
+            config,
+            registry: Registry::builtin()?,
+            platform,
+            page_size: DEFAULT_PAGE_SIZE,
+        })
+    }
+
+    /// Changes the `tools/list` page size (at least 1).
+    pub fn with_page_size(mut self, page_size: usize) -> Server {
+        self.page_size = page_size.max(1);
+        self
+    }
+
+    /// The platform the server was built with.
+    pub fn platform(&self) -> &dyn Platform {
+        self.platform.as_ref()
+    }
+
+    /// Whether `method` is one this server answers (notifications excluded).
+    pub fn knows_method(method: &str) -> bool {
+        METHODS.contains(&method)
+    }
+
+    /// Handles raw bytes (one stdio line): framing errors are answered too.
+    pub async fn handle_bytes(&self, bytes: &[u8], request: &RequestContext) -> Option<Value> {
+        match jsonrpc::parse_message(bytes) {
+            Ok(message) => self.handle(message, request).await,
+            Err(e) => Some(jsonrpc::failure(e.id, &e.error)),
+        }
+    }
+
+    /// Handles one classified message; `None` for notifications and responses.
+    pub async fn handle(&self, message: Incoming, request: &RequestContext) -> Option<Value> {
+        match message {
+            Incoming::Request { id, method, params } => {
+                Some(match self.dispatch(&method, params, request).await {
+                    Ok(result) => jsonrpc::success(id, result),
+                    Err(e) => jsonrpc::failure(id, &e),
+                })
+            }
+            // notifications/initialized, cancelled, progress: nothing to answer.
+            Incoming::Notification { .. } | Incoming::Response => None,
+        }
+    }
+
+    async fn dispatch(
+        &self,
+        method: &str,
+        params: Map<String, Value>,
+        request: &RequestContext,
+    ) -> Result<Value, Error> {
+        match method {
+            "initialize" => {
+                let version = match params.get("protocolVersion") {
+                    Some(Value::String(v)) => v.as_str(),
+                    _ => return Err(invalid_params(
+                        "initialize needs params.protocolVersion as a string, e.g. \"2025-11-25\".",
+                    )),
+                };
+                Ok(initialize::result(
+                    Some(version),
+                    self.experimental_capabilities(),
+                ))
+            }
+            "ping" => Ok(json!({})),
+            "tools/list" => self.list_tools(params.get("cursor")),
+            "tools/call" => {
+                let name = match params.get("name") {
+                    Some(Value::String(n)) => n.as_str(),
+                    _ => return Err(invalid_params("tools/call needs params.name as a string.")),
+                };
+                let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
+                let ctx = ToolContext {
+                    config: &self.config,
+                    registry: &self.registry,
+                    request,
+                    platform: self.platform.as_ref(),
+                };
+                self.registry.call(&ctx, name, arguments).await
+            }
+            other => Err(method_not_found(other)),
+        }
+    }
+
+    fn list_tools(&self, cursor: Option<&Value>) -> Result<Value, Error> {
+        let all = self.registry.tools();
+        let start = match cursor {
+            None | Some(Value::Null) => 0,
+            Some(Value::String(c)) => cursor::decode(c, all.len())?,
+            Some(_) => return Err(invalid_params("cursor must be a string.")),
+        };
+        let end = (start + self.page_size).min(all.len());
+        let tools: Vec<Value> = all[start..end]
+            .iter()
+            .map(|t| self.registry.descriptor(t))
+            .collect();
+        let mut result = json!({ "tools": tools });
+        if end < all.len() {
+            result["nextCursor"] = json!(cursor::encode(end));
+        }
+        Ok(result)
+    }
+
+    /// `capabilities.experimental`; announces only what the registered tools back.
+    fn experimental_capabilities(&self) -> Option<Value> {
+        None
+    }
+}
+
+fn invalid_params(message: &str) -> Error {
+    Error::new(ErrorKind::InvalidParams, message.to_string())
+}
+
+fn method_not_found(method: &str) -> Error {
+    let mut e = Error::new(
+        ErrorKind::MethodNotFound,
+        format!("Method not found: {method}"),
+    )
+    .suggest(format!("This server answers: {}.", METHODS.join(", ")));
+    if method == "server/discover" {
+        e = e.suggest("Discovery is not offered; start the session with initialize (protocol 2025-11-25, 2025-06-18 or 2025-03-26).");
+    }
+    e
+}

@@ -1,0 +1,79 @@
+//! `system_api_key_status`: is an NCBI API key in effect, and what limit follows from it.
+
+use super::content::{Annotations, Role};
+use super::spec::{ToolAnnotations, ToolSpec};
+use super::{KeySource, ToolContext, ToolOutput};
+use crate::error::Result;
+use serde_json::{json, Value};
+
+/// NCBI's E-utilities limit without a key, requests per second.
+pub const ANONYMOUS_RATE_LIMIT: u32 = 3;
+/// NCBI's E-utilities limit with a key, requests per second.
+pub const KEYED_RATE_LIMIT: u32 = 10;
+/// The request header a caller may use to bring their own key.
+pub const CALLER_KEY_HEADER: &str = "X-NCBI-API-Key";
+
+/// Registry row.
+pub const SPEC: ToolSpec = ToolSpec {
+    name: "system_api_key_status",
+    title: "NCBI API key status",
+    description: "Reports whether an NCBI API key is in effect and where it comes from (the caller's X-NCBI-API-Key header or the server's NCBI_API_KEY secret), the resulting E-utilities rate limit (3 requests/s without a key, 10 with one), and the tool and email identifiers sent to NCBI. Never reveals any part of the key.",
+    input_schema: include_str!("../../schemas/system_api_key_status.input.json"),
+    output_schema: include_str!("../../schemas/system_api_key_status.output.json"),
+    annotations: ToolAnnotations {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    },
+    typical_output: "0.5 KB",
+    handler: |ctx, _args| Box::pin(async move { run(ctx) }),
+};
+
+fn run(ctx: &ToolContext<'_>) -> Result<ToolOutput> {
+    let (key, source) = ctx.effective_api_key();
+    let configured = key.is_some();
+    let limit = if configured {
+        KEYED_RATE_LIMIT
+    } else {
+        ANONYMOUS_RATE_LIMIT
+    };
+    let mut notes: Vec<String> = Vec::new();
+    match source {
+        KeySource::CallerHeader => notes.push(format!(
+            "Your own key from the {CALLER_KEY_HEADER} header is used for your requests."
+        )),
+        KeySource::ServerSecret => notes.push(format!(
+            "The server's key is shared by its users; send your own key in the {CALLER_KEY_HEADER} header to get your own limit, as NCBI asks of third-party tools."
+        )),
+        KeySource::None => notes.push(format!(
+            "Without a key NCBI allows {ANONYMOUS_RATE_LIMIT} requests/s. Get a free key in your NCBI account settings and set it as NCBI_API_KEY (server) or send it in the {CALLER_KEY_HEADER} header (per caller) for {KEYED_RATE_LIMIT} requests/s."
+        )),
+    }
+    if ctx.config.email.is_none() {
+        notes.push("NCBI_EMAIL is not set; NCBI asks for a contact address so that it can reach you before blocking a tool that misbehaves.".to_string());
+    }
+    let structured = json!({
+        "configured": configured,
+        "source": source.as_str(),
+        "rate_limit_per_second": limit,
+        "tool": ctx.config.tool,
+        "email": ctx.config.email.as_ref().map(|e| Value::String(e.clone())).unwrap_or(Value::Null),
+        "caller_key_header": CALLER_KEY_HEADER,
+        "notes": notes,
+    });
+    let source_text = match source {
+        KeySource::CallerHeader => "from your X-NCBI-API-Key header",
+        KeySource::ServerSecret => "from the server's NCBI_API_KEY",
+        KeySource::None => "none",
+    };
+    let text = format!(
+        "NCBI API key: {} ({source_text}).\nE-utilities rate limit: {limit} requests per second.\nIdentifiers sent to NCBI: tool={}, email={}.\n{}",
+        if configured { "configured" } else { "not configured" },
+        ctx.config.tool,
+        ctx.config.email.as_deref().unwrap_or("(not set)"),
+        notes.join("\n")
+    );
+    Ok(ToolOutput::new(structured, text)
+        .with_text_annotations(Annotations::for_audience(&[Role::User, Role::Assistant])))
+}

@@ -1,0 +1,106 @@
+//! `entrez_capabilities`: what every registered tool does, derived from the registry.
+
+use super::describe::{describe, first_sentence};
+use super::spec::{ToolAnnotations, ToolSpec};
+use super::{ToolContext, ToolOutput};
+use crate::error::{ErrorKind, Result};
+use crate::protocol::version::SUPPORTED_VERSIONS;
+use serde_json::{json, Value};
+
+/// Registry row.
+pub const SPEC: ToolSpec = ToolSpec {
+    name: "entrez_capabilities",
+    title: "Server capabilities",
+    description: "Lists every tool of this NCBI Entrez server with its operations, parameters, example calls and typical output size. Start here to plan a research workflow. Formats: summary (one line per tool), detailed (parameters and examples), json (the structured data as text). Filter with tool.",
+    input_schema: include_str!("../../schemas/entrez_capabilities.input.json"),
+    output_schema: include_str!("../../schemas/entrez_capabilities.output.json"),
+    annotations: ToolAnnotations {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    },
+    typical_output: "1-3 KB (summary), 5-15 KB (detailed)",
+    handler: |ctx, args| Box::pin(async move { run(ctx, args) }),
+};
+
+fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
+    let format = args["format"].as_str().unwrap_or("summary");
+    let selected: Vec<_> = match args["tool"].as_str() {
+        Some(name) => vec![ctx
+            .registry
+            .get(name)
+            .ok_or_else(|| ctx.registry.unknown_tool(name, ErrorKind::NotFound))?],
+        None => ctx.registry.tools().iter().collect(),
+    };
+    let tools: Vec<Value> = selected.iter().map(|t| describe(t)).collect();
+    let structured = json!({
+        "server": {
+            "name": crate::SERVER_NAME,
+            "version": crate::SERVER_VERSION,
+            "protocol_versions": SUPPORTED_VERSIONS,
+        },
+        "format": format,
+        "tool_count": tools.len(),
+        "tools": tools,
+    });
+    let text = match format {
+        "json" => serde_json::to_string_pretty(&structured).unwrap_or_default(),
+        "detailed" => detailed_text(&tools),
+        _ => summary_text(&tools),
+    };
+    Ok(ToolOutput::new(structured, text))
+}
+
+fn summary_text(tools: &[Value]) -> String {
+    let mut out = format!("{} tool(s):\n", tools.len());
+    for t in tools {
+        let ops = t["operations"].as_array().map(|o| {
+            o.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        out.push_str(&format!(
+            "- {} — {}{}\n",
+            t["name"].as_str().unwrap_or(""),
+            first_sentence(t["description"].as_str().unwrap_or("")),
+            ops.filter(|o| !o.is_empty())
+                .map(|o| format!(" Operations: {o}."))
+                .unwrap_or_default()
+        ));
+    }
+    out.push_str("Call entrez_capabilities with format \"detailed\", or entrez_tool_info with a tool name, for parameters and examples.");
+    out
+}
+
+fn detailed_text(tools: &[Value]) -> String {
+    let mut out = String::new();
+    for t in tools {
+        out.push_str(&format!(
+            "## {} ({})\n{}\nTypical output: {}\n",
+            t["title"].as_str().unwrap_or(""),
+            t["name"].as_str().unwrap_or(""),
+            t["description"].as_str().unwrap_or(""),
+            t["typical_output"].as_str().unwrap_or("")
+        ));
+        for p in t["parameters"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "  - {} ({}{}): {}\n",
+                p["name"].as_str().unwrap_or(""),
+                p["type"].as_str().unwrap_or("any"),
+                if p["required"] == json!(true) {
+                    ", required"
+                } else {
+                    ""
+                },
+                p["description"].as_str().unwrap_or("")
+            ));
+        }
+        for e in t["examples"].as_array().into_iter().flatten() {
+            out.push_str(&format!("  Example: {e}\n"));
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,75 @@
+//! Tools: the registry table, the per-call context and one file per tool.
+
+pub mod api_key_status;
+pub mod arguments;
+pub mod capabilities;
+pub mod content;
+pub mod describe;
+pub mod output;
+pub mod registry;
+pub mod spec;
+pub mod tool_info;
+
+use crate::config::Config;
+use crate::platform::Platform;
+use crate::secret::ApiKey;
+
+pub use output::ToolOutput;
+pub use registry::Registry;
+pub use spec::{ToolAnnotations, ToolSpec};
+
+/// Facts about the request a tool call arrived in.
+#[derive(Debug, Clone, Default)]
+pub struct RequestContext {
+    /// A key the caller sent in `X-NCBI-API-Key`; preferred over the server's own.
+    pub caller_api_key: Option<ApiKey>,
+    /// The MCP session the request belongs to, when the transport has sessions.
+    pub session_id: Option<String>,
+}
+
+/// Everything a tool handler may use.
+pub struct ToolContext<'a> {
+    /// Server configuration.
+    pub config: &'a Config,
+    /// All registered tools, for the self-describing tools.
+    pub registry: &'a Registry,
+    /// The request the call came in.
+    pub request: &'a RequestContext,
+    /// Clock and entropy.
+    pub platform: &'a dyn Platform,
+}
+
+/// Where the effective NCBI API key comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeySource {
+    /// The caller's `X-NCBI-API-Key` header.
+    CallerHeader,
+    /// The server's `NCBI_API_KEY` secret or environment variable.
+    ServerSecret,
+    /// No key: NCBI's anonymous limit applies.
+    None,
+}
+
+impl KeySource {
+    /// The stable name used in results.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeySource::CallerHeader => "caller_header",
+            KeySource::ServerSecret => "server_secret",
+            KeySource::None => "none",
+        }
+    }
+}
+
+impl<'a> ToolContext<'a> {
+    /// The API key to send to NCBI and where it came from; the caller's key wins.
+    pub fn effective_api_key(&self) -> (Option<&'a ApiKey>, KeySource) {
+        if let Some(k) = &self.request.caller_api_key {
+            (Some(k), KeySource::CallerHeader)
+        } else if let Some(k) = &self.config.api_key {
+            (Some(k), KeySource::ServerSecret)
+        } else {
+            (None, KeySource::None)
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! The registry: one table of every tool, with schemas compiled once.
+//!
+//! Adding a tool means adding its `SPEC` to [`TOOLS`] and its two schema
+//! files under `schemas/`. Registration checks the name rule and compiles
+//! both schemas, so a broken schema stops the server at start-up, not at
+//! the first call.
+
+use super::output::{error_result, ToolOutput};
+use super::spec::{is_valid_tool_name, ToolSpec};
+use super::{api_key_status, arguments, capabilities, tool_info, ToolContext};
+use crate::error::{Error, ErrorKind};
+use crate::suggest::closest;
+use jsonschema::Validator;
+use serde_json::{json, Value};
+
+/// Every tool this server serves, in the order `tools/list` returns them.
+pub const TOOLS: &[ToolSpec] = &[capabilities::SPEC, tool_info::SPEC, api_key_status::SPEC];
+
+/// A tool with its parsed and compiled schemas.
+pub struct RegisteredTool {
+    /// The static row from the table.
+    pub spec: ToolSpec,
+    /// The parsed inputSchema, served verbatim.
+    pub input_schema: Value,
+    /// The parsed outputSchema, served verbatim.
+    pub output_schema: Value,
+    input_validator: Validator,
+    output_validator: Validator,
+}
+
+/// All tools, ready to list and call.
+pub struct Registry {
+    tools: Vec<RegisteredTool>,
+}
+
+impl Registry {
+    /// The registry of [`TOOLS`].
+    pub fn builtin() -> Result<Registry, String> {
+        Registry::new(TOOLS)
+    }
+
+    /// Registers `specs`, checking names and compiling schemas.
+    pub fn new(specs: &[ToolSpec]) -> Result<Registry, String> {
+        let mut tools: Vec<RegisteredTool> = Vec::with_capacity(specs.len());
+        for spec in specs {
+            if !is_valid_tool_name(spec.name) {
+                return Err(format!(
+                    "tool name {:?} breaks the MCP naming rule",
+                    spec.name
+                ));
+            }
+            if tools.iter().any(|t| t.spec.name == spec.name) {
+                return Err(format!("tool {:?} is registered twice", spec.name));
+            }
+            let (input_schema, input_validator) = compile(spec.name, "input", spec.input_schema)?;
+            let (output_schema, output_validator) =
+                compile(spec.name, "output", spec.output_schema)?;
+            tools.push(RegisteredTool {
+                spec: *spec,
+                input_schema,
+                output_schema,
+                input_validator,
+                output_validator,
+            });
+        }
+        Ok(Registry { tools })
+    }
+
+    /// All tools in table order.
+    pub fn tools(&self) -> &[RegisteredTool] {
+        &self.tools
+    }
+
+    /// One tool by exact name.
+    pub fn get(&self, name: &str) -> Option<&RegisteredTool> {
+        self.tools.iter().find(|t| t.spec.name == name)
+    }
+
+    /// The error for an unknown tool name, with a did-you-mean when one is close.
+    pub fn unknown_tool(&self, name: &str, kind: ErrorKind) -> Error {
+        let names = self.tools.iter().map(|t| t.spec.name);
+        let mut err =
+            Error::new(kind, format!("Unknown tool \"{name}\".")).with_code("unknown_tool");
+        if let Some(best) = closest(name, names.clone()) {
+            err.message = format!("Unknown tool \"{name}\". Did you mean \"{best}\"?");
+            err = err.suggest(format!("Use \"{best}\"."));
+        }
+        err.suggest(format!(
+            "Available tools: {}.",
+            names.collect::<Vec<_>>().join(", ")
+        ))
+        .with_details(json!({ "name": name }))
+    }
+
+    /// Runs `tools/call`: unknown tools are protocol errors, everything else a result.
+    pub async fn call(
+        &self,
+        ctx: &ToolContext<'_>,
+        name: &str,
+        arguments: Value,
+    ) -> Result<Value, Error> {
+        let tool = self
+            .get(name)
+            .ok_or_else(|| self.unknown_tool(name, ErrorKind::InvalidParams))?;
+        if let Err(e) =
+            arguments::check(name, &tool.input_validator, &tool.input_schema, &arguments)
+        {
+            return Ok(error_result(&e));
+        }
+        let outcome = (tool.spec.handler)(ctx, arguments).await;
+        Ok(match outcome {
+            Ok(output) => self.checked_success(tool, output),
+            Err(mut e) => {
+                // A handler cannot emit JSON-RPC errors: keep the result channel.
+                if e.kind.rpc_code().is_some() {
+                    e.kind = ErrorKind::InvalidArguments;
+                }
+                error_result(&e)
+            }
+        })
+    }
+
+    /// Violations of `result` (a `CallToolResult`) against the tool's outputSchema.
+    pub fn output_violations(&self, name: &str, result: &Value) -> Vec<String> {
+        let Some(tool) = self.get(name) else {
+            return vec![format!("unknown tool {name}")];
+        };
+        match result.get("structuredContent") {
+            None => vec!["structuredContent is missing".to_string()],
+            Some(s) => tool
+                .output_validator
+                .iter_errors(s)
+                .map(|e| format!("{}: {e}", arguments::json_path(e.instance_path().as_str())))
+                .collect(),
+        }
+    }
+
+    fn checked_success(&self, tool: &RegisteredTool, output: ToolOutput) -> Value {
+        let result = output.into_result();
+        let violations = self.output_violations(tool.spec.name, &result);
+        if violations.is_empty() {
+            return result;
+        }
+        // Clients validate structuredContent; a broken result is our bug, said plainly.
+        error_result(
+            &Error::internal(format!(
+                "{} produced a result that breaks its own outputSchema; this is a server bug.",
+                tool.spec.name
+            ))
+            .suggest("Report this to the server's maintainers with the arguments you used.")
+            .with_details(json!({ "violations": violations })),
+        )
+    }
+
+    /// The `tools/list` entry for a tool.
+    pub fn descriptor(&self, tool: &RegisteredTool) -> Value {
+        json!({
+            "name": tool.spec.name,
+            "title": tool.spec.title,
+            "description": tool.spec.description,
+            "inputSchema": tool.input_schema,
+            "outputSchema": tool.output_schema,
+            "annotations": tool.spec.annotations.to_value(tool.spec.title),
+        })
+    }
+}
+
+fn compile(tool: &str, which: &str, text: &str) -> Result<(Value, Validator), String> {
+    let schema: Value = serde_json::from_str(text)
+        .map_err(|e| format!("{which} schema of {tool} is not JSON: {e}"))?;
+    if schema.get("type") != Some(&json!("object")) {
+        return Err(format!(
+            "{which} schema of {tool} must have root type \"object\""
+        ));
+    }
+    let validator = jsonschema::draft202012::new(&schema)
+        .map_err(|e| format!("{which} schema of {tool} does not compile: {e}"))?;
+    Ok((schema, validator))
+}

@@ -1,0 +1,81 @@
+//! The static description of one tool: a row of the registry table.
+
+use super::output::ToolOutput;
+use crate::error::Result;
+use crate::platform::BoxFuture;
+use serde_json::{json, Value};
+
+/// Behaviour hints the specification defines; each must be true of the tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolAnnotations {
+    /// The tool changes nothing anywhere.
+    pub read_only: bool,
+    /// The tool may delete or overwrite data.
+    pub destructive: bool,
+    /// Calling twice with the same arguments has no further effect.
+    pub idempotent: bool,
+    /// The tool talks to services outside this server.
+    pub open_world: bool,
+}
+
+impl ToolAnnotations {
+    /// The wire form, including the title the specification places there too.
+    pub fn to_value(self, title: &str) -> Value {
+        json!({
+            "title": title,
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": self.open_world,
+        })
+    }
+}
+
+/// A tool handler: arguments already validated against the inputSchema.
+pub type Handler =
+    for<'a> fn(&'a super::ToolContext<'a>, Value) -> BoxFuture<'a, Result<ToolOutput>>;
+
+/// One row of the registry table.
+#[derive(Clone, Copy)]
+pub struct ToolSpec {
+    /// The MCP tool name (1–128 characters of `A-Za-z0-9_.-`).
+    pub name: &'static str,
+    /// Human-readable title.
+    pub title: &'static str,
+    /// What the tool does and when to use it.
+    pub description: &'static str,
+    /// The inputSchema JSON file, embedded at build time.
+    pub input_schema: &'static str,
+    /// The outputSchema JSON file, embedded at build time.
+    pub output_schema: &'static str,
+    /// Behaviour hints.
+    pub annotations: ToolAnnotations,
+    /// Rough size of a typical result, for planning context use.
+    pub typical_output: &'static str,
+    /// The code that runs the tool.
+    pub handler: Handler,
+}
+
+/// Whether `name` obeys the specification's tool-name rule.
+pub fn is_valid_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_name_rule_matches_the_specification() {
+        assert!(is_valid_tool_name("entrez_query"));
+        assert!(is_valid_tool_name("admin.tools-list_v2"));
+        assert!(!is_valid_tool_name(""));
+        assert!(!is_valid_tool_name("has space"));
+        assert!(!is_valid_tool_name("slash/name"));
+        assert!(!is_valid_tool_name(&"a".repeat(129)));
+        assert!(is_valid_tool_name(&"a".repeat(128)));
+    }
+}

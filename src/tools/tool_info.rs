@@ -1,0 +1,61 @@
+//! `entrez_tool_info`: the full metadata of one tool.
+
+use super::describe::describe;
+use super::spec::{ToolAnnotations, ToolSpec};
+use super::{ToolContext, ToolOutput};
+use crate::error::{ErrorKind, Result};
+use serde_json::{json, Value};
+
+/// Registry row.
+pub const SPEC: ToolSpec = ToolSpec {
+    name: "entrez_tool_info",
+    title: "Tool details",
+    description: "Full metadata of one tool of this server: description, operations, every parameter with its type and allowed values, example calls, annotations and the exact input and output JSON Schemas. Use it before calling a tool you have not used yet.",
+    input_schema: include_str!("../../schemas/entrez_tool_info.input.json"),
+    output_schema: include_str!("../../schemas/entrez_tool_info.output.json"),
+    annotations: ToolAnnotations {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    },
+    typical_output: "2-6 KB",
+    handler: |ctx, args| Box::pin(async move { run(ctx, args) }),
+};
+
+fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
+    let name = args["name"].as_str().unwrap_or_default();
+    let tool = ctx
+        .registry
+        .get(name)
+        .ok_or_else(|| ctx.registry.unknown_tool(name, ErrorKind::NotFound))?;
+    let mut info = describe(tool);
+    info["inputSchema"] = tool.input_schema.clone();
+    info["outputSchema"] = tool.output_schema.clone();
+    let mut text = format!(
+        "{} ({})\n{}\n",
+        tool.spec.title, tool.spec.name, tool.spec.description
+    );
+    if let Some(ops) = info["operations"].as_array().filter(|o| !o.is_empty()) {
+        let ops: Vec<&str> = ops.iter().filter_map(Value::as_str).collect();
+        text.push_str(&format!("\nOperations: {}\n", ops.join(", ")));
+    }
+    text.push_str("\nParameters:\n");
+    for p in info["parameters"].as_array().into_iter().flatten() {
+        text.push_str(&format!(
+            "  - {} ({}{}): {}\n",
+            p["name"].as_str().unwrap_or(""),
+            p["type"].as_str().unwrap_or("any"),
+            if p["required"] == json!(true) {
+                ", required"
+            } else {
+                ""
+            },
+            p["description"].as_str().unwrap_or("")
+        ));
+    }
+    for e in info["examples"].as_array().into_iter().flatten() {
+        text.push_str(&format!("\nExample: {e}"));
+    }
+    Ok(ToolOutput::new(info, text))
+}
