@@ -70,3 +70,12 @@ mod worker_clock {
         fn js_sys_date_now() -> f64;
     }
 }
+
+impl<P: Platform + ?Sized> Platform for std::sync::Arc<P> {
+    fn now_unix_ms(&self) -> u64 {
+        (**self).now_unix_ms()
+    }
+    fn fill_random(&self, buf: &mut [u8]) {
+        (**self).fill_random(buf)
+    }
+}

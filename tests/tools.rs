@@ -1,0 +1,295 @@
+//! The dispatcher and the built-in tools, through JSON-RPC as a client sends it.
+
+mod common;
+
+use common::*;
+use entrez_mcp::config::Config;
+use entrez_mcp::secret::ApiKey;
+use entrez_mcp::tools::RequestContext;
+use serde_json::{json, Value};
+
+fn server() -> entrez_mcp::protocol::Server {
+    server_with(Config::defaults()).0
+}
+
+#[test]
+fn tools_list_pages_with_an_opaque_cursor() {
+    let s = server().with_page_size(2);
+    let first = rpc(
+        &s,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    );
+    let tools = first["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 2);
+    let cursor = first["result"]["nextCursor"]
+        .as_str()
+        .expect("more pages")
+        .to_string();
+    let mut names: Vec<String> = tools
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().into())
+        .collect();
+    let mut next = Some(cursor);
+    let mut pages = 1;
+    while let Some(c) = next {
+        let page = rpc(
+            &s,
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"cursor": c}}),
+        );
+        names.extend(
+            page["result"]["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["name"].as_str().unwrap().to_string()),
+        );
+        next = page["result"]["nextCursor"].as_str().map(String::from);
+        pages += 1;
+        assert!(pages < 10);
+    }
+    let all: Vec<String> = s
+        .registry
+        .tools()
+        .iter()
+        .map(|t| t.spec.name.to_string())
+        .collect();
+    assert_eq!(names, all);
+    let bad = rpc(
+        &s,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"cursor": "garbage"}}),
+    );
+    assert_eq!(rpc_code(&bad), Some(-32602));
+}
+
+#[test]
+fn every_listed_tool_has_title_schemas_and_truthful_annotations() {
+    let s = server();
+    let list = rpc(
+        &s,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    );
+    assert!(list["result"].get("nextCursor").is_none());
+    for t in list["result"]["tools"].as_array().unwrap() {
+        let name = t["name"].as_str().unwrap();
+        assert!(t["title"].as_str().is_some_and(|x| !x.is_empty()), "{name}");
+        assert_eq!(t["inputSchema"]["type"], "object", "{name}");
+        assert_eq!(t["outputSchema"]["type"], "object", "{name}");
+        for hint in [
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        ] {
+            assert!(t["annotations"][hint].is_boolean(), "{name} {hint}");
+        }
+        // None of the foundation tools touch the network or change anything.
+        assert_eq!(t["annotations"]["readOnlyHint"], true, "{name}");
+        assert_eq!(t["annotations"]["openWorldHint"], false, "{name}");
+        // Served verbatim: identical to the file under schemas/.
+        let file = std::fs::read_to_string(format!(
+            "{}/schemas/{name}.input.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        assert_eq!(
+            t["inputSchema"],
+            serde_json::from_str::<Value>(&file).unwrap()
+        );
+    }
+}
+
+#[test]
+fn unknown_tool_is_invalid_params_with_did_you_mean() {
+    let s = server();
+    let r = rpc(
+        &s,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "entrez_capabilites", "arguments": {}}}),
+    );
+    assert_eq!(rpc_code(&r), Some(-32602));
+    assert!(r["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("Did you mean \"entrez_capabilities\"?"));
+    let no_name = rpc(
+        &s,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {}}),
+    );
+    assert_eq!(rpc_code(&no_name), Some(-32602));
+}
+
+#[test]
+fn invalid_arguments_never_reach_the_tool_and_name_path_and_fix() {
+    let s = server();
+    let r = call_tool(&s, "entrez_capabilities", json!({"format": "xml"}));
+    assert_eq!(r["isError"], true);
+    let err = &r["structuredContent"]["error"];
+    assert_eq!(err["code"], "invalid_arguments");
+    assert_eq!(err["details"]["errors"][0]["path"], "$.format");
+    assert_eq!(err["details"]["errors"][0]["keyword"], "enum");
+    let suggestions = err["suggestions"].to_string();
+    assert!(
+        suggestions.contains("\\\"summary\\\", \\\"detailed\\\", \\\"json\\\""),
+        "{suggestions}"
+    );
+    let text = r["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("$.format") && text.contains("Suggestions:"),
+        "{text}"
+    );
+
+    let missing = call_tool(&s, "entrez_tool_info", json!({}));
+    assert_eq!(
+        missing["structuredContent"]["error"]["details"]["errors"][0]["keyword"],
+        "required"
+    );
+    let not_object = call_tool(&s, "entrez_tool_info", json!(["entrez_query"]));
+    assert_eq!(not_object["isError"], true);
+    assert_eq!(
+        not_object["structuredContent"]["error"]["details"]["errors"][0]["path"],
+        "$"
+    );
+    let extra = call_tool(&s, "system_api_key_status", json!({"verbose": true}));
+    assert!(extra["structuredContent"]["error"]["suggestions"][0]
+        .as_str()
+        .unwrap()
+        .contains("Remove \"verbose\""));
+}
+
+#[test]
+fn capabilities_derive_operations_parameters_and_examples_from_schemas() {
+    let s = server();
+    let r = call_tool(&s, "entrez_capabilities", json!({}));
+    assert_eq!(r["isError"], false);
+    let sc = &r["structuredContent"];
+    assert_eq!(sc["format"], "summary");
+    assert_eq!(sc["tool_count"], s.registry.tools().len());
+    assert_eq!(sc["server"]["protocol_versions"][0], "2025-11-25");
+    let info = sc["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "entrez_tool_info")
+        .unwrap();
+    assert_eq!(info["parameters"][0]["name"], "name");
+    assert_eq!(info["parameters"][0]["required"], true);
+    assert_eq!(info["examples"][0], json!({"name": "entrez_capabilities"}));
+    let text = r["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("- system_api_key_status — "), "{text}");
+
+    let detailed = call_tool(&s, "entrez_capabilities", json!({"format": "detailed"}));
+    assert!(detailed["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("Example: {\"format\":\"detailed\"}"));
+    let as_json = call_tool(
+        &s,
+        "entrez_capabilities",
+        json!({"format": "json", "tool": "entrez_tool_info"}),
+    );
+    let parsed: Value =
+        serde_json::from_str(as_json["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(parsed, as_json["structuredContent"]);
+    assert_eq!(parsed["tool_count"], 1);
+
+    let unknown = call_tool(
+        &s,
+        "entrez_capabilities",
+        json!({"tool": "sytem_api_key_status"}),
+    );
+    assert_eq!(unknown["isError"], true);
+    assert_eq!(
+        unknown["structuredContent"]["error"]["code"],
+        "unknown_tool"
+    );
+    assert!(unknown["structuredContent"]["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("system_api_key_status"));
+}
+
+#[test]
+fn tool_info_returns_the_served_schemas_and_suggests_close_names() {
+    let s = server();
+    let r = call_tool(
+        &s,
+        "entrez_tool_info",
+        json!({"name": "system_api_key_status"}),
+    );
+    let sc = &r["structuredContent"];
+    let registered = s.registry.get("system_api_key_status").unwrap();
+    assert_eq!(sc["inputSchema"], registered.input_schema);
+    assert_eq!(sc["outputSchema"], registered.output_schema);
+    assert_eq!(sc["annotations"]["idempotentHint"], true);
+    let typo = call_tool(&s, "entrez_tool_info", json!({"name": "entrez_tool_inf"}));
+    assert_eq!(typo["isError"], true);
+    assert_eq!(typo["structuredContent"]["error"]["code"], "unknown_tool");
+    assert_eq!(
+        typo["structuredContent"]["error"]["suggestions"][0],
+        "Use \"entrez_tool_info\"."
+    );
+}
+
+#[test]
+fn api_key_status_reports_source_and_limit_without_the_key() {
+    let secret = "5f0c1e2d3b4a69788796a5b4c3d2e1f0aa11";
+    let with_key = server_with(Config::from_lookup(|k| match k {
+        "NCBI_API_KEY" => Some(secret.into()),
+        "NCBI_EMAIL" => Some("lab@example.org".into()),
+        _ => None,
+    }))
+    .0;
+    let r = call_tool(&with_key, "system_api_key_status", json!({}));
+    let sc = &r["structuredContent"];
+    assert_eq!(sc["configured"], true);
+    assert_eq!(sc["source"], "server_secret");
+    assert_eq!(sc["rate_limit_per_second"], 10);
+    assert_eq!(sc["email"], "lab@example.org");
+    let all = r.to_string();
+    // No prefix, suffix or middle of the key may appear.
+    for window in secret.as_bytes().windows(4) {
+        assert!(
+            !all.contains(std::str::from_utf8(window).unwrap()),
+            "leaked {window:?}"
+        );
+    }
+
+    let caller = RequestContext {
+        caller_api_key: Some(ApiKey::new("callerkey999")),
+        session_id: None,
+    };
+    let r = call_tool_with(&with_key, "system_api_key_status", json!({}), &caller);
+    assert_eq!(r["structuredContent"]["source"], "caller_header");
+    assert!(!r.to_string().contains("callerkey"));
+
+    let anonymous = call_tool(&server(), "system_api_key_status", json!({}));
+    assert_eq!(anonymous["structuredContent"]["configured"], false);
+    assert_eq!(anonymous["structuredContent"]["source"], "none");
+    assert_eq!(anonymous["structuredContent"]["rate_limit_per_second"], 3);
+    assert_eq!(anonymous["structuredContent"]["email"], Value::Null);
+}
+
+#[test]
+fn ping_initialize_and_unknown_methods_over_the_dispatcher() {
+    let s = server();
+    assert_eq!(
+        rpc(&s, json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}))["result"],
+        json!({})
+    );
+    let r = rpc(
+        &s,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "prompts/list"}),
+    );
+    assert_eq!(rpc_code(&r), Some(-32601));
+    let n = block_on(s.handle_bytes(
+        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        &Default::default(),
+    ));
+    assert!(n.is_none());
+    let parse = rpc_raw(&s, b"{oops");
+    assert_eq!(rpc_code(&parse), Some(-32700));
+}
+
+fn rpc_raw(s: &entrez_mcp::protocol::Server, bytes: &[u8]) -> Value {
+    block_on(s.handle_bytes(bytes, &Default::default())).unwrap()
+}
