@@ -293,3 +293,113 @@ fn ping_initialize_and_unknown_methods_over_the_dispatcher() {
 fn rpc_raw(s: &entrez_mcp::protocol::Server, bytes: &[u8]) -> Value {
     block_on(s.handle_bytes(bytes, &Default::default())).unwrap()
 }
+
+#[test]
+fn initialize_announces_exactly_what_validate_supports() {
+    let s = server();
+    let init = rpc(
+        &s,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+    );
+    let cap = &init["result"]["capabilities"]["experimental"]["toolValidation"];
+    assert_eq!(cap["supported"], true);
+    assert_eq!(cap["method"], "validate");
+    assert_eq!(cap["version"], "1.0");
+    assert_eq!(
+        cap["levels"],
+        json!({"syntax": true, "semantic": false, "runtime": false})
+    );
+    assert_eq!(cap["batchValidation"]["maxBatchSize"], 20);
+    // The tool's schema must accept exactly the levels announced as supported.
+    let levels = &s.registry.get("validate").unwrap().input_schema["properties"]["level"]["enum"];
+    assert_eq!(levels, &json!(["syntax"]));
+    let batch_max =
+        &s.registry.get("validate").unwrap().input_schema["properties"]["calls"]["maxItems"];
+    assert_eq!(batch_max, &cap["batchValidation"]["maxBatchSize"]);
+}
+
+#[test]
+fn validate_agrees_with_tools_call_and_has_no_side_effects() {
+    let s = server();
+    let cases = [
+        ("entrez_capabilities", json!({"format": "detailed"}), true),
+        ("entrez_capabilities", json!({"format": "xml"}), false),
+        ("entrez_tool_info", json!({}), false),
+        ("entrez_tool_info", json!({"name": "validate"}), true),
+        ("system_api_key_status", json!({"x": 1}), false),
+    ];
+    for (tool, args, valid) in cases {
+        let v = call_tool(&s, "validate", json!({"tool": tool, "arguments": args}));
+        assert_eq!(v["isError"], false);
+        assert_eq!(v["structuredContent"]["valid"], valid, "{tool} {args}");
+        let real = call_tool(&s, tool, args.clone());
+        let rejected_by_schema = real["structuredContent"]["error"]["code"] == "invalid_arguments";
+        assert_eq!(
+            rejected_by_schema, !valid,
+            "validate and tools/call disagree on {tool} {args}"
+        );
+    }
+}
+
+#[test]
+fn validate_reports_codes_paths_defaults_and_batches() {
+    let s = server();
+    let bad = call_tool(
+        &s,
+        "validate",
+        json!({"tool": "entrez_capabilities", "arguments": {"format": "xml"}}),
+    );
+    let sc = &bad["structuredContent"];
+    assert_eq!(sc["errors"][0]["code"], "schema_enum");
+    assert_eq!(sc["errors"][0]["path"], "$.format");
+    let good = call_tool(&s, "validate", json!({"tool": "entrez_capabilities"}));
+    assert_eq!(
+        good["structuredContent"]["normalized_arguments"],
+        json!({"format": "summary"})
+    );
+    let unknown = call_tool(
+        &s,
+        "validate",
+        json!({"tool": "entrez_tool_inf", "arguments": {}}),
+    );
+    assert_eq!(
+        unknown["structuredContent"]["errors"][0]["code"],
+        "unknown_tool"
+    );
+    assert_eq!(unknown["structuredContent"]["errors"][0]["path"], "$.tool");
+    assert!(unknown["structuredContent"]["errors"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("Did you mean \"entrez_tool_info\"?"));
+
+    let batch = call_tool(
+        &s,
+        "validate",
+        json!({"calls": [
+            {"tool": "system_api_key_status"},
+            {"tool": "entrez_tool_info", "arguments": {"name": 3}}
+        ]}),
+    );
+    let sc = &batch["structuredContent"];
+    assert_eq!(sc["count"], 2);
+    assert_eq!(sc["valid"], false);
+    assert_eq!(sc["results"][0]["valid"], true);
+    assert_eq!(sc["results"][1]["errors"][0]["code"], "schema_type");
+    let too_many: Vec<Value> = (0..21).map(|_| json!({"tool": "validate"})).collect();
+    let over = call_tool(&s, "validate", json!({"calls": too_many}));
+    assert_eq!(over["isError"], true);
+    assert_eq!(
+        over["structuredContent"]["error"]["details"]["errors"][0]["code"],
+        "schema_max_items"
+    );
+    let both = call_tool(
+        &s,
+        "validate",
+        json!({"tool": "validate", "calls": [{"tool": "validate"}]}),
+    );
+    assert_eq!(both["isError"], true);
+    assert!(both["structuredContent"]["error"]["suggestions"]
+        .to_string()
+        .contains("Either one call"));
+}

@@ -133,7 +133,9 @@ impl Server {
 
     /// `capabilities.experimental`; announces only what the registered tools back.
     fn experimental_capabilities(&self) -> Option<Value> {
-        None
+        self.registry
+            .get(crate::tools::validate::SPEC.name)
+            .map(|_| json!({ "toolValidation": crate::tools::validate::capability() }))
     }
 }
 

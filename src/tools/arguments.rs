@@ -11,6 +11,55 @@ use jsonschema::error::ValidationErrorKind;
 use jsonschema::Validator;
 use serde_json::{json, Value};
 
+/// What schema validation found: one item per violation, and fixes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Findings {
+    /// Each violation: `code`, `path` (JSONPath), `keyword` and `message`.
+    pub errors: Vec<Value>,
+    /// Concrete fixes, de-duplicated, most specific first.
+    pub suggestions: Vec<String>,
+}
+
+/// Validates `arguments` for `tool` against its compiled inputSchema.
+pub fn findings(tool: &str, validator: &Validator, schema: &Value, arguments: &Value) -> Findings {
+    let mut found = Findings::default();
+    for err in validator.iter_errors(arguments) {
+        let path = json_path(err.instance_path().as_str());
+        let schema_at = schema_node(schema, err.schema_path().as_str());
+        let keyword = err.kind().keyword();
+        found.errors.push(json!({
+            "code": format!("schema_{}", snake_case(keyword)),
+            "path": path,
+            "keyword": keyword,
+            "message": err.to_string(),
+        }));
+        if let Some(h) = hint_for(err.kind(), &path, schema_at) {
+            if !found.suggestions.contains(&h) {
+                found.suggestions.push(h);
+            }
+        }
+    }
+    if found.errors.is_empty() {
+        return found;
+    }
+    let examples = schema.get("examples").and_then(Value::as_array);
+    // An empty example teaches nothing when a parameter was wrong; prefer one with content.
+    let example = examples.and_then(|e| {
+        e.iter()
+            .find(|x| x.as_object().is_some_and(|o| !o.is_empty()))
+            .or(e.first())
+    });
+    if let Some(example) = example {
+        found
+            .suggestions
+            .push(format!("Example of a valid call to {tool}: {example}"));
+    }
+    found.suggestions.push(format!(
+        "Call entrez_tool_info with {{\"name\": \"{tool}\"}} to see every parameter."
+    ));
+    found
+}
+
 /// Validates `arguments` for `tool`; `Ok(())` or an `invalid_arguments` error.
 pub fn check(
     tool: &str,
@@ -18,42 +67,34 @@ pub fn check(
     schema: &Value,
     arguments: &Value,
 ) -> Result<(), Error> {
-    let mut items = Vec::new();
-    let mut suggestions = Vec::new();
-    for err in validator.iter_errors(arguments) {
-        let path = json_path(err.instance_path().as_str());
-        let schema_at = schema_node(schema, err.schema_path().as_str());
-        let hint = hint_for(err.kind(), &path, schema_at);
-        items.push(json!({
-            "path": path,
-            "keyword": err.kind().keyword(),
-            "message": err.to_string(),
-        }));
-        if let Some(h) = hint {
-            if !suggestions.contains(&h) {
-                suggestions.push(h);
-            }
-        }
-    }
-    if items.is_empty() {
+    let found = findings(tool, validator, schema, arguments);
+    let count = found.errors.len();
+    if count == 0 {
         return Ok(());
     }
-    if let Some(example) = schema.get("examples").and_then(|e| e.get(0)) {
-        suggestions.push(format!("Example of a valid call to {tool}: {example}"));
-    }
-    suggestions.push(format!(
-        "Call entrez_tool_info with {{\"name\": \"{tool}\"}} to see every parameter."
-    ));
-    let count = items.len();
-    Err(Error::new(
+    let mut error = Error::new(
         ErrorKind::InvalidArguments,
         format!(
             "Invalid arguments for {tool}: {count} problem{} found; the tool was not run.",
             if count == 1 { "" } else { "s" }
         ),
     )
-    .with_details(json!({ "errors": items }))
-    .with_suggestions(suggestions))
+    .with_details(json!({ "errors": found.errors }));
+    error.suggestions = found.suggestions;
+    Err(error)
+}
+
+fn snake_case(keyword: &str) -> String {
+    let mut out = String::new();
+    for c in keyword.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Converts a JSON Pointer such as `/ids/3` into JSONPath such as `$.ids[3]`.
@@ -156,6 +197,12 @@ fn hint_for(kind: &ValidationErrorKind, path: &str, schema_at: Option<&Value>) -
                 .unwrap_or_default();
             Some(format!("{path} must match the pattern {pattern}{example}."))
         }
+        ValidationErrorKind::OneOfNotValid { .. }
+        | ValidationErrorKind::OneOfMultipleValid { .. }
+        | ValidationErrorKind::AnyOf { .. } => schema_at
+            .and_then(|s| s.get("description"))
+            .and_then(Value::as_str)
+            .map(|d| format!("At {path}: {d}")),
         _ => None,
     }
 }
@@ -168,17 +215,6 @@ fn list(options: &Value) -> String {
             .collect::<Vec<_>>()
             .join(", "),
         None => options.to_string(),
-    }
-}
-
-trait WithSuggestions {
-    fn with_suggestions(self, s: Vec<String>) -> Self;
-}
-
-impl WithSuggestions for Error {
-    fn with_suggestions(mut self, s: Vec<String>) -> Self {
-        self.suggestions.extend(s);
-        self
     }
 }
 

@@ -9,6 +9,7 @@ pub mod output;
 pub mod registry;
 pub mod spec;
 pub mod tool_info;
+pub mod validate;
 
 use crate::config::Config;
 use crate::platform::Platform;

@@ -7,14 +7,19 @@
 
 use super::output::{error_result, ToolOutput};
 use super::spec::{is_valid_tool_name, ToolSpec};
-use super::{api_key_status, arguments, capabilities, tool_info, ToolContext};
+use super::{api_key_status, arguments, capabilities, tool_info, validate, ToolContext};
 use crate::error::{Error, ErrorKind};
 use crate::suggest::closest;
 use jsonschema::Validator;
 use serde_json::{json, Value};
 
 /// Every tool this server serves, in the order `tools/list` returns them.
-pub const TOOLS: &[ToolSpec] = &[capabilities::SPEC, tool_info::SPEC, api_key_status::SPEC];
+pub const TOOLS: &[ToolSpec] = &[
+    capabilities::SPEC,
+    tool_info::SPEC,
+    api_key_status::SPEC,
+    validate::SPEC,
+];
 
 /// A tool with its parsed and compiled schemas.
 pub struct RegisteredTool {
@@ -118,6 +123,16 @@ impl Registry {
                 error_result(&e)
             }
         })
+    }
+
+    /// Schema findings for `arguments` against a tool's inputSchema, without running it.
+    pub fn findings(&self, tool: &RegisteredTool, arguments: &Value) -> arguments::Findings {
+        arguments::findings(
+            tool.spec.name,
+            &tool.input_validator,
+            &tool.input_schema,
+            arguments,
+        )
     }
 
     /// Violations of `result` (a `CallToolResult`) against the tool's outputSchema.
