@@ -1,0 +1,68 @@
+//! The stdio transport end to end: the real binary, real pipes.
+
+use serde_json::{json, Value};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+#[test]
+fn stdout_carries_only_json_rpc_replies_and_no_key() {
+    let secret = "stdio-secret-key-5521";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_entrez-mcp"))
+        .arg("stdio")
+        .env("NCBI_API_KEY", secret)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    let lines = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}).to_string(),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+        "{this is not json".to_string(),
+        String::new(),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}).to_string(),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "system_api_key_status", "arguments": {}}}).to_string(),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list"}).to_string(),
+    ];
+    {
+        let stdin = child.stdin.as_mut().unwrap();
+        for l in &lines {
+            writeln!(stdin, "{l}").unwrap();
+        }
+    }
+    drop(child.stdin.take());
+    let out = child
+        .wait_with_output()
+        .expect("binary exits when stdin closes");
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let replies: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|_| panic!("non-JSON on stdout: {l:?}")))
+        .collect();
+    // initialize, parse error, ping, tools/call, tools/list; no reply to the notification.
+    assert_eq!(replies.len(), 5, "{stdout}");
+    let by_id = |id: Value| replies.iter().find(|r| r["id"] == id).cloned().unwrap();
+    assert_eq!(by_id(json!(1))["result"]["protocolVersion"], "2025-11-25");
+    assert_eq!(by_id(json!(2))["result"], json!({}));
+    assert_eq!(
+        by_id(json!(3))["result"]["structuredContent"]["source"],
+        "server_secret"
+    );
+    assert!(by_id(json!(4))["result"]["tools"].as_array().unwrap().len() >= 4);
+    let parse_error = replies.iter().find(|r| r["id"].is_null()).unwrap();
+    assert_eq!(parse_error["error"]["code"], -32700);
+    assert!(!stdout.contains("stdio-secret") && !stderr.contains("stdio-secret"));
+}
+
+#[test]
+fn unknown_command_exits_2_with_usage_on_stderr_only() {
+    let out = Command::new(env!("CARGO_BIN_EXE_entrez-mcp"))
+        .arg("bogus")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("entrez-mcp stdio"));
+}
