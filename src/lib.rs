@@ -42,6 +42,7 @@
 pub mod config;
 pub mod error;
 pub mod http;
+pub mod parse;
 pub mod platform;
 pub mod protocol;
 pub mod secret;

@@ -1,0 +1,3 @@
+//! Parsers for NCBI responses, each from bytes to typed records.
+
+pub mod xml;
