@@ -53,7 +53,7 @@ impl<'a> Xml<'a> {
     }
 
     /// The next event; errors on malformed XML, entity declarations and truncation.
-    pub fn next(&mut self) -> Result<Event<'a>, Error> {
+    pub fn event(&mut self) -> Result<Event<'a>, Error> {
         let event = self.reader.read_event().map_err(|e| {
             let at = self.reader.error_position();
             unexpected(self.what, format!("malformed XML at byte {at}: {e}"))
@@ -97,7 +97,7 @@ impl<'a> Xml<'a> {
     pub fn text_into(&mut self, out: &mut String) -> Result<(), Error> {
         let target = self.depth;
         loop {
-            match self.next()? {
+            match self.event()? {
                 Event::Text(t) => out.push_str(&t.xml10_content()),
                 Event::CData(c) => out.push_str(c.as_ref()),
                 Event::GeneralRef(r) => push_entity(out, &r),
@@ -114,7 +114,7 @@ impl<'a> Xml<'a> {
     pub fn skip(&mut self) -> Result<(), Error> {
         let target = self.depth;
         loop {
-            match self.next()? {
+            match self.event()? {
                 Event::End(_) if self.depth < target => return Ok(()),
                 Event::Eof => return Ok(()),
                 _ => {}
@@ -232,7 +232,7 @@ mod tests {
         let mut x = Xml::new(bytes, "test XML")?;
         let mut n = 0;
         loop {
-            if let Event::Eof = x.next()? {
+            if let Event::Eof = x.event()? {
                 return Ok(n);
             }
             n += 1;
@@ -282,7 +282,7 @@ mod tests {
     #[test]
     fn unknown_entities_stay_literal_and_known_ones_resolve() {
         let mut x = Xml::new(b"<a>x &amp; y &#945; &undefined; <i>z</i></a>", "t").unwrap();
-        assert!(matches!(x.next().unwrap(), Event::Start(_)));
+        assert!(matches!(x.event().unwrap(), Event::Start(_)));
         assert_eq!(x.text().unwrap(), "x & y \u{3b1} &undefined; z");
     }
 
