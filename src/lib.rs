@@ -40,8 +40,10 @@
 //! client that validates never sees a result that breaks its schema.
 
 pub mod config;
+pub mod entrez;
 pub mod error;
 pub mod http;
+pub mod net;
 pub mod parse;
 pub mod platform;
 pub mod protocol;

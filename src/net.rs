@@ -1,0 +1,147 @@
+//! Outbound HTTP as data, and the small trait each edge implements to send it.
+//!
+//! The core builds an [`HttpCall`] and reads an [`HttpReply`]; it never opens
+//! a socket. Natively the edge sends calls with reqwest on tokio; on Workers,
+//! with the Fetch API. Tests send them to a replay server or to a closure.
+
+use crate::error::Error;
+use crate::platform::{BoxFuture, MaybeSendSync};
+
+/// HTTP method of an outbound call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// GET with the parameters in the query string.
+    Get,
+    /// POST with a form-encoded body.
+    Post,
+}
+
+/// One outbound HTTP request, fully built.
+#[derive(Clone, PartialEq, Eq)]
+pub struct HttpCall {
+    /// GET or POST.
+    pub method: Method,
+    /// Absolute URL, query string included for GET.
+    pub url: String,
+    /// Extra request headers.
+    pub headers: Vec<(String, String)>,
+    /// The body for POST.
+    pub body: Option<Vec<u8>>,
+    /// How long the edge may wait for the whole reply.
+    pub timeout_ms: u64,
+}
+
+impl std::fmt::Debug for HttpCall {
+    // URLs carry api_key; Debug output must never show it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpCall")
+            .field("method", &self.method)
+            .field("url", &redact_query(&self.url))
+            .field("body_bytes", &self.body.as_ref().map(Vec::len))
+            .field("timeout_ms", &self.timeout_ms)
+            .finish()
+    }
+}
+
+/// A reply as received.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpReply {
+    /// Status code.
+    pub status: u16,
+    /// Response headers, names lower-cased.
+    pub headers: Vec<(String, String)>,
+    /// The body bytes.
+    pub body: Vec<u8>,
+}
+
+impl HttpReply {
+    /// The first header named `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Sends calls and sleeps; supplied by each edge.
+pub trait Transport: MaybeSendSync {
+    /// Sends one call; transport failures and timeouts are `Unavailable` errors.
+    fn send<'a>(&'a self, call: HttpCall) -> BoxFuture<'a, Result<HttpReply, Error>>;
+    /// Waits `ms` milliseconds.
+    fn sleep<'a>(&'a self, ms: u64) -> BoxFuture<'a, ()>;
+}
+
+/// `url` with every `api_key` value replaced, for messages and logs.
+pub fn redact_query(url: &str) -> String {
+    let Some((base, query)) = url.split_once('?') else {
+        return url.to_string();
+    };
+    let parts: Vec<String> = query
+        .split('&')
+        .map(|p| match p.split_once('=') {
+            Some(("api_key", _)) => "api_key=[redacted]".to_string(),
+            _ => p.to_string(),
+        })
+        .collect();
+    format!("{base}?{}", parts.join("&"))
+}
+
+/// Form/URL encoding of `pairs` (`application/x-www-form-urlencoded`).
+pub fn form_encode(pairs: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for (i, (k, v)) in pairs.iter().enumerate() {
+        if i > 0 {
+            out.push('&');
+        }
+        out.push_str(&percent_encode(k));
+        out.push('=');
+        out.push_str(&percent_encode(v));
+    }
+    out
+}
+
+/// Percent-encodes everything outside RFC 3986's unreserved set.
+pub fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encoding_and_redaction() {
+        let pairs = vec![
+            (
+                "term".to_string(),
+                "asthma[mh] AND 2020:2024[dp]".to_string(),
+            ),
+            ("id".to_string(), "1,2".to_string()),
+        ];
+        assert_eq!(
+            form_encode(&pairs),
+            "term=asthma%5Bmh%5D%20AND%202020%3A2024%5Bdp%5D&id=1%2C2"
+        );
+        assert_eq!(
+            redact_query("https://x/esearch.fcgi?db=pubmed&api_key=SECRET&term=a"),
+            "https://x/esearch.fcgi?db=pubmed&api_key=[redacted]&term=a"
+        );
+        let call = HttpCall {
+            method: Method::Get,
+            url: "https://x/e?api_key=SECRET".into(),
+            headers: vec![],
+            body: None,
+            timeout_ms: 1,
+        };
+        assert!(!format!("{call:?}").contains("SECRET"));
+    }
+}
