@@ -114,6 +114,14 @@ pub fn percent_encode(s: &str) -> String {
     out
 }
 
+/// The outbound side of a server: how to send and who paces.
+pub struct Network {
+    /// Sends calls and sleeps.
+    pub transport: Box<dyn Transport>,
+    /// The pacing authority shared by every call of this server.
+    pub pacer: Box<dyn crate::entrez::limiter::Pacer>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@ use super::jsonrpc::{self, Incoming};
 use super::{cursor, initialize};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
+use crate::net::Network;
 use crate::platform::Platform;
 use crate::tools::{Registry, RequestContext, ToolContext};
 use serde_json::{json, Map, Value};
@@ -21,6 +22,7 @@ pub struct Server {
     /// All tools.
     pub registry: Registry,
     platform: Box<dyn Platform>,
+    network: Option<Network>,
     page_size: usize,
 }
 
@@ -31,8 +33,15 @@ impl Server {
             config,
             registry: Registry::builtin()?,
             platform,
+            network: None,
             page_size: DEFAULT_PAGE_SIZE,
         })
+    }
+
+    /// Gives the server a way to reach NCBI; without one, upstream tools say so.
+    pub fn with_network(mut self, network: Network) -> Server {
+        self.network = Some(network);
+        self
     }
 
     /// Changes the `tools/list` page size (at least 1).
@@ -105,6 +114,7 @@ impl Server {
                     registry: &self.registry,
                     request,
                     platform: self.platform.as_ref(),
+                    network: self.network.as_ref(),
                 };
                 self.registry.call(&ctx, name, arguments).await
             }

@@ -12,6 +12,10 @@ pub mod tool_info;
 pub mod validate;
 
 use crate::config::Config;
+use crate::entrez::retry::RetryPolicy;
+use crate::entrez::EntrezClient;
+use crate::error::{Error, ErrorKind};
+use crate::net::Network;
 use crate::platform::Platform;
 use crate::secret::ApiKey;
 
@@ -38,6 +42,8 @@ pub struct ToolContext<'a> {
     pub request: &'a RequestContext,
     /// Clock and entropy.
     pub platform: &'a dyn Platform,
+    /// Outbound HTTP and pacing; `None` where the server was built without it.
+    pub network: Option<&'a Network>,
 }
 
 /// Where the effective NCBI API key comes from.
@@ -63,6 +69,22 @@ impl KeySource {
 }
 
 impl<'a> ToolContext<'a> {
+    /// An E-utilities client for this caller, or an error if the server has no network.
+    pub fn entrez(&self) -> Result<EntrezClient<'a>, Error> {
+        let network = self.network.ok_or_else(|| {
+            Error::new(ErrorKind::Unavailable, "This server instance has no outbound network configured.")
+                .suggest("Run the server through its normal entry point (entrez-mcp serve/stdio, or the Worker).")
+        })?;
+        Ok(EntrezClient {
+            config: self.config,
+            transport: network.transport.as_ref(),
+            pacer: network.pacer.as_ref(),
+            platform: self.platform,
+            api_key: self.effective_api_key().0,
+            retry: RetryPolicy::default(),
+        })
+    }
+
     /// The API key to send to NCBI and where it came from; the caller's key wins.
     pub fn effective_api_key(&self) -> (Option<&'a ApiKey>, KeySource) {
         if let Some(k) = &self.request.caller_api_key {

@@ -2,9 +2,12 @@
 
 pub mod http;
 pub mod stdio;
+pub mod transport;
 
 use crate::config::Config;
+use crate::entrez::limiter::MemoryPacer;
 use crate::http::{Endpoint, Sessions};
+use crate::net::Network;
 use crate::platform::{Platform, SystemPlatform};
 use crate::protocol::Server;
 
@@ -13,9 +16,14 @@ pub fn config_from_env() -> Config {
     Config::from_lookup(|name| std::env::var(name).ok())
 }
 
-/// Builds the server from the environment.
+/// Builds the server from the environment, with reqwest and an in-process pacer.
 pub fn server() -> Result<Server, String> {
-    Server::new(config_from_env(), Box::new(SystemPlatform))
+    let network = Network {
+        transport: Box::new(transport::ReqwestTransport::new()?),
+        // One pacer per process: every task of this binary shares NCBI's limit.
+        pacer: Box::new(MemoryPacer::new()),
+    };
+    Ok(Server::new(config_from_env(), Box::new(SystemPlatform))?.with_network(network))
 }
 
 /// Builds the HTTP endpoint; without `MCP_SESSION_SECRET` sessions last until restart.

@@ -1,0 +1,105 @@
+//! Outbound HTTP for the native edge: reqwest on tokio.
+
+use crate::error::{Error, ErrorKind};
+use crate::net::{HttpCall, HttpReply, Method, Transport};
+use crate::platform::BoxFuture;
+use std::time::Duration;
+
+/// Sends core [`HttpCall`]s with one shared connection pool.
+pub struct ReqwestTransport {
+    client: reqwest::Client,
+}
+
+impl ReqwestTransport {
+    /// A transport with a descriptive user agent.
+    pub fn new() -> Result<Self, String> {
+        let client = reqwest::Client::builder()
+            .user_agent(concat!("entrez-mcp/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| format!("HTTP client: {e}"))?;
+        Ok(ReqwestTransport { client })
+    }
+}
+
+impl Transport for ReqwestTransport {
+    fn send<'a>(&'a self, call: HttpCall) -> BoxFuture<'a, Result<HttpReply, Error>> {
+        Box::pin(async move {
+            let mut req = match call.method {
+                Method::Get => self.client.get(&call.url),
+                Method::Post => self.client.post(&call.url),
+            };
+            for (k, v) in &call.headers {
+                req = req.header(k, v);
+            }
+            if let Some(body) = call.body {
+                req = req.body(body);
+            }
+            let host = host_of(&call.url);
+            let response = req
+                .timeout(Duration::from_millis(call.timeout_ms))
+                .send()
+                .await
+                .map_err(|e| unavailable(&host, &e))?;
+            let status = response.status().as_u16();
+            let headers = response
+                .headers()
+                .iter()
+                .filter_map(|(k, v)| Some((k.as_str().to_string(), v.to_str().ok()?.to_string())))
+                .collect();
+            let body = response
+                .bytes()
+                .await
+                .map_err(|e| unavailable(&host, &e))?
+                .to_vec();
+            Ok(HttpReply {
+                status,
+                headers,
+                body,
+            })
+        })
+    }
+
+    fn sleep<'a>(&'a self, ms: u64) -> BoxFuture<'a, ()> {
+        Box::pin(tokio::time::sleep(Duration::from_millis(ms)))
+    }
+}
+
+/// The host of a URL, which is all an error message needs (the query may hold a key).
+fn host_of(url: &str) -> String {
+    url.split("://")
+        .nth(1)
+        .and_then(|rest| rest.split(['/', '?']).next())
+        .unwrap_or("upstream")
+        .to_string()
+}
+
+fn unavailable(host: &str, e: &reqwest::Error) -> Error {
+    let what = if e.is_timeout() {
+        "timed out"
+    } else if e.is_connect() {
+        "could not connect"
+    } else {
+        "failed"
+    };
+    Error::new(
+        ErrorKind::Unavailable,
+        format!("The request to {host} {what}."),
+    )
+    .suggest(
+        "Check the network and the base URL settings (EUTILS_BASE_URL and friends), then retry.",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_of;
+
+    #[test]
+    fn host_is_taken_without_path_or_query() {
+        assert_eq!(
+            host_of("https://eutils.ncbi.nlm.nih.gov/entrez/eutils/esearch.fcgi?api_key=x"),
+            "eutils.ncbi.nlm.nih.gov"
+        );
+        assert_eq!(host_of("http://127.0.0.1:9/x"), "127.0.0.1:9");
+    }
+}
