@@ -5,6 +5,7 @@ pub mod arguments;
 pub mod capabilities;
 pub mod content;
 pub mod describe;
+pub mod entrez_query;
 pub mod output;
 pub mod registry;
 pub mod spec;

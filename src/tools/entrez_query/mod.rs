@@ -1,0 +1,3 @@
+//! `entrez_query`: every E-utility.
+
+pub mod plan;

@@ -1,0 +1,234 @@
+//! Request construction for every entrez_query operation: exact method, URL and parameters.
+
+use entrez_mcp::entrez::EutilsRequest;
+use entrez_mcp::net::Method;
+use entrez_mcp::secret::ApiKey;
+use entrez_mcp::tools::entrez_query::plan::{self, Format};
+use serde_json::json;
+
+const BASE: &str = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/";
+
+fn url(req: &EutilsRequest) -> String {
+    let call = req.build(BASE, "entrez-mcp", Some("dev@example.org"), None);
+    assert_eq!(call.method, Method::Get);
+    call.url
+}
+
+const ID: &str = "&tool=entrez-mcp&email=dev%40example.org";
+
+#[test]
+fn search_carries_every_option_in_order() {
+    let req = plan::search(&json!({"operation": "search", "database": "PubMed",
+        "term": "asthma[mh] AND child*", "field": "title", "sort": "pub_date",
+        "datetype": "pdat", "mindate": "2020/01", "maxdate": "2024", "retstart": 40,
+        "retmax": 10, "usehistory": true}));
+    assert_eq!(
+        url(&req),
+        format!("{BASE}esearch.fcgi?db=pubmed&term=asthma%5Bmh%5D%20AND%20child%2A&field=title&sort=pub_date&datetype=pdat&mindate=2020%2F01&maxdate=2024&retstart=40&retmax=10&usehistory=y{ID}")
+    );
+    let minimal = plan::search(&json!({"operation": "search", "term": "p53"}));
+    assert_eq!(
+        url(&minimal),
+        format!("{BASE}esearch.fcgi?db=pubmed&term=p53&retstart=0&retmax=20{ID}")
+    );
+    let acc = plan::search(
+        &json!({"operation": "search", "database": "protein", "term": "BRCA1", "idtype": "acc", "reldate": 30}),
+    );
+    assert_eq!(url(&acc), format!("{BASE}esearch.fcgi?db=protein&term=BRCA1&reldate=30&retstart=0&retmax=20&idtype=acc{ID}"));
+}
+
+#[test]
+fn summary_uses_json_or_docsum_2_0_and_history() {
+    let s = plan::summary(&json!({"operation": "summary", "ids": ["19304878", 2014248]}));
+    assert_eq!(
+        url(&s),
+        format!("{BASE}esummary.fcgi?db=pubmed&id=19304878%2C2014248&retmode=json{ID}")
+    );
+    let x = plan::summary(
+        &json!({"operation": "summary", "database": "gene", "ids": ["672"], "retmode": "xml"}),
+    );
+    assert_eq!(
+        url(&x),
+        format!("{BASE}esummary.fcgi?db=gene&id=672&version=2.0{ID}")
+    );
+    let h = plan::summary(
+        &json!({"operation": "summary", "webenv": "MCID_abc", "query_key": 1, "retmax": 5}),
+    );
+    assert_eq!(url(&h), format!("{BASE}esummary.fcgi?db=pubmed&WebEnv=MCID_abc&query_key=1&retstart=0&retmax=5&retmode=json{ID}"));
+}
+
+#[test]
+fn fetch_picks_the_richest_parsed_format_per_database() {
+    let cases = [
+        ("pubmed", None, None, Some(None), "xml", Format::PubmedXml),
+        (
+            "pubmed",
+            Some("medline"),
+            None,
+            Some(Some("medline")),
+            "text",
+            Format::Medline,
+        ),
+        ("pmc", None, None, Some(None), "xml", Format::PmcXml),
+        (
+            "nuccore",
+            None,
+            None,
+            Some(Some("gb")),
+            "xml",
+            Format::GbseqXml,
+        ),
+        (
+            "protein",
+            None,
+            None,
+            Some(Some("gp")),
+            "xml",
+            Format::GbseqXml,
+        ),
+        (
+            "protein",
+            Some("fasta"),
+            None,
+            Some(Some("fasta")),
+            "xml",
+            Format::TinyseqXml,
+        ),
+        (
+            "nuccore",
+            Some("fasta"),
+            Some("text"),
+            Some(Some("fasta")),
+            "text",
+            Format::Fasta,
+        ),
+        (
+            "nuccore",
+            Some("gb"),
+            Some("text"),
+            Some(Some("gb")),
+            "text",
+            Format::FlatFile,
+        ),
+        (
+            "protein",
+            Some("ipg"),
+            None,
+            Some(Some("ipg")),
+            "xml",
+            Format::IpgXml,
+        ),
+        (
+            "taxonomy",
+            None,
+            None,
+            Some(None),
+            "xml",
+            Format::TaxonomyXml,
+        ),
+        ("gene", None, None, Some(None), "xml", Format::GenericXml),
+        (
+            "gene",
+            Some("gene_table"),
+            None,
+            Some(Some("gene_table")),
+            "text",
+            Format::Raw,
+        ),
+    ];
+    for (db, rettype, retmode, want_type, want_mode, want_format) in cases {
+        let (t, m, f) = plan::fetch_format(db, rettype, retmode);
+        assert_eq!(Some(t.as_deref()), want_type, "{db} {rettype:?}");
+        assert_eq!(m, want_mode, "{db} {rettype:?}");
+        assert_eq!(f, want_format, "{db} {rettype:?}");
+    }
+    let (req, format) =
+        plan::fetch(&json!({"operation": "fetch", "database": "protein", "ids": ["NP_000537.3"]}));
+    assert_eq!(format, Format::GbseqXml);
+    assert_eq!(
+        url(&req),
+        format!("{BASE}efetch.fcgi?db=protein&id=NP_000537.3&rettype=gp&retmode=xml{ID}")
+    );
+    let (h, _) =
+        plan::fetch(&json!({"operation": "fetch", "webenv": "W", "query_key": 2, "retmax": 5000}));
+    assert_eq!(url(&h), format!("{BASE}efetch.fcgi?db=pubmed&WebEnv=W&query_key=2&retmode=xml&retstart=0&retmax=200{ID}"));
+}
+
+#[test]
+fn link_commands_shape_the_request() {
+    let n = plan::link(&json!({"operation": "link", "ids": ["19304878"], "cmd": "neighbor_score"}));
+    assert_eq!(
+        url(&n),
+        format!("{BASE}elink.fcgi?dbfrom=pubmed&db=pubmed&cmd=neighbor_score&id=19304878{ID}")
+    );
+    let p = plan::link(
+        &json!({"operation": "link", "ids": ["19304878"], "cmd": "prlinks", "database": "pmc"}),
+    );
+    assert_eq!(
+        url(&p),
+        format!("{BASE}elink.fcgi?dbfrom=pubmed&cmd=prlinks&id=19304878{ID}")
+    );
+    let g = plan::link(
+        &json!({"operation": "link", "dbfrom": "gene", "database": "nuccore", "ids": ["672"], "linkname": "gene_nuccore_refseqrna"}),
+    );
+    assert_eq!(url(&g), format!("{BASE}elink.fcgi?dbfrom=gene&db=nuccore&cmd=neighbor&linkname=gene_nuccore_refseqrna&id=672{ID}"));
+}
+
+#[test]
+fn post_spell_info_and_citation_match() {
+    assert_eq!(
+        url(&plan::post(&json!({"ids": ["1", "2"]}))),
+        format!("{BASE}epost.fcgi?db=pubmed&id=1%2C2{ID}")
+    );
+    assert_eq!(
+        url(&plan::spell(&json!({"term": "asthmaa"}))),
+        format!("{BASE}espell.fcgi?db=pubmed&term=asthmaa{ID}")
+    );
+    assert_eq!(
+        url(&plan::info(&json!({}))),
+        format!("{BASE}einfo.fcgi?tool=entrez-mcp&email=dev%40example.org")
+    );
+    assert_eq!(
+        url(&plan::info(&json!({"database": "PubMed"}))),
+        format!("{BASE}einfo.fcgi?db=pubmed&version=2.0{ID}")
+    );
+    let c = plan::citation_match(&json!({"citations": [
+        {"journal": "proc natl acad sci u s a", "year": 1991, "volume": 88, "first_page": 3248, "author": "mann bj", "key": "Art1"},
+        {"journal": "science", "year": "1987", "volume": "235", "first_page": "182", "author": "palmenberg ac"}
+    ]}));
+    assert_eq!(
+        url(&c),
+        format!("{BASE}ecitmatch.cgi?db=pubmed&retmode=xml&bdata=proc%20natl%20acad%20sci%20u%20s%20a%7C1991%7C88%7C3248%7Cmann%20bj%7CArt1%7C%0Dscience%7C1987%7C235%7C182%7Cpalmenberg%20ac%7Ccit2%7C{ID}")
+    );
+}
+
+#[test]
+fn global_query_is_a_count_search_per_database() {
+    let plans = plan::global_query(&json!({"term": "BRCA1", "databases": ["PubMed", "gene"]}));
+    let urls: Vec<(String, String)> = plans.iter().map(|(db, r)| (db.clone(), url(r))).collect();
+    assert_eq!(
+        urls,
+        vec![
+            (
+                "pubmed".to_string(),
+                format!("{BASE}esearch.fcgi?db=pubmed&term=BRCA1&rettype=count{ID}")
+            ),
+            (
+                "gene".to_string(),
+                format!("{BASE}esearch.fcgi?db=gene&term=BRCA1&rettype=count{ID}")
+            ),
+        ]
+    );
+    assert_eq!(
+        plan::global_query(&json!({"term": "x"})).len(),
+        plan::GLOBAL_DATABASES.len()
+    );
+}
+
+#[test]
+fn api_key_goes_on_the_wire_only() {
+    let req = plan::search(&json!({"term": "x"}));
+    let call = req.build(BASE, "entrez-mcp", None, Some(&ApiKey::new("abcdef0123")));
+    assert!(call.url.ends_with("&tool=entrez-mcp&api_key=abcdef0123"));
+    assert!(!format!("{call:?}").contains("abcdef0123"));
+}
