@@ -6,6 +6,7 @@ use super::retry::{RetryPolicy, Verdict};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
 use crate::net::{HttpReply, Transport};
+use crate::parse::body_errors::body_error;
 use crate::platform::Platform;
 use crate::secret::ApiKey;
 use crate::tools::api_key_status::{ANONYMOUS_RATE_LIMIT, KEYED_RATE_LIMIT};
@@ -71,7 +72,13 @@ impl<'a> EntrezClient<'a> {
             }
             let outcome = self.transport.send(call.clone()).await;
             let (status, retry_after, failure) = match outcome {
-                Ok(reply) if reply.status == 200 => return Ok(reply),
+                Ok(reply) if reply.status == 200 => {
+                    // NCBI reports many mistakes as 200 with an error body: never a silent success.
+                    return match body_error(&reply.body, reply.header("content-type")) {
+                        Some(e) => Err(e),
+                        None => Ok(reply),
+                    };
+                }
                 Ok(reply) => {
                     let retry_after = reply.header("retry-after").map(str::to_string);
                     (
