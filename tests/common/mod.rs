@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod replay;
+
 use entrez_mcp::config::Config;
 use entrez_mcp::http::{Endpoint, HttpRequest, HttpResponse, Sessions};
 use entrez_mcp::platform::Platform;
@@ -53,7 +55,7 @@ pub fn endpoint_with(config: Config, termination: bool) -> (Endpoint, Arc<TestPl
 }
 
 pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread()
+    tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .unwrap()
