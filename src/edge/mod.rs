@@ -4,3 +4,5 @@
 pub mod native;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
+#[cfg(target_arch = "wasm32")]
+pub mod worker_net;

@@ -7,7 +7,10 @@
 //! isolates share no memory in which to record a termination.
 
 use crate::config::Config;
+use crate::edge::worker_net::{DurablePacer, FetchTransport};
+use crate::entrez::limiter::{MemoryPacer, Pacer};
 use crate::http::{Endpoint, HttpRequest, Sessions};
+use crate::net::Network;
 use crate::platform::{Platform, SystemPlatform};
 use crate::protocol::Server;
 use std::cell::OnceCell;
@@ -40,7 +43,19 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
         }
     };
     let sessions = Sessions::new(key, config.session_ttl_secs, false);
-    let server = Server::new(config, Box::new(SystemPlatform))?;
+    let pacer: Box<dyn Pacer> = match DurablePacer::from_env(env) {
+        Some(p) => Box::new(p),
+        None => {
+            // Without the binding the limit holds per isolate only; say so loudly.
+            worker::console_warn!("ENTREZ_PACER binding missing: NCBI pacing is per isolate");
+            Box::new(MemoryPacer::new())
+        }
+    };
+    let network = Network {
+        transport: Box::new(FetchTransport),
+        pacer,
+    };
+    let server = Server::new(config, Box::new(SystemPlatform))?.with_network(network);
     Ok(Endpoint::new(server, sessions))
 }
 
