@@ -20,12 +20,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     description: "Reports whether an NCBI API key is in effect and where it comes from (the caller's X-NCBI-API-Key header or the server's NCBI_API_KEY secret), the resulting E-utilities rate limit (3 requests/s without a key, 10 with one), and the tool and email identifiers sent to NCBI. Never reveals any part of the key.",
     input_schema: include_str!("../../schemas/system_api_key_status.input.json"),
     output_schema: include_str!("../../schemas/system_api_key_status.output.json"),
-    annotations: ToolAnnotations {
-        read_only: true,
-        destructive: false,
-        idempotent: true,
-        open_world: false,
-    },
+    annotations: ToolAnnotations::LOCAL_READ_ONLY,
     typical_output: "0.5 KB",
     handler: |ctx, _args| Box::pin(async move { run(ctx) }),
 };

@@ -1,6 +1,6 @@
 //! `entrez_capabilities`: what every registered tool does, derived from the registry.
 
-use super::describe::{describe, first_sentence};
+use super::describe::{describe, first_sentence, parameter_lines};
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
 use crate::error::{ErrorKind, Result};
@@ -14,12 +14,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     description: "Lists every tool of this NCBI Entrez server with its operations, parameters, example calls and typical output size. Start here to plan a research workflow. Formats: summary (one line per tool), detailed (parameters and examples), json (the structured data as text). Filter with tool.",
     input_schema: include_str!("../../schemas/entrez_capabilities.input.json"),
     output_schema: include_str!("../../schemas/entrez_capabilities.output.json"),
-    annotations: ToolAnnotations {
-        read_only: true,
-        destructive: false,
-        idempotent: true,
-        open_world: false,
-    },
+    annotations: ToolAnnotations::LOCAL_READ_ONLY,
     typical_output: "1-3 KB (summary), 5-15 KB (detailed)",
     handler: |ctx, args| Box::pin(async move { run(ctx, args) }),
 };
@@ -84,19 +79,7 @@ fn detailed_text(tools: &[Value]) -> String {
             t["description"].as_str().unwrap_or(""),
             t["typical_output"].as_str().unwrap_or("")
         ));
-        for p in t["parameters"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "  - {} ({}{}): {}\n",
-                p["name"].as_str().unwrap_or(""),
-                p["type"].as_str().unwrap_or("any"),
-                if p["required"] == json!(true) {
-                    ", required"
-                } else {
-                    ""
-                },
-                p["description"].as_str().unwrap_or("")
-            ));
-        }
+        out.push_str(&parameter_lines(t));
         for e in t["examples"].as_array().into_iter().flatten() {
             out.push_str(&format!("  Example: {e}\n"));
         }

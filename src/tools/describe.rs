@@ -97,6 +97,25 @@ fn type_of(prop: &Value) -> Value {
     }
 }
 
+/// One readable line per parameter of a [`describe`] result, each ending in a newline.
+pub fn parameter_lines(description: &Value) -> String {
+    let mut out = String::new();
+    for p in description["parameters"].as_array().into_iter().flatten() {
+        let required = if p["required"] == json!(true) {
+            ", required"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "  - {} ({}{required}): {}\n",
+            p["name"].as_str().unwrap_or(""),
+            p["type"].as_str().unwrap_or("any"),
+            p["description"].as_str().unwrap_or("")
+        ));
+    }
+    out
+}
+
 /// The first sentence of a description, for one-line summaries.
 pub fn first_sentence(text: &str) -> &str {
     match text.find(". ") {

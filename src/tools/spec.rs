@@ -19,6 +19,14 @@ pub struct ToolAnnotations {
 }
 
 impl ToolAnnotations {
+    /// A tool that only reads this server's own state: safe to call any time, any number of times.
+    pub const LOCAL_READ_ONLY: ToolAnnotations = ToolAnnotations {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    };
+
     /// The wire form, including the title the specification places there too.
     pub fn to_value(self, title: &str) -> Value {
         json!({

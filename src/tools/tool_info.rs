@@ -1,10 +1,10 @@
 //! `entrez_tool_info`: the full metadata of one tool.
 
-use super::describe::describe;
+use super::describe::{describe, parameter_lines};
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
 use crate::error::{ErrorKind, Result};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Registry row.
 pub const SPEC: ToolSpec = ToolSpec {
@@ -13,12 +13,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     description: "Full metadata of one tool of this server: description, operations, every parameter with its type and allowed values, example calls, annotations and the exact input and output JSON Schemas. Use it before calling a tool you have not used yet.",
     input_schema: include_str!("../../schemas/entrez_tool_info.input.json"),
     output_schema: include_str!("../../schemas/entrez_tool_info.output.json"),
-    annotations: ToolAnnotations {
-        read_only: true,
-        destructive: false,
-        idempotent: true,
-        open_world: false,
-    },
+    annotations: ToolAnnotations::LOCAL_READ_ONLY,
     typical_output: "2-6 KB",
     handler: |ctx, args| Box::pin(async move { run(ctx, args) }),
 };
@@ -41,19 +36,7 @@ fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
         text.push_str(&format!("\nOperations: {}\n", ops.join(", ")));
     }
     text.push_str("\nParameters:\n");
-    for p in info["parameters"].as_array().into_iter().flatten() {
-        text.push_str(&format!(
-            "  - {} ({}{}): {}\n",
-            p["name"].as_str().unwrap_or(""),
-            p["type"].as_str().unwrap_or("any"),
-            if p["required"] == json!(true) {
-                ", required"
-            } else {
-                ""
-            },
-            p["description"].as_str().unwrap_or("")
-        ));
-    }
+    text.push_str(&parameter_lines(&info));
     for e in info["examples"].as_array().into_iter().flatten() {
         text.push_str(&format!("\nExample: {e}"));
     }
