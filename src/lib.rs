@@ -48,8 +48,10 @@ pub mod parse;
 pub mod platform;
 pub mod protocol;
 pub mod secret;
+pub mod staging;
 pub mod suggest;
 pub mod tools;
+pub mod validation;
 
 #[doc(hidden)]
 pub mod edge;

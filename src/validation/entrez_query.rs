@@ -1,0 +1,501 @@
+//! `entrez_query`'s semantic rules, operation by operation.
+//!
+//! Which parameters an operation reads, what it defaults, and which NCBI
+//! limits bite are all decided in `tools::entrez_query::plan`; this file reads
+//! the same constants and calls the same functions, so "valid" here means
+//! "the plan will build a request NCBI can answer as asked". The normalised
+//! arguments it returns are the call as the plan will act on it: database
+//! names lower-cased, only the defaults the operation really uses filled in.
+
+use super::{codes, databases, dates, ids, item_path, path, rettypes, terms, Context, Report};
+use crate::tools::entrez_query::operations::DEFAULT_MAX_RECORDS;
+use crate::tools::entrez_query::plan::{self, int_arg, str_arg};
+use serde_json::{json, Map, Value};
+
+/// Parameters each operation reads besides `operation`; the plan ignores the rest.
+pub const USES: &[(&str, &[&str])] = &[
+    ("info", &["database"]),
+    (
+        "search",
+        &[
+            "database",
+            "term",
+            "webenv",
+            "query_key",
+            "field",
+            "sort",
+            "datetype",
+            "mindate",
+            "maxdate",
+            "reldate",
+            "retstart",
+            "retmax",
+            "usehistory",
+            "idtype",
+        ],
+    ),
+    (
+        "summary",
+        &[
+            "database",
+            "ids",
+            "webenv",
+            "query_key",
+            "retstart",
+            "retmax",
+            "retmode",
+            "max_records",
+        ],
+    ),
+    (
+        "fetch",
+        &[
+            "database",
+            "ids",
+            "webenv",
+            "query_key",
+            "rettype",
+            "retmode",
+            "retstart",
+            "retmax",
+            "max_records",
+        ],
+    ),
+    (
+        "link",
+        &[
+            "dbfrom",
+            "database",
+            "cmd",
+            "linkname",
+            "term",
+            "ids",
+            "webenv",
+            "query_key",
+            "datetype",
+            "mindate",
+            "maxdate",
+            "reldate",
+        ],
+    ),
+    ("post", &["database", "ids"]),
+    ("global_query", &["term", "databases"]),
+    ("spell", &["database", "term"]),
+    ("citation_match", &["citations"]),
+];
+
+/// esearch returns at most this many ids per call, and PubMed's esearch no
+/// record past this index (NBK25499, ESearch: retmax and the PubMed note).
+pub const SEARCH_MAX: u64 = 10_000;
+/// A JSON esummary returns at most this many records (NCBI's error text says so).
+pub const JSON_SUMMARY_MAX: u64 = 500;
+
+/// Sort orders NCBI documents for PubMed's esearch, lower-cased.
+const PUBMED_SORTS: &[&str] = &[
+    "relevance",
+    "pub_date",
+    "author",
+    "journalname",
+    "first_author",
+    "last_author",
+    "journal",
+    "title",
+];
+
+/// The semantic check of one `entrez_query` call.
+pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
+    let op = str_arg(args, "operation").unwrap_or("");
+    let Some((_, uses)) = USES.iter().find(|(o, _)| *o == op) else {
+        // The schema names a missing or unknown operation; nothing more to say.
+        report.normalized = Some(args.clone());
+        return;
+    };
+    let Some(given) = args.as_object() else {
+        return;
+    };
+    ignored(op, uses, given, report);
+    history_pair(args, report);
+    let ids = ids::read(args.get("ids").unwrap_or(&Value::Null));
+    match op {
+        "info" => {
+            if let Some(db) = str_arg(args, "database") {
+                databases::check(db, &path("database"), false, report);
+            }
+        }
+        "search" => search(args, report),
+        "summary" => {
+            if let Some(db) = database(args, false, report) {
+                let json = str_arg(args, "retmode") != Some("xml");
+                let limit = if json {
+                    (
+                        ids::JSON_SUMMARY_MAX_IDS,
+                        "JSON esummary (retmode json, this server's default)",
+                    )
+                } else {
+                    (ids::EPOST_MAX_IDS, "esummary")
+                };
+                ids::check(&ids, "ids", databases::canonical(&db), Some(limit), report);
+                summary_modes(args, json, &ids, report);
+            }
+        }
+        "fetch" => {
+            if let Some(db) = database(args, true, report) {
+                let canonical = databases::canonical(&db);
+                ids::check(&ids, "ids", canonical, None, report);
+                let (t, m) = (str_arg(args, "rettype"), str_arg(args, "retmode"));
+                rettypes::check_fetch(&db, canonical, t, m, report);
+                let retmax = int_arg(args, "retmax").unwrap_or(0);
+                if ids.is_empty() && retmax > plan::MAX_FETCH_RECORDS {
+                    report.warn(
+                        codes::RETMAX_CAPPED,
+                        path("retmax"),
+                        format!(
+                            "fetch parses at most {} records per call; retmax {retmax} will be lowered to {}.",
+                            plan::MAX_FETCH_RECORDS,
+                            plan::MAX_FETCH_RECORDS
+                        ),
+                    );
+                    report.suggest("Page with retstart in steps of 200, or stage the set with entrez_data where that tool is available.");
+                }
+            }
+        }
+        "link" => link(args, &ids, report),
+        "post" => {
+            if let Some(db) = database(args, false, report) {
+                let limit = (ids::EPOST_MAX_IDS, "epost");
+                ids::check(&ids, "ids", databases::canonical(&db), Some(limit), report);
+            }
+        }
+        "global_query" => {
+            if let Some(list) = args.get("databases").and_then(Value::as_array) {
+                for (i, db) in list.iter().enumerate() {
+                    if let Some(name) = db.as_str() {
+                        databases::check(name, &item_path("databases", i), false, report);
+                    }
+                }
+            }
+            if let Some(term) = str_arg(args, "term") {
+                terms::check(term, &path("term"), "", report);
+            }
+        }
+        "spell" => {
+            database(args, false, report);
+        }
+        _ => {}
+    }
+    report.normalized = Some(normalize(op, args));
+}
+
+/// Checks `database` (default pubmed); the lower-cased name when usable.
+fn database(args: &Value, fetch: bool, report: &mut Report) -> Option<String> {
+    match str_arg(args, "database") {
+        Some(db) => databases::check(db, &path("database"), fetch, report),
+        None => Some("pubmed".into()),
+    }
+}
+
+fn ignored(op: &str, uses: &[&str], given: &Map<String, Value>, report: &mut Report) {
+    let known = |k: &str| USES.iter().any(|(_, u)| u.contains(&k));
+    for key in given.keys() {
+        // Keys no operation knows are the schema's to report (additionalProperties).
+        if key != "operation" && known(key) && !uses.contains(&key.as_str()) {
+            report.warn(
+                codes::IGNORED_PARAMETER,
+                path(key),
+                format!("{key} is not used by operation {op} and will be ignored."),
+            );
+        }
+    }
+    let has = |k: &str| given.contains_key(k);
+    let by_ids = has("ids") && matches!(op, "summary" | "fetch" | "link");
+    if by_ids && (has("webenv") || has("query_key")) {
+        report.warn(
+            codes::IGNORED_PARAMETER,
+            path("webenv"),
+            "Both ids and webenv/query_key were given; the ids are sent and the history set is ignored.",
+        );
+    }
+    if by_ids && op != "link" {
+        for key in ["retstart", "retmax"] {
+            if has(key) {
+                report.warn(
+                    codes::IGNORED_PARAMETER,
+                    path(key),
+                    format!("{key} pages through a history set (webenv/query_key); with ids every id is returned."),
+                );
+            }
+        }
+    }
+}
+
+fn history_pair(args: &Value, report: &mut Report) {
+    let (webenv, key) = (
+        args.get("webenv").is_some(),
+        args.get("query_key").is_some(),
+    );
+    if webenv == key {
+        return;
+    }
+    let (missing, have) = if webenv {
+        ("query_key", "webenv")
+    } else {
+        ("webenv", "query_key")
+    };
+    report.error(
+        codes::HISTORY_PAIR_INCOMPLETE,
+        path(missing),
+        format!("{have} was given without {missing}; NCBI's history server needs both to find a stored set."),
+    );
+    report.suggest(format!(
+        "Add {missing} from the same search or post reply as {have}, or pass ids instead."
+    ));
+}
+
+fn search(args: &Value, report: &mut Report) {
+    let db = database(args, false, report);
+    let canonical = db.as_deref().map(databases::canonical).unwrap_or("");
+    if let Some(term) = str_arg(args, "term") {
+        terms::check(term, &path("term"), canonical, report);
+    }
+    if let Some(field) = str_arg(args, "field") {
+        terms::check_field(field, &path("field"), canonical, report);
+    }
+    if let Some(sort) = str_arg(args, "sort") {
+        if canonical == "pubmed" && !PUBMED_SORTS.contains(&sort.to_ascii_lowercase().as_str()) {
+            report.warn(
+                codes::UNKNOWN_SORT,
+                path("sort"),
+                format!("sort \"{sort}\" is not one NCBI documents for PubMed (relevance, pub_date, Author, JournalName, first_author, last_author, title); NCBI may ignore it."),
+            );
+        }
+    }
+    if str_arg(args, "idtype").is_some()
+        && db.is_some()
+        && !matches!(canonical, "nuccore" | "protein" | "popset")
+    {
+        report.warn(
+            codes::IGNORED_PARAMETER,
+            path("idtype"),
+            "idtype acc applies to sequence databases (nuccore, nucleotide, protein) only.",
+        );
+    }
+    dates::check_parameters(args, report);
+    let retstart = int_arg(args, "retstart").unwrap_or(0);
+    let retmax = int_arg(args, "retmax").unwrap_or(plan::DEFAULT_SEARCH_RETMAX);
+    if retmax > SEARCH_MAX {
+        report.error(
+            codes::RETMAX_TOO_LARGE,
+            path("retmax"),
+            format!("esearch returns at most {SEARCH_MAX} ids per call; retmax is {retmax}."),
+        );
+    }
+    if canonical == "pubmed" && retstart.saturating_add(retmax) > SEARCH_MAX {
+        report.error(
+            codes::PUBMED_PAGING_LIMIT,
+            path("retstart"),
+            format!(
+                "PubMed's esearch returns only the first {SEARCH_MAX} records of a result; retstart {retstart} + retmax {retmax} goes past that."
+            ),
+        );
+        report.suggest("Search with usehistory=true, then fetch or summary with webenv, query_key and retstart (the history server pages past 10,000).");
+        report.suggest("Or split the search into date slices (mindate/maxdate) that each match fewer than 10,000 records.");
+        report.suggest("Or stage the whole set with entrez_data where that tool is available.");
+    }
+}
+
+fn summary_modes(args: &Value, json: bool, ids: &[(usize, String)], report: &mut Report) {
+    if let Some(mode) = str_arg(args, "retmode").filter(|m| !matches!(*m, "xml" | "json")) {
+        report.error(
+            codes::UNSUPPORTED_RETMODE,
+            path("retmode"),
+            format!("esummary returns xml or json, not {mode}."),
+        );
+        report.suggest("Set retmode to \"json\" (the default) or \"xml\".");
+    }
+    if str_arg(args, "rettype").is_some() {
+        report.warn(
+            codes::IGNORED_PARAMETER,
+            path("rettype"),
+            "summary has no rettype; it returns document summaries. Use fetch for a record format.",
+        );
+    }
+    let retmax = int_arg(args, "retmax").unwrap_or(plan::DEFAULT_RECORDS);
+    if json && ids.is_empty() && retmax > JSON_SUMMARY_MAX {
+        report.error(
+            codes::RETMAX_TOO_LARGE,
+            path("retmax"),
+            format!(
+                "A JSON esummary returns at most {JSON_SUMMARY_MAX} records; retmax is {retmax}."
+            ),
+        );
+        report.suggest(format!(
+            "Page with retstart and retmax {JSON_SUMMARY_MAX}, or set retmode to \"xml\"."
+        ));
+    }
+}
+
+fn link(args: &Value, ids: &[(usize, String)], report: &mut Report) {
+    let dbfrom = match str_arg(args, "dbfrom") {
+        Some(d) => databases::check(d, &path("dbfrom"), false, report),
+        None => Some("pubmed".into()),
+    };
+    let target = str_arg(args, "database")
+        .and_then(|d| databases::check(d, &path("database"), false, report));
+    let cmd = str_arg(args, "cmd").unwrap_or("neighbor");
+    let neighbors = matches!(cmd, "neighbor" | "neighbor_score" | "neighbor_history");
+    if !neighbors && args.get("database").is_some() {
+        report.warn(
+            codes::IGNORED_PARAMETER,
+            path("database"),
+            format!("cmd {cmd} reports on the dbfrom records only; database is ignored."),
+        );
+    }
+    let Some(dbfrom) = dbfrom else { return };
+    let from = databases::canonical(&dbfrom);
+    ids::check(ids, "ids", from, None, report);
+    if let Some(name) = str_arg(args, "linkname") {
+        linkname(
+            name,
+            from,
+            target.as_deref().map(databases::canonical),
+            report,
+        );
+    }
+    if let Some(term) = str_arg(args, "term") {
+        let to = target.as_deref().map(databases::canonical).unwrap_or(from);
+        terms::check(term, &path("term"), to, report);
+    }
+    dates::check_parameters(args, report);
+}
+
+fn linkname(name: &str, from: &str, to: Option<&str>, report: &mut Report) {
+    let mut parts = name.splitn(3, '_');
+    let link_from = parts.next().unwrap_or("");
+    let link_to = parts.next();
+    if databases::canonical(link_from) != from {
+        report.error(
+            codes::LINKNAME_MISMATCH,
+            path("linkname"),
+            format!("linkname \"{name}\" starts from {link_from}, but dbfrom is {from}."),
+        );
+        report.suggest(format!(
+            "Set dbfrom to {link_from}, or use a link name that starts with {from}_ (operation info with database {from} lists them)."
+        ));
+        return;
+    }
+    if let (Some(lt), Some(to)) = (link_to, to) {
+        if databases::canonical(lt) != to {
+            report.error(
+                codes::LINKNAME_MISMATCH,
+                path("linkname"),
+                format!("linkname \"{name}\" leads to {lt}, but database is {to}."),
+            );
+            report.suggest(format!("Set database to {lt}, or omit it."));
+            return;
+        }
+    }
+    if from == "pubmed" {
+        let links = &databases::pubmed_info().links;
+        if !links.iter().any(|l| l.name == name) {
+            let best = crate::suggest::closest(name, links.iter().map(|l| l.name.as_str()));
+            report.warn(
+                codes::UNKNOWN_LINKNAME,
+                path("linkname"),
+                format!(
+                    "linkname \"{name}\" is not among PubMed's link names in einfo; NCBI would return no links.{}",
+                    best.map(|b| format!(" Did you mean \"{b}\"?")).unwrap_or_default()
+                ),
+            );
+        }
+    }
+}
+
+/// The arguments as the plan acts on them: names lower-cased, used defaults filled.
+pub fn normalize(op: &str, args: &Value) -> Value {
+    let mut out = args.as_object().cloned().unwrap_or_default();
+    let lower = |v: &Value| v.as_str().map(|s| json!(s.trim().to_ascii_lowercase()));
+    for key in ["database", "dbfrom"] {
+        if let Some(v) = out.get(key).and_then(lower) {
+            out.insert(key.into(), v);
+        }
+    }
+    if let Some(list) = out.get("databases").and_then(Value::as_array) {
+        let lowered: Vec<Value> = list.iter().map(|v| lower(v).unwrap_or(v.clone())).collect();
+        out.insert("databases".into(), json!(lowered));
+    }
+    if out.contains_key("ids") {
+        out.insert("ids".into(), json!(plan::ids(args)));
+    }
+    let by_history = plan::ids(args).is_empty() && args.get("webenv").is_some();
+    let mut fill = |k: &str, v: Value| {
+        out.entry(k.to_string()).or_insert(v);
+    };
+    match op {
+        "search" => {
+            fill("database", json!("pubmed"));
+            fill("retstart", json!(0));
+            fill("retmax", json!(plan::DEFAULT_SEARCH_RETMAX));
+            fill("usehistory", json!(false));
+        }
+        "summary" => {
+            fill("database", json!("pubmed"));
+            fill("max_records", json!(DEFAULT_MAX_RECORDS));
+            if by_history {
+                fill("retstart", json!(0));
+                fill("retmax", json!(plan::DEFAULT_RECORDS));
+            }
+        }
+        "fetch" => {
+            fill("database", json!("pubmed"));
+            fill("max_records", json!(DEFAULT_MAX_RECORDS));
+            if by_history {
+                fill("retstart", json!(0));
+                let retmax = int_arg(args, "retmax").unwrap_or(plan::DEFAULT_RECORDS);
+                out.insert("retmax".into(), json!(retmax.min(plan::MAX_FETCH_RECORDS)));
+            }
+        }
+        "link" => {
+            fill("dbfrom", json!("pubmed"));
+            fill("cmd", json!("neighbor"));
+        }
+        "post" | "spell" => fill("database", json!("pubmed")),
+        "global_query" => fill("databases", json!(plan::GLOBAL_DATABASES)),
+        _ => {}
+    }
+    let normalized = Value::Object(out);
+    match op {
+        "summary" => {
+            let mut n = normalized;
+            let mode = if str_arg(&n, "retmode") == Some("xml") {
+                "xml"
+            } else {
+                "json"
+            };
+            n["retmode"] = json!(mode);
+            n
+        }
+        "fetch" => {
+            let mut n = normalized;
+            let db = plan::database(&n);
+            let (t, m, _) = plan::fetch_format(&db, str_arg(&n, "rettype"), str_arg(&n, "retmode"));
+            if let Some(t) = t {
+                n["rettype"] = json!(t);
+            }
+            n["retmode"] = json!(m);
+            n
+        }
+        "link" => {
+            let mut n = normalized;
+            let cmd = str_arg(&n, "cmd").unwrap_or("neighbor").to_string();
+            if matches!(
+                cmd.as_str(),
+                "neighbor" | "neighbor_score" | "neighbor_history"
+            ) && n.get("database").is_none()
+            {
+                n["database"] = n["dbfrom"].clone();
+            }
+            n
+        }
+        _ => normalized,
+    }
+}

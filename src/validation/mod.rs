@@ -1,0 +1,274 @@
+//! Semantic validation: the rules a JSON Schema cannot express, in one place.
+//!
+//! A schema can say that `database` is a word and `ids` is a list; it cannot
+//! say that "pubmd" is not an Entrez database, that `NP_000537.3` belongs in
+//! protein and not in pubmed, or that PubMed will not page past 10,000. Those
+//! rules live here, as data taken from NCBI (the EInfo recordings under
+//! `data/ncbi/`, the EFetch format table) and small pure functions.
+//!
+//! The same [`check`] guards two doors: the `validate` tool runs it to report,
+//! and [`crate::tools::Registry::call`] runs it after the schema check to
+//! refuse. A call `validate` rejects is therefore never sent to NCBI, and a
+//! call it passes is not refused for a reason it did not name.
+//!
+//! Nothing here touches the network, a clock or a file: the NCBI data is
+//! embedded at build time, so the semantic level costs microseconds and
+//! compiles for wasm32 like the rest of the core.
+//!
+//! Rules are registered per tool in [`CHECKERS`]. A tool with no row has
+//! only its schema; a new tool adds its row and its own file here.
+
+pub mod databases;
+pub mod dates;
+pub mod entrez_query;
+pub mod ids;
+pub mod rettypes;
+pub mod terms;
+pub mod tool_names;
+
+use crate::error::{Error, ErrorKind};
+use serde_json::{json, Value};
+
+/// Stable codes, one constant each so a typo cannot mint a new code.
+pub mod codes {
+    /// A tool name (target of validate, or `name`/`tool` argument) is not registered.
+    pub const UNKNOWN_TOOL: &str = "unknown_tool";
+    /// A database name is not in NCBI's EInfo list.
+    pub const INVALID_DATABASE: &str = "invalid_database";
+    /// A database NCBI has retired.
+    pub const RETIRED_DATABASE: &str = "retired_database";
+    /// An EFetch rettype the database does not offer.
+    pub const UNSUPPORTED_RETTYPE: &str = "unsupported_rettype";
+    /// A retmode the utility or rettype does not offer.
+    pub const UNSUPPORTED_RETMODE: &str = "unsupported_retmode";
+    /// An id that cannot be an id of the database.
+    pub const INVALID_ID: &str = "invalid_id";
+    /// An id that clearly belongs to another database.
+    pub const ID_WRONG_DATABASE: &str = "id_wrong_database";
+    /// More ids than the utility accepts in one request.
+    pub const TOO_MANY_IDS: &str = "too_many_ids";
+    /// A retmax above what the utility returns.
+    pub const RETMAX_TOO_LARGE: &str = "retmax_too_large";
+    /// retstart + retmax beyond the 10,000 records PubMed's esearch returns.
+    pub const PUBMED_PAGING_LIMIT: &str = "pubmed_paging_limit";
+    /// An odd number of double quotes in a term.
+    pub const UNBALANCED_QUOTES: &str = "unbalanced_quotes";
+    /// A `[` without `]` or the reverse in a term.
+    pub const UNBALANCED_BRACKETS: &str = "unbalanced_brackets";
+    /// A `(` without `)` or the reverse in a term.
+    pub const UNBALANCED_PARENTHESES: &str = "unbalanced_parentheses";
+    /// A date that is not YYYY, YYYY/MM or YYYY/MM/DD, or not on the calendar.
+    pub const INVALID_DATE: &str = "invalid_date";
+    /// A date range whose start is after its end.
+    pub const DATE_RANGE_REVERSED: &str = "date_range_reversed";
+    /// mindate without maxdate, or the reverse.
+    pub const DATE_PAIR_INCOMPLETE: &str = "date_pair_incomplete";
+    /// webenv without query_key, or the reverse.
+    pub const HISTORY_PAIR_INCOMPLETE: &str = "history_pair_incomplete";
+    /// A link name that does not start from dbfrom or does not lead to database.
+    pub const LINKNAME_MISMATCH: &str = "linkname_mismatch";
+
+    /// The same id more than once.
+    pub const DUPLICATE_ID: &str = "duplicate_id";
+    /// 200 or more ids: the request goes by POST.
+    pub const MANY_IDS_POST: &str = "many_ids_post";
+    /// An id of no shape this server knows for the database; NCBI decides.
+    pub const UNRECOGNIZED_ID: &str = "unrecognized_id";
+    /// A `[tag]` that is not one of the database's search fields.
+    pub const UNKNOWN_FIELD_TAG: &str = "unknown_field_tag";
+    /// and/or/not in lower case, which NCBI reads as words.
+    pub const LOWERCASE_OPERATOR: &str = "lowercase_operator";
+    /// AND/OR/NOT with nothing on one side.
+    pub const DANGLING_OPERATOR: &str = "dangling_operator";
+    /// Dates given without datetype.
+    pub const DATETYPE_MISSING: &str = "datetype_missing";
+    /// A parameter the operation does not use.
+    pub const IGNORED_PARAMETER: &str = "ignored_parameter";
+    /// A fetch retmax above the per-call cap, which will be lowered.
+    pub const RETMAX_CAPPED: &str = "retmax_capped";
+    /// An EFetch database or default format that NCBI's table does not list.
+    pub const UNDOCUMENTED_FORMAT: &str = "undocumented_format";
+    /// A PubMed link name that einfo does not list.
+    pub const UNKNOWN_LINKNAME: &str = "unknown_linkname";
+    /// A sort value NCBI does not document for PubMed.
+    pub const UNKNOWN_SORT: &str = "unknown_sort";
+
+    /// Every error code the semantic level can raise.
+    pub const ERRORS: &[&str] = &[
+        UNKNOWN_TOOL,
+        INVALID_DATABASE,
+        RETIRED_DATABASE,
+        UNSUPPORTED_RETTYPE,
+        UNSUPPORTED_RETMODE,
+        INVALID_ID,
+        ID_WRONG_DATABASE,
+        TOO_MANY_IDS,
+        RETMAX_TOO_LARGE,
+        PUBMED_PAGING_LIMIT,
+        UNBALANCED_QUOTES,
+        UNBALANCED_BRACKETS,
+        UNBALANCED_PARENTHESES,
+        INVALID_DATE,
+        DATE_RANGE_REVERSED,
+        DATE_PAIR_INCOMPLETE,
+        HISTORY_PAIR_INCOMPLETE,
+        LINKNAME_MISMATCH,
+    ];
+
+    /// Every warning code the semantic level can raise.
+    pub const WARNINGS: &[&str] = &[
+        DUPLICATE_ID,
+        MANY_IDS_POST,
+        UNRECOGNIZED_ID,
+        UNKNOWN_FIELD_TAG,
+        LOWERCASE_OPERATOR,
+        DANGLING_OPERATOR,
+        DATETYPE_MISSING,
+        IGNORED_PARAMETER,
+        RETMAX_CAPPED,
+        UNDOCUMENTED_FORMAT,
+        UNKNOWN_LINKNAME,
+        UNKNOWN_SORT,
+    ];
+}
+
+/// One thing found: a stable code, where (JSONPath in the arguments) and what, specifically.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// One of [`codes::ERRORS`] or [`codes::WARNINGS`].
+    pub code: &'static str,
+    /// JSONPath of the offending value, e.g. `$.ids[2]`.
+    pub path: String,
+    /// One specific sentence, naming the value and the fix.
+    pub message: String,
+}
+
+impl Finding {
+    /// The wire form used in validate results and tools/call error details.
+    pub fn to_value(&self) -> Value {
+        json!({ "code": self.code, "path": self.path, "message": self.message })
+    }
+}
+
+/// What the semantic level found for one call.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// Problems that stop the call.
+    pub errors: Vec<Finding>,
+    /// Problems worth knowing that do not stop it.
+    pub warnings: Vec<Finding>,
+    /// Concrete fixes, de-duplicated, in the order found.
+    pub suggestions: Vec<String>,
+    /// The arguments as the tool will act on them, when the tool has a normaliser.
+    pub normalized: Option<Value>,
+}
+
+impl Report {
+    /// Records an error.
+    pub fn error(
+        &mut self,
+        code: &'static str,
+        path: impl Into<String>,
+        message: impl Into<String>,
+    ) {
+        self.errors.push(Finding {
+            code,
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+
+    /// Records a warning.
+    pub fn warn(
+        &mut self,
+        code: &'static str,
+        path: impl Into<String>,
+        message: impl Into<String>,
+    ) {
+        self.warnings.push(Finding {
+            code,
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+
+    /// Adds a fix unless it is already listed.
+    pub fn suggest(&mut self, suggestion: impl Into<String>) {
+        let s = suggestion.into();
+        if !self.suggestions.contains(&s) {
+            self.suggestions.push(s);
+        }
+    }
+
+    /// The error `tools/call` returns for a call with errors, or `None` when it may run.
+    ///
+    /// The code is the findings' shared code when they all agree (so a lone
+    /// unknown tool name still reads `unknown_tool`), `invalid_arguments` otherwise.
+    pub fn rejection(&self, tool: &str) -> Option<Error> {
+        let first = self.errors.first()?;
+        let shared = self.errors.iter().all(|e| e.code == first.code);
+        let code = if shared {
+            first.code
+        } else {
+            "invalid_arguments"
+        };
+        let message = if self.errors.len() == 1 {
+            format!("{} The {tool} call was not run.", first.message)
+        } else {
+            format!(
+                "Invalid arguments for {tool}: {} problems found; the call was not run.",
+                self.errors.len()
+            )
+        };
+        let mut error = Error::new(ErrorKind::InvalidArguments, message)
+            .with_code(code)
+            .with_details(json!({
+                "errors": self.errors.iter().map(Finding::to_value).collect::<Vec<_>>(),
+                "warnings": self.warnings.iter().map(Finding::to_value).collect::<Vec<_>>(),
+            }));
+        error.suggestions = self.suggestions.clone();
+        error.suggestions.push(format!(
+            "Check a corrected call with validate ({{\"tool\": \"{tool}\", \"arguments\": {{...}}}}) before sending it."
+        ));
+        Some(error)
+    }
+}
+
+/// What the rules may know about the server beyond the arguments.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'a> {
+    /// Names of every registered tool, for arguments that name a tool.
+    pub tool_names: &'a [&'a str],
+}
+
+/// A tool's semantic rules: read the arguments, add findings, set `normalized`.
+pub type Checker = fn(&Context<'_>, &Value, &mut Report);
+
+/// The per-tool table. A tool without a row is checked by its schema alone.
+pub const CHECKERS: &[(&str, Checker)] = &[
+    ("entrez_query", entrez_query::check),
+    ("entrez_capabilities", tool_names::capabilities),
+    ("entrez_tool_info", tool_names::tool_info),
+];
+
+/// Runs the semantic rules of `tool` on `arguments`.
+///
+/// Arguments that break the schema are read defensively: a value of the wrong
+/// type is skipped here, because the schema check already reports it.
+pub fn check(ctx: &Context<'_>, tool: &str, arguments: &Value) -> Report {
+    let mut report = Report::default();
+    if let Some((_, checker)) = CHECKERS.iter().find(|(name, _)| *name == tool) {
+        checker(ctx, arguments, &mut report);
+    }
+    report
+}
+
+/// `$.name`.
+pub fn path(name: &str) -> String {
+    format!("$.{name}")
+}
+
+/// `$.name[i]`.
+pub fn item_path(name: &str, index: usize) -> String {
+    format!("$.{name}[{index}]")
+}
