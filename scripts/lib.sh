@@ -1,0 +1,126 @@
+# Shared helpers for scripts/*.sh. Source it; do not run it.
+# Every ensure_* function is idempotent: it checks first and installs only what is missing.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export ROOT
+CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
+# node_modules/.bin first: it holds Node 22 (npm package "node"), wrangler and conformance.
+export PATH="$ROOT/node_modules/.bin:$CARGO_BIN:$PATH"
+
+# Keep wrangler and miniflare off Cloudflare's network (it is unreachable here and never needed).
+export WRANGLER_SEND_METRICS=false
+export WRANGLER_SEND_ERROR_REPORTS=false
+export CLOUDFLARE_CF_FETCH_ENABLED=false
+export WRANGLER_HIDE_BANNER=true
+export DEBIAN_FRONTEND=noninteractive
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The version of a package in Cargo.lock, e.g. `lock_version wasm-bindgen`.
+lock_version() {
+  awk -v want="name = \"$1\"" '
+    $0 == want { getline; if ($1 == "version") { gsub(/"/, "", $3); print $3; exit } }
+  ' "$ROOT/Cargo.lock"
+}
+
+ensure_rust() {
+  command -v cargo >/dev/null || die "cargo not found: install Rust with rustup first"
+  if command -v rustup >/dev/null; then
+    if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+      log "rustup target add wasm32-unknown-unknown"
+      rustup target add wasm32-unknown-unknown
+    fi
+    local comp
+    for comp in clippy rustfmt; do
+      if ! rustup component list --installed | grep -q "^$comp"; then
+        log "rustup component add $comp"
+        rustup component add "$comp"
+      fi
+    done
+  fi
+}
+
+# ensure_cargo_tool CRATE VERSION BIN: `cargo install CRATE --version VERSION` unless BIN reports VERSION.
+ensure_cargo_tool() {
+  local crate="$1" version="$2" bin="$3"
+  if [ -x "$CARGO_BIN/$bin" ] && "$CARGO_BIN/$bin" --version 2>/dev/null | grep -qw -- "$version"; then
+    return 0
+  fi
+  log "cargo install $crate --version $version"
+  cargo install "$crate" --version "$version" --force
+}
+
+ensure_wasm_tools() {
+  ensure_rust
+  local bindgen worker
+  bindgen="$(lock_version wasm-bindgen)"
+  [ -n "$bindgen" ] || die "wasm-bindgen not found in Cargo.lock"
+  ensure_cargo_tool wasm-bindgen-cli "$bindgen" wasm-bindgen
+  # worker-build is released with the worker crate under the same version.
+  worker="$(lock_version worker)"
+  [ -n "$worker" ] || die "worker not found in Cargo.lock"
+  ensure_cargo_tool worker-build "$worker" worker-build
+}
+
+_apt_updated=""
+apt_install() {
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo -n"; else
+      warn "cannot install $* (not root, no sudo); install them by hand"
+      return 1
+    fi
+  fi
+  if [ -z "$_apt_updated" ]; then
+    log "apt-get update"
+    $sudo apt-get update -qq
+    _apt_updated=1
+  fi
+  log "apt-get install $*"
+  $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+ensure_apt_packages() {
+  local missing=()
+  command -v clang >/dev/null || missing+=(clang)
+  command -v gzip >/dev/null || missing+=(gzip)
+  command -v curl >/dev/null || missing+=(curl)
+  command -v npm >/dev/null || missing+=(nodejs npm)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    apt_install "${missing[@]}"
+  fi
+}
+
+# node_modules from package-lock.json, reinstalled only when the lock file changes.
+ensure_node_modules() {
+  local stamp="$ROOT/node_modules/.entrez-mcp-setup" want
+  want="$(cat "$ROOT/package.json" "$ROOT/package-lock.json" | sha256sum | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] \
+    && [ -x "$ROOT/node_modules/.bin/node" ] && [ -x "$ROOT/node_modules/.bin/wrangler" ]; then
+    return 0
+  fi
+  log "npm install from package-lock.json (wrangler, @modelcontextprotocol/sdk, conformance, Node 22)"
+  # Not `npm ci`: the lock file lists only the platform packages (workerd, esbuild) that the
+  # registry served when it was written, and `npm ci` rejects that as out of sync.
+  # `--no-save` installs the locked versions and leaves package-lock.json untouched.
+  (cd "$ROOT" && npm install --no-save --no-audit --no-fund --loglevel=error)
+  "$ROOT/node_modules/.bin/node" --version | grep -q '^v22\.' \
+    || die "node_modules/.bin/node is not Node 22"
+  echo "$want" >"$stamp"
+}
+
+# The native esbuild binary that wrangler brought, so worker-build does not download one.
+esbuild_bin() {
+  local b
+  for b in "$ROOT"/node_modules/@esbuild/*/bin/esbuild "$ROOT/node_modules/esbuild/bin/esbuild"; do
+    if [ -x "$b" ]; then echo "$b"; return 0; fi
+  done
+  return 1
+}
+
+# A free TCP port on 127.0.0.1.
+free_port() {
+  node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}

@@ -1,0 +1,149 @@
+// Shared helpers for the end-to-end suites. No test runs from this file.
+//
+// Targets come from the environment (scripts/test.sh sets them):
+//   E2E_URL         MCP endpoint of the edge under test, e.g. http://127.0.0.1:8787/mcp
+//   E2E_EDGE        a label for that edge in test names ("native" or "worker")
+//   E2E_BIN         the native binary, for the stdio suite
+//   E2E_NATIVE_URL  and E2E_WORKER_URL, for the suite that compares the two edges
+
+import http from 'node:http';
+
+export const PROTOCOL_VERSION = '2025-11-25';
+export const EDGE = process.env.E2E_EDGE || 'edge';
+export const URL_UNDER_TEST = process.env.E2E_URL || '';
+/** Every request is bounded by this many milliseconds. */
+export const REQUEST_TIMEOUT_MS = 15_000;
+
+export const JSON_HEADERS = Object.freeze({
+  'Content-Type': 'application/json',
+  Accept: 'application/json, text/event-stream',
+});
+
+export function initializeBody(id = 1, protocolVersion = PROTOCOL_VERSION) {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: {
+      protocolVersion,
+      capabilities: {},
+      clientInfo: { name: 'entrez-mcp-e2e', version: '1.0.0' },
+    },
+  };
+}
+
+/**
+ * POSTs `body` (an object, or a string sent verbatim) and returns
+ * { status, headers, text, json } where json is the parsed body or undefined.
+ */
+export async function post(url, body, headers = {}) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  return readResponse(res);
+}
+
+export async function request(url, init = {}) {
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  return readResponse(res);
+}
+
+async function readResponse(res) {
+  const text = await res.text();
+  let json;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Opens a session: initialize + notifications/initialized. Returns the session id. */
+export async function openSession(url, extraHeaders = {}) {
+  const init = await post(url, initializeBody(), extraHeaders);
+  if (init.status !== 200) throw new Error(`initialize answered ${init.status}: ${init.text}`);
+  const sessionId = init.headers.get('mcp-session-id');
+  if (!sessionId) throw new Error('initialize returned no Mcp-Session-Id header');
+  const headers = {
+    'Mcp-Session-Id': sessionId,
+    'MCP-Protocol-Version': init.json.result.protocolVersion,
+    ...extraHeaders,
+  };
+  const note = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+  if (note.status !== 202) throw new Error(`notifications/initialized answered ${note.status}`);
+  return { sessionId, headers, initialize: init };
+}
+
+/**
+ * A raw HTTP/1.1 request through node:http, which (unlike fetch) lets the test set
+ * the Host header. Returns { status, headers, text, json }.
+ */
+export function rawHttp(url, { method = 'POST', headers = {}, body = '' } = {}) {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: u.hostname.replace(/^\[|\]$/g, ''),
+        port: u.port,
+        path: u.pathname,
+        method,
+        headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
+        timeout: REQUEST_TIMEOUT_MS,
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode, headers: res.headers, text, json });
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`timeout after ${REQUEST_TIMEOUT_MS} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** All tools, following nextCursor for at most `maxPages` pages. */
+export async function listAllTools(client, maxPages = 20) {
+  const tools = [];
+  let cursor;
+  for (let page = 0; page < maxPages; page++) {
+    const res = await client.listTools(cursor ? { cursor } : {});
+    tools.push(...res.tools);
+    cursor = res.nextCursor;
+    if (!cursor) return tools;
+  }
+  throw new Error(`tools/list still had a nextCursor after ${maxPages} pages`);
+}
+
+/** The text of every text content block of a tool result, joined. */
+export function resultText(result) {
+  return (result.content || [])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
+}
+
+/** A typo of `name`: two adjacent letters in the middle swapped (entrez_query -> entrez_qurey). */
+export function typoOf(name) {
+  const chars = [...name];
+  for (let i = Math.floor(chars.length / 2); i < chars.length - 1; i++) {
+    if (chars[i] !== chars[i + 1] && chars[i] !== '_' && chars[i + 1] !== '_') {
+      [chars[i], chars[i + 1]] = [chars[i + 1], chars[i]];
+      return chars.join('');
+    }
+  }
+  return `${name}x`;
+}
