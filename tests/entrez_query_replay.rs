@@ -156,18 +156,32 @@ fn sequences_taxonomy_summary_link_post_spell_info_and_citations() {
 fn ncbi_errors_inside_200_replies_become_error_results() {
     let replay = Replay::start();
     let s = server(&replay, None);
+    // An id past NCBI's 64-bit range passes as digits but NCBI answers 200 with two <ERROR>s.
+    let r = call_tool(
+        &s,
+        "entrez_query",
+        json!({"operation": "post", "ids": ["99999999999999999999999"]}),
+    );
+    assert_eq!(r["isError"], true, "{r}");
+    let e = &r["structuredContent"]["error"];
+    assert!(
+        e["message"].as_str().unwrap().contains("Empty ID list"),
+        "{e}"
+    );
+    assert!(!e["suggestions"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn calls_rejected_by_validation_are_never_sent_upstream() {
+    let replay = Replay::start();
+    let s = server(&replay, None);
     let r = call_tool(
         &s,
         "entrez_query",
         json!({"operation": "post", "database": "nothing", "ids": ["1"]}),
     );
     assert_eq!(r["isError"], true, "{r}");
-    let e = &r["structuredContent"]["error"];
-    assert!(
-        e["message"].as_str().unwrap().contains("Invalid db name"),
-        "{e}"
-    );
-    assert!(!e["suggestions"].as_array().unwrap().is_empty());
+    assert_eq!(replay.stats()["requests"], 0);
 }
 
 #[test]
@@ -212,4 +226,57 @@ fn thirty_concurrent_calls_cause_no_429_and_stay_under_the_limit() {
         assert!(max.as_u64().unwrap() <= 3, "{identity} peaked at {max}");
     }
     assert_eq!(stats["requests"], 30);
+}
+
+#[test]
+fn progress_notifications_stream_before_the_result() {
+    use entrez_mcp::http::{Endpoint, Sessions};
+    use entrez_mcp::protocol::progress::Notifier;
+    use std::sync::Mutex;
+
+    #[derive(Default)]
+    struct Collect(Mutex<Vec<Value>>);
+    impl Notifier for Collect {
+        fn notify(&self, n: Value) {
+            self.0.lock().unwrap().push(n);
+        }
+    }
+
+    let replay = Replay::start();
+    let endpoint = Endpoint::new(
+        server(&replay, None),
+        Sessions::new(b"k".to_vec(), 3600, true),
+    );
+    let session = {
+        let r = block_on(endpoint.handle(post(&initialize_body("2025-11-25"), &[])));
+        r.header("Mcp-Session-Id").unwrap().to_string()
+    };
+    let call = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
+        "name": "entrez_query", "_meta": {"progressToken": "gq-1"},
+        "arguments": {"operation": "global_query", "term": "biopython", "databases": ["pubmed", "pmc", "gene"]}}});
+    let req = post(&call.to_string(), &[("Mcp-Session-Id", &session)]);
+    assert!(endpoint.wants_stream(&req));
+    let sink = Collect::default();
+    let reply = block_on(endpoint.handle_notifying(req, Some(&sink)));
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.json_body()["result"]["isError"], false);
+    let events = sink.0.lock().unwrap();
+    let progress: Vec<f64> = events
+        .iter()
+        .map(|e| e["params"]["progress"].as_f64().unwrap())
+        .collect();
+    assert_eq!(progress, vec![1.0, 2.0, 3.0]);
+    assert!(events
+        .iter()
+        .all(|e| e["method"] == "notifications/progress"
+            && e["params"]["progressToken"] == "gq-1"
+            && e["params"]["total"] == 3.0));
+    // Without a token, or without SSE in Accept, nothing streams.
+    let plain = json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "entrez_query", "arguments": {"operation": "info"}}});
+    assert!(!endpoint.wants_stream(&post(&plain.to_string(), &[("Mcp-Session-Id", &session)])));
+    let no_sse = post(
+        &call.to_string(),
+        &[("Mcp-Session-Id", &session), ("Accept", "application/json")],
+    );
+    assert!(!endpoint.wants_stream(&no_sse));
 }

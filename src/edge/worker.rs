@@ -7,12 +7,14 @@
 //! isolates share no memory in which to record a termination.
 
 use crate::config::Config;
+use crate::edge::stream;
 use crate::edge::worker_net::{DurablePacer, FetchTransport};
 use crate::entrez::limiter::{MemoryPacer, Pacer};
-use crate::http::{Endpoint, HttpRequest, Sessions};
+use crate::http::{sse_headers, Endpoint, HttpRequest, Sessions};
 use crate::net::Network;
 use crate::platform::{Platform, SystemPlatform};
 use crate::protocol::Server;
+use futures_util::StreamExt;
 use std::cell::OnceCell;
 use worker::{event, Context, Env, Request, Response, Result};
 
@@ -79,14 +81,35 @@ async fn fetch(mut req: Request, env: Env, _ctx: Context) -> Result<Response> {
     };
     let headers = req.headers().entries().collect();
     let body = req.bytes().await.unwrap_or_default();
-    let reply = endpoint
-        .handle(HttpRequest {
-            method: req.method().to_string(),
-            path: req.path(),
-            headers,
-            body,
-        })
-        .await;
+    let request = HttpRequest {
+        method: req.method().to_string(),
+        path: req.path(),
+        headers,
+        body,
+    };
+    let reply = if endpoint.wants_stream(&request) {
+        let (tx, rx) = stream::channel();
+        worker::wasm_bindgen_futures::spawn_local(async move {
+            let notifier = stream::ChannelNotifier(tx.clone());
+            let reply = endpoint.handle_notifying(request, Some(&notifier)).await;
+            let _ = tx.unbounded_send(stream::Message::Done(reply));
+        });
+        match stream::first(rx).await {
+            stream::Answer::Whole(reply) => reply,
+            stream::Answer::Stream(head, rest) => {
+                let body = futures_util::stream::once(async move { head })
+                    .chain(stream::frames(rest))
+                    .map(Ok::<Vec<u8>, worker::Error>);
+                let headers = worker::Headers::new();
+                for (k, v) in sse_headers() {
+                    headers.set(&k, &v)?;
+                }
+                return Ok(Response::from_stream(body)?.with_headers(headers));
+            }
+        }
+    } else {
+        endpoint.handle(request).await
+    };
     let out_headers = worker::Headers::new();
     for (k, v) in &reply.headers {
         out_headers.append(k, v)?;

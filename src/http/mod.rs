@@ -10,6 +10,7 @@ pub mod session;
 
 use crate::error::{Error, ErrorKind};
 use crate::protocol::jsonrpc::{self, Incoming};
+use crate::protocol::progress::Notifier;
 use crate::protocol::version;
 use crate::protocol::Server;
 use crate::secret::ApiKey;
@@ -114,8 +115,38 @@ impl Endpoint {
         Endpoint { server, sessions }
     }
 
-    /// Handles one HTTP request.
+    /// Handles one HTTP request, answering with one JSON body.
     pub async fn handle(&self, req: HttpRequest) -> HttpResponse {
+        self.handle_notifying(req, None).await
+    }
+
+    /// Whether the edge should be ready to answer `req` with an SSE stream: a tools/call
+    /// that asks for progress from a client that accepts `text/event-stream`.
+    pub fn wants_stream(&self, req: &HttpRequest) -> bool {
+        let accepts = req
+            .header("Accept")
+            .is_some_and(|a| a.to_ascii_lowercase().contains("text/event-stream"));
+        if req.method != "POST" || req.path != MCP_PATH || !accepts {
+            return false;
+        }
+        match jsonrpc::parse_message(&req.body) {
+            Ok(Incoming::Request { method, params, .. }) => {
+                method == "tools/call" && crate::protocol::progress::token(&params).is_some()
+            }
+            _ => false,
+        }
+    }
+
+    /// Handles one HTTP request, passing notifications raised during it to `notifier`.
+    ///
+    /// Notifications are only ever raised after every header and session check
+    /// has passed, so an edge that starts an SSE stream on the first
+    /// notification never has to change a status it already sent.
+    pub async fn handle_notifying(
+        &self,
+        req: HttpRequest,
+        notifier: Option<&dyn Notifier>,
+    ) -> HttpResponse {
         let config = &self.server.config;
         if !guard::host_allowed(req.header("Host"), &config.allowed_hosts) {
             return HttpResponse::rpc_error(
@@ -139,7 +170,7 @@ impl Endpoint {
             );
         }
         let mut response = match (req.path.as_str(), req.method.as_str()) {
-            (MCP_PATH, "POST") => self.post(&req).await,
+            (MCP_PATH, "POST") => self.post(&req, notifier).await,
             (MCP_PATH, "DELETE") => self.delete(&req),
             (MCP_PATH, "OPTIONS") => preflight(),
             (MCP_PATH, _) => {
@@ -179,7 +210,7 @@ impl Endpoint {
         response
     }
 
-    async fn post(&self, req: &HttpRequest) -> HttpResponse {
+    async fn post(&self, req: &HttpRequest, notifier: Option<&dyn Notifier>) -> HttpResponse {
         let content_type = req
             .header("Content-Type")
             .unwrap_or("")
@@ -239,7 +270,7 @@ impl Endpoint {
             // Unknown methods do nothing, so answer them before session rules: a
             // newer client's discovery probe then gets a clean -32601 and falls back.
             if !Server::knows_method(method) {
-                return self.answer(message, &context).await;
+                return self.answer(message, &context, None).await;
             }
         }
         if let Some(v) = req.header(VERSION_HEADER) {
@@ -277,7 +308,7 @@ impl Endpoint {
                 }
             }
         }
-        self.answer(message, &context).await
+        self.answer(message, &context, notifier).await
     }
 
     async fn initialize(&self, message: Incoming, context: RequestContext) -> HttpResponse {
@@ -290,7 +321,7 @@ impl Endpoint {
             session_id: Some(id.clone()),
             ..context
         };
-        let mut response = self.answer(message, &context).await;
+        let mut response = self.answer(message, &context, None).await;
         // Only a successful initialize opens a session.
         if response.status == 200 && response.json_body().get("result").is_some() {
             response.headers.push((SESSION_HEADER.into(), id));
@@ -298,8 +329,17 @@ impl Endpoint {
         response
     }
 
-    async fn answer(&self, message: Incoming, context: &RequestContext) -> HttpResponse {
-        match self.server.handle(message, context).await {
+    async fn answer(
+        &self,
+        message: Incoming,
+        context: &RequestContext,
+        notifier: Option<&dyn Notifier>,
+    ) -> HttpResponse {
+        match self
+            .server
+            .handle_notifying(message, context, notifier)
+            .await
+        {
             Some(reply) => HttpResponse::json(200, &reply),
             None => HttpResponse::empty(202),
         }
@@ -345,6 +385,22 @@ impl Endpoint {
     }
 }
 
+/// One Server-Sent Events frame carrying a JSON-RPC message.
+pub fn sse_frame(message: &Value) -> Vec<u8> {
+    let mut frame = b"event: message\ndata: ".to_vec();
+    frame.extend_from_slice(&serde_json::to_vec(message).unwrap_or_default());
+    frame.extend_from_slice(b"\n\n");
+    frame
+}
+
+/// The headers of an SSE answer to a POST.
+pub fn sse_headers() -> Vec<(String, String)> {
+    vec![
+        ("Content-Type".into(), "text/event-stream".into()),
+        ("Cache-Control".into(), "no-cache".into()),
+    ]
+}
+
 fn preflight() -> HttpResponse {
     HttpResponse {
         status: 204,
@@ -357,5 +413,22 @@ fn preflight() -> HttpResponse {
             ("Access-Control-Max-Age".into(), "86400".into()),
         ],
         body: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sse_frames_are_one_message_event_each() {
+        let frame = sse_frame(&serde_json::json!({"jsonrpc": "2.0", "method": "x"}));
+        assert_eq!(
+            frame,
+            b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n".to_vec()
+        );
+        assert!(
+            sse_headers().contains(&("Content-Type".to_string(), "text/event-stream".to_string()))
+        );
     }
 }

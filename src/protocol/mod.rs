@@ -3,6 +3,7 @@
 pub mod cursor;
 pub mod initialize;
 pub mod jsonrpc;
+pub mod progress;
 pub mod server;
 pub mod version;
 

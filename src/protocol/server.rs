@@ -1,11 +1,13 @@
 //! The dispatcher both edges call: one JSON-RPC message in, at most one out.
 
 use super::jsonrpc::{self, Incoming};
+use super::progress::{self, Notifier, Progress};
 use super::{cursor, initialize};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
 use crate::net::Network;
 use crate::platform::Platform;
+use crate::staging::Staging;
 use crate::tools::{Registry, RequestContext, ToolContext};
 use serde_json::{json, Map, Value};
 
@@ -23,6 +25,7 @@ pub struct Server {
     pub registry: Registry,
     platform: Box<dyn Platform>,
     network: Option<Network>,
+    staging: Option<Staging>,
     page_size: usize,
 }
 
@@ -31,9 +34,11 @@ impl Server {
     pub fn new(config: Config, platform: Box<dyn Platform>) -> Result<Server, String> {
         Ok(Server {
             config,
-            registry: Registry::builtin()?,
+            // Tools that need a store appear once with_staging gives the server one.
+            registry: Registry::available(false)?,
             platform,
             network: None,
+            staging: None,
             page_size: DEFAULT_PAGE_SIZE,
         })
     }
@@ -42,6 +47,13 @@ impl Server {
     pub fn with_network(mut self, network: Network) -> Server {
         self.network = Some(network);
         self
+    }
+
+    /// Gives the server a dataset store, which lists and enables `entrez_data`.
+    pub fn with_staging(mut self, staging: Staging) -> Result<Server, String> {
+        self.registry = Registry::available(true)?;
+        self.staging = Some(staging);
+        Ok(self)
     }
 
     /// Changes the `tools/list` page size (at least 1).
@@ -68,15 +80,41 @@ impl Server {
         }
     }
 
+    /// Like [`Server::handle_bytes`], with a channel for notifications sent during the call.
+    pub async fn handle_bytes_notifying(
+        &self,
+        bytes: &[u8],
+        request: &RequestContext,
+        notifier: &dyn Notifier,
+    ) -> Option<Value> {
+        match jsonrpc::parse_message(bytes) {
+            Ok(message) => {
+                self.handle_notifying(message, request, Some(notifier))
+                    .await
+            }
+            Err(e) => Some(jsonrpc::failure(e.id, &e.error)),
+        }
+    }
+
     /// Handles one classified message; `None` for notifications and responses.
     pub async fn handle(&self, message: Incoming, request: &RequestContext) -> Option<Value> {
+        self.handle_notifying(message, request, None).await
+    }
+
+    /// Like [`Server::handle`], with a channel for notifications (progress) sent during the call.
+    pub async fn handle_notifying(
+        &self,
+        message: Incoming,
+        request: &RequestContext,
+        notifier: Option<&dyn Notifier>,
+    ) -> Option<Value> {
         match message {
-            Incoming::Request { id, method, params } => {
-                Some(match self.dispatch(&method, params, request).await {
+            Incoming::Request { id, method, params } => Some(
+                match self.dispatch(&method, params, request, notifier).await {
                     Ok(result) => jsonrpc::success(id, result),
                     Err(e) => jsonrpc::failure(id, &e),
-                })
-            }
+                },
+            ),
             // notifications/initialized, cancelled, progress: nothing to answer.
             Incoming::Notification { .. } | Incoming::Response => None,
         }
@@ -87,6 +125,7 @@ impl Server {
         method: &str,
         params: Map<String, Value>,
         request: &RequestContext,
+        notifier: Option<&dyn Notifier>,
     ) -> Result<Value, Error> {
         match method {
             "initialize" => {
@@ -109,12 +148,18 @@ impl Server {
                     _ => return Err(invalid_params("tools/call needs params.name as a string.")),
                 };
                 let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
+                let progress = match (progress::token(&params), notifier) {
+                    (Some(token), Some(n)) => Some(Progress::new(token, n)),
+                    _ => None,
+                };
                 let ctx = ToolContext {
+                    progress,
                     config: &self.config,
                     registry: &self.registry,
                     request,
                     platform: self.platform.as_ref(),
                     network: self.network.as_ref(),
+                    staging: self.staging.as_ref(),
                 };
                 self.registry.call(&ctx, name, arguments).await
             }

@@ -5,6 +5,8 @@ pub mod arguments;
 pub mod capabilities;
 pub mod content;
 pub mod describe;
+pub mod entrez_data;
+pub mod entrez_external;
 pub mod entrez_query;
 pub mod output;
 pub mod registry;
@@ -18,6 +20,7 @@ use crate::entrez::EntrezClient;
 use crate::error::{Error, ErrorKind};
 use crate::net::Network;
 use crate::platform::Platform;
+use crate::protocol::progress::Progress;
 use crate::secret::ApiKey;
 
 pub use output::ToolOutput;
@@ -45,6 +48,10 @@ pub struct ToolContext<'a> {
     pub platform: &'a dyn Platform,
     /// Outbound HTTP and pacing; `None` where the server was built without it.
     pub network: Option<&'a Network>,
+    /// The dataset store and its limits; `None` where the server has no store.
+    pub staging: Option<&'a crate::staging::Staging>,
+    /// Where to report progress, when the client asked for it and the transport can carry it.
+    pub progress: Option<Progress<'a>>,
 }
 
 /// Where the effective NCBI API key comes from.

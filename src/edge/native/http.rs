@@ -1,9 +1,11 @@
 //! Streamable HTTP on axum: converts requests into core data and back.
 
-use crate::http::{Endpoint, HttpRequest, MAX_BODY_BYTES};
+use crate::edge::stream;
+use crate::http::{sse_headers, Endpoint, HttpRequest, MAX_BODY_BYTES};
 use axum::body::{to_bytes, Body};
 use axum::extract::{Request, State};
 use axum::response::Response;
+use futures_util::StreamExt;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -37,14 +39,40 @@ async fn pump(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Respon
         Ok(b) => b.to_vec(),
         Err(_) => vec![0; MAX_BODY_BYTES + 1],
     };
-    let reply = endpoint
-        .handle(HttpRequest {
-            method: parts.method.as_str().to_string(),
-            path: parts.uri.path().to_string(),
-            headers,
-            body,
-        })
-        .await;
+    let request = HttpRequest {
+        method: parts.method.as_str().to_string(),
+        path: parts.uri.path().to_string(),
+        headers,
+        body,
+    };
+    let reply = if endpoint.wants_stream(&request) {
+        let (tx, rx) = stream::channel();
+        let task_endpoint = Arc::clone(&endpoint);
+        tokio::spawn(async move {
+            let notifier = stream::ChannelNotifier(tx.clone());
+            let reply = task_endpoint
+                .handle_notifying(request, Some(&notifier))
+                .await;
+            let _ = tx.unbounded_send(stream::Message::Done(reply));
+        });
+        match stream::first(rx).await {
+            stream::Answer::Whole(reply) => reply,
+            stream::Answer::Stream(head, rest) => {
+                let body = futures_util::stream::once(async move { head })
+                    .chain(stream::frames(rest))
+                    .map(Ok::<_, std::convert::Infallible>);
+                let mut builder = Response::builder().status(200);
+                for (k, v) in sse_headers() {
+                    builder = builder.header(k, v);
+                }
+                return builder
+                    .body(Body::from_stream(body))
+                    .unwrap_or_else(|_| Response::new(Body::empty()));
+            }
+        }
+    } else {
+        endpoint.handle(request).await
+    };
     let mut builder = Response::builder().status(reply.status);
     for (k, v) in &reply.headers {
         builder = builder.header(k, v);

@@ -4,11 +4,23 @@
 //! Each line is handled on its own task, so a slow tool call never holds up a
 //! `ping`; one writer task serializes the replies.
 
+use crate::protocol::progress::Notifier;
 use crate::protocol::Server;
 use crate::tools::RequestContext;
 use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
+
+/// Writes notifications raised during a call as their own lines.
+struct LineNotifier(mpsc::UnboundedSender<Vec<u8>>);
+
+impl Notifier for LineNotifier {
+    fn notify(&self, notification: serde_json::Value) {
+        let _ = self
+            .0
+            .send(serde_json::to_vec(&notification).unwrap_or_default());
+    }
+}
 
 /// Serves JSON-RPC over stdin/stdout until stdin closes.
 pub async fn serve(server: Server) -> std::io::Result<()> {
@@ -33,7 +45,11 @@ pub async fn serve(server: Server) -> std::io::Result<()> {
         let tx = tx.clone();
         tasks.spawn(async move {
             let context = RequestContext::default();
-            if let Some(reply) = server.handle_bytes(line.as_bytes(), &context).await {
+            let notifier = LineNotifier(tx.clone());
+            if let Some(reply) = server
+                .handle_bytes_notifying(line.as_bytes(), &context, &notifier)
+                .await
+            {
                 let _ = tx.send(serde_json::to_vec(&reply).unwrap_or_default());
             }
         });

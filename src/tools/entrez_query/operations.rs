@@ -361,7 +361,9 @@ pub async fn global_query(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOut
     let client = ctx.entrez()?;
     let term = plan::str_arg(args, "term").unwrap_or_default().to_string();
     let mut results = Vec::new();
-    for (db, req) in plan::global_query(args) {
+    let plans = plan::global_query(args);
+    let total = plans.len() as f64;
+    for (i, (db, req)) in plans.into_iter().enumerate() {
         let outcome = match client.send(&req).await {
             Ok(reply) => parse::esearch::parse_esearch_xml(&reply.body),
             Err(e) => Err(e),
@@ -373,6 +375,10 @@ pub async fn global_query(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOut
             Err(e) if e.kind == ErrorKind::RateLimited => return Err(e),
             Err(e) => json!({"database": db, "count": null, "error": e.message}),
         });
+        // Pacing makes a long database list take seconds; tell the client how far along it is.
+        if let Some(p) = ctx.progress {
+            p.report((i + 1) as f64, Some(total), &format!("counted {db}"));
+        }
     }
     let mut sorted = results.clone();
     sorted.sort_by_key(|r| std::cmp::Reverse(r["count"].as_u64().unwrap_or(0)));
