@@ -83,7 +83,7 @@ fn every_listed_tool_has_title_schemas_and_truthful_annotations() {
             assert!(t["annotations"][hint].is_boolean(), "{name} {hint}");
         }
         // Only the tools that reach NCBI are open-world; none of these change anything.
-        let upstream = ["entrez_query"].contains(&name);
+        let upstream = ["entrez_query", "entrez_external"].contains(&name);
         assert_eq!(t["annotations"]["readOnlyHint"], true, "{name}");
         assert_eq!(t["annotations"]["openWorldHint"], upstream, "{name}");
         // Served verbatim: identical to the file under schemas/.
@@ -309,12 +309,32 @@ fn initialize_announces_exactly_what_validate_supports() {
     assert_eq!(cap["version"], "1.0");
     assert_eq!(
         cap["levels"],
-        json!({"syntax": true, "semantic": false, "runtime": false})
+        json!({"syntax": true, "semantic": true, "runtime": false})
     );
     assert_eq!(cap["batchValidation"]["maxBatchSize"], 20);
+    assert_eq!(cap["sideEffects"], false);
+    assert_eq!(cap["cacheable"], true);
     // The tool's schema must accept exactly the levels announced as supported.
-    let levels = &s.registry.get("validate").unwrap().input_schema["properties"]["level"]["enum"];
-    assert_eq!(levels, &json!(["syntax"]));
+    let level = &s.registry.get("validate").unwrap().input_schema["properties"]["level"];
+    let mut supported: Vec<&str> = cap["levels"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, on)| **on == true)
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let mut accepted: Vec<&str> = level["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    supported.sort();
+    accepted.sort();
+    assert_eq!(accepted, supported);
+    assert_eq!(level["enum"], json!(["syntax", "semantic"]));
+    assert_eq!(level["default"], cap["defaultLevel"]);
+    assert_eq!(cap["defaultLevel"], "semantic");
     let batch_max =
         &s.registry.get("validate").unwrap().input_schema["properties"]["calls"]["maxItems"];
     assert_eq!(batch_max, &cap["batchValidation"]["maxBatchSize"]);
@@ -326,19 +346,42 @@ fn validate_agrees_with_tools_call_and_has_no_side_effects() {
     let cases = [
         ("entrez_capabilities", json!({"format": "detailed"}), true),
         ("entrez_capabilities", json!({"format": "xml"}), false),
+        (
+            "entrez_capabilities",
+            json!({"tool": "entrez_qurey"}),
+            false,
+        ),
         ("entrez_tool_info", json!({}), false),
         ("entrez_tool_info", json!({"name": "validate"}), true),
         ("system_api_key_status", json!({"x": 1}), false),
+        (
+            "entrez_query",
+            json!({"operation": "fetch", "database": "pubmd", "ids": ["19304878"]}),
+            false,
+        ),
+        (
+            "entrez_query",
+            json!({"operation": "summary", "database": "pubmed", "ids": ["NP_000537.3"]}),
+            false,
+        ),
+        (
+            "entrez_query",
+            json!({"operation": "summary", "database": "protein", "ids": ["NP_000537.3"]}),
+            true,
+        ),
     ];
     for (tool, args, valid) in cases {
         let v = call_tool(&s, "validate", json!({"tool": tool, "arguments": args}));
         assert_eq!(v["isError"], false);
+        assert_eq!(v["structuredContent"]["level"], "semantic");
         assert_eq!(v["structuredContent"]["valid"], valid, "{tool} {args}");
+        // This server has no network: a call that passes validation fails upstream instead.
         let real = call_tool(&s, tool, args.clone());
-        let rejected_by_schema = real["structuredContent"]["error"]["code"] == "invalid_arguments";
+        let rejected = real["isError"] == true
+            && real["structuredContent"]["error"]["details"]["errors"].is_array();
         assert_eq!(
-            rejected_by_schema, !valid,
-            "validate and tools/call disagree on {tool} {args}"
+            rejected, !valid,
+            "validate and tools/call disagree on {tool} {args}: {real}"
         );
     }
 }
@@ -359,6 +402,31 @@ fn validate_reports_codes_paths_defaults_and_batches() {
         good["structuredContent"]["normalized_arguments"],
         json!({"format": "summary"})
     );
+    assert_eq!(good["structuredContent"]["level"], "semantic");
+    // The syntax level skips the semantic rules: a misspelt database is only a word to the schema.
+    let typo = json!({"operation": "search", "database": "pubmd", "term": "x"});
+    let syntax = call_tool(
+        &s,
+        "validate",
+        json!({"tool": "entrez_query", "arguments": typo, "level": "syntax"}),
+    );
+    assert_eq!(syntax["structuredContent"]["valid"], true);
+    assert_eq!(syntax["structuredContent"]["level"], "syntax");
+    let semantic = call_tool(
+        &s,
+        "validate",
+        json!({"tool": "entrez_query", "arguments": typo}),
+    );
+    assert_eq!(
+        semantic["structuredContent"]["errors"][0]["message"],
+        "Invalid database \"pubmd\". Did you mean \"pubmed\"?"
+    );
+    let runtime = call_tool(
+        &s,
+        "validate",
+        json!({"tool": "entrez_query", "arguments": typo, "level": "runtime"}),
+    );
+    assert_eq!(runtime["isError"], true, "runtime is not offered");
     let unknown = call_tool(
         &s,
         "validate",

@@ -115,6 +115,16 @@ impl Registry {
         {
             return Ok(error_result(&e));
         }
+        // The semantic rules validate reports: a call they reject never reaches the handler.
+        let names: Vec<&str> = self.tools.iter().map(|t| t.spec.name).collect();
+        let report = crate::validation::check(
+            &crate::validation::Context { tool_names: &names },
+            name,
+            &arguments,
+        );
+        if let Some(e) = report.rejection(name) {
+            return Ok(error_result(&e));
+        }
         let outcome = (tool.spec.handler)(ctx, arguments).await;
         Ok(match outcome {
             Ok(output) => self.checked_success(tool, output),

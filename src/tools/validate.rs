@@ -1,27 +1,35 @@
 //! `validate`: a dry run of any tool call, with no side effects.
 //!
-//! It runs the same schema check that guards `tools/call`, so a call it passes
-//! is not rejected at the schema step, and a call it rejects would never have
-//! run. Only the `syntax` level exists so far; the capability announced in
-//! `initialize` is built from [`capability`] and says exactly that.
+//! Two levels, both offline. `syntax` runs the schema check that guards
+//! `tools/call`. `semantic` (the default) adds [`crate::validation`]: NCBI
+//! database names, EFetch formats, id families, search-term syntax, dates and
+//! NCBI's size limits. `tools/call` runs the very same semantic check after the
+//! schema, so a call `validate` rejects is never sent upstream. A `runtime`
+//! level (existence checks against NCBI) is not implemented, and the
+//! capability announced in `initialize`, built from [`capability`], says so.
 
 use super::registry::Registry;
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
 use crate::error::Result;
 use crate::suggest::closest;
+use crate::validation::{self, Context, Finding};
 use serde_json::{json, Map, Value};
 
 /// Most calls one batch may carry.
 pub const MAX_BATCH: usize = 20;
 /// Version of the validation protocol implemented.
 pub const PROTOCOL_VERSION: &str = "1.0";
+/// The levels this server implements, shallow to deep; the schema's enum matches.
+pub const LEVELS: &[&str] = &["syntax", "semantic"];
+/// The level used when the caller names none.
+pub const DEFAULT_LEVEL: &str = "semantic";
 
 /// Registry row.
 pub const SPEC: ToolSpec = ToolSpec {
     name: "validate",
     title: "Validate a tool call (dry run)",
-    description: "Checks a call to any tool of this server without running it: the tool name (with did-you-mean) and the arguments against the tool's inputSchema, the same check tools/call applies. Returns valid, errors (stable code, JSONPath, message), warnings, suggestions and the arguments with schema defaults filled in. Accepts one call {tool, arguments} or a batch {calls: [...]} of up to 20. Never contacts NCBI and never writes anything.",
+    description: "Checks a call to any tool of this server without running it, with the same checks tools/call applies before a tool runs. level syntax: the tool name (with did-you-mean) and the arguments against the tool's inputSchema. level semantic (default): also NCBI database names (did-you-mean, retired databases), EFetch rettype/retmode pairs, ids against the database (PMIDs, PMCIDs, accessions), search-term quotes/brackets/parentheses and field tags, dates, and NCBI's limits (500 ids for JSON summaries, PubMed's 10,000-record paging). Returns valid, errors and warnings (stable code, JSONPath, message), suggestions and normalized_arguments (the call as it will be sent: defaults filled, names lower-cased). Accepts one call {tool, arguments} or a batch {calls: [...]} of up to 20. Never contacts NCBI and never writes anything.",
     input_schema: include_str!("../../schemas/validate.input.json"),
     output_schema: include_str!("../../schemas/validate.output.json"),
     annotations: ToolAnnotations {
@@ -40,8 +48,8 @@ pub fn capability() -> Value {
         "supported": true,
         "method": SPEC.name,
         "version": PROTOCOL_VERSION,
-        "levels": { "syntax": true, "semantic": false, "runtime": false },
-        "defaultLevel": "syntax",
+        "levels": { "syntax": true, "semantic": true, "runtime": false },
+        "defaultLevel": DEFAULT_LEVEL,
         "batchValidation": { "supported": true, "maxBatchSize": MAX_BATCH },
         "sideEffects": false,
         "cacheable": true,
@@ -49,29 +57,50 @@ pub fn capability() -> Value {
 }
 
 fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
+    let level = args
+        .get("level")
+        .and_then(Value::as_str)
+        .filter(|l| LEVELS.contains(l))
+        .unwrap_or(DEFAULT_LEVEL);
+    let names: Vec<&str> = ctx.registry.tools().iter().map(|t| t.spec.name).collect();
+    let check = |call: &Value| {
+        check_one(
+            ctx.registry,
+            &names,
+            &call["tool"],
+            &call["arguments"],
+            level,
+        )
+    };
     if let Some(calls) = args.get("calls").and_then(Value::as_array) {
-        let results: Vec<Value> = calls
-            .iter()
-            .map(|c| check_one(ctx.registry, &c["tool"], &c["arguments"]))
-            .collect();
+        let results: Vec<Value> = calls.iter().map(check).collect();
         let valid_count = results.iter().filter(|r| r["valid"] == true).count();
-        let mut text = format!("{valid_count} of {} call(s) valid.\n", results.len());
+        let mut text = format!(
+            "{valid_count} of {} call(s) valid ({level} level).\n",
+            results.len()
+        );
         for (i, r) in results.iter().enumerate() {
             text.push_str(&format!("\n[{i}] {}", summary(r)));
         }
         let structured = json!({
             "valid": valid_count == results.len(),
-            "level": "syntax",
+            "level": level,
             "count": results.len(),
             "results": results,
         });
         return Ok(ToolOutput::new(structured, text));
     }
-    let result = check_one(ctx.registry, &args["tool"], &args["arguments"]);
+    let result = check(&args);
     Ok(ToolOutput::new(result.clone(), summary(&result)))
 }
 
-fn check_one(registry: &Registry, tool: &Value, arguments: &Value) -> Value {
+fn check_one(
+    registry: &Registry,
+    names: &[&str],
+    tool: &Value,
+    arguments: &Value,
+    level: &str,
+) -> Value {
     let name = tool.as_str().unwrap_or_default();
     let arguments = if arguments.is_null() {
         json!({})
@@ -81,23 +110,15 @@ fn check_one(registry: &Registry, tool: &Value, arguments: &Value) -> Value {
     let Some(target) = registry.get(name) else {
         let mut suggestions = Vec::new();
         let mut message = format!("Unknown tool \"{name}\".");
-        if let Some(best) = closest(name, registry.tools().iter().map(|t| t.spec.name)) {
+        if let Some(best) = closest(name, names.iter().copied()) {
             message = format!("Unknown tool \"{name}\". Did you mean \"{best}\"?");
             suggestions.push(format!("Use \"{best}\"."));
         }
-        suggestions.push(format!(
-            "Available tools: {}.",
-            registry
-                .tools()
-                .iter()
-                .map(|t| t.spec.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        suggestions.push(format!("Available tools: {}.", names.join(", ")));
         return json!({
             "valid": false,
             "tool": name,
-            "level": "syntax",
+            "level": level,
             "errors": [{ "code": "unknown_tool", "path": "$.tool", "message": message }],
             "warnings": [],
             "suggestions": suggestions,
@@ -105,14 +126,33 @@ fn check_one(registry: &Registry, tool: &Value, arguments: &Value) -> Value {
         });
     };
     let found = registry.findings(target, &arguments);
+    let mut errors = found.errors;
+    let mut warnings: Vec<Value> = Vec::new();
+    let mut suggestions: Vec<String> = Vec::new();
+    let mut normalized = None;
+    if level == "semantic" {
+        let ctx = Context { tool_names: names };
+        let report = validation::check(&ctx, name, &arguments);
+        errors.extend(report.errors.iter().map(Finding::to_value));
+        warnings.extend(report.warnings.iter().map(Finding::to_value));
+        // The specific fixes first; the schema's generic ones (example call, tool info) last.
+        suggestions = report.suggestions;
+        normalized = report.normalized;
+    }
+    for s in found.suggestions {
+        if !suggestions.contains(&s) {
+            suggestions.push(s);
+        }
+    }
+    let normalized = normalized.unwrap_or_else(|| with_defaults(&target.input_schema, arguments));
     json!({
-        "valid": found.errors.is_empty(),
+        "valid": errors.is_empty(),
         "tool": name,
-        "level": "syntax",
-        "errors": found.errors,
-        "warnings": [],
-        "suggestions": found.suggestions,
-        "normalized_arguments": with_defaults(&target.input_schema, arguments),
+        "level": level,
+        "errors": errors,
+        "warnings": warnings,
+        "suggestions": suggestions,
+        "normalized_arguments": normalized,
     })
 }
 
@@ -136,23 +176,31 @@ fn with_defaults(schema: &Value, arguments: Value) -> Value {
 
 fn summary(r: &Value) -> String {
     let tool = r["tool"].as_str().unwrap_or("");
-    if r["valid"] == true {
-        return format!(
-            "Call to {tool} is valid (syntax level). Normalized arguments: {}",
+    let level = r["level"].as_str().unwrap_or(DEFAULT_LEVEL);
+    let mut text = if r["valid"] == true {
+        format!(
+            "Call to {tool} is valid ({level} level). Normalized arguments: {}",
             r["normalized_arguments"]
-        );
-    }
-    let mut text = format!("Call to {tool} is invalid:");
-    for e in r["errors"].as_array().into_iter().flatten() {
-        text.push_str(&format!(
-            "\n  - [{}] at {}: {}",
-            e["code"].as_str().unwrap_or(""),
-            e["path"].as_str().unwrap_or("$"),
-            e["message"].as_str().unwrap_or("")
-        ));
-    }
-    for s in r["suggestions"].as_array().into_iter().flatten() {
-        text.push_str(&format!("\n  Suggestion: {}", s.as_str().unwrap_or("")));
+        )
+    } else {
+        format!("Call to {tool} is invalid ({level} level):")
+    };
+    let listed = |text: &mut String, key: &str, label: &str| {
+        for e in r[key].as_array().into_iter().flatten() {
+            text.push_str(&format!(
+                "\n  - {label}[{}] at {}: {}",
+                e["code"].as_str().unwrap_or(""),
+                e["path"].as_str().unwrap_or("$"),
+                e["message"].as_str().unwrap_or("")
+            ));
+        }
+    };
+    listed(&mut text, "errors", "");
+    listed(&mut text, "warnings", "warning ");
+    if r["valid"] != true {
+        for s in r["suggestions"].as_array().into_iter().flatten() {
+            text.push_str(&format!("\n  Suggestion: {}", s.as_str().unwrap_or("")));
+        }
     }
     text
 }

@@ -312,13 +312,6 @@ fn summary_modes(args: &Value, json: bool, ids: &[(usize, String)], report: &mut
         );
         report.suggest("Set retmode to \"json\" (the default) or \"xml\".");
     }
-    if str_arg(args, "rettype").is_some() {
-        report.warn(
-            codes::IGNORED_PARAMETER,
-            path("rettype"),
-            "summary has no rettype; it returns document summaries. Use fetch for a record format.",
-        );
-    }
     let retmax = int_arg(args, "retmax").unwrap_or(plan::DEFAULT_RECORDS);
     if json && ids.is_empty() && retmax > JSON_SUMMARY_MAX {
         report.error(

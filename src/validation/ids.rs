@@ -14,6 +14,7 @@
 //! taxonomy) or a prefix plus a number (pmc, snp) reject unknown shapes.
 
 use super::{codes, item_path, path, Report};
+use std::collections::HashMap;
 
 /// Most ids checked one by one before the rest are summarised.
 const MAX_LISTED: usize = 20;
@@ -227,11 +228,12 @@ pub fn classify(id: &str) -> Vec<Family> {
     {
         found.push(Family::Sra);
     }
-    if genbank_nucleotide(base) {
-        found.push(Family::Nucleotide);
-    }
+    // Protein first: a shape both could be (P69905) is far more often a UniProt accession.
     if protein_accession(base) {
         found.push(Family::Protein);
+    }
+    if genbank_nucleotide(base) {
+        found.push(Family::Nucleotide);
     }
     if found.is_empty() && pdb(&up) {
         found.push(Family::Pdb);
@@ -285,13 +287,14 @@ pub fn check(
 ) {
     let mut listed = 0;
     let mut dropped: Vec<&'static str> = Vec::new();
-    let mut seen: Vec<(String, usize)> = Vec::with_capacity(ids.len());
+    // A map, not a scan: epost takes 10,000 ids and validation must stay instant.
+    let mut seen: HashMap<String, usize> = HashMap::with_capacity(ids.len());
     for (i, raw) in ids {
         let at = item_path(name, *i);
         let id = raw.trim();
         let key = id.to_ascii_uppercase();
         let mut found = Report::default();
-        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+        if let Some(first) = seen.get(&key) {
             found.warn(
                 codes::DUPLICATE_ID,
                 &at,
@@ -301,7 +304,7 @@ pub fn check(
                 ),
             );
         } else {
-            seen.push((key, *i));
+            seen.insert(key, *i);
             one(id, &at, db, &mut found);
         }
         if found.errors.is_empty() && found.warnings.is_empty() {
@@ -326,7 +329,7 @@ pub fn check(
             dropped.len()
         );
         // An error among the unlisted ones must still make the call invalid.
-        match dropped.iter().find(|c| codes::ERRORS.contains(c)) {
+        match dropped.iter().find(|c| codes::ERRORS.contains(*c)) {
             Some(code) => report.error(code, path(name), message),
             None => report.warn(dropped[0], path(name), message),
         }
@@ -383,10 +386,10 @@ fn one(id: &str, at: &str, db: &str, report: &mut Report) {
         return;
     }
     if let Some(f) = families.first() {
+        // Each family's main database; ipg and the sequences composite would only distract.
         let targets: Vec<&str> = families
             .iter()
-            .flat_map(|f| f.databases().iter().copied())
-            .filter(|d| *d != "sequences")
+            .filter_map(|f| f.databases().first().copied())
             .fold(Vec::new(), |mut v, d| {
                 if !v.contains(&d) {
                     v.push(d);
@@ -446,7 +449,7 @@ mod tests {
         assert_eq!(classify("AB123456.1"), [Nucleotide]);
         assert_eq!(classify("AAAA02000001"), [Nucleotide]);
         assert_eq!(classify("AAA12345.1"), [Protein]);
-        assert_eq!(classify("P69905"), [Nucleotide, Protein]);
+        assert_eq!(classify("P69905"), [Protein, Nucleotide]);
         assert_eq!(classify("A0A023GPI8"), [Protein]);
         assert_eq!(classify("4HHB"), [Pdb]);
         assert_eq!(classify("1ABC_A"), [Pdb]);
