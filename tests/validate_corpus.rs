@@ -7,10 +7,14 @@
 //! also proves that every code the output schema documents can be produced.
 
 mod common;
+#[path = "validate_corpus/link_cases.rs"]
+mod link_cases;
 #[path = "validate_corpus/other_cases.rs"]
 mod other_cases;
 #[path = "validate_corpus/query_cases.rs"]
 mod query_cases;
+#[path = "validate_corpus/record_cases.rs"]
+mod record_cases;
 
 use common::*;
 use entrez_mcp::config::Config;
@@ -138,6 +142,8 @@ fn expected(list: &[(&'static str, String)]) -> BTreeSet<(String, String)> {
 
 fn all_cases() -> Vec<Case> {
     let mut cases = query_cases::cases();
+    cases.extend(record_cases::cases());
+    cases.extend(link_cases::cases());
     cases.extend(other_cases::cases());
     cases
 }
