@@ -8,7 +8,8 @@
 use super::output::{error_result, ToolOutput};
 use super::spec::{is_valid_tool_name, ToolSpec};
 use super::{
-    api_key_status, arguments, capabilities, entrez_query, tool_info, validate, ToolContext,
+    api_key_status, arguments, capabilities, entrez_external, entrez_query, tool_info, validate,
+    ToolContext,
 };
 use crate::error::{Error, ErrorKind};
 use crate::suggest::closest;
@@ -18,6 +19,7 @@ use serde_json::{json, Value};
 /// Every tool this server serves, in the order `tools/list` returns them.
 pub const TOOLS: &[ToolSpec] = &[
     entrez_query::SPEC,
+    entrez_external::SPEC,
     capabilities::SPEC,
     tool_info::SPEC,
     api_key_status::SPEC,

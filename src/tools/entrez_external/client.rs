@@ -1,0 +1,295 @@
+//! Sending one call to PubChem or PMC: pace, send, read throttling, retry.
+//!
+//! The shape follows [`crate::entrez::EntrezClient`]: every attempt first
+//! reserves a slot from the server's one [`Pacer`], here in the service's own
+//! bucket (`pubchem` at 5 per window, `pmc` at 3), so E-utilities traffic and
+//! these services never eat into each other's budget. Transient refusals
+//! (429, 5xx, transport failures) are retried under a [`RetryPolicy`];
+//! PubChem's `X-Throttling-Control` header is read on every reply and turned
+//! into extra pacer reservations and longer retry waits (see
+//! [`super::throttle`]). Replies that are final (2xx, 4xx, PubChem's own
+//! timeout) go back to the caller, which knows how to read that service's
+//! error bodies.
+
+use super::plan::Service;
+use super::pug;
+use super::throttle::{Level, Throttling};
+use crate::entrez::limiter::Pacer;
+use crate::entrez::retry::{RetryPolicy, Verdict};
+use crate::error::{Error, ErrorKind};
+use crate::net::{HttpCall, HttpReply, Transport};
+use crate::platform::Platform;
+use crate::tools::ToolContext;
+use std::sync::Mutex;
+
+/// Retry limits for the external services: fewer, slower attempts than the E-utilities.
+pub const EXTERNAL_RETRY: RetryPolicy = RetryPolicy {
+    max_attempts: 3,
+    base_ms: 1_000,
+    max_backoff_ms: 8_000,
+    deadline_ms: 45_000,
+};
+
+/// What happened across the requests of one tool call, for the result's warnings.
+#[derive(Debug, Clone, Default)]
+pub struct Notes {
+    /// Requests sent, retries included.
+    pub requests: u32,
+    /// Attempts that were retried.
+    pub retries: u32,
+    /// Statuses that caused retries.
+    pub retried_statuses: Vec<u16>,
+    /// The most severe throttling status PubChem reported.
+    pub worst_throttling: Option<Throttling>,
+    /// Extra pacer slots reserved because of throttling.
+    pub extra_slots: u32,
+}
+
+/// Paces and sends calls to one external service on behalf of one tool call.
+pub struct ExternalClient<'a> {
+    /// Sends HTTP and sleeps.
+    pub transport: &'a dyn Transport,
+    /// The server's pacing authority.
+    pub pacer: &'a dyn Pacer,
+    /// Clock and entropy.
+    pub platform: &'a dyn Platform,
+    /// Which service, and so which bucket and limit.
+    pub service: Service,
+    /// Retry limits.
+    pub retry: RetryPolicy,
+    notes: Mutex<Notes>,
+}
+
+impl<'a> ExternalClient<'a> {
+    /// A client for `service` from the tool context, or an error when the server has no network.
+    pub fn new(ctx: &ToolContext<'a>, service: Service) -> Result<Self, Error> {
+        let network = ctx.network.ok_or_else(|| {
+            Error::new(ErrorKind::Unavailable, "This server instance has no outbound network configured.")
+                .suggest("Run the server through its normal entry point (entrez-mcp serve/stdio, or the Worker).")
+        })?;
+        Ok(ExternalClient {
+            transport: network.transport.as_ref(),
+            pacer: network.pacer.as_ref(),
+            platform: ctx.platform,
+            service,
+            retry: EXTERNAL_RETRY,
+            notes: Mutex::new(Notes::default()),
+        })
+    }
+
+    /// A copy of what has happened so far.
+    pub fn notes(&self) -> Notes {
+        self.notes.lock().map(|n| n.clone()).unwrap_or_default()
+    }
+
+    /// Sentences for the result's `warnings` about retries and throttling.
+    pub fn warnings(&self) -> Vec<String> {
+        let notes = self.notes();
+        let mut out = Vec::new();
+        if notes.retries > 0 {
+            let statuses: Vec<String> = notes.retried_statuses.iter().map(u16::to_string).collect();
+            out.push(format!(
+                "{} {} request(s) were retried after {}.",
+                notes.retries,
+                self.service.label(),
+                if statuses.is_empty() {
+                    "transport failures".to_string()
+                } else {
+                    format!("HTTP {}", statuses.join(", "))
+                }
+            ));
+        }
+        if let Some(t) = notes
+            .worst_throttling
+            .as_ref()
+            .filter(|t| t.worst() > Level::Green)
+        {
+            out.push(format!(
+                "PubChem reported \"{}\"; this server slowed its PubChem requests ({} extra pacing slot(s)). Space out further PubChem calls.",
+                t.raw, notes.extra_slots
+            ));
+        }
+        out
+    }
+
+    fn note(&self, f: impl FnOnce(&mut Notes)) {
+        if let Ok(mut n) = self.notes.lock() {
+            f(&mut n);
+        }
+    }
+
+    async fn pace(&self) -> Result<(), Error> {
+        let wait = self
+            .pacer
+            .reserve(
+                self.service.bucket(),
+                self.service.limit(),
+                self.platform.now_unix_ms(),
+            )
+            .await
+            .map_err(|e| match e.kind {
+                ErrorKind::RateLimited => Error::new(
+                    ErrorKind::RateLimited,
+                    format!(
+                        "Too many {} requests are queued in this server; the next free slot is more than 30 s away.",
+                        self.service.label()
+                    ),
+                )
+                .with_code(format!("{}_queue_full", self.service.bucket()))
+                .suggest("Retry in a minute, and combine lookups: compound takes up to 100 CIDs, id_convert up to 200 ids per call."),
+                _ => e,
+            })?;
+        if wait > 0 {
+            self.transport.sleep(wait).await;
+        }
+        Ok(())
+    }
+
+    /// Reads the throttling header; a warning status costs extra slots in the shared bucket.
+    async fn observe(&self, t: &Throttling) {
+        let extra = t.extra_slots(self.service.limit());
+        for _ in 0..extra {
+            // The slot is taken, not waited for: the point is to push every caller's next slot back.
+            let _ = self
+                .pacer
+                .reserve(
+                    self.service.bucket(),
+                    self.service.limit(),
+                    self.platform.now_unix_ms(),
+                )
+                .await;
+        }
+        self.note(|n| {
+            n.extra_slots += extra;
+            let worse = n
+                .worst_throttling
+                .as_ref()
+                .is_none_or(|w| t.worst() >= w.worst());
+            if worse {
+                n.worst_throttling = Some(t.clone());
+            }
+        });
+    }
+
+    /// Sends `call`; returns the reply once it is final, or the error once retries are spent.
+    pub async fn send(&self, call: &HttpCall) -> Result<HttpReply, Error> {
+        let started = self.platform.now_unix_ms();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            self.pace().await?;
+            self.note(|n| n.requests += 1);
+            let outcome = self.transport.send(call.clone()).await;
+            let mut min_wait = 0;
+            let (status, retry_after, failure) = match outcome {
+                Ok(reply) => {
+                    let throttling = reply
+                        .header("x-throttling-control")
+                        .and_then(Throttling::parse);
+                    if let Some(t) = &throttling {
+                        self.observe(t).await;
+                        min_wait = t.min_retry_wait_ms();
+                    }
+                    if !self.is_transient(&reply) {
+                        return Ok(reply);
+                    }
+                    let retry_after = reply.header("retry-after").map(str::to_string);
+                    let error = self.refusal(&reply, throttling.as_ref(), attempt);
+                    (Some(reply.status), retry_after, error)
+                }
+                Err(e) => (None, None, e),
+            };
+            let elapsed = self.platform.now_unix_ms().saturating_sub(started);
+            match self.retry.decide(
+                attempt,
+                status,
+                retry_after.as_deref(),
+                elapsed,
+                self.jitter(),
+            ) {
+                Verdict::RetryAfter(ms) => {
+                    let ms = ms.max(min_wait);
+                    if elapsed.saturating_add(ms) > self.retry.deadline_ms {
+                        return Err(failure);
+                    }
+                    self.note(|n| {
+                        n.retries += 1;
+                        n.retried_statuses.extend(status);
+                    });
+                    self.transport.sleep(ms).await;
+                }
+                Verdict::GiveUp => return Err(failure),
+            }
+        }
+    }
+
+    /// 429 and 5xx are worth another try, except PubChem's own "your request took too long".
+    fn is_transient(&self, reply: &HttpReply) -> bool {
+        match reply.status {
+            429 | 500 | 502 | 503 => true,
+            504 => pug::fault(&reply.body).is_none_or(|f| f.code != "PUGREST.Timeout"),
+            _ => false,
+        }
+    }
+
+    fn jitter(&self) -> f64 {
+        let mut b = [0u8; 8];
+        self.platform.fill_random(&mut b);
+        (u64::from_le_bytes(b) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// The error for a refusal that retries did not overcome.
+    fn refusal(&self, reply: &HttpReply, throttling: Option<&Throttling>, attempts: u32) -> Error {
+        let label = self.service.label();
+        let bucket = self.service.bucket();
+        let said = match pug::fault(&reply.body) {
+            Some(f) => format!(": {}", f.sentence()),
+            None => excerpt(&reply.body),
+        };
+        let throttled = reply.status == 429
+            || throttling.is_some_and(|t| t.worst() >= Level::Red)
+            || pug::fault(&reply.body).is_some_and(|f| f.code == "PUGREST.ServerBusy");
+        if throttled {
+            let mut message = format!(
+                "{label} refused the request with HTTP {} after {attempts} attempt(s){said}.",
+                reply.status
+            );
+            if let Some(t) = throttling {
+                message.push_str(&format!(" Throttling status: {}.", t.raw));
+            }
+            let mut e = Error::new(ErrorKind::RateLimited, message)
+                .with_code(format!("{bucket}_throttled"))
+                .suggest(format!("Wait about a minute before calling {label} again; it blocks clients that keep exceeding its limits (PubChem: 5 requests per second, 400 per minute)."))
+                .suggest("Combine lookups into fewer calls: compound accepts up to 100 CIDs, id_convert up to 200 ids.");
+            if let Some(t) = throttling {
+                e = e.with_details(
+                    serde_json::json!({"status": reply.status, "throttling": t.to_value()}),
+                );
+            }
+            e
+        } else {
+            Error::new(
+                ErrorKind::Unavailable,
+                format!(
+                    "{label} failed with HTTP {} after {attempts} attempt(s){said}.",
+                    reply.status
+                ),
+            )
+            .with_code(format!("{bucket}_unavailable"))
+            .suggest(format!(
+                "{label} may be under maintenance or overloaded; retry in a few minutes."
+            ))
+        }
+    }
+}
+
+/// A short excerpt of a non-HTML error body, prefixed for a sentence.
+pub fn excerpt(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&body[..body.len().min(800)]);
+    let cleaned: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let lower = cleaned.to_ascii_lowercase();
+    if cleaned.is_empty() || lower.starts_with("<!doctype") || lower.starts_with("<html") {
+        return String::new();
+    }
+    format!(": {}", cleaned.chars().take(200).collect::<String>())
+}

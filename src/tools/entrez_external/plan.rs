@@ -1,0 +1,732 @@
+//! From validated `entrez_external` arguments to HTTP calls, as pure data.
+//!
+//! Everything a caller would otherwise need to know about these services'
+//! URL grammar lives here, and is tested by exact URL and body:
+//!
+//! - PUG REST is `<base>/<domain>/<namespace>/<identifiers>/<operation>/<output>`.
+//!   Identifiers that carry characters a URL path cannot hold safely (`/`,
+//!   `#`, `?`, `%`, `\`, `+`, `,`, spaces, non-ASCII) move to a form body
+//!   (`smiles=...`), as PubChem's documentation asks; everything else stays
+//!   readable in the path. Long id lists are POSTed too.
+//! - Structure searches use the synchronous `fast*` searches by default and
+//!   the asynchronous forms (which answer with a ListKey to poll) on request.
+//! - The PMC services take query parameters, with NCBI's `tool` and `email`.
+
+use crate::config::Config;
+use crate::error::{Error, ErrorKind};
+use crate::net::{form_encode, percent_encode, HttpCall, Method};
+use serde_json::Value;
+
+/// Timeout for one PUG REST request; PubChem itself stops synchronous work at 30 s.
+pub const PUBCHEM_TIMEOUT_MS: u64 = 35_000;
+/// Timeout for one PMC service request.
+pub const PMC_TIMEOUT_MS: u64 = 30_000;
+/// Joined id lists longer than this are POSTed.
+pub const POST_LIST_CHARS: usize = 800;
+/// Structure text longer than this is POSTed whatever it contains.
+pub const POST_TEXT_CHARS: usize = 400;
+/// Default cap on structure-search hits (PubChem's `MaxRecords`).
+pub const DEFAULT_MAX_RECORDS: u64 = 100;
+/// Default similarity threshold (PubChem's own default, Tanimoto percent).
+pub const DEFAULT_THRESHOLD: u64 = 90;
+
+/// The properties a chemist asks for first, under PubChem's current names.
+pub const COMPOUND_PROPERTIES: &str = "Title,MolecularFormula,MolecularWeight,ConnectivitySMILES,SMILES,InChI,InChIKey,IUPACName,XLogP,TPSA,HBondDonorCount,HBondAcceptorCount";
+/// The same list under the names PubChem used until 2025 (CanonicalSMILES, IsomericSMILES).
+pub const LEGACY_COMPOUND_PROPERTIES: &str = "Title,MolecularFormula,MolecularWeight,CanonicalSMILES,IsomericSMILES,InChI,InChIKey,IUPACName,XLogP,TPSA,HBondDonorCount,HBondAcceptorCount";
+
+/// The external services, each with its own pacing bucket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Service {
+    /// PubChem PUG REST.
+    PubChem,
+    /// PMC's ID Converter, OA web service and citation exporter.
+    Pmc,
+}
+
+impl Service {
+    /// The pacing bucket, shared by every call of this server.
+    pub fn bucket(self) -> &'static str {
+        match self {
+            Service::PubChem => "pubchem",
+            Service::Pmc => "pmc",
+        }
+    }
+
+    /// Requests per window: PubChem asks for at most 5 per second; the PMC
+    /// citation exporter documents 3, which is applied to all three PMC services.
+    pub fn limit(self) -> u32 {
+        match self {
+            Service::PubChem => 5,
+            Service::Pmc => 3,
+        }
+    }
+
+    /// The name used in messages.
+    pub fn label(self) -> &'static str {
+        match self {
+            Service::PubChem => "PubChem",
+            Service::Pmc => "PMC",
+        }
+    }
+}
+
+/// A PUG REST record domain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Domain {
+    /// `compound`.
+    Compound,
+    /// `substance`.
+    Substance,
+    /// `assay`.
+    Assay,
+}
+
+impl Domain {
+    /// The path segment.
+    pub fn path(self) -> &'static str {
+        match self {
+            Domain::Compound => "compound",
+            Domain::Substance => "substance",
+            Domain::Assay => "assay",
+        }
+    }
+}
+
+/// What a lookup asks PUG REST for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Data {
+    /// The full record (`/JSON`).
+    Record,
+    /// The compound property table.
+    Properties,
+    /// Synonyms.
+    Synonyms,
+    /// Title and description text.
+    Description,
+    /// An assay's summary.
+    Summary,
+    /// Linked CIDs.
+    Cids,
+    /// Properties plus the 2D structure PNG.
+    Picture,
+}
+
+impl Data {
+    /// Reads the `data` argument.
+    pub fn parse(s: &str) -> Option<Data> {
+        Some(match s {
+            "record" => Data::Record,
+            "properties" => Data::Properties,
+            "synonyms" => Data::Synonyms,
+            "description" => Data::Description,
+            "summary" => Data::Summary,
+            "cids" => Data::Cids,
+            "picture" => Data::Picture,
+            _ => return None,
+        })
+    }
+
+    /// The argument value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Data::Record => "record",
+            Data::Properties => "properties",
+            Data::Synonyms => "synonyms",
+            Data::Description => "description",
+            Data::Summary => "summary",
+            Data::Cids => "cids",
+            Data::Picture => "picture",
+        }
+    }
+}
+
+/// One PUG REST request, with what is needed to read its answer.
+#[derive(Debug, Clone)]
+pub struct PugPlan {
+    /// The HTTP call.
+    pub call: HttpCall,
+    /// Which domain was asked.
+    pub domain: Domain,
+    /// The namespace as the caller named it.
+    pub namespace: String,
+    /// The identifiers as sent.
+    pub identifiers: Vec<String>,
+    /// What was asked for.
+    pub data: Data,
+    /// The operation and output path (`property/.../JSON`), reused to collect a ListKey.
+    pub tail: String,
+}
+
+/// A structure search request.
+#[derive(Debug, Clone)]
+pub struct SearchPlan {
+    /// The HTTP call.
+    pub call: HttpCall,
+    /// identity, substructure, superstructure or similarity.
+    pub search_type: String,
+    /// fast (synchronous) or async (ListKey, polled).
+    pub mode: String,
+    /// smiles, inchi, smarts or cid.
+    pub namespace: String,
+    /// The query structure or CID.
+    pub query: String,
+    /// Similarity threshold, for similarity searches.
+    pub threshold: Option<u64>,
+    /// Most hits asked for.
+    pub max_records: u64,
+}
+
+/// Reads a non-empty string argument.
+pub fn str_arg<'a>(args: &'a Value, name: &str) -> Option<&'a str> {
+    args.get(name)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// A string, integer or list of either, as trimmed strings.
+pub fn string_list(v: Option<&Value>) -> Vec<String> {
+    let one = |v: &Value| match v {
+        Value::String(s) => Some(s.trim().to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    match v {
+        Some(Value::Array(items)) => items.iter().filter_map(one).collect(),
+        Some(v) => one(v).into_iter().collect(),
+        None => Vec::new(),
+    }
+    .into_iter()
+    .filter(|s| !s.is_empty())
+    .collect()
+}
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidArguments, message)
+}
+
+/// Whether a structure, name or other text must travel in a form body.
+pub fn needs_post(text: &str) -> bool {
+    text.len() > POST_TEXT_CHARS
+        || text.chars().any(|c| {
+            matches!(c, '/' | '#' | '?' | '%' | '\\' | '+' | ',')
+                || c.is_whitespace()
+                || !c.is_ascii()
+                || c.is_ascii_control()
+        })
+}
+
+/// Encodes one path segment, leaving readable the characters SMILES writes most (`()=@:*`) and
+/// the comma PUG REST separates id lists with (text containing a comma is POSTed instead).
+pub fn path_segment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                '-' | '.' | '_' | '~' | '(' | ')' | '=' | '@' | ':' | '*' | ','
+            )
+        {
+            out.push(c);
+        } else {
+            out.push_str(&percent_encode(c.encode_utf8(&mut [0; 4])));
+        }
+    }
+    out
+}
+
+fn join(base: &str, path: &str) -> String {
+    format!("{}/{}", base.trim_end_matches('/'), path)
+}
+
+fn form_call(url: String, pairs: &[(String, String)], timeout_ms: u64) -> HttpCall {
+    HttpCall {
+        method: Method::Post,
+        url,
+        headers: vec![(
+            "Content-Type".into(),
+            "application/x-www-form-urlencoded".into(),
+        )],
+        body: Some(form_encode(pairs).into_bytes()),
+        timeout_ms,
+    }
+}
+
+fn get_call(url: String, timeout_ms: u64) -> HttpCall {
+    HttpCall {
+        method: Method::Get,
+        url,
+        headers: Vec::new(),
+        body: None,
+        timeout_ms,
+    }
+}
+
+/// Builds a PUG REST call: the input in the path, or with `post` in a form body.
+///
+/// `input` is the namespace path (e.g. `compound/smiles`), `key` the form
+/// field name, `value` the identifier(s), `tail` the operation and output.
+fn pug_call(
+    base: &str,
+    input: &str,
+    key: &str,
+    value: &str,
+    tail: &str,
+    options: &[(String, String)],
+    post: bool,
+) -> HttpCall {
+    let query = if options.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", form_encode(options))
+    };
+    if post {
+        let url = join(base, &format!("{input}/{tail}{query}"));
+        form_call(
+            url,
+            &[(key.to_string(), value.to_string())],
+            PUBCHEM_TIMEOUT_MS,
+        )
+    } else {
+        let url = join(
+            base,
+            &format!("{input}/{}/{tail}{query}", path_segment(value)),
+        );
+        get_call(url, PUBCHEM_TIMEOUT_MS)
+    }
+}
+
+fn digits_only(ids: &[String], what: &str) -> Result<(), Error> {
+    match ids.iter().find(|i| !i.bytes().all(|b| b.is_ascii_digit())) {
+        Some(bad) => Err(invalid(format!(
+            "\"{bad}\" is not a {what}: {what}s are positive integers."
+        ))
+        .suggest(format!(
+            "Look the record up by name first (namespace name) to get its {what}."
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn single<'a>(ids: &'a [String], namespace: &str) -> Result<&'a str, Error> {
+    match ids {
+        [one] => Ok(one.as_str()),
+        _ => Err(invalid(format!(
+            "Namespace {namespace} takes exactly one identifier; {} were given.",
+            ids.len()
+        ))
+        .suggest("Call once per identifier, or use CIDs (namespace cid), which accept up to 100 at once.")),
+    }
+}
+
+/// The PUG REST tail (`<operation>/<output>`) for what a lookup wants.
+pub fn operation_tail(domain: Domain, data: Data, legacy_properties: bool) -> String {
+    match (domain, data) {
+        (_, Data::Record) => "JSON".into(),
+        (Domain::Compound, Data::Properties | Data::Picture) => format!(
+            "property/{}/JSON",
+            if legacy_properties {
+                LEGACY_COMPOUND_PROPERTIES
+            } else {
+                COMPOUND_PROPERTIES
+            }
+        ),
+        (_, Data::Synonyms) => "synonyms/JSON".into(),
+        (_, Data::Description) => "description/JSON".into(),
+        (_, Data::Summary) => "summary/JSON".into(),
+        (_, Data::Cids) => "cids/JSON".into(),
+        // The schema never pairs properties with substances or assays.
+        (_, Data::Properties | Data::Picture) => "JSON".into(),
+    }
+}
+
+/// A compound, substance or bioassay lookup.
+pub fn pubchem_lookup(config: &Config, args: &Value, legacy: bool) -> Result<PugPlan, Error> {
+    let base = &config.pubchem_base_url;
+    let operation = str_arg(args, "operation").unwrap_or("compound");
+    let domain = match operation {
+        "substance" => Domain::Substance,
+        "bioassay" => Domain::Assay,
+        _ => Domain::Compound,
+    };
+    let default_data = match domain {
+        Domain::Compound => Data::Properties,
+        Domain::Substance => Data::Record,
+        Domain::Assay => Data::Summary,
+    };
+    let data = str_arg(args, "data")
+        .and_then(Data::parse)
+        .unwrap_or(default_data);
+    let default_ns = match domain {
+        Domain::Assay => "aid",
+        Domain::Substance => "sid",
+        Domain::Compound => "cid",
+    };
+    let namespace = str_arg(args, "namespace").unwrap_or(default_ns).to_string();
+    let ids = string_list(args.get("identifier"));
+    if ids.is_empty() {
+        return Err(invalid("identifier is empty."));
+    }
+    let tail = operation_tail(domain, data, legacy);
+    let d = domain.path();
+    let call = match namespace.as_str() {
+        "cid" | "sid" | "aid" => {
+            digits_only(&ids, &namespace.to_ascii_uppercase())?;
+            let joined = ids.join(",");
+            let long = joined.len() > POST_LIST_CHARS;
+            pug_call(
+                base,
+                &format!("{d}/{namespace}"),
+                &namespace,
+                &joined,
+                &tail,
+                &[],
+                long,
+            )
+        }
+        "name" | "smiles" | "inchi" => {
+            let value = single(&ids, &namespace)?;
+            pug_call(
+                base,
+                &format!("{d}/{namespace}"),
+                &namespace,
+                value,
+                &tail,
+                &[],
+                needs_post(value),
+            )
+        }
+        "inchikey" => {
+            let key = single(&ids, "inchikey")?;
+            if !is_inchikey(key) {
+                return Err(invalid(format!("\"{key}\" is not an InChIKey (27 characters: 14 letters, hyphen, 10 letters, hyphen, 1 letter)."))
+                    .suggest("Send the structure itself with namespace inchi or smiles instead."));
+            }
+            get_call(
+                join(base, &format!("{d}/inchikey/{key}/{tail}")),
+                PUBCHEM_TIMEOUT_MS,
+            )
+        }
+        "formula" => {
+            let formula = single(&ids, "formula")?;
+            if !formula.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                return Err(invalid(format!(
+                    "\"{formula}\" is not a molecular formula such as C9H8O4."
+                )));
+            }
+            // fastformula answers synchronously; plain formula would return a ListKey.
+            get_call(
+                join(base, &format!("{d}/fastformula/{formula}/{tail}")),
+                PUBCHEM_TIMEOUT_MS,
+            )
+        }
+        "listkey" => {
+            let key = single(&ids, "listkey")?;
+            digits_only(std::slice::from_ref(&key.to_string()), "ListKey")?;
+            get_call(
+                join(base, &format!("{d}/listkey/{key}/{tail}")),
+                PUBCHEM_TIMEOUT_MS,
+            )
+        }
+        "sourceid" => {
+            let id = single(&ids, "sourceid")?;
+            let source = str_arg(args, "source").ok_or_else(|| {
+                invalid("Namespace sourceid needs source, the depositor's name (e.g. DTP/NCI).")
+            })?;
+            // Both are path segments with no form-body alternative; PubChem's convention writes a "/" inside them as ".".
+            let source = source.replace('/', ".");
+            let id = id.replace('/', ".");
+            get_call(
+                join(
+                    base,
+                    &format!(
+                        "{d}/sourceid/{}/{}/{tail}",
+                        path_segment(&source),
+                        path_segment(&id)
+                    ),
+                ),
+                PUBCHEM_TIMEOUT_MS,
+            )
+        }
+        other => {
+            return Err(invalid(format!(
+                "Namespace {other} is not offered for {operation}."
+            )))
+        }
+    };
+    Ok(PugPlan {
+        call,
+        domain,
+        namespace,
+        identifiers: ids,
+        data,
+        tail,
+    })
+}
+
+/// Whether `s` has the shape of an InChIKey.
+pub fn is_inchikey(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('-').collect();
+    parts.len() == 3
+        && parts[0].len() == 14
+        && parts[1].len() == 10
+        && parts[2].len() == 1
+        && parts
+            .iter()
+            .all(|p| p.bytes().all(|b| b.is_ascii_uppercase()))
+}
+
+/// The 2D depiction of one compound: `/compound/cid/{cid}/PNG`.
+pub fn picture(config: &Config, cid: u64, image_size: Option<&str>) -> HttpCall {
+    let mut url = join(&config.pubchem_base_url, &format!("compound/cid/{cid}/PNG"));
+    if let Some(size) = image_size {
+        url.push_str(&format!("?image_size={}", percent_encode(size)));
+    }
+    get_call(url, PUBCHEM_TIMEOUT_MS)
+}
+
+/// Collecting what an asynchronous request stored under a ListKey: `/<domain>/listkey/{key}/<tail>`.
+pub fn listkey_call(config: &Config, domain: Domain, listkey: &str, tail: &str) -> HttpCall {
+    get_call(
+        join(
+            &config.pubchem_base_url,
+            &format!("{}/listkey/{}/{tail}", domain.path(), path_segment(listkey)),
+        ),
+        PUBCHEM_TIMEOUT_MS,
+    )
+}
+
+/// Collecting the CIDs of an asynchronous search: `/compound/listkey/{key}/cids/JSON`.
+pub fn listkey_poll(config: &Config, listkey: &str) -> HttpCall {
+    listkey_call(config, Domain::Compound, listkey, "cids/JSON")
+}
+
+/// An identity, substructure, superstructure or similarity search.
+pub fn structure_search(config: &Config, args: &Value) -> Result<SearchPlan, Error> {
+    let search_type = str_arg(args, "search_type")
+        .unwrap_or("similarity")
+        .to_string();
+    let mode = str_arg(args, "mode").unwrap_or("fast").to_string();
+    let namespace = str_arg(args, "namespace").unwrap_or("smiles").to_string();
+    let ids = string_list(args.get("identifier"));
+    let query = single(&ids, &namespace)?.to_string();
+    let searcher = match (mode.as_str(), search_type.as_str()) {
+        ("fast", "similarity") => "fastsimilarity_2d".to_string(),
+        ("fast", t) => format!("fast{t}"),
+        (_, t) => t.to_string(),
+    };
+    let max_records = args
+        .get("max_records")
+        .and_then(Value::as_u64)
+        .unwrap_or(DEFAULT_MAX_RECORDS);
+    let mut options: Vec<(String, String)> = Vec::new();
+    let threshold = (search_type == "similarity").then(|| {
+        args.get("threshold")
+            .and_then(Value::as_u64)
+            .unwrap_or(DEFAULT_THRESHOLD)
+    });
+    if let Some(t) = threshold {
+        options.push(("Threshold".into(), t.to_string()));
+    }
+    options.push(("MaxRecords".into(), max_records.to_string()));
+    if let (Some(kind), "identity") = (str_arg(args, "identity_type"), search_type.as_str()) {
+        options.push(("identity_type".into(), kind.to_string()));
+    }
+    if namespace == "cid" {
+        digits_only(std::slice::from_ref(&query), "CID")?;
+    }
+    let call = pug_call(
+        &config.pubchem_base_url,
+        &format!("compound/{searcher}/{namespace}"),
+        &namespace,
+        &query,
+        "cids/JSON",
+        &options,
+        needs_post(&query),
+    );
+    Ok(SearchPlan {
+        call,
+        search_type,
+        mode,
+        namespace,
+        query,
+        threshold,
+        max_records,
+    })
+}
+
+/// PMC article id kinds, as the ID Converter names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdType {
+    /// PMC3531190 (or a bare number when declared).
+    Pmcid,
+    /// 23193287.
+    Pmid,
+    /// 10.1093/nar/gks1195.
+    Doi,
+    /// Author manuscript id, e.g. NIHMS1677310.
+    Mid,
+}
+
+impl IdType {
+    /// The `idtype` value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IdType::Pmcid => "pmcid",
+            IdType::Pmid => "pmid",
+            IdType::Doi => "doi",
+            IdType::Mid => "mid",
+        }
+    }
+
+    /// Reads an `idtype` value.
+    pub fn parse(s: &str) -> Option<IdType> {
+        Some(match s {
+            "pmcid" => IdType::Pmcid,
+            "pmid" => IdType::Pmid,
+            "doi" => IdType::Doi,
+            "mid" => IdType::Mid,
+            _ => return None,
+        })
+    }
+
+    /// The kind an id's shape shows, as the ID Converter's auto-detection would see it.
+    pub fn detect(id: &str) -> IdType {
+        let upper = id.to_ascii_uppercase();
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+        if let Some(rest) = upper.strip_prefix("PMC") {
+            if digits(rest) {
+                return IdType::Pmcid;
+            }
+        }
+        if id.bytes().all(|b| b.is_ascii_digit()) {
+            IdType::Pmid
+        } else if id.starts_with("10.") && id.contains('/') {
+            IdType::Doi
+        } else {
+            IdType::Mid
+        }
+    }
+}
+
+/// The ids of a PMC call, trimmed.
+pub fn pmc_ids(args: &Value) -> Vec<String> {
+    string_list(args.get("ids"))
+}
+
+fn identification(config: &Config, pairs: &mut Vec<(String, String)>) {
+    pairs.push(("tool".into(), config.tool.clone()));
+    if let Some(email) = &config.email {
+        pairs.push(("email".into(), email.clone()));
+    }
+}
+
+fn query_url(base: &str, pairs: &[(String, String)]) -> String {
+    format!("{base}?{}", form_encode(pairs))
+}
+
+/// One ID Converter request for up to 200 ids of one type.
+pub fn id_convert(config: &Config, args: &Value) -> Result<(HttpCall, IdType), Error> {
+    let ids = pmc_ids(args);
+    let declared = str_arg(args, "idtype").and_then(IdType::parse);
+    let idtype = match declared {
+        Some(t) => t,
+        None => {
+            let first = IdType::detect(ids.first().map(String::as_str).unwrap_or_default());
+            if let Some(other) = ids.iter().find(|i| IdType::detect(i) != first) {
+                return Err(invalid(format!(
+                    "The ID Converter takes ids of one type per call, but \"{}\" looks like a {} and \"{other}\" like a {}.",
+                    ids[0],
+                    first.as_str(),
+                    IdType::detect(other).as_str()
+                ))
+                .suggest("Split the ids by type (pmcid, pmid, doi, mid) and make one call per type, or set idtype."));
+            }
+            first
+        }
+    };
+    let mut pairs = vec![
+        ("ids".to_string(), ids.join(",")),
+        ("idtype".to_string(), idtype.as_str().to_string()),
+        ("format".to_string(), "json".to_string()),
+    ];
+    identification(config, &mut pairs);
+    Ok((
+        get_call(query_url(&config.pmc_idconv_url, &pairs), PMC_TIMEOUT_MS),
+        idtype,
+    ))
+}
+
+/// A PMCID in the OA service's form (`PMC` + digits), or an error naming the bad id.
+pub fn normalize_pmcid(id: &str) -> Result<String, Error> {
+    let upper = id.trim().to_ascii_uppercase();
+    let digits = upper.strip_prefix("PMC").unwrap_or(&upper);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(
+            invalid(format!("\"{id}\" is not a PMCID (PMC followed by digits)."))
+                .suggest("Convert PMIDs and DOIs to PMCIDs first with operation id_convert."),
+        );
+    }
+    Ok(format!("PMC{digits}"))
+}
+
+/// One OA web service request: `oa.fcgi?id=PMC...`.
+pub fn oa_service(config: &Config, pmcid: &str) -> HttpCall {
+    let mut pairs = vec![("id".to_string(), pmcid.to_string())];
+    identification(config, &mut pairs);
+    get_call(query_url(&config.pmc_oa_url, &pairs), PMC_TIMEOUT_MS)
+}
+
+/// The citation exporter database for these ids: given, or PMC when every id is a PMCID.
+pub fn citation_database(args: &Value) -> String {
+    if let Some(db) = str_arg(args, "database") {
+        return db.to_string();
+    }
+    let ids = pmc_ids(args);
+    if !ids.is_empty() && ids.iter().all(|i| IdType::detect(i) == IdType::Pmcid) {
+        "pmc".into()
+    } else {
+        "pubmed".into()
+    }
+}
+
+/// The `format` sent for a requested export format: nbib is MEDLINE text, BibTeX is built from CSL JSON.
+pub fn ctxp_format(requested: &str) -> &'static str {
+    match requested {
+        "csl" | "bibtex" => "csl",
+        "ris" => "ris",
+        "medline" | "nbib" => "medline",
+        _ => "citation",
+    }
+}
+
+/// The id as the citation exporter takes it: digits (PMC's prefix dropped for the pmc database).
+pub fn ctxp_id(database: &str, id: &str) -> Result<String, Error> {
+    let trimmed = id.trim();
+    let digits = if database == "pmc" {
+        let upper = trimmed.to_ascii_uppercase();
+        upper.strip_prefix("PMC").unwrap_or(&upper).to_string()
+    } else {
+        trimmed.to_string()
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(invalid(format!(
+            "\"{id}\" is not a {} id.",
+            if database == "pmc" { "PMCID" } else { "PMID" }
+        ))
+        .suggest("Use PMIDs with database pubmed and PMCIDs with database pmc; convert DOIs with id_convert first."));
+    }
+    Ok(digits)
+}
+
+/// One citation exporter request: `<base>/<database>/?format=...&id=...`.
+pub fn citation_export(config: &Config, database: &str, format: &str, id: &str) -> HttpCall {
+    let mut pairs = vec![
+        ("format".to_string(), ctxp_format(format).to_string()),
+        ("id".to_string(), id.to_string()),
+    ];
+    identification(config, &mut pairs);
+    let base = format!("{}/{database}/", config.pmc_ctxp_url.trim_end_matches('/'));
+    get_call(query_url(&base, &pairs), PMC_TIMEOUT_MS)
+}

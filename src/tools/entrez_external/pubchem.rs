@@ -1,0 +1,420 @@
+//! PubChem operations: compound, substance and bioassay lookups, structure search, pictures.
+//!
+//! Each operation builds its request with [`plan`], sends it through an
+//! [`ExternalClient`] in the `pubchem` bucket, reads the reply with [`pug`],
+//! and never lets a PUG REST `Fault` pass as data: every fault becomes an
+//! error with PubChem's own words and a next step that fits what was asked.
+//! Asynchronous answers (`Waiting` with a ListKey) are polled within
+//! [`POLL_DEADLINE_MS`].
+
+use super::client::{excerpt, ExternalClient};
+use super::plan::{self, Data, Domain, PugPlan, Service};
+use super::pug::{self, Fault};
+use super::render;
+use crate::error::{Error, ErrorKind, Result};
+use crate::net::{HttpCall, HttpReply};
+use crate::tools::content::Content;
+use crate::tools::{ToolContext, ToolOutput};
+use serde_json::{json, Value};
+
+/// Longest this tool waits for an asynchronous PubChem search.
+pub const POLL_DEADLINE_MS: u64 = 60_000;
+/// First wait before collecting a ListKey; later waits grow by half up to [`POLL_MAX_INTERVAL_MS`].
+pub const POLL_FIRST_INTERVAL_MS: u64 = 1_000;
+/// Longest wait between two ListKey polls.
+pub const POLL_MAX_INTERVAL_MS: u64 = 4_000;
+/// Synonyms kept per record (aspirin alone has hundreds).
+pub const MAX_SYNONYMS: usize = 50;
+/// CIDs kept in one result.
+pub const MAX_CIDS: usize = 1_000;
+
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+/// What was asked, for error messages that fit the request.
+struct Ask<'a> {
+    what: &'a str,
+    namespace: &'a str,
+    identifier: String,
+    data: Option<Data>,
+    search: bool,
+}
+
+fn fault_error(status: u16, fault: Option<&Fault>, body: &[u8], ask: &Ask<'_>) -> Error {
+    let code = fault.map(|f| f.code.as_str()).unwrap_or(match status {
+        404 => "PUGREST.NotFound",
+        400 => "PUGREST.BadRequest",
+        501 => "PUGREST.Unimplemented",
+        504 => "PUGREST.Timeout",
+        _ => "PUGREST.Unknown",
+    });
+    let said = match fault {
+        Some(f) => format!(": {}", f.sentence()),
+        None => excerpt(body),
+    };
+    let who = format!("{} \"{}\"", ask.namespace, ask.identifier);
+    let structural = matches!(ask.namespace, "smiles" | "inchi" | "smarts");
+    let e = match code {
+        "PUGREST.NotFound" => {
+            let e = Error::new(
+                ErrorKind::NotFound,
+                format!("PubChem found no {} for {who}{said}.", ask.what),
+            )
+            .with_code("pubchem_not_found");
+            match ask.namespace {
+                "name" => e.suggest("Check the spelling: PubChem matches names and synonyms exactly. Try the common name, a CAS number, or the InChIKey (namespace inchikey)."),
+                "smiles" | "inchi" => e.suggest("PubChem has no record of exactly this structure; look for close ones with operation structure_search and search_type similarity."),
+                "formula" => e.suggest("Check the formula's capitalisation (e.g. C9H8O4); no compound in PubChem has this one."),
+                "listkey" => e.suggest("ListKeys expire after a while; run the search again."),
+                _ => e.suggest(format!("Check the number, or find the record by name first (namespace name) to get its {}.", ask.namespace.to_ascii_uppercase())),
+            }
+        }
+        "PUGREST.BadRequest" => {
+            let e = Error::new(
+                ErrorKind::Upstream,
+                format!("PubChem rejected the request for {who}{said}."),
+            )
+            .with_code("pubchem_bad_request");
+            if structural {
+                e.suggest("Check the structure's syntax: balanced brackets and ring closures, valid element symbols, e.g. CC(=O)OC1=CC=CC=C1C(=O)O for aspirin.")
+            } else {
+                e.suggest("Check that the namespace fits the identifier: a name under name, a number under cid/sid/aid, a structure under smiles or inchi.")
+            }
+        }
+        "PUGREST.Timeout" => {
+            let e = Error::new(
+                ErrorKind::Upstream,
+                format!("PubChem gave up on the request for {who} because it took too long{said}."),
+            )
+            .with_code("pubchem_timeout");
+            if ask.search {
+                e.suggest("Use mode async: PubChem then runs the search in the background and this tool collects it for up to 60 s.")
+                    .suggest("Narrow the search: raise threshold, lower max_records, or give a larger substructure.")
+            } else {
+                e.suggest("Ask for fewer identifiers per call.")
+            }
+        }
+        "PUGREST.Unimplemented" => Error::new(
+            ErrorKind::Upstream,
+            format!(
+                "PubChem does not offer {} for {} lookups by {}{said}.",
+                ask.data.map(Data::as_str).unwrap_or("this"),
+                ask.what,
+                ask.namespace
+            ),
+        )
+        .with_code("pubchem_unsupported")
+        .suggest("Ask for record, synonyms or cids instead, or look the record up by CID."),
+        "PUGREST.MethodNotAllowed" => Error::internal(format!(
+            "PubChem refused the HTTP method this server used{said}; this is a server bug."
+        ))
+        .with_code("pubchem_method_not_allowed")
+        .suggest("Report this with the arguments you used."),
+        _ => Error::new(
+            ErrorKind::Upstream,
+            format!("PubChem answered HTTP {status} for {who}{said}."),
+        )
+        .with_code("pubchem_error")
+        .suggest("Retry later; if it persists, check the identifier on pubchem.ncbi.nlm.nih.gov."),
+    };
+    match fault {
+        Some(f) => e.with_details(json!({"status": status, "fault": {"code": f.code, "message": f.message, "details": f.details}})),
+        None => e.with_details(json!({"status": status})),
+    }
+}
+
+/// The JSON of a final reply, polling a ListKey while PubChem says it is still working.
+async fn json_reply(
+    ctx: &ToolContext<'_>,
+    client: &ExternalClient<'_>,
+    reply: HttpReply,
+    ask: &Ask<'_>,
+    poll: impl Fn(&str) -> HttpCall,
+) -> Result<(Value, Option<String>, u32)> {
+    let mut reply = reply;
+    let mut listkey: Option<String> = None;
+    let mut polls = 0;
+    let started = ctx.platform.now_unix_ms();
+    let mut interval = POLL_FIRST_INTERVAL_MS;
+    loop {
+        if !matches!(reply.status, 200 | 202) {
+            let f = pug::fault(&reply.body);
+            return Err(fault_error(reply.status, f.as_ref(), &reply.body, ask));
+        }
+        let v: Value = serde_json::from_slice(&reply.body).map_err(|_| {
+            Error::new(
+                ErrorKind::Upstream,
+                format!(
+                    "PubChem sent a reply that is not JSON{}.",
+                    excerpt(&reply.body)
+                ),
+            )
+            .with_code("pubchem_unreadable")
+            .suggest("Retry in a moment; PubChem may be under maintenance.")
+        })?;
+        if v.get("Fault").is_some() {
+            let f = pug::fault(&reply.body);
+            return Err(fault_error(reply.status, f.as_ref(), &reply.body, ask));
+        }
+        let Some(key) = pug::waiting(&v) else {
+            return Ok((v, listkey, polls));
+        };
+        let elapsed = ctx.platform.now_unix_ms().saturating_sub(started);
+        if elapsed + interval > POLL_DEADLINE_MS {
+            return Err(Error::new(
+                ErrorKind::Upstream,
+                format!("PubChem was still working on the request (ListKey {key}) after {} s.", POLL_DEADLINE_MS / 1000),
+            )
+            .with_code("pubchem_search_pending")
+            .suggest(format!("Collect the result later with operation compound, namespace listkey, identifier \"{key}\" and data cids."))
+            .suggest("Or narrow the query: raise threshold, lower max_records, or give a larger substructure.")
+            .with_details(json!({"listkey": key})));
+        }
+        client.transport.sleep(interval).await;
+        interval = (interval + interval / 2).min(POLL_MAX_INTERVAL_MS);
+        polls += 1;
+        reply = client.send(&poll(&key)).await?;
+        listkey = Some(key);
+    }
+}
+
+fn cap_synonyms(list: Vec<Value>) -> (Vec<Value>, bool) {
+    let mut truncated = false;
+    let out = list
+        .into_iter()
+        .map(|mut s| {
+            let all = s["synonyms"].as_array().cloned().unwrap_or_default();
+            s["synonym_count"] = json!(all.len());
+            if all.len() > MAX_SYNONYMS {
+                truncated = true;
+                s["synonyms"] = json!(all[..MAX_SYNONYMS]);
+            }
+            s
+        })
+        .collect();
+    (out, truncated)
+}
+
+/// compound, substance and bioassay lookups.
+pub async fn lookup(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
+    let client = ExternalClient::new(ctx, Service::PubChem)?;
+    let mut plan: PugPlan = plan::pubchem_lookup(ctx.config, args, false)?;
+    let mut warnings: Vec<String> = Vec::new();
+    let mut reply = client.send(&plan.call).await?;
+    let wants_properties = matches!(plan.data, Data::Properties | Data::Picture);
+    let mut legacy = false;
+    if wants_properties && reply.status == 400 {
+        let rejected_names = pug::fault(&reply.body)
+            .is_some_and(|f| f.sentence().to_ascii_lowercase().contains("propert"));
+        if rejected_names {
+            // A PubChem that predates the 2025 SMILES renaming only knows the old names.
+            plan = plan::pubchem_lookup(ctx.config, args, true)?;
+            reply = client.send(&plan.call).await?;
+            legacy = true;
+            warnings.push("PubChem rejected the current property names; the legacy names CanonicalSMILES and IsomericSMILES were used instead.".into());
+        }
+    }
+    let what = match plan.domain {
+        Domain::Compound => "compound",
+        Domain::Substance => "substance",
+        Domain::Assay => "bioassay",
+    };
+    let ask = Ask {
+        what,
+        namespace: &plan.namespace,
+        identifier: plan.identifiers.join(","),
+        data: Some(plan.data),
+        search: false,
+    };
+    let domain = plan.domain;
+    let tail = plan.tail.clone();
+    let (v, listkey, _) = json_reply(ctx, &client, reply, &ask, |key| {
+        plan::listkey_call(ctx.config, domain, key, &tail)
+    })
+    .await?;
+    let operation = plan::str_arg(args, "operation").unwrap_or("compound");
+    let mut structured = json!({
+        "service": "pubchem",
+        "operation": operation,
+        "namespace": plan.namespace,
+        "identifiers": plan.identifiers,
+        "data": plan.data.as_str(),
+    });
+    if let Some(k) = listkey {
+        structured["listkey"] = json!(k);
+    }
+    let count = match (plan.domain, plan.data) {
+        (Domain::Compound, Data::Properties | Data::Picture) => {
+            let list = pug::properties(&v);
+            structured["legacy_property_names"] = json!(legacy);
+            put(&mut structured, "compounds", list)
+        }
+        (Domain::Compound, Data::Record) => {
+            put(&mut structured, "compounds", pug::compound_records(&v))
+        }
+        (Domain::Substance, Data::Record) => {
+            put(&mut structured, "substances", pug::substance_records(&v))
+        }
+        (Domain::Assay, Data::Summary) => put(&mut structured, "assays", pug::assay_summaries(&v)),
+        (Domain::Assay, _) => put(&mut structured, "assays", pug::assay_descriptions(&v)),
+        (_, Data::Synonyms) => {
+            let (list, truncated) = cap_synonyms(pug::synonyms(&v));
+            if truncated {
+                warnings.push(format!(
+                    "Only the first {MAX_SYNONYMS} synonyms of each record are listed; synonym_count gives the total."
+                ));
+            }
+            put(&mut structured, "synonyms", list)
+        }
+        (_, Data::Description) => put(&mut structured, "descriptions", pug::descriptions(&v)),
+        (_, _) => {
+            let all = pug::cids(&v);
+            let total = all.len();
+            let kept: Vec<u64> = all.into_iter().take(MAX_CIDS).collect();
+            structured["total"] = json!(total);
+            structured["truncated"] = json!(total > kept.len());
+            if total > kept.len() {
+                warnings.push(format!(
+                    "{total} CIDs matched; the first {MAX_CIDS} are listed."
+                ));
+            }
+            structured["cids"] = json!(kept);
+            kept.len()
+        }
+    };
+    structured["count"] = json!(count);
+    let mut picture: Option<Vec<u8>> = None;
+    if plan.data == Data::Picture {
+        let first = structured["compounds"][0]["cid"].as_u64();
+        match first {
+            Some(cid) => {
+                match fetch_picture(ctx, &client, cid, plan::str_arg(args, "image_size")).await {
+                    Ok((bytes, call)) => {
+                        structured["picture"] = json!({
+                            "cid": cid, "mime_type": "image/png", "byte_length": bytes.len(),
+                            "source_url": call.url,
+                        });
+                        if count > 1 {
+                            warnings.push(format!(
+                                "The picture shows the first compound only (CID {cid})."
+                            ));
+                        }
+                        picture = Some(bytes);
+                    }
+                    Err(e) => warnings.push(format!(
+                        "The structure picture could not be fetched: {}",
+                        e.message
+                    )),
+                }
+            }
+            None => warnings.push("No CID came back, so no picture could be fetched.".into()),
+        }
+    }
+    finish(&client, &mut structured, warnings);
+    let text = render::pubchem_lookup(&structured);
+    let hint = render::lookup_hint(&structured);
+    let mut out = render::output(structured, text, hint);
+    if let Some(bytes) = picture {
+        out = out.with_content(Content::image(&bytes, "image/png"));
+    }
+    Ok(out)
+}
+
+fn put(structured: &mut Value, key: &str, list: Vec<Value>) -> usize {
+    let n = list.len();
+    structured[key] = json!(list);
+    n
+}
+
+/// Adds warnings and the throttling report.
+fn finish(client: &ExternalClient<'_>, structured: &mut Value, mut warnings: Vec<String>) {
+    warnings.extend(client.warnings());
+    structured["warnings"] = json!(warnings);
+    if let Some(t) = client.notes().worst_throttling {
+        structured["throttling"] = t.to_value();
+    }
+}
+
+async fn fetch_picture(
+    ctx: &ToolContext<'_>,
+    client: &ExternalClient<'_>,
+    cid: u64,
+    image_size: Option<&str>,
+) -> Result<(Vec<u8>, HttpCall)> {
+    let call = plan::picture(ctx.config, cid, image_size);
+    let reply = client.send(&call).await?;
+    if reply.status != 200 {
+        let ask = Ask {
+            what: "picture",
+            namespace: "cid",
+            identifier: cid.to_string(),
+            data: Some(Data::Picture),
+            search: false,
+        };
+        let f = pug::fault(&reply.body);
+        return Err(fault_error(reply.status, f.as_ref(), &reply.body, &ask));
+    }
+    if !reply.body.starts_with(PNG_SIGNATURE) {
+        return Err(Error::new(
+            ErrorKind::Upstream,
+            format!("PubChem's picture of CID {cid} is not a PNG image."),
+        )
+        .with_code("pubchem_unreadable"));
+    }
+    Ok((reply.body, call))
+}
+
+/// identity, substructure, superstructure and similarity searches.
+pub async fn structure_search(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
+    let client = ExternalClient::new(ctx, Service::PubChem)?;
+    let plan = plan::structure_search(ctx.config, args)?;
+    let ask = Ask {
+        what: "compound",
+        namespace: &plan.namespace,
+        identifier: plan.query.clone(),
+        data: None,
+        search: true,
+    };
+    let reply = client.send(&plan.call).await?;
+    let mut warnings: Vec<String> = Vec::new();
+    let outcome = json_reply(ctx, &client, reply, &ask, |key| {
+        plan::listkey_poll(ctx.config, key)
+    })
+    .await;
+    let (cids, listkey, polls) = match outcome {
+        Ok((v, listkey, polls)) => (pug::cids(&v), listkey, polls),
+        // For a search by structure, "nothing found" is an answer, not a failure.
+        Err(e) if e.code == "pubchem_not_found" && plan.namespace != "cid" => {
+            warnings.push("No compound matched.".into());
+            (Vec::new(), None, 0)
+        }
+        Err(e) => return Err(e),
+    };
+    if cids.len() as u64 >= plan.max_records {
+        warnings.push(format!(
+            "PubChem stopped at max_records ({}); there may be more hits. Raise max_records (up to 10000) or narrow the query.",
+            plan.max_records
+        ));
+    }
+    let mut structured = json!({
+        "service": "pubchem",
+        "operation": "structure_search",
+        "search_type": plan.search_type,
+        "mode": plan.mode,
+        "namespace": plan.namespace,
+        "query": plan.query,
+        "max_records": plan.max_records,
+        "count": cids.len(),
+        "cids": cids,
+        "polls": polls,
+    });
+    if let Some(t) = plan.threshold {
+        structured["threshold"] = json!(t);
+    }
+    if let Some(k) = listkey {
+        structured["listkey"] = json!(k);
+    }
+    finish(&client, &mut structured, warnings);
+    let text = render::structure_search(&structured);
+    let hint = render::search_hint(&structured);
+    Ok(render::output(structured, text, hint))
+}
