@@ -1,26 +1,18 @@
-//! From validated `entrez_external` arguments to HTTP calls, as pure data.
+//! PUG REST request building: `<base>/<domain>/<namespace>/<identifiers>/<operation>/<output>`.
 //!
-//! Everything a caller would otherwise need to know about these services'
-//! URL grammar lives here, and is tested by exact URL and body:
-//!
-//! - PUG REST is `<base>/<domain>/<namespace>/<identifiers>/<operation>/<output>`.
-//!   Identifiers that carry characters a URL path cannot hold safely (`/`,
-//!   `#`, `?`, `%`, `\`, `+`, `,`, spaces, non-ASCII) move to a form body
-//!   (`smiles=...`), as PubChem's documentation asks; everything else stays
-//!   readable in the path. Long id lists are POSTed too.
-//! - Structure searches use the synchronous `fast*` searches by default and
-//!   the asynchronous forms (which answer with a ListKey to poll) on request.
-//! - The PMC services take query parameters, with NCBI's `tool` and `email`.
+//! Identifiers that carry characters a URL path cannot hold safely (`/`,
+//! `#`, `?`, `%`, `\`, `+`, `,`, spaces, non-ASCII) move to a form body
+//! (`smiles=...`), as PubChem's documentation asks; everything else stays
+//! readable in the path. Long id lists are POSTed too. Structure searches
+//! use the synchronous `fast*` searches by default and the asynchronous
+//! forms (which answer with a ListKey to poll) on request.
 
+use super::{form_call, get_call, invalid, join, str_arg, string_list, PUBCHEM_TIMEOUT_MS};
 use crate::config::Config;
-use crate::error::{Error, ErrorKind};
-use crate::net::{form_encode, percent_encode, HttpCall, Method};
+use crate::error::Error;
+use crate::net::{form_encode, percent_encode, HttpCall};
 use serde_json::Value;
 
-/// Timeout for one PUG REST request; PubChem itself stops synchronous work at 30 s.
-pub const PUBCHEM_TIMEOUT_MS: u64 = 35_000;
-/// Timeout for one PMC service request.
-pub const PMC_TIMEOUT_MS: u64 = 30_000;
 /// Joined id lists longer than this are POSTed.
 pub const POST_LIST_CHARS: usize = 800;
 /// Structure text longer than this is POSTed whatever it contains.
@@ -34,42 +26,6 @@ pub const DEFAULT_THRESHOLD: u64 = 90;
 pub const COMPOUND_PROPERTIES: &str = "Title,MolecularFormula,MolecularWeight,ConnectivitySMILES,SMILES,InChI,InChIKey,IUPACName,XLogP,TPSA,HBondDonorCount,HBondAcceptorCount";
 /// The same list under the names PubChem used until 2025 (CanonicalSMILES, IsomericSMILES).
 pub const LEGACY_COMPOUND_PROPERTIES: &str = "Title,MolecularFormula,MolecularWeight,CanonicalSMILES,IsomericSMILES,InChI,InChIKey,IUPACName,XLogP,TPSA,HBondDonorCount,HBondAcceptorCount";
-
-/// The external services, each with its own pacing bucket.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Service {
-    /// PubChem PUG REST.
-    PubChem,
-    /// PMC's ID Converter, OA web service and citation exporter.
-    Pmc,
-}
-
-impl Service {
-    /// The pacing bucket, shared by every call of this server.
-    pub fn bucket(self) -> &'static str {
-        match self {
-            Service::PubChem => "pubchem",
-            Service::Pmc => "pmc",
-        }
-    }
-
-    /// Requests per window: PubChem asks for at most 5 per second; the PMC
-    /// citation exporter documents 3, which is applied to all three PMC services.
-    pub fn limit(self) -> u32 {
-        match self {
-            Service::PubChem => 5,
-            Service::Pmc => 3,
-        }
-    }
-
-    /// The name used in messages.
-    pub fn label(self) -> &'static str {
-        match self {
-            Service::PubChem => "PubChem",
-            Service::Pmc => "PMC",
-        }
-    }
-}
 
 /// A PUG REST record domain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,35 +133,6 @@ pub struct SearchPlan {
     pub max_records: u64,
 }
 
-/// Reads a non-empty string argument.
-pub fn str_arg<'a>(args: &'a Value, name: &str) -> Option<&'a str> {
-    args.get(name)
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-}
-
-/// A string, integer or list of either, as trimmed strings.
-pub fn string_list(v: Option<&Value>) -> Vec<String> {
-    let one = |v: &Value| match v {
-        Value::String(s) => Some(s.trim().to_string()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    };
-    match v {
-        Some(Value::Array(items)) => items.iter().filter_map(one).collect(),
-        Some(v) => one(v).into_iter().collect(),
-        None => Vec::new(),
-    }
-    .into_iter()
-    .filter(|s| !s.is_empty())
-    .collect()
-}
-
-fn invalid(message: impl Into<String>) -> Error {
-    Error::new(ErrorKind::InvalidArguments, message)
-}
-
 /// Whether a structure, name or other text must travel in a form body.
 pub fn needs_post(text: &str) -> bool {
     text.len() > POST_TEXT_CHARS
@@ -234,33 +161,6 @@ pub fn path_segment(text: &str) -> String {
         }
     }
     out
-}
-
-fn join(base: &str, path: &str) -> String {
-    format!("{}/{}", base.trim_end_matches('/'), path)
-}
-
-fn form_call(url: String, pairs: &[(String, String)], timeout_ms: u64) -> HttpCall {
-    HttpCall {
-        method: Method::Post,
-        url,
-        headers: vec![(
-            "Content-Type".into(),
-            "application/x-www-form-urlencoded".into(),
-        )],
-        body: Some(form_encode(pairs).into_bytes()),
-        timeout_ms,
-    }
-}
-
-fn get_call(url: String, timeout_ms: u64) -> HttpCall {
-    HttpCall {
-        method: Method::Get,
-        url,
-        headers: Vec::new(),
-        body: None,
-        timeout_ms,
-    }
 }
 
 /// Builds a PUG REST call: the input in the path, or with `post` in a form body.
@@ -554,179 +454,4 @@ pub fn structure_search(config: &Config, args: &Value) -> Result<SearchPlan, Err
         threshold,
         max_records,
     })
-}
-
-/// PMC article id kinds, as the ID Converter names them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IdType {
-    /// PMC3531190 (or a bare number when declared).
-    Pmcid,
-    /// 23193287.
-    Pmid,
-    /// 10.1093/nar/gks1195.
-    Doi,
-    /// Author manuscript id, e.g. NIHMS1677310.
-    Mid,
-}
-
-impl IdType {
-    /// The `idtype` value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            IdType::Pmcid => "pmcid",
-            IdType::Pmid => "pmid",
-            IdType::Doi => "doi",
-            IdType::Mid => "mid",
-        }
-    }
-
-    /// Reads an `idtype` value.
-    pub fn parse(s: &str) -> Option<IdType> {
-        Some(match s {
-            "pmcid" => IdType::Pmcid,
-            "pmid" => IdType::Pmid,
-            "doi" => IdType::Doi,
-            "mid" => IdType::Mid,
-            _ => return None,
-        })
-    }
-
-    /// The kind an id's shape shows, as the ID Converter's auto-detection would see it.
-    pub fn detect(id: &str) -> IdType {
-        let upper = id.to_ascii_uppercase();
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-        if let Some(rest) = upper.strip_prefix("PMC") {
-            if digits(rest) {
-                return IdType::Pmcid;
-            }
-        }
-        if id.bytes().all(|b| b.is_ascii_digit()) {
-            IdType::Pmid
-        } else if id.starts_with("10.") && id.contains('/') {
-            IdType::Doi
-        } else {
-            IdType::Mid
-        }
-    }
-}
-
-/// The ids of a PMC call, trimmed.
-pub fn pmc_ids(args: &Value) -> Vec<String> {
-    string_list(args.get("ids"))
-}
-
-fn identification(config: &Config, pairs: &mut Vec<(String, String)>) {
-    pairs.push(("tool".into(), config.tool.clone()));
-    if let Some(email) = &config.email {
-        pairs.push(("email".into(), email.clone()));
-    }
-}
-
-fn query_url(base: &str, pairs: &[(String, String)]) -> String {
-    format!("{base}?{}", form_encode(pairs))
-}
-
-/// One ID Converter request for up to 200 ids of one type.
-pub fn id_convert(config: &Config, args: &Value) -> Result<(HttpCall, IdType), Error> {
-    let ids = pmc_ids(args);
-    let declared = str_arg(args, "idtype").and_then(IdType::parse);
-    let idtype = match declared {
-        Some(t) => t,
-        None => {
-            let first = IdType::detect(ids.first().map(String::as_str).unwrap_or_default());
-            if let Some(other) = ids.iter().find(|i| IdType::detect(i) != first) {
-                return Err(invalid(format!(
-                    "The ID Converter takes ids of one type per call, but \"{}\" looks like a {} and \"{other}\" like a {}.",
-                    ids[0],
-                    first.as_str(),
-                    IdType::detect(other).as_str()
-                ))
-                .suggest("Split the ids by type (pmcid, pmid, doi, mid) and make one call per type, or set idtype."));
-            }
-            first
-        }
-    };
-    let mut pairs = vec![
-        ("ids".to_string(), ids.join(",")),
-        ("idtype".to_string(), idtype.as_str().to_string()),
-        ("format".to_string(), "json".to_string()),
-    ];
-    identification(config, &mut pairs);
-    Ok((
-        get_call(query_url(&config.pmc_idconv_url, &pairs), PMC_TIMEOUT_MS),
-        idtype,
-    ))
-}
-
-/// A PMCID in the OA service's form (`PMC` + digits), or an error naming the bad id.
-pub fn normalize_pmcid(id: &str) -> Result<String, Error> {
-    let upper = id.trim().to_ascii_uppercase();
-    let digits = upper.strip_prefix("PMC").unwrap_or(&upper);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(
-            invalid(format!("\"{id}\" is not a PMCID (PMC followed by digits)."))
-                .suggest("Convert PMIDs and DOIs to PMCIDs first with operation id_convert."),
-        );
-    }
-    Ok(format!("PMC{digits}"))
-}
-
-/// One OA web service request: `oa.fcgi?id=PMC...`.
-pub fn oa_service(config: &Config, pmcid: &str) -> HttpCall {
-    let mut pairs = vec![("id".to_string(), pmcid.to_string())];
-    identification(config, &mut pairs);
-    get_call(query_url(&config.pmc_oa_url, &pairs), PMC_TIMEOUT_MS)
-}
-
-/// The citation exporter database for these ids: given, or PMC when every id is a PMCID.
-pub fn citation_database(args: &Value) -> String {
-    if let Some(db) = str_arg(args, "database") {
-        return db.to_string();
-    }
-    let ids = pmc_ids(args);
-    if !ids.is_empty() && ids.iter().all(|i| IdType::detect(i) == IdType::Pmcid) {
-        "pmc".into()
-    } else {
-        "pubmed".into()
-    }
-}
-
-/// The `format` sent for a requested export format: nbib is MEDLINE text, BibTeX is built from CSL JSON.
-pub fn ctxp_format(requested: &str) -> &'static str {
-    match requested {
-        "csl" | "bibtex" => "csl",
-        "ris" => "ris",
-        "medline" | "nbib" => "medline",
-        _ => "citation",
-    }
-}
-
-/// The id as the citation exporter takes it: digits (PMC's prefix dropped for the pmc database).
-pub fn ctxp_id(database: &str, id: &str) -> Result<String, Error> {
-    let trimmed = id.trim();
-    let digits = if database == "pmc" {
-        let upper = trimmed.to_ascii_uppercase();
-        upper.strip_prefix("PMC").unwrap_or(&upper).to_string()
-    } else {
-        trimmed.to_string()
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(invalid(format!(
-            "\"{id}\" is not a {} id.",
-            if database == "pmc" { "PMCID" } else { "PMID" }
-        ))
-        .suggest("Use PMIDs with database pubmed and PMCIDs with database pmc; convert DOIs with id_convert first."));
-    }
-    Ok(digits)
-}
-
-/// One citation exporter request: `<base>/<database>/?format=...&id=...`.
-pub fn citation_export(config: &Config, database: &str, format: &str, id: &str) -> HttpCall {
-    let mut pairs = vec![
-        ("format".to_string(), ctxp_format(format).to_string()),
-        ("id".to_string(), id.to_string()),
-    ];
-    identification(config, &mut pairs);
-    let base = format!("{}/{database}/", config.pmc_ctxp_url.trim_end_matches('/'));
-    get_call(query_url(&base, &pairs), PMC_TIMEOUT_MS)
 }

@@ -1,0 +1,119 @@
+//! From validated `entrez_external` arguments to HTTP calls, as pure data.
+//!
+//! Everything a caller would otherwise need to know about these services'
+//! URL grammar lives here, and is tested by exact URL and body:
+//! [`pubchem`] builds PUG REST calls (path or form body, fast or
+//! asynchronous searches), [`pmc`] the three PMC services' query strings
+//! with NCBI's `tool` and `email`. Both are re-exported, so callers write
+//! `plan::pubchem_lookup` and `plan::id_convert` alike.
+
+pub mod pmc;
+pub mod pubchem;
+
+pub use pmc::*;
+pub use pubchem::*;
+
+use crate::error::{Error, ErrorKind};
+use crate::net::{form_encode, HttpCall, Method};
+use serde_json::Value;
+
+/// Timeout for one PUG REST request; PubChem itself stops synchronous work at 30 s.
+pub const PUBCHEM_TIMEOUT_MS: u64 = 35_000;
+/// Timeout for one PMC service request.
+pub const PMC_TIMEOUT_MS: u64 = 30_000;
+
+/// The external services, each with its own pacing bucket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Service {
+    /// PubChem PUG REST.
+    PubChem,
+    /// PMC's ID Converter, OA web service and citation exporter.
+    Pmc,
+}
+
+impl Service {
+    /// The pacing bucket, shared by every call of this server.
+    pub fn bucket(self) -> &'static str {
+        match self {
+            Service::PubChem => "pubchem",
+            Service::Pmc => "pmc",
+        }
+    }
+
+    /// Requests per window: PubChem asks for at most 5 per second; the PMC
+    /// citation exporter documents 3, which is applied to all three PMC services.
+    pub fn limit(self) -> u32 {
+        match self {
+            Service::PubChem => 5,
+            Service::Pmc => 3,
+        }
+    }
+
+    /// The name used in messages.
+    pub fn label(self) -> &'static str {
+        match self {
+            Service::PubChem => "PubChem",
+            Service::Pmc => "PMC",
+        }
+    }
+}
+
+/// Reads a non-empty string argument.
+pub fn str_arg<'a>(args: &'a Value, name: &str) -> Option<&'a str> {
+    args.get(name)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// A string, integer or list of either, as trimmed strings.
+pub fn string_list(v: Option<&Value>) -> Vec<String> {
+    let one = |v: &Value| match v {
+        Value::String(s) => Some(s.trim().to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    match v {
+        Some(Value::Array(items)) => items.iter().filter_map(one).collect(),
+        Some(v) => one(v).into_iter().collect(),
+        None => Vec::new(),
+    }
+    .into_iter()
+    .filter(|s| !s.is_empty())
+    .collect()
+}
+
+/// An `invalid_arguments` error: the request is wrong before it is ever sent.
+pub(crate) fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidArguments, message)
+}
+
+/// Base URL plus path, with exactly one slash between them whatever the configuration wrote.
+pub(crate) fn join(base: &str, path: &str) -> String {
+    format!("{}/{}", base.trim_end_matches('/'), path)
+}
+
+/// A form-encoded POST.
+pub(crate) fn form_call(url: String, pairs: &[(String, String)], timeout_ms: u64) -> HttpCall {
+    HttpCall {
+        method: Method::Post,
+        url,
+        headers: vec![(
+            "Content-Type".into(),
+            "application/x-www-form-urlencoded".into(),
+        )],
+        body: Some(form_encode(pairs).into_bytes()),
+        timeout_ms,
+    }
+}
+
+/// A GET with everything in the URL.
+pub(crate) fn get_call(url: String, timeout_ms: u64) -> HttpCall {
+    HttpCall {
+        method: Method::Get,
+        url,
+        headers: Vec::new(),
+        body: None,
+        timeout_ms,
+    }
+}
