@@ -1,0 +1,190 @@
+//! Starting the external-replay server (PubChem and PMC stand-in) for a test, and driving its
+//! controls; and a scripted transport for tests that must not wait on real time.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A running external-replay, killed when dropped.
+pub struct ExternalReplay {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+}
+
+impl ExternalReplay {
+    /// Starts `external-replay` on a free loopback port.
+    pub fn start() -> ExternalReplay {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_external-replay"))
+            .args(["--listen", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("external-replay starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .expect("external-replay prints its address");
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        ExternalReplay { child, addr }
+    }
+
+    /// The configuration variables that point the server at this replay.
+    pub fn env(&self, name: &str) -> Option<String> {
+        let a = &self.addr;
+        match name {
+            "PUBCHEM_BASE_URL" => Some(format!("http://{a}/rest/pug/")),
+            "PMC_IDCONV_URL" => Some(format!("http://{a}/tools/idconv/api/v1/articles/")),
+            "PMC_OA_URL" => Some(format!("http://{a}/pmc/utils/oa/oa.fcgi")),
+            "PMC_CTXP_URL" => Some(format!("http://{a}/api/ctxp/v1/")),
+            _ => None,
+        }
+    }
+
+    /// A raw HTTP/1.1 exchange with the replay; returns the body.
+    pub fn control(&self, method: &str, path: &str, body: &str) -> String {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(
+            s,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        )
+        .unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        out.split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_string())
+            .unwrap_or_default()
+    }
+
+    /// The stats report as JSON.
+    pub fn stats(&self) -> serde_json::Value {
+        let body = self.control("GET", "/__replay/stats", "");
+        let start = body.find('{').unwrap_or(0);
+        let end = body.rfind('}').map(|i| i + 1).unwrap_or(body.len());
+        serde_json::from_str(&body[start..end])
+            .unwrap_or_else(|e| panic!("stats not JSON: {e}: {body}"))
+    }
+}
+
+impl Drop for ExternalReplay {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub mod scripted {
+    //! A transport that answers from a script and a clock that jumps when slept on,
+    //! so long waits (the 60 s poll deadline) and pacing decisions run instantly.
+
+    use entrez_mcp::config::Config;
+    use entrez_mcp::entrez::limiter::Pacer;
+    use entrez_mcp::error::Error;
+    use entrez_mcp::net::Network;
+    use entrez_mcp::net::{HttpCall, HttpReply, Transport};
+    use entrez_mcp::platform::{BoxFuture, Platform};
+    use entrez_mcp::protocol::Server;
+    use serde_json::Value;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    use std::sync::Mutex;
+
+    #[derive(Default)]
+    pub struct Clock(AtomicU64);
+
+    impl Platform for Clock {
+        fn now_unix_ms(&self) -> u64 {
+            self.0.load(Ordering::SeqCst)
+        }
+        fn fill_random(&self, buf: &mut [u8]) {
+            buf.fill(7);
+        }
+    }
+
+    pub struct Script {
+        pub clock: Arc<Clock>,
+        pub reply: Box<dyn Fn(&HttpCall) -> HttpReply + Send + Sync>,
+        pub sent: Mutex<Vec<String>>,
+    }
+
+    impl Transport for Script {
+        fn send<'a>(&'a self, call: HttpCall) -> BoxFuture<'a, Result<HttpReply, Error>> {
+            self.sent.lock().unwrap().push(call.url.clone());
+            let reply = (self.reply)(&call);
+            Box::pin(async move { Ok(reply) })
+        }
+        fn sleep<'a>(&'a self, ms: u64) -> BoxFuture<'a, ()> {
+            self.clock.0.fetch_add(ms, Ordering::SeqCst);
+            Box::pin(async {})
+        }
+    }
+
+    /// Counts reservations per bucket and never makes anyone wait.
+    #[derive(Default)]
+    pub struct CountingPacer(pub Mutex<Vec<String>>);
+
+    impl Pacer for CountingPacer {
+        fn reserve<'a>(
+            &'a self,
+            bucket: &'a str,
+            _limit: u32,
+            _now: u64,
+        ) -> BoxFuture<'a, Result<u64, Error>> {
+            self.0.lock().unwrap().push(bucket.to_string());
+            Box::pin(async { Ok(0) })
+        }
+    }
+
+    pub struct Shared<T>(pub Arc<T>);
+
+    impl Transport for Shared<Script> {
+        fn send<'a>(&'a self, call: HttpCall) -> BoxFuture<'a, Result<HttpReply, Error>> {
+            self.0.send(call)
+        }
+        fn sleep<'a>(&'a self, ms: u64) -> BoxFuture<'a, ()> {
+            self.0.sleep(ms)
+        }
+    }
+
+    impl Pacer for Shared<CountingPacer> {
+        fn reserve<'a>(
+            &'a self,
+            bucket: &'a str,
+            limit: u32,
+            now: u64,
+        ) -> BoxFuture<'a, Result<u64, Error>> {
+            self.0.reserve(bucket, limit, now)
+        }
+    }
+
+    pub fn json_reply(status: u16, header: Option<&str>, body: Value) -> HttpReply {
+        let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
+        if let Some(h) = header {
+            headers.push(("x-throttling-control".to_string(), h.to_string()));
+        }
+        HttpReply {
+            status,
+            headers,
+            body: body.to_string().into_bytes(),
+        }
+    }
+
+    pub fn server(script: Arc<Script>, pacer: Arc<CountingPacer>) -> Server {
+        Server::new(Config::defaults(), Box::new(script.clock.clone()))
+            .unwrap()
+            .with_network(Network {
+                transport: Box::new(Shared(script)),
+                pacer: Box::new(Shared(pacer)),
+            })
+    }
+}
