@@ -34,6 +34,10 @@ pub(crate) struct Flat {
 impl Flat {
     /// Appends text, turning each run of whitespace (ASCII or Unicode, e.g. NBSP) into one space.
     pub(crate) fn push_text(&mut self, s: &str) {
+        if self.out.capacity() == 0 {
+            // Most fields are one text event: one allocation of about the right size.
+            self.out.reserve(s.len());
+        }
         let bytes = s.as_bytes();
         let mut i = 0;
         let mut word_start = 0;
