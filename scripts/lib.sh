@@ -83,13 +83,16 @@ apt_install() {
 }
 
 ensure_apt_packages() {
-  local missing=()
-  command -v clang >/dev/null || missing+=(clang)
-  command -v gzip >/dev/null || missing+=(gzip)
-  command -v curl >/dev/null || missing+=(curl)
-  command -v npm >/dev/null || missing+=(nodejs npm)
-  if [ "${#missing[@]}" -gt 0 ]; then
-    apt_install "${missing[@]}"
+  local needed=() optional=()
+  command -v gzip >/dev/null || needed+=(gzip)
+  command -v curl >/dev/null || needed+=(curl)
+  command -v npm >/dev/null || needed+=(nodejs npm)
+  # clang: for crates that compile C to wasm32 (gcc cannot); not needed by every build.
+  command -v clang >/dev/null || optional+=(clang)
+  if [ "${#needed[@]}" -gt 0 ]; then
+    apt_install "${needed[@]}" "${optional[@]}" || die "could not install ${needed[*]}"
+  elif [ "${#optional[@]}" -gt 0 ]; then
+    apt_install "${optional[@]}" || warn "continuing without ${optional[*]}"
   fi
 }
 

@@ -2,14 +2,23 @@
 # Runs every test: lint, Rust tests, both builds, then end-to-end suites against the
 # native server, the native stdio transport and the Worker under wrangler dev.
 #
-#   bash scripts/test.sh
+#   bash scripts/test.sh            # everything
+#   bash scripts/test.sh --e2e      # only the builds and the end-to-end part (quicker while iterating)
 #
 # Installs whatever is missing first (scripts/setup.sh). Every server it starts listens on
-# 127.0.0.1 only and is stopped on exit; NCBI is replaced by the ncbi-replay binary.
+# 127.0.0.1 only and is stopped on exit; NCBI, PubChem and PMC are replaced by the
+# ncbi-replay and external-replay binaries (recorded or documented answers, real rate limits).
 # Exit status is non-zero if anything failed. The E2E part ends with `e2e: N passed, M failed`.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
+
+E2E_ONLY=0
+case "${1:-}" in
+  --e2e) E2E_ONLY=1 ;;
+  "") ;;
+  *) die "unknown argument $1 (use --e2e, or nothing)" ;;
+esac
 
 T_START=$(date +%s)
 SUMMARY=()
@@ -66,10 +75,12 @@ step "setup (scripts/setup.sh)" bash "$ROOT/scripts/setup.sh" || {
   die "setup failed; nothing else can run"
 }
 
-step "cargo fmt --all -- --check" cargo fmt --all -- --check
-step "cargo clippy --all-targets -- -D warnings" cargo clippy --all-targets -- -D warnings
-step "cargo clippy (wasm32) --lib -- -D warnings" cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
-step "cargo build --target wasm32-unknown-unknown --lib" cargo build --target wasm32-unknown-unknown --lib
+if [ "$E2E_ONLY" = 0 ]; then
+  step "cargo fmt --all -- --check" cargo fmt --all -- --check
+  step "cargo clippy --all-targets -- -D warnings" cargo clippy --all-targets -- -D warnings
+  step "cargo clippy (wasm32) --lib -- -D warnings" cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+  step "cargo build --target wasm32-unknown-unknown --lib" cargo build --target wasm32-unknown-unknown --lib
+fi
 
 cargo_test() {
   cargo test 2>&1 | tee "$TMP/cargo-test.log"
@@ -79,7 +90,11 @@ cargo_test() {
     } END { print p + 0, f + 0 }' "$TMP/cargo-test.log")
   return "$rc"
 }
-step "cargo test" cargo_test
+if [ "$E2E_ONLY" = 0 ]; then
+  step "cargo test" cargo_test
+else
+  SUMMARY+=("$(printf '  %-8s %-52s' skipped "lint, wasm32 check and cargo test (--e2e)")")
+fi
 
 # ---------------------------------------------------------------- builds for the E2E part
 
@@ -179,54 +194,92 @@ start_bg() {
   log "started $name (pid $BG_PID, log $logfile)"
 }
 
-e2e() {
-  local bin="$ROOT/target/release/entrez-mcp" replay="$ROOT/target/release/ncbi-replay"
-  local env_file="$TMP/e2e.env" native_url="" worker_url="" replay_base="" port line
-
-  # NCBI stand-in: the project's replay server with recorded NCBI answers.
-  if [ -x "$replay" ]; then
-    setsid "$replay" --listen 127.0.0.1:0 --limit 1000 --key-limit 1000 </dev/null >"$TMP/replay.out" 2>"$TMP/replay.log" &
-    PIDS+=("$!")
-    for _ in $(seq 1 100); do
-      line=$(head -n1 "$TMP/replay.out" 2>/dev/null || true)
-      [ -n "$line" ] && break
-      sleep 0.2
-    done
-    replay_base="${line#listening on }"
-    if [[ "$replay_base" =~ ^http://127\.0\.0\.1:[0-9]+$ ]]; then
-      log "ncbi-replay on $replay_base"
-    else
-      warn "ncbi-replay did not report its address (got: ${line:-nothing}); tools that call NCBI will fail"
-      replay_base=""
-    fi
+# start_native NAME VAR=VALUE...: the release binary with the Worker's [vars], the E2E env
+# file and the given variables; sets NATIVE_URL to its MCP URL once it answers, else "".
+start_native() {
+  local name="$1" port logfile
+  shift
+  NATIVE_URL=""
+  port=$(free_port)
+  logfile="$TMP/native-$port.log"
+  start_bg "$name" "$logfile" env -i PATH="$PATH" HOME="$HOME" \
+    ALLOWED_HOSTS="$(toml_var ALLOWED_HOSTS)" NCBI_TOOL="$(toml_var NCBI_TOOL)" \
+    $(cat "$TMP/e2e.env") "$@" "$ROOT/target/release/entrez-mcp" serve --listen "127.0.0.1:$port"
+  if wait_http "http://127.0.0.1:$port/" "$BG_PID" "$name"; then
+    NATIVE_URL="http://127.0.0.1:$port/mcp"
   else
-    warn "no ncbi-replay binary; tools that call NCBI will fail"
+    cat "$logfile" >&2
   fi
+}
+
+# start_replay NAME: starts target/release/NAME on a free port and sets REPLAY_BASE
+# to the http://127.0.0.1:PORT it prints first.
+start_replay() {
+  local name="$1" out="$TMP/$1.out" line=""
+  REPLAY_BASE=""
+  if [ ! -x "$ROOT/target/release/$name" ]; then
+    warn "no $name binary; tools that need it will fail"
+    return 1
+  fi
+  setsid "$ROOT/target/release/$name" --listen 127.0.0.1:0 </dev/null >"$out" 2>"$TMP/$name.log" &
+  PIDS+=("$!")
+  for _ in $(seq 1 100); do
+    line=$(head -n1 "$out" 2>/dev/null || true)
+    [ -n "$line" ] && break
+    sleep 0.2
+  done
+  line="${line#listening on }"
+  if [[ "$line" =~ ^http://127\.0\.0\.1:[0-9]+$ ]]; then
+    REPLAY_BASE="$line"
+    log "$name on $REPLAY_BASE"
+  else
+    warn "$name did not report its address (got: ${line:-nothing}); tools that need it will fail"
+    return 1
+  fi
+}
+
+# Every HTTP suite runs against each edge; stdio and the edge comparison run once.
+HTTP_SUITES=()
+for f in tests/e2e/*.test.mjs; do
+  case "$f" in */stdio.test.mjs | */compare-edges.test.mjs) ;; *) HTTP_SUITES+=("$f") ;; esac
+done
+
+e2e() {
+  local bin="$ROOT/target/release/entrez-mcp"
+  local env_file="$TMP/e2e.env" native_url="" worker_url="" port
+
+  # Stand-ins for NCBI (recorded E-utilities answers) and for PubChem/PMC, with their real rate limits.
+  local eutils_base="" external_base=""
+  start_replay ncbi-replay && eutils_base="$REPLAY_BASE"
+  start_replay external-replay && external_base="$REPLAY_BASE"
 
   # One settings file for both edges: wrangler dev loads it (instead of .dev.vars) as
-  # secrets, the native server as its environment. Upstreams point at the replay server.
+  # secrets, the native server as its environment. Upstreams point at the replay servers.
   {
     echo "MCP_SESSION_SECRET=e2e-session-secret-$(date +%s)-0123456789abcdef"
-    if [ -n "$replay_base" ]; then
-      echo "EUTILS_BASE_URL=$replay_base/entrez/eutils/"
-      echo "PUBCHEM_BASE_URL=$replay_base/rest/pug/"
-      echo "PMC_IDCONV_URL=$replay_base/tools/idconv/api/v1/articles/"
-      echo "PMC_OA_URL=$replay_base/pmc/utils/oa/oa.fcgi"
-      echo "PMC_CTXP_URL=$replay_base/api/ctxp/v1/"
+    if [ -n "$eutils_base" ]; then
+      echo "EUTILS_BASE_URL=$eutils_base/entrez/eutils/"
+    fi
+    if [ -n "$external_base" ]; then
+      echo "PUBCHEM_BASE_URL=$external_base/rest/pug/"
+      echo "PMC_IDCONV_URL=$external_base/tools/idconv/api/v1/articles/"
+      echo "PMC_OA_URL=$external_base/pmc/utils/oa/oa.fcgi"
+      echo "PMC_CTXP_URL=$external_base/api/ctxp/v1/"
     fi
   } >"$env_file"
 
+  local native_nostore_url=""
   if [ "$RELEASE_OK" = 1 ]; then
-    port=$(free_port)
-    # A clean environment: nothing from the caller's shell (an NCBI_API_KEY, say) leaks in.
-    start_bg "native server" "$TMP/native.log" env -i PATH="$PATH" HOME="$HOME" \
-      ALLOWED_HOSTS="$(toml_var ALLOWED_HOSTS)" NCBI_TOOL="$(toml_var NCBI_TOOL)" \
-      $(cat "$env_file") "$bin" serve --listen "127.0.0.1:$port"
-    if wait_http "http://127.0.0.1:$port/" "$BG_PID" "native server"; then
-      native_url="http://127.0.0.1:$port/mcp"
-    else
-      cat "$TMP/native.log" >&2
-    fi
+    # A clean environment: nothing from the caller's shell (an NCBI_API_KEY, say) leaks in,
+    # and datasets go to a temporary directory, not the user's data directory.
+    mkdir -p "$TMP/native-data"
+    start_native "native server" ENTREZ_DATA_DIR="$TMP/native-data"
+    native_url="$NATIVE_URL"
+    # The same server without a dataset store (ENTREZ_DATA_DIR cannot be created, so
+    # entrez_data is disabled), for comparing with a Worker that has no store either.
+    touch "$TMP/no-store"
+    start_native "native server without dataset store" ENTREZ_DATA_DIR="$TMP/no-store/data"
+    native_nostore_url="$NATIVE_URL"
   fi
 
   if [ "$WORKER_OK" = 1 ]; then
@@ -252,20 +305,22 @@ e2e() {
       E2E_FAILED=$((E2E_FAILED + 1))
       continue
     fi
-    run_suite "http-$edge" E2E_URL="$url" E2E_EDGE="$edge" -- \
-      tests/e2e/sdk-client.test.mjs tests/e2e/http-raw.test.mjs
+    run_suite "http-$edge" E2E_URL="$url" E2E_EDGE="$edge" E2E_REPLAY="$eutils_base" \
+      E2E_EXTERNAL_REPLAY="$external_base" -- "${HTTP_SUITES[@]}"
     run_conformance "$edge" "$url"
   done
 
   if [ "$RELEASE_OK" = 1 ]; then
-    run_suite "stdio-native" E2E_BIN="$bin" -- tests/e2e/stdio.test.mjs
+    mkdir -p "$TMP/stdio-data"
+    run_suite "stdio-native" E2E_BIN="$bin" ENTREZ_DATA_DIR="$TMP/stdio-data" -- tests/e2e/stdio.test.mjs
   else
     skip "e2e stdio" "no release binary"
     E2E_FAILED=$((E2E_FAILED + 1))
   fi
 
   if [ -n "$native_url" ] && [ -n "$worker_url" ]; then
-    run_suite "native-vs-worker" E2E_NATIVE_URL="$native_url" E2E_WORKER_URL="$worker_url" -- \
+    run_suite "native-vs-worker" E2E_NATIVE_URL="$native_url" E2E_NATIVE_NO_STORE_URL="$native_nostore_url" \
+      E2E_WORKER_URL="$worker_url" E2E_REPLAY="$eutils_base" E2E_EXTERNAL_REPLAY="$external_base" -- \
       tests/e2e/compare-edges.test.mjs
   else
     skip "e2e native-vs-worker" "needs both servers"

@@ -1,6 +1,12 @@
 // The native server and the Worker must answer the same requests the same way:
-// one core decides everything, the edges only move bytes.
+// one core decides everything, the edges only move bytes. The replay servers (E2E_REPLAY,
+// E2E_EXTERNAL_REPLAY) are reset before each request, so upstream state is the same too.
 // Run: E2E_NATIVE_URL=... E2E_WORKER_URL=... node --test tests/e2e/compare-edges.test.mjs
+//
+// A server only lists the tools it can run (entrez_data needs a dataset store), so the
+// Worker is compared with a native server of the same capabilities: E2E_NATIVE_URL, or
+// E2E_NATIVE_NO_STORE_URL (the binary without a dataset store) when its tool list is the
+// one that matches the Worker's. If neither matches, that difference is the failure.
 //
 // Each step is sent to both edges; status, Content-Type, Allow and the JSON body must be
 // identical. Session ids differ by design and are compared by presence only. DELETE is
@@ -10,8 +16,33 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSON_HEADERS, initializeBody, request } from './helpers.mjs';
 
-const NATIVE = process.env.E2E_NATIVE_URL || '';
+const NATIVE_CANDIDATES = [process.env.E2E_NATIVE_URL, process.env.E2E_NATIVE_NO_STORE_URL].filter(Boolean);
+let NATIVE = NATIVE_CANDIDATES[0] || '';
 const WORKER = process.env.E2E_WORKER_URL || '';
+/** The upstream stand-ins; reset before every request so both edges meet the same upstream state. */
+const REPLAYS = [process.env.E2E_REPLAY, process.env.E2E_EXTERNAL_REPLAY].filter(Boolean);
+
+async function resetReplays() {
+  for (const base of REPLAYS) {
+    const res = await request(`${base}/__replay/reset`, { method: 'POST' });
+    assert.equal(res.status, 200, `reset ${base}: ${res.status} ${res.text}`);
+  }
+}
+
+async function toolNames(url) {
+  const init = await request(url, rpc(initializeBody())(url, {}));
+  assert.equal(init.status, 200, `initialize at ${url}: ${init.text}`);
+  const headers = { 'Mcp-Session-Id': init.headers.get('mcp-session-id'), 'MCP-Protocol-Version': init.json.result.protocolVersion };
+  const names = [];
+  let cursor;
+  for (let page = 0; page < 20; page++) {
+    const res = await request(url, rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: cursor ? { cursor } : {} })(url, headers));
+    names.push(...res.json.result.tools.map((t) => t.name));
+    cursor = res.json.result.nextCursor;
+    if (!cursor) break;
+  }
+  return names.sort().join(',');
+}
 
 /** What must match between edges. */
 function shape(res, sessionId) {
@@ -66,6 +97,7 @@ describe('native vs worker', { skip: !(NATIVE && WORKER) && 'E2E_NATIVE_URL and 
     const out = {};
     for (const [edge, base] of [['native', NATIVE], ['worker', WORKER]]) {
       const url = path ? new URL(path, base).href : base;
+      await resetReplays();
       const res = await request(url, makeInit(url, sessions[edge]?.headers || {}));
       out[edge] = shape(res, sessions[edge]?.id);
     }
@@ -78,6 +110,13 @@ describe('native vs worker', { skip: !(NATIVE && WORKER) && 'E2E_NATIVE_URL and 
   }
 
   before(async () => {
+    const worker = await toolNames(WORKER);
+    const natives = [];
+    for (const url of NATIVE_CANDIDATES) natives.push([url, await toolNames(url)]);
+    const match = natives.find(([, names]) => names === worker);
+    assert.ok(match, `no native server lists the Worker's tools\n  worker: ${worker}\n` +
+      natives.map(([url, names]) => `  native ${url}: ${names}`).join('\n'));
+    NATIVE = match[0];
     for (const [edge, base] of [['native', NATIVE], ['worker', WORKER]]) {
       const res = await request(base, rpc(initializeBody())(base, {}));
       assert.equal(res.status, 200, `${edge} initialize: ${res.text}`);

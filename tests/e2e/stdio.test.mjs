@@ -12,9 +12,14 @@ import { initializeBody, listAllTools, resultText } from './helpers.mjs';
 const BIN = process.env.E2E_BIN || '';
 const RUN_TIMEOUT_MS = 15_000;
 
-/** Hermetic environment: no NCBI key or other settings leak in from the caller's shell. */
+/**
+ * Hermetic environment: no NCBI key or other settings leak in from the caller's shell;
+ * ENTREZ_DATA_DIR (set by scripts/test.sh to a temporary directory) is passed through.
+ */
 function childEnv() {
-  return { PATH: process.env.PATH || '/usr/bin:/bin', HOME: process.env.HOME || '/tmp' };
+  const env = { PATH: process.env.PATH || '/usr/bin:/bin', HOME: process.env.HOME || '/tmp' };
+  if (process.env.ENTREZ_DATA_DIR) env.ENTREZ_DATA_DIR = process.env.ENTREZ_DATA_DIR;
+  return env;
 }
 
 /**
