@@ -8,8 +8,8 @@
 use super::output::{error_result, ToolOutput};
 use super::spec::{is_valid_tool_name, ToolSpec};
 use super::{
-    api_key_status, arguments, capabilities, entrez_external, entrez_query, tool_info, validate,
-    ToolContext,
+    api_key_status, arguments, capabilities, entrez_data, entrez_external, entrez_query, tool_info,
+    validate, ToolContext,
 };
 use crate::error::{Error, ErrorKind};
 use crate::suggest::closest;
@@ -19,12 +19,16 @@ use serde_json::{json, Value};
 /// Every tool this server serves, in the order `tools/list` returns them.
 pub const TOOLS: &[ToolSpec] = &[
     entrez_query::SPEC,
+    entrez_data::SPEC,
     entrez_external::SPEC,
     capabilities::SPEC,
     tool_info::SPEC,
     api_key_status::SPEC,
     validate::SPEC,
 ];
+
+/// Tools that need a dataset store; servers without one neither list nor run them.
+pub const NEEDS_STORE: &[&str] = &[entrez_data::SPEC.name];
 
 /// A tool with its parsed and compiled schemas.
 pub struct RegisteredTool {
@@ -44,6 +48,16 @@ pub struct Registry {
 }
 
 impl Registry {
+    /// The built-in tools a server can run: those in [`NEEDS_STORE`] only when it has a store.
+    pub fn available(has_store: bool) -> Result<Registry, String> {
+        let specs: Vec<ToolSpec> = TOOLS
+            .iter()
+            .filter(|s| has_store || !NEEDS_STORE.contains(&s.name))
+            .copied()
+            .collect();
+        Registry::new(&specs)
+    }
+
     /// The registry of [`TOOLS`].
     pub fn builtin() -> Result<Registry, String> {
         Registry::new(TOOLS)

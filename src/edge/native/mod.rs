@@ -1,6 +1,7 @@
 //! The native edge: environment configuration, Streamable HTTP on axum, and stdio.
 
 pub mod http;
+pub mod sqlite;
 pub mod stdio;
 pub mod transport;
 
@@ -10,6 +11,7 @@ use crate::http::{Endpoint, Sessions};
 use crate::net::Network;
 use crate::platform::{Platform, SystemPlatform};
 use crate::protocol::Server;
+use crate::staging::{Limits, Staging};
 
 /// Reads the configuration from the process environment.
 pub fn config_from_env() -> Config {
@@ -23,7 +25,24 @@ pub fn server() -> Result<Server, String> {
         // One pacer per process: every task of this binary shares NCBI's limit.
         pacer: Box::new(MemoryPacer::new()),
     };
-    Ok(Server::new(config_from_env(), Box::new(SystemPlatform))?.with_network(network))
+    let server = Server::new(config_from_env(), Box::new(SystemPlatform))?.with_network(network);
+    match staging_from_env() {
+        Ok(staging) => server.with_staging(staging),
+        Err(e) => {
+            // Staging is one tool; the rest of the server is still worth running.
+            eprintln!("entrez-mcp: dataset store unavailable, entrez_data disabled: {e}");
+            Ok(server)
+        }
+    }
+}
+
+/// The dataset store under `ENTREZ_DATA_DIR` (or the platform data directory) and its limits.
+pub fn staging_from_env() -> Result<Staging, String> {
+    let env = |name: &str| std::env::var(name).ok();
+    Ok(Staging {
+        store: Box::new(sqlite::SqliteStore::from_lookup(env)?),
+        limits: Limits::from_lookup(env),
+    })
 }
 
 /// Builds the HTTP endpoint; without `MCP_SESSION_SECRET` sessions last until restart.

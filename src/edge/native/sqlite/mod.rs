@@ -1,0 +1,441 @@
+//! The native dataset store: rusqlite, one SQLite file per dataset, plus a catalog.
+//!
+//! One file per dataset makes dropping and expiry a file deletion, keeps one
+//! caller's large dataset from slowing another's, and lets two datasets be
+//! staged at once on separate connections. `catalog.sqlite` holds what
+//! `list_datasets` shows, so listing never opens dataset files.
+//!
+//! Files live under `ENTREZ_DATA_DIR`, by default `$XDG_DATA_HOME/entrez-mcp`
+//! or `~/.local/share/entrez-mcp`; `ENTREZ_DATA_DIR=:memory:` keeps everything
+//! in memory for the life of the process. Each batch is one transaction
+//! behind a rollback journal, so a crashed process never leaves a torn
+//! database, and a dataset that was `loading` when the process stopped is
+//! marked `failed` the next time the store opens: it never claims to be
+//! complete. Secondary indexes are built once, when staging ends.
+//!
+//! rusqlite is blocking; inside a tokio runtime every call runs on the
+//! blocking pool so a long query never stalls the async threads.
+
+mod dataset;
+mod query;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::platform::BoxFuture;
+use crate::staging::guard::QueryPolicy;
+use crate::staging::rows::RowBatch;
+use crate::staging::store::{
+    Appended, Caps, DatasetInfo, NewDataset, QueryResult, SqlStore, Status, TableCount, TableInfo,
+};
+use crate::staging::{is_dataset_id, layouts};
+use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Reason recorded for datasets found `loading` when the store opens.
+pub const INTERRUPTED: &str =
+    "the server stopped while this dataset was being staged; it holds only the batches staged before that";
+
+const CATALOG_DDL: &str = "
+CREATE TABLE IF NOT EXISTS dataset (
+  id TEXT PRIMARY KEY, owner TEXT NOT NULL, database TEXT NOT NULL, layout TEXT NOT NULL,
+  source TEXT NOT NULL, status TEXT NOT NULL, reason TEXT,
+  created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL,
+  records INTEGER NOT NULL DEFAULT 0, rows INTEGER NOT NULL DEFAULT 0,
+  bytes INTEGER NOT NULL DEFAULT 0, tables TEXT NOT NULL DEFAULT '[]');
+CREATE INDEX IF NOT EXISTS dataset_owner ON dataset (owner);
+CREATE INDEX IF NOT EXISTS dataset_expires ON dataset (expires_ms);";
+
+/// The rusqlite backend of [`SqlStore`].
+#[derive(Clone)]
+pub struct SqliteStore {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    /// `None` keeps every database in memory.
+    dir: Option<PathBuf>,
+    catalog: Mutex<Connection>,
+    open: Mutex<HashMap<String, Arc<Mutex<Connection>>>>,
+}
+
+/// The directory datasets go in when `ENTREZ_DATA_DIR` is not set.
+pub fn default_dir(lookup: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let set = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+    set("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| set("HOME").map(|h| Path::new(&h).join(".local").join("share")))
+        .map(|base| base.join("entrez-mcp"))
+}
+
+impl SqliteStore {
+    /// The store `ENTREZ_DATA_DIR` names (`:memory:` for memory), else the default directory.
+    pub fn from_lookup(
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> std::result::Result<Self, String> {
+        match lookup("ENTREZ_DATA_DIR").filter(|v| !v.trim().is_empty()) {
+            Some(v) if v.trim() == ":memory:" => SqliteStore::in_memory(),
+            Some(v) => SqliteStore::open(Path::new(v.trim())),
+            None => match default_dir(lookup) {
+                Some(dir) => SqliteStore::open(&dir),
+                None => Err("neither ENTREZ_DATA_DIR, XDG_DATA_HOME nor HOME is set".into()),
+            },
+        }
+    }
+
+    /// A store whose datasets vanish with the process.
+    pub fn in_memory() -> std::result::Result<Self, String> {
+        let catalog = Connection::open_in_memory().map_err(|e| e.to_string())?;
+        catalog
+            .execute_batch(CATALOG_DDL)
+            .map_err(|e| e.to_string())?;
+        Ok(SqliteStore::with(None, catalog))
+    }
+
+    /// A store under `dir`, recovering from whatever a previous process left.
+    pub fn open(dir: &Path) -> std::result::Result<Self, String> {
+        let datasets = dir.join("datasets");
+        std::fs::create_dir_all(&datasets)
+            .map_err(|e| format!("cannot create {}: {e}", datasets.display()))?;
+        let path = dir.join("catalog.sqlite");
+        let catalog = Connection::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        catalog
+            .execute_batch(
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;",
+            )
+            .and_then(|_| catalog.execute_batch(CATALOG_DDL))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let store = SqliteStore::with(Some(dir.to_path_buf()), catalog);
+        store.recover().map_err(|e| e.message)?;
+        Ok(store)
+    }
+
+    fn with(dir: Option<PathBuf>, catalog: Connection) -> Self {
+        SqliteStore {
+            inner: Arc::new(Inner {
+                dir,
+                catalog: Mutex::new(catalog),
+                open: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    /// Marks interrupted stagings failed and removes files and entries without a partner.
+    fn recover(&self) -> Result<()> {
+        let inner = &self.inner;
+        let Some(dir) = &inner.dir else { return Ok(()) };
+        let catalog = lock(&inner.catalog);
+        let interrupted: Vec<String> = catalog
+            .prepare("SELECT id FROM dataset WHERE status = 'loading'")
+            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+            .map_err(db_error)?;
+        catalog
+            .execute(
+                "UPDATE dataset SET status = 'failed', reason = ?1 WHERE status = 'loading'",
+                [INTERRUPTED],
+            )
+            .map_err(db_error)?;
+        let ids: Vec<String> = catalog
+            .prepare("SELECT id FROM dataset")
+            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+            .map_err(db_error)?;
+        let mut kept = Vec::new();
+        for id in &ids {
+            if dataset::path(dir, id).exists() {
+                kept.push(id.clone());
+            } else {
+                catalog
+                    .execute("DELETE FROM dataset WHERE id = ?1", [id])
+                    .map_err(db_error)?;
+            }
+        }
+        drop(catalog);
+        // Interrupted datasets never reached finish(); give them their indexes now.
+        for id in interrupted.iter().filter(|i| kept.contains(i)) {
+            inner.build_indexes(id)?;
+        }
+        let entries =
+            std::fs::read_dir(dir.join("datasets")).map_err(|e| Error::internal(e.to_string()))?;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            let id = name.split('.').next().unwrap_or_default();
+            if !is_dataset_id(id) || !kept.iter().any(|k| k == id) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs blocking work off the async threads when there are any.
+    fn blocking<T, F>(&self, f: F) -> BoxFuture<'static, Result<T>>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Inner) -> Result<T> + Send + 'static,
+    {
+        let inner = Arc::clone(&self.inner);
+        Box::pin(async move {
+            if tokio::runtime::Handle::try_current().is_err() {
+                return f(&inner);
+            }
+            tokio::task::spawn_blocking(move || f(&inner))
+                .await
+                .map_err(|e| Error::internal(format!("dataset store task failed: {e}")))?
+        })
+    }
+}
+
+impl Inner {
+    /// The open connection of a dataset the catalog knows, opening its file if needed.
+    fn connection(&self, id: &str) -> Result<Arc<Mutex<Connection>>> {
+        if let Some(c) = lock(&self.open).get(id) {
+            return Ok(Arc::clone(c));
+        }
+        if !is_dataset_id(id) || self.info(id)?.is_none() {
+            return Err(Error::new(ErrorKind::NotFound, format!("no dataset {id}"))
+                .with_code("dataset_not_found"));
+        }
+        let dir = self.dir.as_deref().ok_or_else(|| {
+            Error::new(
+                ErrorKind::NotFound,
+                format!("dataset {id} is no longer in memory"),
+            )
+            .with_code("dataset_not_found")
+        })?;
+        let conn = Arc::new(Mutex::new(dataset::open(Some(dir), id)?));
+        let mut open = lock(&self.open);
+        Ok(Arc::clone(open.entry(id.to_string()).or_insert(conn)))
+    }
+
+    fn info(&self, id: &str) -> Result<Option<DatasetInfo>> {
+        lock(&self.catalog)
+            .query_row(
+                &format!("SELECT {INFO_COLUMNS} FROM dataset WHERE id = ?1"),
+                [id],
+                row_info,
+            )
+            .optional()
+            .map_err(db_error)
+    }
+
+    /// Builds the layout's secondary indexes (idempotent), so finished datasets query fast.
+    fn build_indexes(&self, id: &str) -> Result<()> {
+        let Some(info) = self.info(id)? else {
+            return Ok(());
+        };
+        let Some(layout) = layouts::ALL.iter().find(|l| l.name == info.layout) else {
+            return Ok(());
+        };
+        let conn = self.connection(id)?;
+        let guard = lock(&conn);
+        guard
+            .execute_batch(&layout.index_ddl().join(";\n"))
+            .map_err(db_error)
+    }
+
+    fn remove(&self, id: &str) -> Result<bool> {
+        let conn = lock(&self.open).remove(id);
+        drop(conn);
+        let deleted = lock(&self.catalog)
+            .execute("DELETE FROM dataset WHERE id = ?1", [id])
+            .map_err(db_error)?;
+        if let Some(dir) = &self.dir {
+            if is_dataset_id(id) {
+                dataset::delete_files(dir, id);
+            }
+        }
+        Ok(deleted > 0)
+    }
+}
+
+const INFO_COLUMNS: &str =
+    "id, owner, database, layout, source, status, reason, created_ms, expires_ms, records, rows, bytes, tables";
+
+fn row_info(r: &rusqlite::Row<'_>) -> rusqlite::Result<DatasetInfo> {
+    let tables: String = r.get(12)?;
+    let pairs: Vec<(String, u64)> = serde_json::from_str(&tables).unwrap_or_default();
+    Ok(DatasetInfo {
+        id: r.get(0)?,
+        owner: r.get(1)?,
+        database: r.get(2)?,
+        layout: r.get(3)?,
+        source: r.get(4)?,
+        status: Status::from_parts(&r.get::<_, String>(5)?, r.get(6)?),
+        created_ms: r.get::<_, i64>(7)? as u64,
+        expires_ms: r.get::<_, i64>(8)? as u64,
+        records: r.get::<_, i64>(9)? as u64,
+        rows: r.get::<_, i64>(10)? as u64,
+        bytes: r.get::<_, i64>(11)? as u64,
+        tables: pairs
+            .into_iter()
+            .map(|(name, rows)| TableCount { name, rows })
+            .collect(),
+    })
+}
+
+/// A poisoned lock only means another call panicked; the connection is still usable.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// An unexpected SQLite failure of the store itself (not of a caller's query).
+fn db_error(e: rusqlite::Error) -> Error {
+    Error::internal(format!("dataset store: {e}"))
+}
+
+impl SqlStore for SqliteStore {
+    fn create<'a>(&'a self, d: NewDataset, max_datasets: u64) -> BoxFuture<'a, Result<()>> {
+        self.blocking(move |inner| {
+            let tables: Vec<(String, u64)> =
+                d.layout.tables.iter().map(|t| (t.name.to_string(), 0)).collect();
+            {
+                let catalog = lock(&inner.catalog);
+                let held: i64 = catalog
+                    .query_row("SELECT COUNT(*) FROM dataset WHERE owner = ?1", [&d.owner], |r| r.get(0))
+                    .map_err(db_error)?;
+                if held as u64 >= max_datasets {
+                    return Err(Error::new(
+                        ErrorKind::LimitExceeded,
+                        format!("You already hold {held} datasets, the most one caller may hold."),
+                    )
+                    .with_code("dataset_quota_exceeded")
+                    .suggest("Drop datasets you no longer need with operation drop_dataset."));
+                }
+                catalog
+                    .execute(
+                        "INSERT INTO dataset (id, owner, database, layout, source, status, created_ms, expires_ms, tables) VALUES (?1, ?2, ?3, ?4, ?5, 'loading', ?6, ?7, ?8)",
+                        params![d.id, d.owner, d.database, d.layout.name, d.source, d.created_ms as i64, d.expires_ms as i64, serde_json::to_string(&tables).unwrap_or_default()],
+                    )
+                    .map_err(db_error)?;
+            }
+            let made = dataset::open(inner.dir.as_deref(), &d.id).and_then(|c| {
+                c.execute_batch(&d.layout.table_ddl().join(";\n")).map_err(db_error)?;
+                Ok(c)
+            });
+            match made {
+                Ok(conn) => {
+                    lock(&inner.open).insert(d.id.clone(), Arc::new(Mutex::new(conn)));
+                    Ok(())
+                }
+                Err(e) => {
+                    let _ = inner.remove(&d.id);
+                    Err(e)
+                }
+            }
+        })
+    }
+
+    fn append<'a>(
+        &'a self,
+        id: &'a str,
+        batch: RowBatch,
+        caps: Caps,
+    ) -> BoxFuture<'a, Result<Appended>> {
+        let id = id.to_string();
+        self.blocking(move |inner| {
+            let before = inner.info(&id)?.ok_or_else(|| gone(&id))?;
+            let conn = inner.connection(&id)?;
+            let added = dataset::append(&mut lock(&conn), &batch, &before, caps)?;
+            let catalog = lock(&inner.catalog);
+            let mut info = before;
+            for (t, n) in info.tables.iter_mut().zip(&added.per_table) {
+                t.rows += n;
+            }
+            let primary = batch.layout.tables.iter().position(|t| t.name == batch.layout.primary).unwrap_or(0);
+            let new_records = added.per_table.get(primary).copied().unwrap_or(0);
+            info.records += new_records;
+            info.rows += added.per_table.iter().sum::<u64>();
+            info.bytes = added.bytes;
+            let pairs: Vec<(&str, u64)> = info.tables.iter().map(|t| (t.name.as_str(), t.rows)).collect();
+            let updated = catalog
+                .execute(
+                    "UPDATE dataset SET records = ?2, rows = ?3, bytes = ?4, tables = ?5 WHERE id = ?1",
+                    params![id, info.records as i64, info.rows as i64, info.bytes as i64, serde_json::to_string(&pairs).unwrap_or_default()],
+                )
+                .map_err(db_error)?;
+            if updated == 0 {
+                return Err(gone(&id));
+            }
+            Ok(Appended { new_records, info })
+        })
+    }
+
+    fn finish<'a>(&'a self, id: &'a str, status: Status) -> BoxFuture<'a, Result<()>> {
+        let id = id.to_string();
+        self.blocking(move |inner| {
+            inner.build_indexes(&id)?;
+            lock(&inner.catalog)
+                .execute(
+                    "UPDATE dataset SET status = ?2, reason = ?3 WHERE id = ?1",
+                    params![id, status.as_str(), status.reason()],
+                )
+                .map_err(db_error)?;
+            Ok(())
+        })
+    }
+
+    fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<DatasetInfo>>> {
+        let id = id.to_string();
+        self.blocking(move |inner| inner.info(&id))
+    }
+
+    fn list<'a>(&'a self, owner: &'a str) -> BoxFuture<'a, Result<Vec<DatasetInfo>>> {
+        let owner = owner.to_string();
+        self.blocking(move |inner| {
+            let catalog = lock(&inner.catalog);
+            let mut stmt = catalog
+                .prepare(&format!("SELECT {INFO_COLUMNS} FROM dataset WHERE owner = ?1 ORDER BY created_ms DESC, id"))
+                .map_err(db_error)?;
+            let rows = stmt.query_map([owner], row_info).map_err(db_error)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(db_error)
+        })
+    }
+
+    fn remove<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>> {
+        let id = id.to_string();
+        self.blocking(move |inner| inner.remove(&id))
+    }
+
+    fn expire<'a>(&'a self, now_ms: u64) -> BoxFuture<'a, Result<Vec<String>>> {
+        self.blocking(move |inner| {
+            let ids: Vec<String> = lock(&inner.catalog)
+                .prepare("SELECT id FROM dataset WHERE expires_ms <= ?1")
+                .and_then(|mut s| s.query_map([now_ms as i64], |r| r.get(0))?.collect())
+                .map_err(db_error)?;
+            for id in &ids {
+                inner.remove(id)?;
+            }
+            Ok(ids)
+        })
+    }
+
+    fn query<'a>(
+        &'a self,
+        id: &'a str,
+        sql: &'a str,
+        policy: QueryPolicy,
+    ) -> BoxFuture<'a, Result<QueryResult>> {
+        let (id, sql) = (id.to_string(), sql.to_string());
+        self.blocking(move |inner| {
+            let conn = inner.connection(&id)?;
+            let mut guard = lock(&conn);
+            query::run(&mut guard, &sql, policy)
+        })
+    }
+
+    fn describe<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<TableInfo>>> {
+        let id = id.to_string();
+        self.blocking(move |inner| {
+            let conn = inner.connection(&id)?;
+            let guard = lock(&conn);
+            dataset::describe(&guard)
+        })
+    }
+}
+
+fn gone(id: &str) -> Error {
+    Error::new(
+        ErrorKind::NotFound,
+        format!("Dataset {id} was dropped while it was being staged."),
+    )
+    .with_code("dataset_not_found")
+}

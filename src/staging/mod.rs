@@ -1,0 +1,174 @@
+//! Staging: Entrez records fetched in bulk into normalized SQLite tables.
+//!
+//! An assistant that wants "the 40 most frequent MeSH terms among 8,000
+//! asthma papers since 2020" should not page through 8,000 records in its
+//! context. `entrez_data` fetches them once, in paced batches, into tables
+//! it can then query with SQL. This module is the pure part of that:
+//!
+//! - [`schema`] and [`layouts`]: the tables per source, as data;
+//! - [`rows`]: parsed records to rows;
+//! - [`guard`]: the read-only policy every query runs under;
+//! - [`limits`]: records, rows, bytes, datasets and lifetime per caller;
+//! - [`store`]: the [`SqlStore`] trait a backend implements.
+//!
+//! Ownership: a dataset belongs to the MCP session that staged it. Where a
+//! transport has no sessions, it belongs to a hash of the caller's NCBI key,
+//! and without either (stdio: one local user) to the fixed owner `local`.
+//! Other owners' datasets are indistinguishable from ones that do not exist.
+
+pub mod guard;
+pub mod layouts;
+pub mod limits;
+pub mod rows;
+pub mod schema;
+pub mod store;
+
+pub use limits::Limits;
+pub use store::SqlStore;
+
+use crate::platform::Platform;
+use crate::tools::RequestContext;
+use sha2::{Digest, Sha256};
+
+/// A store and the limits it is used under; what a server needs to offer `entrez_data`.
+pub struct Staging {
+    /// Where datasets live.
+    pub store: Box<dyn SqlStore>,
+    /// Limits in force.
+    pub limits: Limits,
+}
+
+/// How the owner of a dataset was determined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OwnerScope {
+    /// The MCP session (Streamable HTTP).
+    Session,
+    /// A hash of the caller's `X-NCBI-API-Key`, where there is no session.
+    ApiKey,
+    /// The single local user (stdio).
+    Local,
+}
+
+impl OwnerScope {
+    /// `session`, `api_key` or `local`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OwnerScope::Session => "session",
+            OwnerScope::ApiKey => "api_key",
+            OwnerScope::Local => "local",
+        }
+    }
+}
+
+/// The owner of datasets a request may see.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owner {
+    /// Stored owner key; a hash, never the session id or key itself.
+    pub key: String,
+    /// Where it came from.
+    pub scope: OwnerScope,
+}
+
+/// The owner for a request: session first, then caller key, else `local`.
+pub fn owner_of(request: &RequestContext) -> Owner {
+    if let Some(session) = request.session_id.as_deref().filter(|s| !s.is_empty()) {
+        return Owner {
+            key: format!("session-{}", digest("session", session)),
+            scope: OwnerScope::Session,
+        };
+    }
+    if let Some(key) = &request.caller_api_key {
+        return Owner {
+            key: format!("key-{}", digest("api-key", key.expose())),
+            scope: OwnerScope::ApiKey,
+        };
+    }
+    Owner {
+        key: "local".to_string(),
+        scope: OwnerScope::Local,
+    }
+}
+
+// Domain-separated so an owner key cannot be matched against other hashes of the same secret.
+fn digest(domain: &str, secret: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(b"entrez-data-owner:");
+    h.update(domain.as_bytes());
+    h.update(b":");
+    h.update(secret.as_bytes());
+    hex(&h.finalize()[..16])
+}
+
+/// A new dataset id: 128 bits from the platform's entropy source, as 32 hex digits.
+pub fn new_dataset_id(platform: &dyn Platform) -> String {
+    let mut bytes = [0u8; 16];
+    platform.fill_random(&mut bytes);
+    hex(&bytes)
+}
+
+/// Whether `id` has the form of a dataset id (it becomes a file name natively).
+pub fn is_dataset_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Unix milliseconds as an ISO 8601 UTC timestamp, e.g. `2025-11-13T02:13:20Z`.
+pub fn iso8601(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Howard Hinnant's civil-from-days, for dates after 1970.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::secret::ApiKey;
+
+    #[test]
+    fn owners_prefer_sessions_and_never_store_secrets() {
+        let both = RequestContext {
+            caller_api_key: Some(ApiKey::new("k3y")),
+            session_id: Some("sess".into()),
+        };
+        let o = owner_of(&both);
+        assert_eq!(o.scope, OwnerScope::Session);
+        assert!(o.key.starts_with("session-") && !o.key.contains("sess\0"));
+        assert_eq!(o.key.len(), "session-".len() + 32);
+        let key_only = RequestContext {
+            caller_api_key: Some(ApiKey::new("k3y")),
+            session_id: None,
+        };
+        let k = owner_of(&key_only);
+        assert_eq!(k.scope, OwnerScope::ApiKey);
+        assert!(!k.key.contains("k3y"));
+        assert_eq!(owner_of(&RequestContext::default()).key, "local");
+    }
+
+    #[test]
+    fn ids_and_timestamps() {
+        assert!(is_dataset_id("0123456789abcdef0123456789abcdef"));
+        assert!(!is_dataset_id("../../etc/passwd0123456789abcdef0"));
+        assert!(!is_dataset_id("0123456789ABCDEF0123456789ABCDEF"));
+        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso8601(1_763_000_000_000), "2025-11-13T02:13:20Z");
+        assert_eq!(iso8601(951_782_400_000), "2000-02-29T00:00:00Z");
+    }
+}

@@ -1,0 +1,179 @@
+//! PubMed citations and PMC articles as rows of the `pubmed` and `pmc` layouts.
+
+use super::{joined, RowBatch, SqlValue};
+use crate::parse::pmc::PmcArticle;
+use crate::parse::pubmed::{Author, PubmedArticle, RecordKind};
+use crate::staging::layouts::{PMC, PUBMED};
+use SqlValue::{Integer, Null, Text};
+
+// Table slots in PUBMED.tables order.
+const ARTICLE: usize = 0;
+const ABSTRACT_SECTION: usize = 1;
+const AUTHOR: usize = 2;
+const AFFILIATION: usize = 3;
+const MESH: usize = 4;
+const KEYWORD: usize = 5;
+const PUBLICATION_TYPE: usize = 6;
+
+/// Rows of the `pubmed` layout for parsed citations.
+pub fn pubmed(articles: Vec<PubmedArticle>) -> RowBatch {
+    let mut b = RowBatch::new(&PUBMED);
+    b.records = articles.len();
+    for a in articles {
+        if a.pmid.trim().is_empty() {
+            b.skipped
+                .push(format!("a citation titled {:?} has no PMID", a.title));
+            continue;
+        }
+        let pmid = SqlValue::id(&a.pmid);
+        let kind = match a.kind {
+            RecordKind::Article => "article",
+            RecordKind::Book => "book",
+        };
+        b.table(ARTICLE).push([
+            pmid.clone(),
+            Text(kind.to_string()),
+            Text(a.title),
+            SqlValue::opt_text(a.abstract_text),
+            SqlValue::opt_text(a.journal),
+            SqlValue::opt_text(a.iso_abbreviation),
+            SqlValue::opt_text(a.issn),
+            SqlValue::opt_text(a.volume),
+            SqlValue::opt_text(a.issue),
+            SqlValue::opt_text(a.pages),
+            SqlValue::opt_int(a.year),
+            SqlValue::opt_text(a.pub_date),
+            SqlValue::opt_text(a.doi),
+            SqlValue::opt_text(a.pmcid),
+            SqlValue::opt_text(joined(&a.language, "; ")),
+        ]);
+        for (i, s) in a.abstract_sections.into_iter().enumerate() {
+            b.table(ABSTRACT_SECTION).push([
+                pmid.clone(),
+                position(i),
+                SqlValue::opt_text(s.label),
+                SqlValue::opt_text(s.nlm_category),
+                Text(s.text),
+            ]);
+        }
+        authors(&mut b, &pmid, a.authors, AUTHOR, AFFILIATION);
+        for (i, h) in a.mesh.into_iter().enumerate() {
+            if h.qualifiers.is_empty() {
+                b.table(MESH).push([
+                    pmid.clone(),
+                    position(i),
+                    Integer(0),
+                    Text(h.descriptor),
+                    SqlValue::opt_text(h.descriptor_ui),
+                    Null,
+                    Null,
+                    SqlValue::flag(h.major),
+                ]);
+                continue;
+            }
+            for (j, q) in h.qualifiers.into_iter().enumerate() {
+                b.table(MESH).push([
+                    pmid.clone(),
+                    position(i),
+                    position(j),
+                    Text(h.descriptor.clone()),
+                    SqlValue::opt_text(h.descriptor_ui.clone()),
+                    Text(q.name),
+                    SqlValue::opt_text(q.ui),
+                    SqlValue::flag(h.major || q.major),
+                ]);
+            }
+        }
+        for (i, k) in a.keywords.into_iter().enumerate() {
+            b.table(KEYWORD).push([
+                pmid.clone(),
+                position(i),
+                Text(k.keyword),
+                SqlValue::flag(k.major),
+            ]);
+        }
+        for (i, t) in a.publication_types.into_iter().enumerate() {
+            b.table(PUBLICATION_TYPE)
+                .push([pmid.clone(), position(i), Text(t)]);
+        }
+    }
+    b
+}
+
+// Table slots in PMC.tables order.
+const PMC_ARTICLE: usize = 0;
+const PMC_AUTHOR: usize = 1;
+const PMC_AFFILIATION: usize = 2;
+const PMC_KEYWORD: usize = 3;
+const PMC_SECTION: usize = 4;
+
+/// Rows of the `pmc` layout for parsed full-text articles.
+pub fn pmc(articles: Vec<PmcArticle>) -> RowBatch {
+    let mut b = RowBatch::new(&PMC);
+    b.records = articles.len();
+    for a in articles {
+        let Some(pmcid) = a.pmcid.filter(|p| !p.trim().is_empty()) else {
+            b.skipped
+                .push(format!("an article titled {:?} has no PMCID", a.title));
+            continue;
+        };
+        let key = Text(pmcid);
+        b.table(PMC_ARTICLE).push([
+            key.clone(),
+            a.pmid.as_deref().map_or(Null, SqlValue::id),
+            SqlValue::opt_text(a.doi),
+            SqlValue::opt_text(a.article_type),
+            Text(a.title),
+            SqlValue::opt_text(a.abstract_text),
+            SqlValue::opt_text(a.journal),
+            SqlValue::opt_text(a.iso_abbreviation),
+            SqlValue::opt_text(a.issn),
+            SqlValue::opt_text(a.volume),
+            SqlValue::opt_text(a.issue),
+            SqlValue::opt_int(a.year),
+            SqlValue::opt_text(a.pub_date),
+            SqlValue::opt_text(a.license),
+            SqlValue::opt_text(a.license_url),
+        ]);
+        authors(&mut b, &key, a.authors, PMC_AUTHOR, PMC_AFFILIATION);
+        for (i, k) in a.keywords.into_iter().enumerate() {
+            b.table(PMC_KEYWORD)
+                .push([key.clone(), position(i), Text(k)]);
+        }
+        for s in a.sections {
+            b.table(PMC_SECTION).push([
+                key.clone(),
+                SqlValue::opt_int(Some(s.position)),
+                SqlValue::opt_int(Some(s.level)),
+                SqlValue::opt_text(s.title),
+                Text(s.text),
+            ]);
+        }
+    }
+    b
+}
+
+/// Author and affiliation rows; both layouts share their shape.
+fn authors(b: &mut RowBatch, key: &SqlValue, list: Vec<Author>, author: usize, aff: usize) {
+    for (i, au) in list.into_iter().enumerate() {
+        b.table(author).push([
+            key.clone(),
+            position(i),
+            SqlValue::opt_text(au.last_name),
+            SqlValue::opt_text(au.fore_name),
+            SqlValue::opt_text(au.initials),
+            SqlValue::opt_text(au.suffix),
+            SqlValue::opt_text(au.collective_name),
+            SqlValue::opt_text(au.orcid),
+        ]);
+        for (j, text) in au.affiliations.into_iter().enumerate() {
+            b.table(aff)
+                .push([key.clone(), position(i), position(j), Text(text)]);
+        }
+    }
+}
+
+/// A 0-based index as the 1-based position the tables use.
+pub(crate) fn position(i: usize) -> SqlValue {
+    Integer(i as i64 + 1)
+}

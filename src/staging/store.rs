@@ -1,0 +1,239 @@
+//! The one trait a storage backend implements, and the data it speaks in.
+//!
+//! The core decides what a dataset is called, who owns it, which tables it
+//! has, what rows go in, when it expires and what a query may do; a backend
+//! only keeps SQLite databases. Natively that is rusqlite with one file per
+//! dataset (`edge::native::sqlite`); on Workers it will be one Durable Object
+//! per dataset. Methods return boxed futures because the Worker's storage is
+//! reached asynchronously; the native backend does its blocking work off the
+//! async threads.
+
+use super::guard::QueryPolicy;
+use super::rows::{RowBatch, SqlValue};
+use super::schema::Layout;
+use crate::error::Result;
+use crate::platform::{BoxFuture, MaybeSendSync};
+
+/// Where a dataset is in its life.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Batches are still being staged (or a crash interrupted them: see the backend).
+    Loading,
+    /// Every requested batch was staged.
+    Complete,
+    /// Staging stopped early; the reason says why. Rows already staged stay queryable.
+    Failed(String),
+}
+
+impl Status {
+    /// `loading`, `complete` or `failed`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Status::Loading => "loading",
+            Status::Complete => "complete",
+            Status::Failed(_) => "failed",
+        }
+    }
+
+    /// The failure reason, if failed.
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Status::Failed(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Rebuilds a status from its stored name and reason.
+    pub fn from_parts(name: &str, reason: Option<String>) -> Status {
+        match name {
+            "complete" => Status::Complete,
+            "loading" => Status::Loading,
+            _ => Status::Failed(reason.unwrap_or_else(|| "unknown".to_string())),
+        }
+    }
+}
+
+/// A dataset about to be created.
+#[derive(Debug, Clone)]
+pub struct NewDataset {
+    /// 32 lowercase hex digits (128 random bits).
+    pub id: String,
+    /// Who may see it (see `staging::owner_of`).
+    pub owner: String,
+    /// Entrez database the records come from.
+    pub database: String,
+    /// The tables it is staged into.
+    pub layout: &'static Layout,
+    /// What was asked for, e.g. `term "asthma[mh]"` or `12 ids`.
+    pub source: String,
+    /// Creation time, Unix ms.
+    pub created_ms: u64,
+    /// Expiry time, Unix ms.
+    pub expires_ms: u64,
+}
+
+/// Rows in one table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableCount {
+    /// Table name.
+    pub name: String,
+    /// Row count.
+    pub rows: u64,
+}
+
+/// What the catalog knows about a dataset.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DatasetInfo {
+    /// Dataset id.
+    pub id: String,
+    /// Owner key.
+    pub owner: String,
+    /// Entrez database.
+    pub database: String,
+    /// Layout name.
+    pub layout: String,
+    /// What was asked for.
+    pub source: String,
+    /// Loading, complete or failed.
+    pub status: Status,
+    /// Creation time, Unix ms.
+    pub created_ms: u64,
+    /// Expiry time, Unix ms.
+    pub expires_ms: u64,
+    /// Rows in the primary table.
+    pub records: u64,
+    /// Rows in all tables.
+    pub rows: u64,
+    /// Size on disk (or in memory), bytes.
+    pub bytes: u64,
+    /// Rows per table, in layout order.
+    pub tables: Vec<TableCount>,
+}
+
+/// Ceilings an append must stay under; the append is undone whole if it would not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caps {
+    /// Rows the dataset may hold after the append.
+    pub max_rows: u64,
+    /// Bytes the dataset may take after the append.
+    pub max_bytes: u64,
+}
+
+/// The outcome of one append.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Appended {
+    /// New rows in the primary table (records already staged do not count).
+    pub new_records: u64,
+    /// The dataset after the append.
+    pub info: DatasetInfo,
+}
+
+/// One column of a table as SQLite reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColumnInfo {
+    /// Name.
+    pub name: String,
+    /// Declared type.
+    pub ty: String,
+    /// NOT NULL.
+    pub not_null: bool,
+    /// 1-based position in the primary key; 0 when not part of it.
+    pub primary_key: usize,
+}
+
+/// A foreign key as SQLite reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForeignKeyInfo {
+    /// Columns of the child table.
+    pub columns: Vec<String>,
+    /// Parent table.
+    pub table: String,
+    /// Parent columns.
+    pub references: Vec<String>,
+}
+
+/// An index as SQLite reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexInfo {
+    /// Name (SQLite names the primary key's own index `sqlite_autoindex_...`).
+    pub name: String,
+    /// Indexed columns.
+    pub columns: Vec<String>,
+    /// Whether it enforces uniqueness.
+    pub unique: bool,
+}
+
+/// One table as SQLite reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableInfo {
+    /// Table name.
+    pub name: String,
+    /// Row count.
+    pub rows: u64,
+    /// Columns in order.
+    pub columns: Vec<ColumnInfo>,
+    /// Primary key columns in key order.
+    pub primary_key: Vec<String>,
+    /// Foreign keys.
+    pub foreign_keys: Vec<ForeignKeyInfo>,
+    /// Secondary indexes.
+    pub indexes: Vec<IndexInfo>,
+}
+
+/// Rows a query returned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryResult {
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Up to the policy's limit of rows.
+    pub rows: Vec<Vec<SqlValue>>,
+    /// Rows the query produces in all (a lower bound when `total_exact` is false).
+    pub total: u64,
+    /// Whether every row was counted.
+    pub total_exact: bool,
+    /// Whether rows were held back to keep the result under the byte ceiling.
+    pub bytes_capped: bool,
+    /// Time spent, ms.
+    pub elapsed_ms: u64,
+}
+
+/// A place to keep datasets: a catalog plus one SQLite database per dataset.
+pub trait SqlStore: MaybeSendSync {
+    /// Creates an empty dataset with the layout's tables, status `loading`.
+    /// Fails with `limit_exceeded` when `owner` already holds `max_datasets`.
+    fn create<'a>(&'a self, dataset: NewDataset, max_datasets: u64) -> BoxFuture<'a, Result<()>>;
+
+    /// Adds one batch in one transaction; undone whole if it would break `caps`.
+    fn append<'a>(
+        &'a self,
+        id: &'a str,
+        batch: RowBatch,
+        caps: Caps,
+    ) -> BoxFuture<'a, Result<Appended>>;
+
+    /// Records the final status.
+    fn finish<'a>(&'a self, id: &'a str, status: Status) -> BoxFuture<'a, Result<()>>;
+
+    /// One dataset's catalog entry.
+    fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<DatasetInfo>>>;
+
+    /// Every dataset of `owner`, newest first.
+    fn list<'a>(&'a self, owner: &'a str) -> BoxFuture<'a, Result<Vec<DatasetInfo>>>;
+
+    /// Deletes a dataset; false if there was none.
+    fn remove<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>>;
+
+    /// Deletes every dataset whose expiry is at or before `now_ms`; returns their ids.
+    fn expire<'a>(&'a self, now_ms: u64) -> BoxFuture<'a, Result<Vec<String>>>;
+
+    /// Runs one read-only query under `policy` (see `staging::guard`).
+    fn query<'a>(
+        &'a self,
+        id: &'a str,
+        sql: &'a str,
+        policy: QueryPolicy,
+    ) -> BoxFuture<'a, Result<QueryResult>>;
+
+    /// Tables, columns, keys, indexes and row counts, as SQLite reports them.
+    fn describe<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<TableInfo>>>;
+}

@@ -1,0 +1,117 @@
+//! `entrez_data`: stage Entrez records into SQLite tables, then query them with SQL.
+//!
+//! [`plan`] turns arguments into E-utilities requests, [`stage`] fetches,
+//! parses and appends batch by batch, [`operations`] answers query, schema,
+//! list_datasets and drop_dataset, and [`render`] writes the text blocks.
+//! Everything about tables, rows, limits and the read-only policy lives in
+//! [`crate::staging`]; the storage itself is the server's
+//! [`SqlStore`](crate::staging::SqlStore). The tool is only registered on
+//! servers that have a store.
+
+pub mod operations;
+pub mod plan;
+pub mod render;
+pub mod stage;
+
+use super::spec::{ToolAnnotations, ToolSpec};
+use super::{ToolContext, ToolOutput};
+use crate::error::{Error, ErrorKind, Result};
+use crate::staging::store::DatasetInfo;
+use crate::staging::{is_dataset_id, owner_of, Staging};
+use serde_json::{json, Value};
+
+/// Registry row.
+pub const SPEC: ToolSpec = ToolSpec {
+    name: "entrez_data",
+    title: "Stage Entrez records into SQL tables",
+    description: "Fetch up to 10,000 Entrez records into a private SQLite dataset with normalized tables, then answer questions with SQL instead of reading records one by one. Operations: fetch_and_stage (database plus ids, or webenv/query_key, or a search term that is searched first; fetched in paced batches of up to 500; returns data_access_id), query (one read-only SQL statement; default 100 rows, max 1000, with the total row count), schema (tables, columns, keys, indexes, row counts and three example queries that run on the dataset), list_datasets (your datasets with status, size and expiry) and drop_dataset. Layouts: pubmed (article, author, affiliation, mesh, keyword, publication_type, abstract_section), pmc (article, author, affiliation, keyword, section), gene (gene, gene_alias, genomic_location), protein/nuccore (sequence, feature, feature_qualifier, sequence_reference), taxonomy (taxon, taxon_lineage); any other database: record(uid, title, json) plus record_field(uid, name, value). Queries are checked by SQLite itself: writes, DDL, ATTACH, PRAGMA writes and multiple statements are refused, and each query has a time limit. Datasets belong to your session and expire after 24 hours by default.",
+    input_schema: include_str!("../../../schemas/entrez_data.input.json"),
+    output_schema: include_str!("../../../schemas/entrez_data.output.json"),
+    annotations: ToolAnnotations {
+        read_only: false,
+        // drop_dataset deletes a dataset.
+        destructive: true,
+        idempotent: false,
+        open_world: true,
+    },
+    typical_output: "1-3 KB for staging, schema and lists; queries up to the row limit (100 rows by default)",
+    handler: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
+    match args["operation"].as_str().unwrap_or_default() {
+        "fetch_and_stage" => stage::fetch_and_stage(ctx, &args).await,
+        "query" => operations::query(ctx, &args).await,
+        "schema" => operations::schema(ctx, &args).await,
+        "list_datasets" => operations::list_datasets(ctx).await,
+        _ => operations::drop_dataset(ctx, &args).await,
+    }
+}
+
+/// The server's staging, or an error naming why there is none.
+pub fn staging<'a>(ctx: &ToolContext<'a>) -> Result<&'a Staging> {
+    ctx.staging.ok_or_else(|| {
+        Error::new(
+            ErrorKind::Unavailable,
+            "This server instance has no dataset store, so entrez_data cannot stage records.",
+        )
+        .with_code("store_unavailable")
+        .suggest("Use entrez_query to fetch records directly.")
+    })
+}
+
+/// The resource URI of a dataset's schema.
+pub fn schema_uri(id: &str) -> String {
+    format!("entrez-dataset://{id}/schema")
+}
+
+/// The caller's dataset named by `data_access_id`; expired ones are dropped on the way.
+pub async fn owned_dataset(ctx: &ToolContext<'_>, args: &Value) -> Result<DatasetInfo> {
+    let staging = staging(ctx)?;
+    let id = args["data_access_id"].as_str().unwrap_or_default();
+    let missing = || {
+        Error::new(
+            ErrorKind::NotFound,
+            format!("No dataset {id:?} exists for this caller."),
+        )
+        .with_code("dataset_not_found")
+        .suggest("Call entrez_data with operation list_datasets to see your datasets.")
+        .suggest("Datasets belong to the session that staged them and expire; stage again with fetch_and_stage.")
+        .with_details(json!({ "data_access_id": id }))
+    };
+    if !is_dataset_id(id) {
+        return Err(missing());
+    }
+    let owner = owner_of(ctx.request);
+    let info = match staging.store.get(id).await? {
+        Some(info) if info.owner == owner.key => info,
+        // Someone else's dataset reads exactly like no dataset.
+        _ => return Err(missing()),
+    };
+    let now = ctx.platform.now_unix_ms();
+    if info.expires_ms <= now {
+        staging.store.remove(id).await?;
+        let mut e = missing();
+        e.message = format!(
+            "Dataset {id} expired at {} and was dropped.",
+            crate::staging::iso8601(info.expires_ms)
+        );
+        return Err(e.with_code("dataset_expired"));
+    }
+    Ok(info)
+}
+
+/// Warnings every result about a dataset carries while it is not complete.
+pub fn status_warnings(info: &DatasetInfo) -> Vec<String> {
+    match &info.status {
+        crate::staging::store::Status::Complete => Vec::new(),
+        crate::staging::store::Status::Loading => vec![format!(
+            "Dataset {} is still loading: {} records so far; results may change.",
+            info.id, info.records
+        )],
+        crate::staging::store::Status::Failed(reason) => vec![format!(
+            "Dataset {} is incomplete: staging failed ({reason}); {} records were staged.",
+            info.id, info.records
+        )],
+    }
+}

@@ -1,0 +1,223 @@
+//! The operations on staged datasets: query, schema, list_datasets, drop_dataset.
+//!
+//! Each one first resolves the dataset for this caller (ownership and expiry
+//! are decided in the core, not by the backend) and reports the dataset's
+//! status, so partial data from a failed or still-loading staging is never
+//! mistaken for a complete set.
+
+use super::stage::dataset_link;
+use super::{owned_dataset, render, staging, status_warnings};
+use crate::error::Result;
+use crate::staging::guard::QueryPolicy;
+use crate::staging::layouts::{layout_for, ALL};
+use crate::staging::schema::Layout;
+use crate::staging::store::DatasetInfo;
+use crate::staging::{owner_of, Staging};
+use crate::tools::content::{Annotations, Role};
+use crate::tools::entrez_query::plan::{int_arg, str_arg};
+use crate::tools::{ToolContext, ToolOutput};
+use serde_json::{json, Value};
+
+fn layout_named(info: &DatasetInfo) -> &'static Layout {
+    ALL.iter()
+        .copied()
+        .find(|l| l.name == info.layout)
+        .unwrap_or_else(|| layout_for(&info.database))
+}
+
+fn annotated(structured: Value, text: String) -> ToolOutput {
+    ToolOutput::new(structured, text).with_text_annotations(
+        Annotations::for_audience(&[Role::User, Role::Assistant]).with_priority(1.0),
+    )
+}
+
+/// Runs one read-only SQL statement.
+pub async fn query(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
+    let info = owned_dataset(ctx, args).await?;
+    let staging = staging(ctx)?;
+    let sql = str_arg(args, "sql").unwrap_or_default();
+    let policy =
+        QueryPolicy::with_limit(int_arg(args, "limit"), staging.limits.query_time_limit_ms);
+    let r = staging.store.query(&info.id, sql, policy).await?;
+    let mut warnings = status_warnings(&info);
+    let returned = r.rows.len() as u64;
+    if r.bytes_capped {
+        warnings.push(format!(
+            "Only {returned} rows fit in one result ({} bytes); select fewer or shorter columns, or page with LIMIT/OFFSET.",
+            crate::staging::guard::MAX_RESULT_BYTES
+        ));
+    } else if r.total > returned {
+        warnings.push(format!(
+            "{returned} of {} rows returned (limit {}); raise limit (max {}) or page with LIMIT/OFFSET in the SQL.",
+            r.total,
+            policy.limit,
+            crate::staging::guard::MAX_LIMIT
+        ));
+    }
+    let rows: Vec<Value> = r
+        .rows
+        .iter()
+        .map(|row| Value::Array(row.iter().map(render::cell).collect()))
+        .collect();
+    let structured = json!({
+        "operation": "query",
+        "data_access_id": info.id,
+        "status": info.status.as_str(),
+        "columns": r.columns,
+        "rows": rows,
+        "row_count": returned,
+        "total": r.total,
+        "total_exact": r.total_exact,
+        "truncated": r.total > returned,
+        "limit": policy.limit,
+        "elapsed_ms": r.elapsed_ms,
+        "warnings": warnings,
+    });
+    let mut text = render::query_text(&r);
+    for w in &warnings {
+        text.push_str(&format!("\nNote: {w}"));
+    }
+    Ok(annotated(structured, text).with_content(dataset_link(&info, layout_named(&info))))
+}
+
+/// Tables, columns, keys, indexes, row counts and example queries.
+pub async fn schema(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
+    let info = owned_dataset(ctx, args).await?;
+    let staging = staging(ctx)?;
+    let layout = layout_named(&info);
+    let tables = staging.store.describe(&info.id).await?;
+    let mut text = format!(
+        "Dataset {} — {} ({} layout, status {}, {} records).\n{}\n",
+        info.id,
+        info.source,
+        layout.name,
+        info.status.as_str(),
+        render::thousands(info.records),
+        layout.doc
+    );
+    let tables_json: Vec<Value> = tables
+        .iter()
+        .map(|t| {
+            let doc = layout.table(&t.name);
+            text.push_str(&format!(
+                "\n{} ({} rows) — {}\n  key ({})\n",
+                t.name,
+                render::thousands(t.rows),
+                doc.map_or("", |d| d.doc),
+                t.primary_key.join(", ")
+            ));
+            let columns: Vec<Value> = t
+                .columns
+                .iter()
+                .map(|c| {
+                    let note = doc.and_then(|d| d.column(&c.name)).map(|c| c.doc);
+                    text.push_str(&format!(
+                        "  {} {}{} — {}\n",
+                        c.name,
+                        c.ty,
+                        if c.not_null { " NOT NULL" } else { "" },
+                        note.unwrap_or("")
+                    ));
+                    json!({"name": c.name, "type": c.ty, "not_null": c.not_null,
+                           "primary_key": c.primary_key, "description": note})
+                })
+                .collect();
+            for f in &t.foreign_keys {
+                text.push_str(&format!(
+                    "  ({}) references {} ({})\n",
+                    f.columns.join(", "),
+                    f.table,
+                    f.references.join(", ")
+                ));
+            }
+            for i in &t.indexes {
+                text.push_str(&format!("  index {} on ({})\n", i.name, i.columns.join(", ")));
+            }
+            json!({
+                "name": t.name,
+                "description": doc.map(|d| d.doc),
+                "row_count": t.rows,
+                "columns": columns,
+                "primary_key": t.primary_key,
+                "foreign_keys": t.foreign_keys.iter().map(|f| json!({"columns": f.columns, "table": f.table, "references": f.references})).collect::<Vec<_>>(),
+                "indexes": t.indexes.iter().map(|i| json!({"name": i.name, "columns": i.columns, "unique": i.unique})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    text.push_str("\nExample queries:\n");
+    for e in layout.examples {
+        text.push_str(&format!("- {}: {}\n", e.title, e.sql));
+    }
+    let mut structured = render::dataset(&info);
+    structured["operation"] = json!("schema");
+    structured["layout_description"] = json!(layout.doc);
+    structured["tables"] = json!(tables_json);
+    structured["example_queries"] = render::examples(layout.examples);
+    structured["warnings"] = json!(status_warnings(&info));
+    Ok(annotated(structured, text).with_content(dataset_link(&info, layout)))
+}
+
+/// The caller's datasets; expired ones are dropped first.
+pub async fn list_datasets(ctx: &ToolContext<'_>) -> Result<ToolOutput> {
+    let staging: &Staging = staging(ctx)?;
+    let owner = owner_of(ctx.request);
+    staging.store.expire(ctx.platform.now_unix_ms()).await?;
+    let list = staging.store.list(&owner.key).await?;
+    let bytes: u64 = list.iter().map(|d| d.bytes).sum();
+    let mut text = if list.is_empty() {
+        "No datasets. Stage one with entrez_data operation fetch_and_stage.".to_string()
+    } else {
+        format!(
+            "{} dataset(s), {} bytes in all:",
+            list.len(),
+            render::thousands(bytes)
+        )
+    };
+    for d in &list {
+        text.push_str(&format!(
+            "\n- {} [{}] {} {} — {} records, {} rows, {} bytes, expires {}{}",
+            d.id,
+            d.status.as_str(),
+            d.database,
+            d.source,
+            render::thousands(d.records),
+            render::thousands(d.rows),
+            render::thousands(d.bytes),
+            crate::staging::iso8601(d.expires_ms),
+            d.status
+                .reason()
+                .map(|r| format!(" — {r}"))
+                .unwrap_or_default()
+        ));
+    }
+    let structured = json!({
+        "operation": "list_datasets",
+        "owner_scope": owner.scope.as_str(),
+        "datasets": list.iter().map(render::dataset).collect::<Vec<_>>(),
+        "total_bytes": bytes,
+        "limits": staging.limits.to_value(),
+        "warnings": [],
+    });
+    Ok(annotated(structured, text))
+}
+
+/// Deletes one of the caller's datasets.
+pub async fn drop_dataset(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
+    let info = owned_dataset(ctx, args).await?;
+    let dropped = staging(ctx)?.store.remove(&info.id).await?;
+    let structured = json!({
+        "operation": "drop_dataset",
+        "data_access_id": info.id,
+        "dropped": dropped,
+        "warnings": [],
+    });
+    Ok(annotated(
+        structured,
+        format!(
+            "Dropped dataset {} ({}, {} records).",
+            info.id,
+            info.source,
+            render::thousands(info.records)
+        ),
+    ))
+}

@@ -1,0 +1,373 @@
+//! `fetch_and_stage`: search if asked, then fetch, parse and append batch by batch.
+//!
+//! Only one batch is ever held in memory: each reply is parsed, turned into
+//! rows and appended in its own transaction before the next request goes
+//! out, through the same [`EntrezClient`](crate::entrez::EntrezClient) (and
+//! so the same pacing and retries) as every other NCBI call. The dataset is
+//! `loading` until the last batch is in, then `complete`; any failure marks
+//! it `failed` with the reason, and the rows staged so far stay queryable.
+
+use super::plan::{self, Fetch, Slice, Source};
+use super::{render, schema_uri, staging};
+use crate::entrez::EntrezClient;
+use crate::error::{Error, ErrorKind, Result};
+use crate::parse;
+use crate::staging::layouts::layout_for;
+use crate::staging::limits::{DEFAULT_RECORDS, MAX_RECORDS};
+use crate::staging::rows::{self, RowBatch};
+use crate::staging::schema::Layout;
+use crate::staging::store::{Caps, DatasetInfo, NewDataset, Status};
+use crate::staging::{iso8601, new_dataset_id, owner_of, Staging};
+use crate::tools::content::{Annotations, Content, Role};
+use crate::tools::entrez_query::plan::{database, int_arg};
+use crate::tools::{ToolContext, ToolOutput};
+use serde_json::{json, Value};
+
+/// Per-record warnings kept in one result; the rest are counted.
+const MAX_WARNINGS: usize = 20;
+
+/// What to fetch once the source is resolved.
+enum Work {
+    Ids(Vec<String>),
+    History {
+        webenv: String,
+        query_key: u64,
+        target: u64,
+        // A known count means a short batch is NCBI dropping records, not the end.
+        known_total: bool,
+    },
+}
+
+/// One staging run's fixed facts.
+struct Run<'a> {
+    client: EntrezClient<'a>,
+    staging: &'a Staging,
+    id: String,
+    db: String,
+    layout: &'static Layout,
+    fetch: Fetch,
+    include_sequence: bool,
+    caps: Caps,
+}
+
+/// What the batches did.
+#[derive(Default)]
+struct Progress {
+    batches: usize,
+    info: Option<DatasetInfo>,
+    warnings: Vec<String>,
+    more_warnings: usize,
+}
+
+impl Progress {
+    fn warn(&mut self, w: String) {
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(w);
+        } else {
+            self.more_warnings += 1;
+        }
+    }
+}
+
+/// Stages the records the arguments name and returns the dataset.
+pub async fn fetch_and_stage(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
+    let staging = staging(ctx)?;
+    let client = ctx.entrez()?;
+    let limits = staging.limits;
+    let db = database(args);
+    let layout = layout_for(&db);
+    let fetch = Fetch::for_database(&db);
+    let max_records = int_arg(args, "max_records")
+        .unwrap_or(DEFAULT_RECORDS)
+        .clamp(1, MAX_RECORDS);
+    let owner = owner_of(ctx.request);
+    let now = ctx.platform.now_unix_ms();
+    staging.store.expire(now).await?;
+    let mine = staging.store.list(&owner.key).await?;
+    let used: u64 = mine.iter().map(|d| d.bytes).sum();
+    if mine.len() as u64 >= limits.max_datasets {
+        return Err(over_quota(format!(
+            "You already hold {} datasets, the most one caller may hold.",
+            mine.len()
+        )));
+    }
+    if used >= limits.max_owner_bytes {
+        return Err(over_quota(format!(
+            "Your datasets already take {} bytes, the most one caller may use ({}).",
+            used, limits.max_owner_bytes
+        )));
+    }
+
+    let source = Source::from_args(args);
+    let mut progress = Progress::default();
+    let mut available = None;
+    let work = match &source {
+        Source::Ids(ids) => {
+            if ids.len() as u64 > max_records {
+                progress.warn(format!(
+                    "{} ids were given; only the first {max_records} (max_records) were staged.",
+                    ids.len()
+                ));
+            }
+            available = Some(ids.len() as u64);
+            Work::Ids(ids.iter().take(max_records as usize).cloned().collect())
+        }
+        Source::History { webenv, query_key } => Work::History {
+            webenv: webenv.clone(),
+            query_key: *query_key,
+            target: max_records,
+            known_total: false,
+        },
+        Source::Term(term) => {
+            let reply = client.send(&plan::search(&db, term)).await?;
+            let found = parse::esearch::parse_esearch_xml(&reply.body)?;
+            if found.count == 0 {
+                return Err(Error::new(
+                    ErrorKind::NotFound,
+                    format!("The search {term:?} matched no {db} records, so nothing was staged."),
+                )
+                .with_code("no_records")
+                .suggest("Check the term with entrez_query (operation search or spell) first.")
+                .with_details(json!({ "errors": found.errors, "error_list": found.error_list })));
+            }
+            let (Some(webenv), Some(key)) = (found.webenv, found.query_key) else {
+                return Err(Error::new(
+                    ErrorKind::Upstream,
+                    "NCBI ran the search but returned no history (WebEnv/query_key) to fetch from.",
+                )
+                .suggest("Retry; or search with entrez_query and stage the ids it returns."));
+            };
+            available = Some(found.count);
+            if found.count > max_records {
+                progress.warn(format!(
+                    "The search matched {} records; the first {max_records} were staged (max_records, at most {MAX_RECORDS}).",
+                    found.count
+                ));
+            }
+            Work::History {
+                webenv,
+                query_key: key.parse().unwrap_or(1),
+                target: found.count.min(max_records),
+                known_total: true,
+            }
+        }
+    };
+
+    let id = new_dataset_id(ctx.platform);
+    let created = NewDataset {
+        id: id.clone(),
+        owner: owner.key,
+        database: db.clone(),
+        layout,
+        source: source.describe(),
+        created_ms: now,
+        expires_ms: now.saturating_add(limits.ttl_secs.saturating_mul(1000)),
+    };
+    staging.store.create(created, limits.max_datasets).await?;
+    let run = Run {
+        client,
+        staging,
+        id: id.clone(),
+        db,
+        layout,
+        fetch,
+        include_sequence: args.get("include_sequence") == Some(&Value::Bool(true)),
+        caps: Caps {
+            max_rows: limits.max_rows,
+            max_bytes: limits
+                .max_dataset_bytes
+                .min(limits.max_owner_bytes.saturating_sub(used)),
+        },
+    };
+    match run.batches(&work, &mut progress).await {
+        Ok(()) => {
+            staging.store.finish(&id, Status::Complete).await?;
+            let info = staging.store.get(&id).await?.ok_or_else(|| {
+                Error::internal(format!("dataset {id} vanished right after staging"))
+            })?;
+            Ok(output(&run, &info, available, progress))
+        }
+        Err(e) => {
+            let staged = progress.info.as_ref().map_or(0, |i| i.records);
+            let reason = format!(
+                "{} (after {} batch(es), {staged} records)",
+                e.message, progress.batches
+            );
+            staging.store.finish(&id, Status::Failed(reason)).await?;
+            Err(failed(e, &id, staged))
+        }
+    }
+}
+
+impl Run<'_> {
+    async fn batches(&self, work: &Work, p: &mut Progress) -> Result<()> {
+        let size = self.fetch.batch_size();
+        match work {
+            Work::Ids(ids) => {
+                for chunk in ids.chunks(size) {
+                    self.one(Slice::Ids(chunk), p).await?;
+                }
+            }
+            Work::History {
+                webenv,
+                query_key,
+                target,
+                known_total,
+            } => {
+                let mut retstart = 0;
+                while retstart < *target {
+                    let retmax = (size as u64).min(target - retstart);
+                    let slice = Slice::History {
+                        webenv,
+                        query_key: *query_key,
+                        retstart,
+                        retmax,
+                    };
+                    let (parsed, new) = self.one(slice, p).await?;
+                    retstart += retmax;
+                    if parsed == 0 || (!known_total && (parsed as u64) < retmax) {
+                        break;
+                    }
+                    if new == 0 {
+                        // A history server that ignores retstart would repeat itself forever.
+                        p.warn(format!(
+                            "Batch at retstart {} added no new records; staging stopped there.",
+                            retstart - retmax
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Fetches, parses and appends one batch; returns (records parsed, new records).
+    async fn one(&self, slice: Slice<'_>, p: &mut Progress) -> Result<(usize, u64)> {
+        let reply = self
+            .client
+            .send(&plan::batch(&self.db, self.fetch, slice))
+            .await?;
+        let batch = self.parse(&reply.body, p)?;
+        for s in &batch.skipped {
+            p.warn(format!("Skipped: {s}."));
+        }
+        let parsed = batch.records;
+        let appended = self
+            .staging
+            .store
+            .append(&self.id, batch, self.caps)
+            .await?;
+        p.batches += 1;
+        p.info = Some(appended.info);
+        Ok((parsed, appended.new_records))
+    }
+
+    fn parse(&self, body: &[u8], p: &mut Progress) -> Result<RowBatch> {
+        Ok(match self.fetch {
+            Fetch::Pubmed => rows::pubmed(parse::pubmed::parse_pubmed(body)?),
+            Fetch::Pmc => rows::pmc(parse::pmc::parse_pmc(body)?),
+            Fetch::Sequence(_) => {
+                rows::sequences(parse::gbseq::parse_gbseq(body)?, self.include_sequence)
+            }
+            Fetch::Taxonomy => rows::taxa(parse::taxonomy::parse_taxonomy(body)?),
+            Fetch::Summary => {
+                let r = parse::esummary::parse_esummary_xml(body)?;
+                if r.docs.is_empty() && !r.errors.is_empty() {
+                    let messages: Vec<String> =
+                        r.errors.iter().map(|e| e.message.clone()).collect();
+                    return Err(parse::body_errors::ncbi_error(&messages));
+                }
+                for e in &r.errors {
+                    p.warn(format!(
+                        "{}: {}",
+                        e.uid.as_deref().unwrap_or("request"),
+                        e.message
+                    ));
+                }
+                rows::docsums(self.layout, r.docs)
+            }
+        })
+    }
+}
+
+fn output(run: &Run<'_>, info: &DatasetInfo, available: Option<u64>, p: Progress) -> ToolOutput {
+    let mut warnings = p.warnings;
+    if p.more_warnings > 0 {
+        warnings.push(format!("... and {} more warnings.", p.more_warnings));
+    }
+    let uri = schema_uri(&info.id);
+    let mut structured = render::dataset(info);
+    structured["operation"] = json!("fetch_and_stage");
+    structured["resource_uri"] = json!(uri);
+    structured["available"] = json!(available);
+    structured["truncated"] = json!(available.is_some_and(|a| a > info.records));
+    structured["batches"] = json!(p.batches);
+    structured["example_queries"] = render::examples(run.layout.examples);
+    structured["warnings"] = json!(warnings);
+    let example = run.layout.examples[0].sql;
+    let text = format!(
+        "Staged {} {} records into dataset {} ({} layout, {} rows, {} bytes, expires {}).\nTables: {}.\nQuery it: entrez_data operation query, data_access_id \"{}\", sql e.g. {example}\nSee operation schema for columns, keys and more examples.{}",
+        render::thousands(info.records),
+        run.db,
+        info.id,
+        run.layout.name,
+        render::thousands(info.rows),
+        render::thousands(info.bytes),
+        iso8601(info.expires_ms),
+        render::table_counts(info),
+        info.id,
+        if warnings.is_empty() { String::new() } else { format!("\nWarnings:\n- {}", warnings.join("\n- ")) },
+    );
+    ToolOutput::new(structured, text)
+        .with_text_annotations(
+            Annotations::for_audience(&[Role::User, Role::Assistant]).with_priority(1.0),
+        )
+        .with_content(dataset_link(info, run.layout))
+}
+
+/// The resource link every dataset result carries.
+pub fn dataset_link(info: &DatasetInfo, layout: &Layout) -> Content {
+    Content::ResourceLink {
+        uri: schema_uri(&info.id),
+        name: format!("dataset-{}", info.id),
+        title: Some(format!(
+            "{} dataset {} ({} layout)",
+            info.database, info.id, layout.name
+        )),
+        description: Some(format!(
+            "Schema of staged dataset {}: {}",
+            info.id,
+            render::table_counts(info)
+        )),
+        mime_type: Some("application/json".to_string()),
+        size: None,
+        annotations: None,
+    }
+}
+
+fn over_quota(message: String) -> Error {
+    Error::new(ErrorKind::LimitExceeded, message)
+        .with_code("dataset_quota_exceeded")
+        .suggest(
+            "Drop datasets you no longer need (operation drop_dataset; list_datasets shows them).",
+        )
+}
+
+/// A staging failure, pointing at the partial dataset that now says `failed`.
+fn failed(mut e: Error, id: &str, staged: u64) -> Error {
+    e.message = format!(
+        "{} Staging stopped; dataset {id} holds the {staged} records staged before that and is marked failed.",
+        e.message
+    );
+    let mut details = e.details.take().unwrap_or_else(|| json!({}));
+    if let Value::Object(map) = &mut details {
+        map.insert("data_access_id".into(), json!(id));
+        map.insert("status".into(), json!("failed"));
+        map.insert("records_staged".into(), json!(staged));
+    } else {
+        details = json!({"data_access_id": id, "status": "failed", "records_staged": staged, "cause": details});
+    }
+    e.with_details(details)
+        .suggest(format!("Query the partial data with data_access_id \"{id}\", or drop it with operation drop_dataset."))
+}
