@@ -1,0 +1,269 @@
+//! Staging throughput and query latency of the native store, with no network.
+//!
+//! The issue sets a floor of 20,000 PubMed articles per second for parse plus
+//! insert. Real articles are needed for that number to mean anything, so the
+//! 10,000 articles are the recorded fixtures cloned round-robin with their
+//! PMIDs rewritten, as the replay server's synthetic ids are. Each run stages
+//! them the way `fetch_and_stage` does: 20 bodies of 500 articles, each
+//! parsed, turned into rows and appended in its own transaction, into an
+//! in-memory store and into a file store. Then typical queries are timed.
+//! Run with `cargo bench --bench staging`.
+//!
+//! Everything runs on the main thread (no async runtime, so the store works
+//! inline), and each phase is timed by the wall clock and by the thread's own
+//! CPU time from `/proc/thread-self/schedstat`: on a shared machine the CPU
+//! figure is the one that does not depend on the neighbours. A bare quick-xml
+//! event scan of the same bytes shows what any parser must pay.
+
+use entrez_mcp::edge::native::sqlite::SqliteStore;
+use entrez_mcp::parse::pubmed::parse_pubmed;
+use entrez_mcp::staging::guard::QueryPolicy;
+use entrez_mcp::staging::layouts::PUBMED;
+use entrez_mcp::staging::rows;
+use entrez_mcp::staging::store::{Caps, NewDataset, SqlStore, Status};
+use std::future::Future;
+use std::task::{Context, Poll, Waker};
+use std::time::{Duration, Instant};
+
+const ARTICLES: usize = 10_000;
+const BATCH: usize = 500;
+const RUNS: usize = 3;
+
+/// The `<PubmedArticle>` elements of every PubMed fixture.
+fn recorded() -> Vec<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ncbi/eutils");
+    let mut out = Vec::new();
+    for f in [
+        "pubmed1", "pubmed2", "pubmed4", "pubmed5", "pubmed6", "pubmed7",
+    ] {
+        let text = std::fs::read_to_string(format!("{dir}/{f}.xml")).unwrap();
+        let mut rest = text.as_str();
+        while let Some(start) = rest.find("<PubmedArticle>") {
+            let end =
+                rest[start..].find("</PubmedArticle>").unwrap() + start + "</PubmedArticle>".len();
+            out.push(rest[start..end].to_string());
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+/// 20 efetch-like bodies of 500 articles with PMIDs 90000001 upwards.
+fn bodies(templates: &[String]) -> Vec<Vec<u8>> {
+    let head = "<?xml version=\"1.0\" ?>\n<!DOCTYPE PubmedArticleSet PUBLIC \"-//NLM//DTD PubMedArticle, 1st January 2025//EN\" \"https://dtd.nlm.nih.gov/ncbi/pubmed/out/pubmed_250101.dtd\">\n<PubmedArticleSet>\n";
+    (0..ARTICLES / BATCH)
+        .map(|b| {
+            let mut body = head.to_string();
+            for i in 0..BATCH {
+                let n = b * BATCH + i;
+                let t = &templates[n % templates.len()];
+                let open = t.find("<PMID").unwrap();
+                let value = t[open..].find('>').unwrap() + open + 1;
+                let close = t[value..].find("</PMID>").unwrap() + value;
+                body.push_str(&t[..value]);
+                body.push_str(&(90_000_001 + n).to_string());
+                body.push_str(&t[close..]);
+                body.push('\n');
+            }
+            body.push_str("</PubmedArticleSet>\n");
+            body.into_bytes()
+        })
+        .collect()
+}
+
+/// Outside a runtime the store's futures complete on first poll.
+fn now<F: Future>(f: F) -> F::Output {
+    let mut f = std::pin::pin!(f);
+    match f.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(v) => v,
+        Poll::Pending => panic!("the store should not wait outside a runtime"),
+    }
+}
+
+/// CPU time this thread has run, from the scheduler (Linux).
+fn cpu() -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .map(Duration::from_nanos)
+        .unwrap_or_default()
+}
+
+/// Wall and CPU time of one phase.
+#[derive(Clone, Copy, Default)]
+struct Spent {
+    wall: Duration,
+    cpu: Duration,
+}
+
+impl Spent {
+    fn measure<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        let (w, c) = (Instant::now(), cpu());
+        let out = f();
+        self.wall += w.elapsed();
+        self.cpu += cpu().saturating_sub(c);
+        out
+    }
+}
+
+#[derive(Default)]
+struct Timing {
+    parse: Spent,
+    rows: Spent,
+    insert: Spent,
+    total: Spent,
+}
+
+fn stage(store: &SqliteStore, id: &str, bodies: &[Vec<u8>]) -> Timing {
+    let caps = Caps {
+        max_rows: u64::MAX,
+        max_bytes: u64::MAX,
+    };
+    let mut t = Timing::default();
+    let mut total = Spent::default();
+    total.measure(|| {
+        let dataset = NewDataset {
+            id: id.to_string(),
+            owner: "bench".into(),
+            database: "pubmed".into(),
+            layout: &PUBMED,
+            source: "bench".into(),
+            created_ms: 0,
+            expires_ms: u64::MAX / 2,
+        };
+        now(store.create(dataset, u64::MAX)).unwrap();
+        for body in bodies {
+            let articles = t.parse.measure(|| parse_pubmed(body).unwrap());
+            let batch = t.rows.measure(|| rows::pubmed(articles));
+            t.insert
+                .measure(|| now(store.append(id, batch, caps)).unwrap());
+        }
+        // Building the secondary indexes is part of staging.
+        t.insert
+            .measure(|| now(store.finish(id, Status::Complete)).unwrap());
+    });
+    t.total = total;
+    t
+}
+
+fn per_sec(n: usize, d: Duration) -> f64 {
+    n as f64 / d.as_secs_f64()
+}
+
+fn report(label: &str, runs: &[Timing], mb: f64) {
+    let best = runs.iter().min_by_key(|t| t.total.cpu).unwrap();
+    let line = |what: &str, pick: fn(&Spent) -> Duration| {
+        println!(
+            "  {label} {what:<4}: {:>6.0} articles/s parse+insert; total {:.3}s = parse {:.3}s + rows {:.3}s + insert {:.3}s; parse alone {:.0}/s ({:.0} MB/s); rows+insert alone {:.0}/s",
+            per_sec(ARTICLES, pick(&best.total)),
+            pick(&best.total).as_secs_f64(),
+            pick(&best.parse).as_secs_f64(),
+            pick(&best.rows).as_secs_f64(),
+            pick(&best.insert).as_secs_f64(),
+            per_sec(ARTICLES, pick(&best.parse)),
+            mb / pick(&best.parse).as_secs_f64(),
+            per_sec(ARTICLES, pick(&best.rows) + pick(&best.insert)),
+        );
+    };
+    line("cpu", |s| s.cpu);
+    line("wall", |s| s.wall);
+}
+
+/// Every event of every body, read and dropped: what any quick-xml parser must pay.
+fn scan(bodies: &[Vec<u8>]) -> Spent {
+    let mut spent = Spent::default();
+    spent.measure(|| {
+        let mut events = 0u64;
+        for body in bodies {
+            let mut reader = quick_xml::Reader::from_reader(body.as_slice());
+            let mut buf = Vec::new();
+            loop {
+                match reader.read_event_into(&mut buf) {
+                    Ok(quick_xml::events::Event::Eof) => break,
+                    Ok(_) => events += 1,
+                    Err(e) => panic!("{e}"),
+                }
+                buf.clear();
+            }
+        }
+        std::hint::black_box(events)
+    });
+    spent
+}
+
+const QUERIES: &[(&str, &str)] = &[
+    ("point lookup", "SELECT title, year FROM article WHERE pmid = 90005000"),
+    ("authors of one article", "SELECT last_name, fore_name FROM author WHERE pmid = 90004321 ORDER BY position"),
+    ("articles per year", "SELECT year, COUNT(*) FROM article GROUP BY year ORDER BY year"),
+    ("top MeSH majors", "SELECT descriptor, COUNT(DISTINCT pmid) AS n FROM mesh WHERE major = 1 GROUP BY descriptor ORDER BY n DESC LIMIT 20"),
+    ("author join + group", "SELECT au.last_name, COUNT(*) AS n, MIN(ar.year) FROM author au JOIN article ar ON ar.pmid = au.pmid GROUP BY au.last_name ORDER BY n DESC LIMIT 20"),
+    ("1000 rows + count 10000", "SELECT pmid, title FROM article"),
+];
+
+fn main() {
+    let templates = recorded();
+    let bodies = bodies(&templates);
+    let mb = bodies.iter().map(Vec::len).sum::<usize>() as f64 / 1e6;
+    println!(
+        "input: {ARTICLES} PubMed articles cloned from {} recorded ones: {mb:.1} MB of XML in {} bodies ({:.1} KB per article)",
+        templates.len(),
+        bodies.len(),
+        mb * 1e3 / ARTICLES as f64
+    );
+    let ceiling = (0..RUNS)
+        .map(|_| scan(&bodies))
+        .min_by_key(|s| s.cpu)
+        .unwrap();
+    println!(
+        "  bare quick-xml event scan: {:.0} MB/s cpu = {:.0} articles/s (wall {:.0} MB/s)",
+        mb / ceiling.cpu.as_secs_f64(),
+        per_sec(ARTICLES, ceiling.cpu),
+        mb / ceiling.wall.as_secs_f64()
+    );
+
+    let memory = SqliteStore::in_memory().unwrap();
+    let runs: Vec<Timing> = (0..RUNS)
+        .map(|r| stage(&memory, &format!("{r:032x}"), &bodies))
+        .collect();
+    report("memory", &runs, mb);
+
+    let dir = std::env::temp_dir().join(format!("entrez-data-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let file = SqliteStore::open(&dir).unwrap();
+    let runs: Vec<Timing> = (0..RUNS)
+        .map(|r| stage(&file, &format!("{:032x}", r + 100), &bodies))
+        .collect();
+    report("file  ", &runs, mb);
+    let id = format!("{:032x}", 100);
+    let info = now(file.get(&id)).unwrap().unwrap();
+    println!(
+        "dataset: {} records, {} rows, {:.1} MB on disk ({})",
+        info.records,
+        info.rows,
+        info.bytes as f64 / 1e6,
+        info.tables
+            .iter()
+            .map(|t| format!("{} {}", t.name, t.rows))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+
+    println!("query latency on the file store (guard on, limit 1000, 50 runs each, wall):");
+    let policy = QueryPolicy::with_limit(Some(1000), 10_000);
+    for (name, sql) in QUERIES {
+        let mut times: Vec<Duration> = (0..50)
+            .map(|_| {
+                let t = Instant::now();
+                now(file.query(&id, sql, policy)).unwrap();
+                t.elapsed()
+            })
+            .collect();
+        times.sort();
+        println!(
+            "  {name:<26} median {:>8.3} ms  p95 {:>8.3} ms",
+            times[25].as_secs_f64() * 1e3,
+            times[47].as_secs_f64() * 1e3
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

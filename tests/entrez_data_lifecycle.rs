@@ -1,0 +1,262 @@
+//! entrez_data's life cycle: listed only with a store, owned per session,
+//! expired by the clock, held to its limits, dropped on request, and honest
+//! about datasets a crash left half-staged.
+
+mod common;
+mod entrez_data_common;
+
+use common::replay::Replay;
+use common::{rpc, server_with};
+use entrez_data_common::*;
+use entrez_mcp::config::Config;
+use entrez_mcp::edge::native::sqlite::{SqliteStore, INTERRUPTED};
+use entrez_mcp::staging::layouts::PUBMED;
+use entrez_mcp::staging::rows;
+use entrez_mcp::staging::store::{Caps, NewDataset, SqlStore, Status};
+use entrez_mcp::staging::Limits;
+use serde_json::{json, Value};
+
+fn tool_names(s: &entrez_mcp::protocol::Server) -> Vec<String> {
+    let list = rpc(
+        s,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    );
+    list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn listed_and_callable_only_on_servers_with_a_store() {
+    let (plain, _) = server_with(Config::defaults());
+    assert!(!tool_names(&plain).contains(&"entrez_data".to_string()));
+    let r = rpc(
+        &plain,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": "entrez_data", "arguments": {"operation": "list_datasets"}}}),
+    );
+    assert_eq!(r["error"]["code"], -32602);
+
+    let (s, _, _) = server(None, Limits::default());
+    assert!(tool_names(&s).contains(&"entrez_data".to_string()));
+    let list = rpc(
+        &s,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    );
+    let tool = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "entrez_data")
+        .unwrap()
+        .clone();
+    let a = &tool["annotations"];
+    assert_eq!(
+        (
+            a["readOnlyHint"].clone(),
+            a["destructiveHint"].clone(),
+            a["openWorldHint"].clone()
+        ),
+        (json!(false), json!(true), json!(true))
+    );
+    let empty = ok(&s, json!({"operation": "list_datasets"}));
+    assert_eq!(empty["datasets"], json!([]));
+    assert_eq!(empty["limits"]["max_records_per_staging"], 10000);
+    // Without a network, staging says so rather than pretending.
+    let e = err(&s, json!({"operation": "fetch_and_stage", "ids": ["1"]}));
+    assert_eq!(e["code"], "upstream_unavailable");
+}
+
+#[test]
+fn datasets_belong_to_their_session() {
+    let replay = Replay::start();
+    let (s, _, _) = server(Some(&replay), Limits::default());
+    let alice = session("alice-session");
+    let bob = session("bob-session");
+    let st = ok_as(
+        &s,
+        json!({"operation": "fetch_and_stage", "ids": ["12091962", "9997"]}),
+        &alice,
+    );
+    let id = st["data_access_id"].as_str().unwrap();
+    for op in ["query", "schema", "drop_dataset"] {
+        let e = err_as(
+            &s,
+            json!({"operation": op, "data_access_id": id, "sql": "SELECT 1"}),
+            &bob,
+        );
+        assert_eq!(e["code"], "dataset_not_found", "{op}");
+    }
+    let bobs = ok_as(&s, json!({"operation": "list_datasets"}), &bob);
+    assert_eq!(bobs["owner_scope"], "session");
+    assert_eq!(bobs["datasets"], json!([]));
+    let mine = ok_as(&s, json!({"operation": "list_datasets"}), &alice);
+    assert_eq!(mine["datasets"][0]["data_access_id"], id);
+    assert_eq!(mine["datasets"][0]["records"], 2);
+    // Without a session the caller's key decides; stdio (neither) is one local owner.
+    let keyed = entrez_mcp::tools::RequestContext {
+        caller_api_key: Some(entrez_mcp::secret::ApiKey::new("caller-key")),
+        session_id: None,
+    };
+    assert_eq!(
+        ok_as(&s, json!({"operation": "list_datasets"}), &keyed)["owner_scope"],
+        "api_key"
+    );
+    assert_eq!(
+        ok(&s, json!({"operation": "list_datasets"}))["datasets"],
+        json!([])
+    );
+    let dropped = ok_as(
+        &s,
+        json!({"operation": "drop_dataset", "data_access_id": id}),
+        &alice,
+    );
+    assert_eq!(dropped["dropped"], true);
+    let again = err_as(
+        &s,
+        json!({"operation": "query", "data_access_id": id, "sql": "SELECT 1"}),
+        &alice,
+    );
+    assert_eq!(again["code"], "dataset_not_found");
+}
+
+#[test]
+fn datasets_expire_after_their_ttl() {
+    let replay = Replay::start();
+    let limits = Limits {
+        ttl_secs: 60,
+        ..Limits::default()
+    };
+    let (s, clock, store) = server(Some(&replay), limits);
+    let a = ok(
+        &s,
+        json!({"operation": "fetch_and_stage", "ids": ["12091962"]}),
+    );
+    let b = ok(&s, json!({"operation": "fetch_and_stage", "ids": ["9997"]}));
+    let (ida, idb) = (
+        a["data_access_id"].as_str().unwrap(),
+        b["data_access_id"].as_str().unwrap(),
+    );
+    clock.advance_secs(59);
+    assert_eq!(scalar(&s, ida, "SELECT COUNT(*) FROM article"), 1);
+    clock.advance_secs(2);
+    let e = err(
+        &s,
+        json!({"operation": "query", "data_access_id": ida, "sql": "SELECT 1"}),
+    );
+    assert_eq!(e["code"], "dataset_expired");
+    assert!(e["message"].as_str().unwrap().contains("expired"));
+    // Listing drops the rest lazily, and the store forgets them.
+    assert_eq!(
+        ok(&s, json!({"operation": "list_datasets"}))["datasets"],
+        json!([])
+    );
+    assert!(common::block_on(store.get(idb)).unwrap().is_none());
+    let fresh = ok(&s, json!({"operation": "fetch_and_stage", "ids": ["9997"]}));
+    assert_eq!(fresh["status"], "complete");
+}
+
+#[test]
+fn limits_give_clear_errors_and_disturb_nothing_else() {
+    let replay = Replay::start();
+    let limits = Limits {
+        max_datasets: 2,
+        max_rows: 60,
+        ..Limits::default()
+    };
+    let (s, _, _) = server(Some(&replay), limits);
+    let small = ok(
+        &s,
+        json!({"operation": "fetch_and_stage", "ids": ["12091962"]}),
+    );
+    let small_id = small["data_access_id"].as_str().unwrap().to_string();
+    let before = sql(&s, &small_id, "SELECT * FROM author");
+
+    // 300 synthetic articles in one batch: far over 60 rows, so the batch is undone.
+    let ids: Vec<u64> = (90_000_001..=90_000_300).collect();
+    let e = err(&s, json!({"operation": "fetch_and_stage", "ids": ids}));
+    assert_eq!(e["code"], "limit_exceeded", "{e}");
+    assert!(e["message"]
+        .as_str()
+        .unwrap()
+        .contains("over the limit of 60 rows"));
+    assert_eq!(e["details"]["status"], "failed");
+    assert_eq!(e["details"]["records_staged"], 0);
+    let failed_id = e["details"]["data_access_id"].as_str().unwrap();
+    assert_eq!(scalar(&s, failed_id, "SELECT COUNT(*) FROM article"), 0);
+
+    // Two datasets held: a third is refused before anything is fetched.
+    let quota = err(&s, json!({"operation": "fetch_and_stage", "ids": ["9997"]}));
+    assert_eq!(quota["code"], "dataset_quota_exceeded");
+    assert_eq!(
+        sql(&s, &small_id, "SELECT * FROM author")["rows"],
+        before["rows"]
+    );
+    ok(
+        &s,
+        json!({"operation": "drop_dataset", "data_access_id": failed_id}),
+    );
+    assert_eq!(
+        ok(&s, json!({"operation": "fetch_and_stage", "ids": ["9997"]}))["records"],
+        1
+    );
+}
+
+#[test]
+fn a_crash_between_batches_leaves_a_failed_dataset_not_a_complete_one() {
+    let dir = std::env::temp_dir().join(format!("entrez-data-crash-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let id = "00112233445566778899aabbccddeeff";
+    {
+        let store = SqliteStore::open(&dir).unwrap();
+        common::block_on(async {
+            store
+                .create(
+                    NewDataset {
+                        id: id.into(),
+                        owner: "local".into(),
+                        database: "pubmed".into(),
+                        layout: &PUBMED,
+                        source: "ids".into(),
+                        created_ms: 1,
+                        expires_ms: u64::MAX / 2,
+                    },
+                    10,
+                )
+                .await
+                .unwrap();
+            let batch = rows::pubmed(recorded_articles());
+            let caps = Caps {
+                max_rows: u64::MAX,
+                max_bytes: u64::MAX,
+            };
+            store.append(id, batch, caps).await.unwrap();
+        });
+        // Dropped here without finish(): the process "stopped" mid-staging.
+    }
+    std::fs::write(dir.join("datasets").join("stray.sqlite"), b"junk").unwrap();
+    let store = SqliteStore::open(&dir).unwrap();
+    let info = common::block_on(store.get(id)).unwrap().unwrap();
+    assert_eq!(info.status, Status::Failed(INTERRUPTED.to_string()));
+    assert_eq!(info.records, 8);
+    assert!(!dir.join("datasets").join("stray.sqlite").exists());
+    let (s, _) = server_on(None, Limits::default(), store);
+    let listed: Value = ok(&s, json!({"operation": "list_datasets"}));
+    assert_eq!(listed["datasets"][0]["status"], "failed");
+    assert_eq!(listed["datasets"][0]["reason"], INTERRUPTED);
+    let q = ok(
+        &s,
+        json!({"operation": "query", "data_access_id": id, "sql": "SELECT COUNT(*) FROM article"}),
+    );
+    assert_eq!(q["rows"][0][0], 8);
+    assert_eq!(q["status"], "failed");
+    ok(
+        &s,
+        json!({"operation": "drop_dataset", "data_access_id": id}),
+    );
+    assert!(!dir.join("datasets").join(format!("{id}.sqlite")).exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
