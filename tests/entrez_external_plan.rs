@@ -55,6 +55,18 @@ fn compound_lookups_put_safe_identifiers_in_the_path() {
         get(&c),
         format!("{PUG}compound/cid/2244,2519/synonyms/JSON")
     );
+    // PUG REST's own comma list is read as the same two CIDs.
+    let p = plan::pubchem_lookup(
+        &config(),
+        &json!({"operation": "compound", "identifier": ["2244, 2519", 3672]}),
+        false,
+    )
+    .unwrap();
+    assert_eq!(p.identifiers, ["2244", "2519", "3672"]);
+    assert_eq!(
+        get(&p.call),
+        format!("{PUG}compound/cid/2244,2519,3672/property/{PROPS}/JSON")
+    );
     let c = lookup(
         json!({"operation": "compound", "namespace": "smiles", "identifier": "CC(=O)OC1=CC=CC=C1C(=O)O", "data": "cids"}),
     );

@@ -264,7 +264,16 @@ pub fn pubchem_lookup(config: &Config, args: &Value, legacy: bool) -> Result<Pug
         Domain::Compound => "cid",
     };
     let namespace = str_arg(args, "namespace").unwrap_or(default_ns).to_string();
-    let ids = string_list(args.get("identifier"));
+    let mut ids = string_list(args.get("identifier"));
+    if matches!(namespace.as_str(), "cid" | "sid" | "aid") {
+        // "2244,2519" is how PUG REST itself writes a list; take it like [2244, 2519].
+        ids = ids
+            .iter()
+            .flat_map(|i| i.split(','))
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty())
+            .collect();
+    }
     if ids.is_empty() {
         return Err(invalid("identifier is empty."));
     }
