@@ -60,10 +60,14 @@ fn not_found(app: &App, what: &str) -> Reply {
     fault(app, "PUGREST.NotFound", Some(&format!("No {what} found")))
 }
 
-/// A minimal check standing in for PubChem's structure standardizer: brackets and parentheses balance.
+/// A minimal check standing in for PubChem's structure standardizer: brackets and parentheses
+/// balance, and every ring-closure digit outside brackets is closed again.
 fn plausible_smiles(s: &str) -> bool {
     let mut depth: i32 = 0;
     let mut bracket = false;
+    // One bit per ring label 0-9: set while a ring is open. %nn labels are not tracked here.
+    let mut rings: u16 = 0;
+    let mut percent = 0;
     for c in s.chars() {
         match c {
             '(' if !bracket => depth += 1,
@@ -71,6 +75,9 @@ fn plausible_smiles(s: &str) -> bool {
             '[' if !bracket => bracket = true,
             ']' if bracket => bracket = false,
             '[' | ']' => return false,
+            '%' if !bracket => percent = 2,
+            '0'..='9' if !bracket && percent > 0 => percent -= 1,
+            '0'..='9' if !bracket => rings ^= 1 << (c as u32 - '0' as u32),
             c if c.is_ascii_whitespace() => return false,
             _ => {}
         }
@@ -78,7 +85,7 @@ fn plausible_smiles(s: &str) -> bool {
             return false;
         }
     }
-    depth == 0 && !bracket && !s.is_empty()
+    depth == 0 && !bracket && rings == 0 && !s.is_empty()
 }
 
 /// Answers one PUG REST request.
