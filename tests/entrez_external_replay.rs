@@ -425,11 +425,13 @@ fn faults_become_errors_with_pubchems_words_and_a_next_step() {
     );
     assert_eq!(e["details"]["fault"]["code"], "PUGREST.NotFound");
     assert!(e["suggestions"][0].as_str().unwrap().contains("spelling"));
+    // A ring that never closes only warns at validation (the sanity check is not a parser),
+    // so PubChem's own refusal is what the caller sees.
     let e = err(
         &s,
         pubchem(
             "structure_search",
-            json!({"search_type": "similarity", "identifier": "CC(C"}),
+            json!({"search_type": "similarity", "identifier": "C1CC"}),
         ),
     );
     assert_eq!(e["code"], "pubchem_bad_request");
@@ -452,6 +454,15 @@ fn faults_become_errors_with_pubchems_words_and_a_next_step() {
         ),
     );
     assert_eq!(e["code"], "invalid_arguments");
+    // So do structures the semantic check knows no reader accepts.
+    let e = err(
+        &s,
+        pubchem(
+            "structure_search",
+            json!({"search_type": "similarity", "identifier": "CC(C"}),
+        ),
+    );
+    assert_eq!(e["code"], "invalid_structure");
     assert_eq!(replay.stats()["total"].as_u64().unwrap(), before);
 }
 
@@ -606,7 +617,7 @@ fn id_converter_reports_each_id() {
         &s,
         pmc("id_convert", json!({"ids": ["PMC3531190", "23193287"]})),
     );
-    assert_eq!(e["code"], "invalid_arguments");
+    assert_eq!(e["code"], "mixed_id_types");
     let stats = replay.stats();
     assert_eq!(stats["missing_tool"], 0);
     assert!(log(&replay)

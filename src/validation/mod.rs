@@ -18,11 +18,16 @@
 //! Rules are registered per tool in [`CHECKERS`]. A tool with no row has
 //! only its schema; a new tool adds its row and its own file here.
 
+pub mod chem;
 pub mod databases;
 pub mod dates;
+pub mod entrez_external;
 pub mod entrez_query;
 pub mod ids;
+pub mod pmc_ids;
+pub mod pubchem_ids;
 pub mod rettypes;
+pub mod smiles;
 pub mod terms;
 pub mod tool_names;
 
@@ -67,6 +72,18 @@ pub mod codes {
     pub const HISTORY_PAIR_INCOMPLETE: &str = "history_pair_incomplete";
     /// A link name that does not start from dbfrom or does not lead to database.
     pub const LINKNAME_MISMATCH: &str = "linkname_mismatch";
+    /// An entrez_external operation under the other service.
+    pub const WRONG_SERVICE: &str = "wrong_service";
+    /// A PubChem identifier with the shape of another namespace (an InChIKey sent as a name).
+    pub const WRONG_NAMESPACE: &str = "wrong_namespace";
+    /// A SMILES, SMARTS or InChI that no reader accepts.
+    pub const INVALID_STRUCTURE: &str = "invalid_structure";
+    /// A PMC id of another type than idtype (or the citation database) declares.
+    pub const IDTYPE_MISMATCH: &str = "idtype_mismatch";
+    /// PMC ids of several types in one call that takes one type.
+    pub const MIXED_ID_TYPES: &str = "mixed_id_types";
+    /// A similarity threshold that is not a whole percentage from 0 to 100.
+    pub const THRESHOLD_OUT_OF_RANGE: &str = "threshold_out_of_range";
 
     /// The same id more than once.
     pub const DUPLICATE_ID: &str = "duplicate_id";
@@ -92,6 +109,10 @@ pub mod codes {
     pub const UNKNOWN_LINKNAME: &str = "unknown_linkname";
     /// A sort value NCBI does not document for PubMed.
     pub const UNKNOWN_SORT: &str = "unknown_sort";
+    /// A SMILES that fails a sanity check some lenient readers forgive.
+    pub const SUSPICIOUS_STRUCTURE: &str = "suspicious_structure";
+    /// An id whose shape fits another kind too, read as the call declares it.
+    pub const AMBIGUOUS_ID: &str = "ambiguous_id";
 
     /// Every error code the semantic level can raise.
     pub const ERRORS: &[&str] = &[
@@ -113,6 +134,12 @@ pub mod codes {
         DATE_PAIR_INCOMPLETE,
         HISTORY_PAIR_INCOMPLETE,
         LINKNAME_MISMATCH,
+        WRONG_SERVICE,
+        WRONG_NAMESPACE,
+        INVALID_STRUCTURE,
+        IDTYPE_MISMATCH,
+        MIXED_ID_TYPES,
+        THRESHOLD_OUT_OF_RANGE,
     ];
 
     /// Every warning code the semantic level can raise.
@@ -129,6 +156,8 @@ pub mod codes {
         UNDOCUMENTED_FORMAT,
         UNKNOWN_LINKNAME,
         UNKNOWN_SORT,
+        SUSPICIOUS_STRUCTURE,
+        AMBIGUOUS_ID,
     ];
 }
 
@@ -247,6 +276,7 @@ pub type Checker = fn(&Context<'_>, &Value, &mut Report);
 /// The per-tool table. A tool without a row is checked by its schema alone.
 pub const CHECKERS: &[(&str, Checker)] = &[
     ("entrez_query", entrez_query::check),
+    ("entrez_external", entrez_external::check),
     ("entrez_capabilities", tool_names::capabilities),
     ("entrez_tool_info", tool_names::tool_info),
 ];

@@ -1,0 +1,200 @@
+//! `entrez_external`'s semantic rules: service and operation, PubChem identifiers, PMC ids.
+//!
+//! The inputSchema already ties each operation to its service and parameters;
+//! what it cannot say is that "aspirin" is no CID, that a 27-letter InChIKey
+//! sent as a name finds nothing, or that `CC(C` is no structure at all. PubChem
+//! answers those with a 400 or 404 that reads like "no such compound", after
+//! spending a request of a 5-per-second budget. This file reads the call
+//! (service, operation, parameters the operation ignores, the similarity
+//! threshold, defaults) and hands identifiers on: PubChem's to
+//! [`super::pubchem_ids`], which checks each against its namespace and names
+//! the namespace that fits, PMC's to [`super::pmc_ids`].
+//!
+//! Defaults and limits come from `tools::entrez_external::plan`, the request
+//! builder, so a call that passes here is one it will build.
+
+use super::{codes, item_path, path, pmc_ids, pubchem_ids, Context, Report};
+use crate::tools::entrez_external::plan::{DEFAULT_MAX_RECORDS, DEFAULT_THRESHOLD};
+use serde_json::{json, Map, Value};
+
+/// The operations of each service.
+pub const SERVICES: &[(&str, &[&str])] = &[
+    (
+        "pubchem",
+        &["compound", "substance", "bioassay", "structure_search"],
+    ),
+    ("pmc", &["id_convert", "oa_service", "citation_export"]),
+];
+
+/// The namespaces each PubChem operation takes, its default first (as the request builder).
+pub const NAMESPACES: &[(&str, &[&str])] = &[
+    (
+        "compound",
+        &[
+            "cid", "name", "smiles", "inchi", "inchikey", "formula", "listkey",
+        ],
+    ),
+    ("substance", &["sid", "sourceid", "name"]),
+    ("bioassay", &["aid"]),
+    ("structure_search", &["smiles", "inchi", "smarts", "cid"]),
+];
+
+/// Most CIDs, SIDs or AIDs one lookup takes (the schema's list limit).
+pub const MAX_LIST: usize = 100;
+/// PubChem's similarity Threshold is a Tanimoto percentage.
+pub const MAX_THRESHOLD: u64 = 100;
+
+/// Parameters only structure_search reads; the lookups ignore them.
+const SEARCH_ONLY: &[&str] = &[
+    "search_type",
+    "mode",
+    "threshold",
+    "max_records",
+    "identity_type",
+];
+
+/// The semantic check of one `entrez_external` call.
+pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
+    let op = args["operation"].as_str().unwrap_or("");
+    let Some((owner, _)) = SERVICES.iter().find(|(_, ops)| ops.contains(&op)) else {
+        // The schema names a missing or unknown operation.
+        report.normalized = Some(args.clone());
+        return;
+    };
+    match args["service"].as_str() {
+        Some(s) if s != *owner && SERVICES.iter().any(|(name, _)| *name == s) => {
+            report.error(
+                codes::WRONG_SERVICE,
+                path("service"),
+                format!("operation {op} belongs to service {owner}, not {s}."),
+            );
+            let ops = SERVICES
+                .iter()
+                .find(|(name, _)| *name == s)
+                .map(|(_, o)| o.join(", "));
+            report.suggest(format!(
+                "Set service to \"{owner}\", or pick a {s} operation ({}).",
+                ops.unwrap_or_default()
+            ));
+        }
+        None => report.suggest(format!(
+            "Add \"service\": \"{owner}\": operation {op} belongs to it."
+        )),
+        _ => {}
+    }
+    report.normalized = Some(if *owner == "pmc" {
+        pmc_ids::check(op, args, report)
+    } else {
+        pubchem(op, args, report)
+    });
+}
+
+fn pubchem(op: &str, args: &Value, report: &mut Report) -> Value {
+    let mut out = args.as_object().cloned().unwrap_or_default();
+    if op != "structure_search" {
+        for key in SEARCH_ONLY.iter().filter(|k| args.get(**k).is_some()) {
+            report.warn(
+                codes::IGNORED_PARAMETER,
+                path(key),
+                format!("{key} applies to operation structure_search only; {op} ignores it."),
+            );
+        }
+    }
+    let allowed = NAMESPACES
+        .iter()
+        .find(|(o, _)| *o == op)
+        .map_or(&[][..], |(_, n)| n);
+    let namespace = args["namespace"]
+        .as_str()
+        .unwrap_or(allowed.first().copied().unwrap_or("cid"));
+    if args.get("source").is_some() && namespace != "sourceid" {
+        report.warn(
+            codes::IGNORED_PARAMETER,
+            path("source"),
+            format!("source names the depositor for namespace sourceid only; namespace {namespace} ignores it."),
+        );
+    }
+    threshold(args, report);
+    defaults(op, namespace, &mut out);
+    if !allowed.contains(&namespace) {
+        // The schema names the namespaces this operation takes.
+        return Value::Object(out);
+    }
+    let values = identifiers(args.get("identifier"));
+    if matches!(namespace, "cid" | "sid" | "aid") {
+        let pieces = pubchem_ids::numbers(op, namespace, &values, report);
+        // A search takes one query; a lookup sends the list.
+        let sent = match pieces.as_slice() {
+            [one] if op == "structure_search" => json!(one),
+            _ => json!(pieces),
+        };
+        out.insert("identifier".into(), sent);
+    } else if let [(at, value)] = values.as_slice() {
+        pubchem_ids::single(op, namespace, at, value, report);
+        out.insert("identifier".into(), json!(value));
+    }
+    Value::Object(out)
+}
+
+/// The operation's defaults, as the request builder fills them.
+fn defaults(op: &str, namespace: &str, out: &mut Map<String, Value>) {
+    let mut fill = |k: &str, v: Value| {
+        out.entry(k.to_string()).or_insert(v);
+    };
+    fill("namespace", json!(namespace));
+    match op {
+        "compound" => fill("data", json!("properties")),
+        "substance" => fill("data", json!("record")),
+        "bioassay" => fill("data", json!("summary")),
+        _ => {
+            fill("mode", json!("fast"));
+            fill("max_records", json!(DEFAULT_MAX_RECORDS));
+            if out.get("search_type").and_then(Value::as_str) == Some("similarity") {
+                out.entry("threshold").or_insert(json!(DEFAULT_THRESHOLD));
+            }
+        }
+    }
+}
+
+fn threshold(args: &Value, report: &mut Report) {
+    let Some(t) = args.get("threshold").and_then(Value::as_f64) else {
+        return;
+    };
+    if t.fract() == 0.0 && (0.0..=MAX_THRESHOLD as f64).contains(&t) {
+        return;
+    }
+    let fix = if t > 0.0 && t < 1.0 {
+        format!(
+            "threshold is a percentage: write {} for a Tanimoto similarity of {t}.",
+            (t * 100.0).round()
+        )
+    } else {
+        "Set threshold to a whole number from 0 to 100 (PubChem's default is 90).".into()
+    };
+    report.error(
+        codes::THRESHOLD_OUT_OF_RANGE,
+        path("threshold"),
+        format!("threshold {t} is outside what PubChem accepts: a whole Tanimoto percentage from 0 to {MAX_THRESHOLD}."),
+    );
+    report.suggest(fix);
+}
+
+/// The identifier values with their JSONPaths, strings trimmed and numbers as text.
+fn identifiers(v: Option<&Value>) -> Vec<(String, String)> {
+    let text = |v: &Value| match v {
+        Value::String(s) => Some(s.trim().to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    match v {
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| text(v).map(|t| (item_path("identifier", i), t)))
+            .collect(),
+        Some(v) => text(v)
+            .map(|t| vec![(path("identifier"), t)])
+            .unwrap_or_default(),
+        None => Vec::new(),
+    }
+}
