@@ -129,14 +129,24 @@ fn scan(s: &str, fatal: &mut Vec<Problem>, doubts: &mut Vec<Problem>) -> OpenRin
             }
             b'0'..=b'9' | b'%' => {
                 let label = if c == b'%' {
+                    // %nn, or OpenSMILES's %(nnn) for labels past 99.
+                    let long = s[i + 1..]
+                        .strip_prefix('(')
+                        .and_then(|r| r.split_once(')'))
+                        .map(|(l, _)| l)
+                        .filter(|l| digits(l));
                     let two = s.get(i + 1..i + 3).filter(|l| digits(l));
-                    match two {
-                        Some(l) => {
+                    match (long, two) {
+                        (Some(l), _) => {
+                            i += l.len() + 2;
+                            l.to_string()
+                        }
+                        (None, Some(l)) => {
                             i += 2;
                             l.to_string()
                         }
-                        None => {
-                            fail(fatal, format!("\"{s}\" has '%' without the two digits of a ring label (%10 to %99)."));
+                        (None, None) => {
+                            fail(fatal, format!("\"{s}\" has '%' without the two digits of a ring label (%10 to %99, or %(100) and up)."));
                             break;
                         }
                     }
@@ -282,6 +292,7 @@ mod tests {
             "[13CH4]",
             "Cn1cnc2c1c(=O)n(C)c(=O)n2C",
             "C%10CCCCC%10",
+            "C%(123)CC%(123)",
             "ClC(Cl)Cl",
             "O=C=O",
             "[2H]C([2H])([2H])[2H]",
