@@ -380,3 +380,48 @@ fn ten_thousand_synthetic_pubmed_records_end_to_end() {
     assert_eq!(stats["posts"], 20, "{stats}");
     eprintln!("staged 10,000 synthetic records in {elapsed:?}; replay stats {stats}");
 }
+
+#[test]
+fn each_batch_is_reported_when_the_client_asks_for_progress() {
+    use entrez_mcp::protocol::progress::Notifier;
+    use std::sync::Mutex;
+
+    #[derive(Default)]
+    struct Collect(Mutex<Vec<Value>>);
+    impl Notifier for Collect {
+        fn notify(&self, n: Value) {
+            self.0.lock().unwrap().push(n);
+        }
+    }
+
+    let replay = Replay::start();
+    let (s, _, _) = server(Some(&replay), Limits::default());
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "entrez_data", "_meta": {"progressToken": 77},
+        "arguments": {"operation": "fetch_and_stage", "term": "replay-synthetic[all]", "max_records": 1200}}});
+    let sink = Collect::default();
+    let ctx = entrez_mcp::tools::RequestContext::default();
+    let reply =
+        common::block_on(s.handle_bytes_notifying(call.to_string().as_bytes(), &ctx, &sink))
+            .unwrap();
+    assert_eq!(
+        reply["result"]["structuredContent"]["records"], 1200,
+        "{reply}"
+    );
+    let events = sink.0.lock().unwrap();
+    let progress: Vec<(f64, f64)> = events
+        .iter()
+        .map(|e| {
+            (
+                e["params"]["progress"].as_f64().unwrap(),
+                e["params"]["total"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(progress, vec![(1.0, 3.0), (2.0, 3.0), (3.0, 3.0)]);
+    assert!(events.iter().all(|e| e["params"]["progressToken"] == 77));
+    assert!(events[2]["params"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("1200 records"));
+}

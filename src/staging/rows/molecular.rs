@@ -119,7 +119,7 @@ pub fn taxa(records: Vec<Taxon>) -> RowBatch {
 
 /// Rows for esummary documents: the `gene` layout, or the generic one for `layout`.
 pub fn docsums(layout: &'static Layout, docs: Vec<DocSummary>) -> RowBatch {
-    if std::ptr::eq(layout, &GENE) {
+    if layout.name == GENE.name {
         return genes(docs);
     }
     let mut b = RowBatch::new(layout);
@@ -239,5 +239,79 @@ fn objects(v: &Value) -> Vec<&Map<String, Value>> {
         Value::Object(o) if o.values().any(|c| !c.is_object() && !c.is_array()) => vec![o],
         Value::Object(o) => o.values().flat_map(objects).collect(),
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::esummary::parse_esummary_xml;
+
+    // Hand-written in the shape of NCBI's esummary version 2.0 for db=gene
+    // (no recording of a gene summary exists in the fixtures).
+    const GENES: &str = r#"<?xml version="1.0" ?>
+<eSummaryResult><DocumentSummarySet status="OK">
+<DocumentSummary uid="672"><Name>BRCA1</Name><Description>BRCA1 DNA repair associated</Description>
+<Status>0</Status><CurrentID>0</CurrentID><Chromosome>17</Chromosome><MapLocation>17q21.31</MapLocation>
+<OtherAliases>BRCAI, BRCC1, RNF53</OtherAliases><Mim><int>113705</int></Mim>
+<GenomicInfo><GenomicInfoType><ChrLoc>17</ChrLoc><ChrAccVer>NC_000017.11</ChrAccVer><ChrStart>43125482</ChrStart><ChrStop>43044294</ChrStop><ExonCount>24</ExonCount></GenomicInfoType></GenomicInfo>
+<Organism><ScientificName>Homo sapiens</ScientificName><CommonName>human</CommonName><TaxID>9606</TaxID></Organism>
+<Summary>This gene encodes a nuclear phosphoprotein.</Summary></DocumentSummary>
+<DocumentSummary uid="12189"><Name>Brca1</Name><OtherAliases></OtherAliases>
+<GenomicInfo><GenomicInfoType><ChrAccVer>NC_000077.7</ChrAccVer><ChrStart>101379589</ChrStart></GenomicInfoType><GenomicInfoType><ChrAccVer>NT_1.1</ChrAccVer><ChrStart>5</ChrStart></GenomicInfoType></GenomicInfo>
+<Organism><ScientificName>Mus musculus</ScientificName><TaxID>10090</TaxID></Organism></DocumentSummary>
+</DocumentSummarySet></eSummaryResult>"#;
+
+    #[test]
+    fn gene_summaries_become_genes_aliases_and_locations() {
+        let docs = parse_esummary_xml(GENES.as_bytes()).unwrap().docs;
+        let b = docsums(&GENE, docs);
+        assert_eq!(b.records, 2);
+        assert!(b.skipped.is_empty());
+        let gene = &b.tables[0];
+        assert_eq!(gene.len(), 2);
+        let brca1 = gene.row(0);
+        assert_eq!(brca1[0], SqlValue::Integer(672));
+        assert_eq!(brca1[1], Text("BRCA1".into()));
+        assert_eq!(brca1[3], Text("Homo sapiens".into()));
+        assert_eq!(brca1[5], SqlValue::Integer(9606));
+        assert_eq!(brca1[7], Text("17q21.31".into()));
+        assert_eq!(brca1[14], Text("113705".into()));
+        assert_eq!(brca1[16], SqlValue::Integer(0));
+        let aliases: Vec<&SqlValue> = (0..b.tables[1].len())
+            .map(|i| &b.tables[1].row(i)[2])
+            .collect();
+        assert_eq!(
+            aliases,
+            [
+                &Text("BRCAI".into()),
+                &Text("BRCC1".into()),
+                &Text("RNF53".into())
+            ]
+        );
+        let places = &b.tables[2];
+        assert_eq!(places.len(), 3);
+        assert_eq!(places.row(0)[3], Text("NC_000017.11".into()));
+        assert_eq!(places.row(0)[6], SqlValue::Integer(24));
+        assert_eq!(places.row(2)[0], SqlValue::Integer(12189));
+        assert_eq!(places.row(2)[1], SqlValue::Integer(2));
+        assert_eq!(gene.row(1)[6], Null);
+    }
+
+    #[test]
+    fn generic_summaries_keep_json_and_scalar_fields() {
+        let docs = parse_esummary_xml(GENES.as_bytes()).unwrap().docs;
+        let b = docsums(&crate::staging::layouts::GENERIC, docs);
+        assert_eq!(b.tables[0].len(), 2);
+        let json: Value = match &b.tables[0].row(0)[2] {
+            Text(t) => serde_json::from_str(t).unwrap(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(json["Organism"]["TaxID"], "9606");
+        let names: Vec<&SqlValue> = (0..b.tables[1].len())
+            .map(|i| &b.tables[1].row(i)[1])
+            .collect();
+        assert!(names.contains(&&Text("MapLocation".into())));
+        assert!(!names.contains(&&Text("Organism".into())));
     }
 }

@@ -6,12 +6,14 @@
 //! so the same pacing and retries) as every other NCBI call. The dataset is
 //! `loading` until the last batch is in, then `complete`; any failure marks
 //! it `failed` with the reason, and the rows staged so far stay queryable.
+//! When the client sent a progress token, each batch is reported as it lands.
 
 use super::plan::{self, Fetch, Slice, Source};
 use super::{render, schema_uri, staging};
 use crate::entrez::EntrezClient;
 use crate::error::{Error, ErrorKind, Result};
 use crate::parse;
+use crate::protocol::progress::Progress as Notify;
 use crate::staging::layouts::layout_for;
 use crate::staging::limits::{DEFAULT_RECORDS, MAX_RECORDS};
 use crate::staging::rows::{self, RowBatch};
@@ -48,6 +50,9 @@ struct Run<'a> {
     fetch: Fetch,
     include_sequence: bool,
     caps: Caps,
+    notify: Option<Notify<'a>>,
+    // Batches planned; None where a history set's size is unknown.
+    planned: Option<f64>,
 }
 
 /// What the batches did.
@@ -164,7 +169,19 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, args: &Value) -> Result<Tool
         expires_ms: now.saturating_add(limits.ttl_secs.saturating_mul(1000)),
     };
     staging.store.create(created, limits.max_datasets).await?;
+    let size = fetch.batch_size() as u64;
+    let planned = match &work {
+        Work::Ids(ids) => Some((ids.len() as u64).div_ceil(size) as f64),
+        Work::History {
+            target,
+            known_total: true,
+            ..
+        } => Some(target.div_ceil(size) as f64),
+        Work::History { .. } => None,
+    };
     let run = Run {
+        notify: ctx.progress,
+        planned,
         client,
         staging,
         id: id.clone(),
@@ -259,6 +276,16 @@ impl Run<'_> {
             .append(&self.id, batch, self.caps)
             .await?;
         p.batches += 1;
+        if let Some(n) = self.notify {
+            n.report(
+                p.batches as f64,
+                self.planned,
+                &format!(
+                    "batch {} staged: {} records so far",
+                    p.batches, appended.info.records
+                ),
+            );
+        }
         p.info = Some(appended.info);
         Ok((parsed, appended.new_records))
     }
