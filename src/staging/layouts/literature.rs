@@ -1,0 +1,252 @@
+//! Literature layouts: PubMed citations and PMC full text.
+
+use super::{fk, ix};
+use crate::staging::schema::ColumnType::{Integer, Text};
+use crate::staging::schema::{opt, req, Example, ForeignKey, Layout, Table};
+
+const PMID_FK: &[ForeignKey] = &[fk(&["pmid"], "article", &["pmid"])];
+const PMCID_FK: &[ForeignKey] = &[fk(&["pmcid"], "article", &["pmcid"])];
+
+/// PubMed citations from `efetch db=pubmed retmode=xml`.
+pub const PUBMED: Layout = Layout {
+    name: "pubmed",
+    doc: "PubMed citations (efetch XML): one article row per PMID with its authors, affiliations, MeSH headings, keywords, publication types and abstract sections.",
+    primary: "article",
+    tables: &[
+        Table {
+            name: "article",
+            doc: "One PubMed citation.",
+            columns: &[
+                req("pmid", Integer, "PubMed id."),
+                req("kind", Text, "'article' (PubmedArticle) or 'book' (PubmedBookArticle)."),
+                req("title", Text, "Article title as plain text."),
+                opt("abstract", Text, "Whole abstract; structured abstracts as one 'LABEL: text' line per section."),
+                opt("journal", Text, "Full journal title."),
+                opt("iso_abbrev", Text, "ISO journal abbreviation."),
+                opt("issn", Text, "Journal ISSN."),
+                opt("volume", Text, "Volume."),
+                opt("issue", Text, "Issue."),
+                opt("pages", Text, "Pages, e.g. '113-25'."),
+                opt("year", Integer, "Publication year."),
+                opt("pub_date", Text, "Publication date as printed, e.g. '2009 Jun 1'."),
+                opt("doi", Text, "DOI."),
+                opt("pmcid", Text, "PubMed Central id, e.g. 'PMC1234567'."),
+                opt("language", Text, "Language codes, '; '-separated, e.g. 'eng'."),
+            ],
+            primary_key: &["pmid"],
+            foreign_keys: &[],
+            indexes: &[ix("article_year", &["year"])],
+        },
+        Table {
+            name: "abstract_section",
+            doc: "One AbstractText of an abstract, in order.",
+            columns: &[
+                req("pmid", Integer, "PubMed id."),
+                req("position", Integer, "1-based order within the abstract."),
+                opt("label", Text, "Label printed before the section, e.g. 'METHODS'."),
+                opt("nlm_category", Text, "NLM's normalised category, e.g. 'METHODS'."),
+                req("text", Text, "Section text."),
+            ],
+            primary_key: &["pmid", "position"],
+            foreign_keys: PMID_FK,
+            indexes: &[],
+        },
+        Table {
+            name: "author",
+            doc: "One author of an article, a person or a collective, in citation order.",
+            columns: &[
+                req("pmid", Integer, "PubMed id."),
+                req("position", Integer, "1-based author position (1 = first author)."),
+                opt("last_name", Text, "Family name."),
+                opt("fore_name", Text, "Given names."),
+                opt("initials", Text, "Initials."),
+                opt("suffix", Text, "Suffix such as 'Jr'."),
+                opt("collective_name", Text, "Group name when the author is a consortium."),
+                opt("orcid", Text, "ORCID, e.g. '0000-0002-1825-0097'."),
+            ],
+            primary_key: &["pmid", "position"],
+            foreign_keys: PMID_FK,
+            indexes: &[ix("author_name", &["last_name", "fore_name"])],
+        },
+        Table {
+            name: "affiliation",
+            doc: "One affiliation of one author.",
+            columns: &[
+                req("pmid", Integer, "PubMed id."),
+                req("author_position", Integer, "The author's position (author.position)."),
+                req("position", Integer, "1-based order among that author's affiliations."),
+                req("affiliation", Text, "Affiliation text."),
+            ],
+            primary_key: &["pmid", "author_position", "position"],
+            foreign_keys: &[fk(
+                &["pmid", "author_position"],
+                "author",
+                &["pmid", "position"],
+            )],
+            indexes: &[],
+        },
+        Table {
+            name: "mesh",
+            doc: "One MeSH descriptor/qualifier pair; a heading without qualifiers is one row with qualifier NULL.",
+            columns: &[
+                req("pmid", Integer, "PubMed id."),
+                req("position", Integer, "1-based order of the heading."),
+                req("qualifier_position", Integer, "1-based order of the qualifier; 0 when the heading has none."),
+                req("descriptor", Text, "Descriptor name, e.g. 'Asthma'."),
+                opt("descriptor_ui", Text, "Descriptor id, e.g. 'D001249'."),
+                opt("qualifier", Text, "Qualifier (subheading) name, e.g. 'drug therapy'."),
+                opt("qualifier_ui", Text, "Qualifier id, e.g. 'Q000188'."),
+                req("major", Integer, "1 when the descriptor or this descriptor/qualifier pair is a major topic."),
+            ],
+            primary_key: &["pmid", "position", "qualifier_position"],
+            foreign_keys: PMID_FK,
+            indexes: &[ix("mesh_descriptor", &["descriptor"])],
+        },
+        Table {
+            name: "keyword",
+            doc: "One author or indexer keyword.",
+            columns: &[
+                req("pmid", Integer, "PubMed id."),
+                req("position", Integer, "1-based order."),
+                req("keyword", Text, "Keyword text."),
+                req("major", Integer, "1 when marked as a major topic."),
+            ],
+            primary_key: &["pmid", "position"],
+            foreign_keys: PMID_FK,
+            indexes: &[ix("keyword_keyword", &["keyword"])],
+        },
+        Table {
+            name: "publication_type",
+            doc: "One publication type, e.g. 'Journal Article' or 'Review'.",
+            columns: &[
+                req("pmid", Integer, "PubMed id."),
+                req("position", Integer, "1-based order."),
+                req("publication_type", Text, "Publication type."),
+            ],
+            primary_key: &["pmid", "position"],
+            foreign_keys: PMID_FK,
+            indexes: &[],
+        },
+    ],
+    examples: &[
+        Example {
+            title: "Articles per year",
+            sql: "SELECT year, COUNT(*) AS articles FROM article GROUP BY year ORDER BY year DESC",
+        },
+        Example {
+            title: "Most frequent major MeSH topics",
+            sql: "SELECT descriptor, COUNT(DISTINCT pmid) AS articles FROM mesh WHERE major = 1 GROUP BY descriptor ORDER BY articles DESC LIMIT 20",
+        },
+        Example {
+            title: "Most prolific authors with their first year",
+            sql: "SELECT au.last_name, au.fore_name, COUNT(*) AS articles, MIN(ar.year) AS first_year FROM author au JOIN article ar ON ar.pmid = au.pmid WHERE au.last_name IS NOT NULL GROUP BY au.last_name, au.fore_name ORDER BY articles DESC LIMIT 20",
+        },
+    ],
+};
+
+/// PMC full text from `efetch db=pmc`.
+pub const PMC: Layout = Layout {
+    name: "pmc",
+    doc: "PMC full text (JATS): one article row per PMCID with authors, affiliations, keywords and the body as sections in reading order.",
+    primary: "article",
+    tables: &[
+        Table {
+            name: "article",
+            doc: "One PMC article's front matter.",
+            columns: &[
+                req("pmcid", Text, "PMC id, e.g. 'PMC1234567'."),
+                opt("pmid", Integer, "PubMed id, when the article is in PubMed."),
+                opt("doi", Text, "DOI."),
+                opt("article_type", Text, "JATS article-type, e.g. 'research-article'."),
+                req("title", Text, "Article title."),
+                opt("abstract", Text, "Main abstract."),
+                opt("journal", Text, "Journal title."),
+                opt("iso_abbrev", Text, "ISO journal abbreviation."),
+                opt("issn", Text, "Journal ISSN."),
+                opt("volume", Text, "Volume."),
+                opt("issue", Text, "Issue."),
+                opt("year", Integer, "Publication year."),
+                opt("pub_date", Text, "Publication date, e.g. '2021 Sep 13'."),
+                opt("license", Text, "Licence statement."),
+                opt("license_url", Text, "Licence URL."),
+            ],
+            primary_key: &["pmcid"],
+            foreign_keys: &[],
+            indexes: &[ix("article_pmid", &["pmid"])],
+        },
+        Table {
+            name: "author",
+            doc: "One author in order.",
+            columns: &[
+                req("pmcid", Text, "PMC id."),
+                req("position", Integer, "1-based author position."),
+                opt("last_name", Text, "Family name."),
+                opt("fore_name", Text, "Given names."),
+                opt("initials", Text, "Initials."),
+                opt("suffix", Text, "Suffix."),
+                opt("collective_name", Text, "Group name for a consortium."),
+                opt("orcid", Text, "ORCID."),
+            ],
+            primary_key: &["pmcid", "position"],
+            foreign_keys: PMCID_FK,
+            indexes: &[ix("author_name", &["last_name", "fore_name"])],
+        },
+        Table {
+            name: "affiliation",
+            doc: "One affiliation of one author.",
+            columns: &[
+                req("pmcid", Text, "PMC id."),
+                req("author_position", Integer, "The author's position."),
+                req("position", Integer, "1-based order."),
+                req("affiliation", Text, "Affiliation text."),
+            ],
+            primary_key: &["pmcid", "author_position", "position"],
+            foreign_keys: &[fk(
+                &["pmcid", "author_position"],
+                "author",
+                &["pmcid", "position"],
+            )],
+            indexes: &[],
+        },
+        Table {
+            name: "keyword",
+            doc: "One keyword.",
+            columns: &[
+                req("pmcid", Text, "PMC id."),
+                req("position", Integer, "1-based order."),
+                req("keyword", Text, "Keyword text."),
+            ],
+            primary_key: &["pmcid", "position"],
+            foreign_keys: PMCID_FK,
+            indexes: &[],
+        },
+        Table {
+            name: "section",
+            doc: "One body section, flattened in reading order.",
+            columns: &[
+                req("pmcid", Text, "PMC id."),
+                req("position", Integer, "0-based order in the document."),
+                req("level", Integer, "Nesting level: 1 for a top-level section, 0 for text directly in the body."),
+                opt("title", Text, "Section title."),
+                req("text", Text, "Paragraphs separated by blank lines."),
+            ],
+            primary_key: &["pmcid", "position"],
+            foreign_keys: PMCID_FK,
+            indexes: &[],
+        },
+    ],
+    examples: &[
+        Example {
+            title: "Articles by number of sections",
+            sql: "SELECT a.pmcid, a.title, COUNT(s.position) AS sections FROM article a LEFT JOIN section s ON s.pmcid = a.pmcid GROUP BY a.pmcid ORDER BY sections DESC LIMIT 20",
+        },
+        Example {
+            title: "Most common section titles",
+            sql: "SELECT title, COUNT(*) AS sections FROM section WHERE title IS NOT NULL GROUP BY title ORDER BY sections DESC LIMIT 20",
+        },
+        Example {
+            title: "Methods sections with an excerpt",
+            sql: "SELECT pmcid, title, substr(text, 1, 300) AS excerpt FROM section WHERE lower(title) LIKE '%method%' LIMIT 20",
+        },
+    ],
+};
