@@ -9,7 +9,7 @@
 use crate::config::Config;
 use crate::edge::stream;
 use crate::edge::worker_net::{DurablePacer, FetchTransport};
-use crate::entrez::limiter::{MemoryPacer, Pacer};
+use crate::entrez::limiter::{MemoryPacer, Pacer, DISTRIBUTED_WINDOW_MS};
 use crate::http::{sse_headers, Endpoint, HttpRequest, Sessions};
 use crate::net::Network;
 use crate::platform::{Platform, SystemPlatform};
@@ -50,7 +50,7 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
         None => {
             // Without the binding the limit holds per isolate only; say so loudly.
             worker::console_warn!("ENTREZ_PACER binding missing: NCBI pacing is per isolate");
-            Box::new(MemoryPacer::new())
+            Box::new(MemoryPacer::with_window(DISTRIBUTED_WINDOW_MS))
         }
     };
     let network = Network {

@@ -8,7 +8,7 @@
 //! its [`MemoryPacer`] are serialized exactly as they are natively; the Worker
 //! then sleeps for the wait it was granted before sending.
 
-use crate::entrez::limiter::{MemoryPacer, Pacer};
+use crate::entrez::limiter::{MemoryPacer, Pacer, DISTRIBUTED_WINDOW_MS};
 use crate::error::{Error, ErrorKind};
 use crate::net::{HttpCall, HttpReply, Method as CoreMethod, Transport};
 use crate::platform::BoxFuture;
@@ -164,7 +164,7 @@ impl DurableObject for EntrezPacer {
     fn new(_state: State, _env: Env) -> Self {
         // History older than one window never matters, so losing it on eviction is harmless.
         EntrezPacer {
-            pacer: MemoryPacer::new(),
+            pacer: MemoryPacer::with_window(DISTRIBUTED_WINDOW_MS),
         }
     }
 
