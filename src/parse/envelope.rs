@@ -8,32 +8,10 @@
 
 use crate::error::Error;
 use crate::parse::xml::{unexpected, Xml};
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::events::Event;
 use serde_json::Value;
 
-/// Calls `f` for each child element of the element just started; children `f` leaves unread are skipped.
-pub fn each_child<'a, F>(x: &mut Xml<'a>, mut f: F) -> Result<(), Error>
-where
-    F: FnMut(&mut Xml<'a>, &str, &BytesStart<'a>) -> Result<(), Error>,
-{
-    let depth = x.depth();
-    loop {
-        match x.event()? {
-            Event::Start(start) => {
-                let name = start.local_name();
-                f(x, name.as_ref(), &start)?;
-                // A handler that ignores a child must not leave us inside it,
-                // or its grandchildren would be read as our children.
-                if x.depth() > depth {
-                    x.skip()?;
-                }
-            }
-            Event::End(_) if x.depth() < depth => return Ok(()),
-            Event::Eof => return Ok(()),
-            _ => {}
-        }
-    }
-}
+pub use crate::parse::xml::each_child;
 
 /// Reads up to the first element and returns its local name, so callers can check they got the envelope they asked for.
 pub fn root<'a>(x: &mut Xml<'a>, what: &str) -> Result<String, Error> {

@@ -75,26 +75,7 @@ pub fn ncbi_error(what: &str, said: &str) -> Error {
     .suggest("Check that the ids exist in this database and that rettype/retmode suit it.")
 }
 
-/// Hands each child element of the current one to `f` (unread ones are skipped); returns at the end tag.
-pub fn each_child<'a, F>(x: &mut Xml<'a>, mut f: F) -> Result<(), Error>
-where
-    F: FnMut(&mut Xml<'a>, &str, &BytesStart<'a>) -> Result<(), Error>,
-{
-    let depth = x.depth();
-    loop {
-        match x.event()? {
-            Event::Start(start) => {
-                let local = start.local_name();
-                f(x, local.as_ref(), &start)?;
-                if x.depth() > depth {
-                    x.skip()?;
-                }
-            }
-            Event::End(_) | Event::Eof => return Ok(()),
-            _ => {}
-        }
-    }
-}
+pub use crate::parse::xml::each_child;
 
 /// The element's collapsed text, or `None` when it is empty.
 pub fn text_opt(x: &mut Xml<'_>) -> Result<Option<String>, Error> {

@@ -123,6 +123,30 @@ impl<'a> Xml<'a> {
     }
 }
 
+/// Calls `f` for each child element of the element just started; children `f` leaves unread are skipped.
+pub fn each_child<'a, F>(x: &mut Xml<'a>, mut f: F) -> Result<(), Error>
+where
+    F: FnMut(&mut Xml<'a>, &str, &BytesStart<'a>) -> Result<(), Error>,
+{
+    let depth = x.depth();
+    loop {
+        match x.event()? {
+            Event::Start(start) => {
+                let name = start.local_name();
+                f(x, name.as_ref(), &start)?;
+                // A handler that ignores a child must not leave us inside it,
+                // or its grandchildren would be read as our children.
+                if x.depth() > depth {
+                    x.skip()?;
+                }
+            }
+            Event::End(_) if x.depth() < depth => return Ok(()),
+            Event::Eof => return Ok(()),
+            _ => {}
+        }
+    }
+}
+
 /// An attribute value, unescaped, if present.
 pub fn attr(start: &BytesStart<'_>, name: &str) -> Option<String> {
     start
