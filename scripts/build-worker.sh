@@ -5,17 +5,9 @@
 # Nothing comes from GitHub: WASM_BINDGEN_BIN points worker-build at the wasm-bindgen CLI
 # installed from crates.io at the version in Cargo.lock, ESBUILD_BIN at the esbuild that
 # npm installed, and wasm-opt is off (Cargo.toml: [package.metadata.wasm-pack.profile.release]).
-#
-# ENTREZ_WORKER_PREBUILT=1 makes this a no-op when a bundle exists (scripts/test.sh builds
-# once, then starts wrangler dev on that bundle).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
-
-if [ "${ENTREZ_WORKER_PREBUILT:-}" = 1 ] && [ -f build/worker/shim.mjs ] && [ -f build/index_bg.wasm ]; then
-  echo "build-worker: using the prebuilt bundle in build/"
-  exit 0
-fi
 
 ensure_wasm_tools
 export WASM_BINDGEN_BIN="$CARGO_BIN/wasm-bindgen"

@@ -83,11 +83,11 @@ if [ "$E2E_ONLY" = 0 ]; then
 fi
 
 cargo_test() {
-  cargo test 2>&1 | tee "$TMP/cargo-test.log"
+  cargo test 2>&1 | tee "$TMP/cargo-test.out"
   local rc=${PIPESTATUS[0]}
   read -r RUST_PASSED RUST_FAILED < <(awk '/^test result:/ {
       for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i }
-    } END { print p + 0, f + 0 }' "$TMP/cargo-test.log")
+    } END { print p + 0, f + 0 }' "$TMP/cargo-test.out")
   return "$rc"
 }
 if [ "$E2E_ONLY" = 0 ]; then
@@ -284,10 +284,18 @@ e2e() {
 
   if [ "$WORKER_OK" = 1 ]; then
     port=$(free_port)
-    # ENTREZ_WORKER_PREBUILT: wrangler's [build] command reuses the bundle built above.
-    start_bg "wrangler dev" "$TMP/wrangler.log" env ENTREZ_WORKER_PREBUILT=1 \
-      wrangler dev --ip 127.0.0.1 --port "$port" --inspector-port "$(free_port)" \
-      --env-file "$env_file" --show-interactive-dev-session=false --log-level warn
+    # wrangler dev runs on a copy of the bundle built above, with wrangler.toml minus its
+    # [build] table: nothing rebuilds or reloads it when src/ or build/ change during the
+    # run. Its own dev registry and state directory keep it apart from any other wrangler
+    # dev on this machine (scripts/dev.sh, another checkout's tests) using the same names.
+    mkdir -p "$TMP/worker"
+    cp -r "$ROOT/build" "$TMP/worker/build"
+    awk '/^\[/ { skip = ($0 == "[build]") } !skip' "$ROOT/wrangler.toml" >"$TMP/worker/wrangler.toml"
+    start_bg "wrangler dev" "$TMP/wrangler.log" env WRANGLER_REGISTRY_PATH="$TMP/wrangler-registry" \
+      wrangler dev --config "$TMP/worker/wrangler.toml" \
+      --ip 127.0.0.1 --port "$port" --inspector-port "$(free_port)" \
+      --persist-to "$TMP/wrangler-state" \
+      --env-file "$env_file" --show-interactive-dev-session=false --log-level info
     if wait_http "http://127.0.0.1:$port/" "$BG_PID" "wrangler dev"; then
       worker_url="http://127.0.0.1:$port/mcp"
     else
@@ -327,9 +335,14 @@ e2e() {
     E2E_FAILED=$((E2E_FAILED + 1))
   fi
 
-  if [ -s "$TMP/wrangler.log" ]; then
-    log "wrangler dev log (warnings and errors)"
-    tail -n 40 "$TMP/wrangler.log"
+  # On any E2E failure, show the end of every server log (they vanish with $TMP).
+  if [ "$E2E_FAILED" -gt 0 ]; then
+    local f
+    for f in "$TMP"/*.log; do
+      [ -s "$f" ] || continue
+      log "end of $(basename "$f")"
+      tail -n 40 "$f"
+    done
   fi
 }
 
