@@ -3,37 +3,22 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use crate::common::replay::Replay;
 
-/// A running external-replay, killed when dropped.
-pub struct ExternalReplay {
-    child: Child,
-    /// `127.0.0.1:PORT`.
-    pub addr: String,
+/// A running external-replay, killed when dropped; controls and stats come from [`Replay`].
+pub struct ExternalReplay(Replay);
+
+impl std::ops::Deref for ExternalReplay {
+    type Target = Replay;
+    fn deref(&self) -> &Replay {
+        &self.0
+    }
 }
 
 impl ExternalReplay {
     /// Starts `external-replay` on a free loopback port.
     pub fn start() -> ExternalReplay {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_external-replay"))
-            .args(["--listen", "127.0.0.1:0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("external-replay starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .expect("external-replay prints its address");
-        let addr = line
-            .trim()
-            .strip_prefix("listening on http://")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_string();
-        ExternalReplay { child, addr }
+        ExternalReplay(Replay::start_binary(env!("CARGO_BIN_EXE_external-replay")))
     }
 
     /// The configuration variables that point the server at this replay.
@@ -46,40 +31,6 @@ impl ExternalReplay {
             "PMC_CTXP_URL" => Some(format!("http://{a}/api/ctxp/v1/")),
             _ => None,
         }
-    }
-
-    /// A raw HTTP/1.1 exchange with the replay; returns the body.
-    pub fn control(&self, method: &str, path: &str, body: &str) -> String {
-        let mut s = TcpStream::connect(&self.addr).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        write!(
-            s,
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.addr,
-            body.len()
-        )
-        .unwrap();
-        let mut out = String::new();
-        s.read_to_string(&mut out).unwrap();
-        out.split_once("\r\n\r\n")
-            .map(|(_, b)| b.to_string())
-            .unwrap_or_default()
-    }
-
-    /// The stats report as JSON.
-    pub fn stats(&self) -> serde_json::Value {
-        let body = self.control("GET", "/__replay/stats", "");
-        let start = body.find('{').unwrap_or(0);
-        let end = body.rfind('}').map(|i| i + 1).unwrap_or(body.len());
-        serde_json::from_str(&body[start..end])
-            .unwrap_or_else(|e| panic!("stats not JSON: {e}: {body}"))
-    }
-}
-
-impl Drop for ExternalReplay {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -15,7 +15,12 @@ pub struct Replay {
 impl Replay {
     /// Starts `ncbi-replay` on a free loopback port.
     pub fn start() -> Replay {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ncbi-replay"))
+        Replay::start_binary(env!("CARGO_BIN_EXE_ncbi-replay"))
+    }
+
+    /// Starts any of the project's replay binaries, which all print `listening on http://ADDR` first.
+    pub fn start_binary(path: &str) -> Replay {
+        let mut child = Command::new(path)
             .args(["--listen", "127.0.0.1:0"])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
