@@ -5,11 +5,13 @@
 //! every other kind becomes a tool result with `isError: true`, a stable code
 //! and suggestions the caller can act on.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::fmt;
 
 /// What went wrong, coarse enough to route on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// The body was not JSON (JSON-RPC -32700).
     Parse,
@@ -66,7 +68,9 @@ impl ErrorKind {
 }
 
 /// An error with a message a person can read and suggestions an assistant can follow.
-#[derive(Debug, Clone)]
+///
+/// Serializable so it can cross from a Durable Object back to the Worker intact.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Error {
     /// Routing class of the error.
     pub kind: ErrorKind,

@@ -2,6 +2,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
+pub mod sqlite;
 pub mod stream;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;

@@ -222,7 +222,7 @@ pub fn sql_error(message: &str) -> Error {
 }
 
 /// Limits that apply to one query.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct QueryPolicy {
     /// Rows to return.
     pub limit: usize,

@@ -9,7 +9,8 @@
 //! - [`rows`]: parsed records to rows;
 //! - [`guard`]: the read-only policy every query runs under;
 //! - [`limits`]: records, rows, bytes, datasets and lifetime per caller;
-//! - [`store`]: the [`SqlStore`] trait a backend implements.
+//! - [`store`]: the [`SqlStore`] trait a backend implements;
+//! - [`wire`]: the messages between the Worker and its Durable Objects.
 //!
 //! Ownership: a dataset belongs to the MCP session that staged it. Where a
 //! transport has no sessions, it belongs to a hash of the caller's NCBI key,
@@ -22,6 +23,7 @@ pub mod limits;
 pub mod rows;
 pub mod schema;
 pub mod store;
+pub mod wire;
 
 pub use limits::Limits;
 pub use store::SqlStore;

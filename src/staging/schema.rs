@@ -146,11 +146,18 @@ impl Table {
 
     /// The INSERT each row is bound to; a row already staged is left as it is.
     pub fn insert_sql(&self) -> String {
+        self.insert_rows_sql(1)
+    }
+
+    /// One INSERT for `rows` rows at once, for backends that pay per statement
+    /// (Durable Object SQL crosses into JavaScript on every call).
+    pub fn insert_rows_sql(&self, rows: usize) -> String {
         let names: Vec<&str> = self.columns.iter().map(|c| c.name).collect();
-        let marks = vec!["?"; names.len()].join(", ");
+        let one = format!("({})", vec!["?"; names.len()].join(", "));
+        let values = vec![one.as_str(); rows.max(1)].join(", ");
         // Not INSERT OR REPLACE: replacing deletes first, which would cascade and renumber.
         format!(
-            "INSERT INTO {} ({}) VALUES ({marks}) ON CONFLICT DO NOTHING",
+            "INSERT INTO {} ({}) VALUES {values} ON CONFLICT DO NOTHING",
             self.name,
             names.join(", ")
         )
@@ -237,6 +244,10 @@ mod tests {
         assert_eq!(
             T.insert_sql(),
             "INSERT INTO author (pmid, position, last_name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+        );
+        assert_eq!(
+            T.insert_rows_sql(2),
+            "INSERT INTO author (pmid, position, last_name) VALUES (?, ?, ?), (?, ?, ?) ON CONFLICT DO NOTHING"
         );
     }
 }

@@ -3,8 +3,8 @@
 //! The core decides what a dataset is called, who owns it, which tables it
 //! has, what rows go in, when it expires and what a query may do; a backend
 //! only keeps SQLite databases. Natively that is rusqlite with one file per
-//! dataset (`edge::native::sqlite`); on Workers it will be one Durable Object
-//! per dataset. Methods return boxed futures because the Worker's storage is
+//! dataset (`edge::native::sqlite`); on Workers it is one Durable Object per
+//! dataset (`edge::worker_data`). Methods return boxed futures because the Worker's storage is
 //! reached asynchronously; the native backend does its blocking work off the
 //! async threads.
 
@@ -13,9 +13,10 @@ use super::rows::{RowBatch, SqlValue};
 use super::schema::Layout;
 use crate::error::Result;
 use crate::platform::{BoxFuture, MaybeSendSync};
+use serde::{Deserialize, Serialize};
 
 /// Where a dataset is in its life.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
     /// Batches are still being staged (or a crash interrupted them: see the backend).
     Loading,
@@ -73,7 +74,7 @@ pub struct NewDataset {
 }
 
 /// Rows in one table.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableCount {
     /// Table name.
     pub name: String,
@@ -82,7 +83,7 @@ pub struct TableCount {
 }
 
 /// What the catalog knows about a dataset.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DatasetInfo {
     /// Dataset id.
     pub id: String,
@@ -111,7 +112,7 @@ pub struct DatasetInfo {
 }
 
 /// Ceilings an append must stay under; the append is undone whole if it would not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Caps {
     /// Rows the dataset may hold after the append.
     pub max_rows: u64,
@@ -120,7 +121,7 @@ pub struct Caps {
 }
 
 /// The outcome of one append.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Appended {
     /// New rows in the primary table (records already staged do not count).
     pub new_records: u64,
@@ -129,7 +130,7 @@ pub struct Appended {
 }
 
 /// One column of a table as SQLite reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ColumnInfo {
     /// Name.
     pub name: String,
@@ -142,7 +143,7 @@ pub struct ColumnInfo {
 }
 
 /// A foreign key as SQLite reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ForeignKeyInfo {
     /// Columns of the child table.
     pub columns: Vec<String>,
@@ -153,7 +154,7 @@ pub struct ForeignKeyInfo {
 }
 
 /// An index as SQLite reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IndexInfo {
     /// Name (SQLite names the primary key's own index `sqlite_autoindex_...`).
     pub name: String,
@@ -164,7 +165,7 @@ pub struct IndexInfo {
 }
 
 /// One table as SQLite reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableInfo {
     /// Table name.
     pub name: String,
@@ -181,7 +182,7 @@ pub struct TableInfo {
 }
 
 /// Rows a query returned.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QueryResult {
     /// Column names.
     pub columns: Vec<String>,
@@ -236,4 +237,8 @@ pub trait SqlStore: MaybeSendSync {
 
     /// Tables, columns, keys, indexes and row counts, as SQLite reports them.
     fn describe<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<TableInfo>>>;
+
+    /// Compiles `sql` against the dataset's schema under the read-only policy
+    /// without running it; returns the column names it would produce.
+    fn check<'a>(&'a self, id: &'a str, sql: &'a str) -> BoxFuture<'a, Result<Vec<String>>>;
 }

@@ -14,7 +14,10 @@ pub use molecular::{docsums, sequences, taxa};
 use super::schema::{Layout, Table};
 
 /// One SQLite value as the core hands it to a backend.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Serialized untagged: JSON null, integer, float, string, or an array of bytes.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
 pub enum SqlValue {
     /// NULL.
     Null,

@@ -3,7 +3,7 @@
 use super::db_error;
 use crate::error::{Error, ErrorKind, Result};
 use crate::staging::rows::{RowBatch, SqlValue};
-use crate::staging::store::{Caps, ColumnInfo, DatasetInfo, ForeignKeyInfo, IndexInfo, TableInfo};
+use crate::staging::store::{Caps, DatasetInfo, TableInfo};
 use rusqlite::types::{ToSql, ToSqlOutput, ValueRef};
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
@@ -121,96 +121,9 @@ fn size(conn: &Connection) -> Result<u64> {
 
 /// Tables, columns, keys, indexes and row counts, as SQLite itself reports them.
 pub fn describe(conn: &Connection) -> Result<Vec<TableInfo>> {
-    let names: Vec<String> = conn
-        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
-        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-        .map_err(db_error)?;
-    names.into_iter().map(|name| table(conn, name)).collect()
-}
-
-fn table(conn: &Connection, name: String) -> Result<TableInfo> {
-    let mut columns: Vec<ColumnInfo> = conn
-        .prepare("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?1) ORDER BY cid")
-        .and_then(|mut s| {
-            s.query_map([&name], |r| {
-                Ok(ColumnInfo {
-                    name: r.get(0)?,
-                    ty: r.get(1)?,
-                    not_null: r.get::<_, i64>(2)? != 0,
-                    primary_key: r.get::<_, i64>(3)? as usize,
-                })
-            })?
-            .collect()
-        })
-        .map_err(db_error)?;
-    let mut key: Vec<(usize, String)> = columns
-        .iter()
-        .filter(|c| c.primary_key > 0)
-        .map(|c| (c.primary_key, c.name.clone()))
-        .collect();
-    key.sort();
-    // A key column is never NULL, whatever the declaration says (rowid aliases, WITHOUT ROWID).
-    for c in columns.iter_mut().filter(|c| c.primary_key > 0) {
-        c.not_null = true;
-    }
-    let mut foreign_keys: Vec<ForeignKeyInfo> = Vec::new();
-    let fk_rows: Vec<(i64, String, String, String)> = conn
-        .prepare("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?1) ORDER BY id, seq")
-        .and_then(|mut s| s.query_map([&name], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?.collect())
-        .map_err(db_error)?;
-    let mut last = None;
-    for (id, parent, from, to) in fk_rows {
-        if last != Some(id) {
-            foreign_keys.push(ForeignKeyInfo {
-                columns: Vec::new(),
-                table: parent,
-                references: Vec::new(),
-            });
-            last = Some(id);
-        }
-        if let Some(fk) = foreign_keys.last_mut() {
-            fk.columns.push(from);
-            fk.references.push(to);
-        }
-    }
-    let index_rows: Vec<(String, bool, String)> = conn
-        .prepare("SELECT name, \"unique\", origin FROM pragma_index_list(?1) ORDER BY name")
-        .and_then(|mut s| {
-            s.query_map([&name], |r| {
-                Ok((r.get(0)?, r.get::<_, i64>(1)? != 0, r.get(2)?))
-            })?
-            .collect()
-        })
-        .map_err(db_error)?;
-    let mut indexes = Vec::new();
-    for (index, unique, origin) in index_rows {
-        // The primary key's own index is reported as the primary key.
-        if origin == "pk" {
-            continue;
-        }
-        let cols: Vec<String> = conn
-            .prepare("SELECT name FROM pragma_index_info(?1) ORDER BY seqno")
-            .and_then(|mut s| s.query_map([&index], |r| r.get(0))?.collect())
-            .map_err(db_error)?;
-        indexes.push(IndexInfo {
-            name: index,
-            columns: cols,
-            unique,
-        });
-    }
-    let rows: i64 = conn
-        .query_row(
-            &format!("SELECT COUNT(*) FROM \"{}\"", name.replace('"', "\"\"")),
-            [],
-            |r| r.get(0),
-        )
-        .map_err(db_error)?;
-    Ok(TableInfo {
-        name,
-        rows: rows as u64,
-        columns,
-        primary_key: key.into_iter().map(|(_, c)| c).collect(),
-        foreign_keys,
-        indexes,
+    crate::edge::sqlite::describe::tables(conn, |table| {
+        conn.query_row(&format!("SELECT COUNT(*) FROM \"{}\"", table.replace('"', "\"\"")), [], |r| r.get::<_, i64>(0))
+            .map(|n| n as u64)
+            .map_err(db_error)
     })
 }

@@ -430,6 +430,15 @@ impl SqlStore for SqliteStore {
             dataset::describe(&guard)
         })
     }
+
+    fn check<'a>(&'a self, id: &'a str, sql: &'a str) -> BoxFuture<'a, Result<Vec<String>>> {
+        let (id, sql) = (id.to_string(), sql.to_string());
+        self.blocking(move |inner| {
+            let conn = inner.connection(&id)?;
+            let mut guard = lock(&conn);
+            query::check(&mut guard, &sql)
+        })
+    }
 }
 
 fn gone(id: &str) -> Error {
