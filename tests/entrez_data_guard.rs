@@ -16,55 +16,34 @@ fn setup(limits: Limits) -> (entrez_mcp::protocol::Server, String) {
     (server, id)
 }
 
-const HOSTILE: &[&str] = &[
-    "INSERT INTO article (pmid, kind, title) VALUES (1, 'article', 'x')",
-    "INSERT INTO article SELECT * FROM article",
-    "REPLACE INTO article (pmid, kind, title) VALUES (9997, 'article', 'x')",
-    "UPDATE article SET title = 'x'",
-    "DELETE FROM article",
-    "WITH x AS (SELECT 1) DELETE FROM article",
-    "DROP TABLE article",
-    "DROP INDEX mesh_descriptor",
-    "CREATE TABLE t (a)",
-    "CREATE TEMP TABLE t (a)",
-    "CREATE VIEW v AS SELECT 1",
-    "CREATE INDEX i ON article (title)",
-    "CREATE TRIGGER tr AFTER INSERT ON article BEGIN SELECT 1; END",
-    "ALTER TABLE article ADD COLUMN x",
-    "ALTER TABLE article RENAME TO y",
-    "ATTACH DATABASE '/tmp/entrez-data-attach.sqlite' AS x",
-    "ATTACH ':memory:' AS m",
-    "DETACH DATABASE main",
-    "PRAGMA writable_schema = 1",
-    "PRAGMA journal_mode = DELETE",
-    "PRAGMA query_only = 0",
-    "PRAGMA user_version = 7",
-    "SELECT * FROM pragma_journal_mode",
-    "VACUUM",
-    "VACUUM INTO '/tmp/entrez-data-vacuum-into.sqlite'",
-    "REINDEX",
-    "ANALYZE",
-    "BEGIN",
-    "BEGIN IMMEDIATE",
-    "COMMIT",
-    "ROLLBACK",
-    "SAVEPOINT a",
-    "RELEASE a",
-    "EXPLAIN DELETE FROM article",
-    "SELECT load_extension('/tmp/evil.so')",
-    "SELECT fts3_tokenizer('simple')",
-    "SELECT 1; DELETE FROM article",
-    "SELECT * FROM article /* x */ ; DROP TABLE article",
-    "SELECT 1; SELECT 2",
-    "-- only a comment",
-    ";",
-];
+/// The hostile-SQL corpus, shared with the end-to-end suite that runs it on the Worker's Durable Objects.
+fn corpus(file: &str, key: &str) -> Vec<String> {
+    let text = match file {
+        "hostile" => include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/sql/hostile.json"
+        )),
+        _ => include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/sql/legitimate.json"
+        )),
+    };
+    let v: serde_json::Value = serde_json::from_str(text).unwrap();
+    v[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q.as_str().unwrap().to_string())
+        .collect()
+}
 
 #[test]
 fn hostile_sql_is_refused_by_sqlite_and_changes_nothing() {
     let (s, id) = setup(Limits::default());
     let before = sql(&s, &id, "SELECT (SELECT COUNT(*) FROM article), (SELECT COUNT(*) FROM author), (SELECT group_concat(name) FROM sqlite_schema)");
-    for q in HOSTILE {
+    let hostile = corpus("hostile", "refused");
+    assert!(hostile.len() >= 40);
+    for q in &hostile {
         let e = err(
             &s,
             json!({"operation": "query", "data_access_id": id, "sql": q}),
@@ -123,21 +102,9 @@ fn hostile_sql_is_refused_by_sqlite_and_changes_nothing() {
 #[test]
 fn queries_that_only_look_dangerous_pass() {
     let (s, id) = setup(Limits::default());
-    for q in [
-        "SELECT pmid AS created_at, year AS last_update, 0 AS deleted FROM article",
-        "WITH t(created_at, last_update, deleted) AS (SELECT 1, 2, 3) SELECT created_at, last_update, deleted FROM t",
-        "SELECT json_extract('{\"deleted\": true, \"update\": 1}', '$.deleted') AS deleted",
-        "SELECT 'DROP TABLE article; --' AS text, 'INSERT' AS \"delete\"",
-        "SELECT COUNT(*) FROM article -- DELETE FROM article",
-        "SELECT * FROM article;",
-        "  select title from article where title like '%update%' or title like '%drop%'  ",
-        "PRAGMA table_info(article)",
-        "SELECT name FROM sqlite_schema WHERE type = 'table'",
-        "SELECT pmid, ROW_NUMBER() OVER (ORDER BY pmid) AS n FROM article",
-        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10) SELECT SUM(x) FROM c",
-        "SELECT a.pmid, COUNT(au.position) FROM article a LEFT JOIN author au USING (pmid) GROUP BY a.pmid",
-        "SELECT key, value FROM json_each('[1, 2, 3]')",
-    ] {
+    let allowed = corpus("legitimate", "allowed");
+    assert!(allowed.len() >= 13);
+    for q in &allowed {
         let r = sql(&s, &id, q);
         assert_eq!(r["status"], "complete", "{q}");
         assert!(!r["columns"].as_array().unwrap().is_empty(), "{q}");
@@ -223,4 +190,37 @@ fn limits_totals_and_the_time_limit() {
         .as_str()
         .unwrap()
         .contains("schema"));
+}
+
+/// The Worker's Durable Objects cannot install an authorizer, so each query is
+/// first compiled on a schema replica; the replica must refuse and allow
+/// exactly what the native connection does.
+#[test]
+fn the_worker_schema_replica_applies_the_same_policy() {
+    use entrez_mcp::edge::sqlite::replica;
+    let pubmed = entrez_mcp::staging::wire::layout_named("pubmed").unwrap();
+    let mut conn = replica::open(pubmed, true).unwrap();
+    for q in corpus("hostile", "refused") {
+        let e = replica::check(&mut conn, &q).unwrap_err();
+        assert!(
+            [
+                "sql_not_read_only",
+                "sql_multiple_statements",
+                "sql_not_a_query"
+            ]
+            .contains(&e.code.as_str()),
+            "{q}: {} {}",
+            e.code,
+            e.message
+        );
+    }
+    for q in corpus("legitimate", "allowed") {
+        let columns = replica::check(&mut conn, &q).unwrap_or_else(|e| panic!("{q}: {e:?}"));
+        assert!(!columns.is_empty(), "{q}");
+    }
+    // The replica holds the tables and nothing else: no rows, no file, nothing attached.
+    let count: i64 = conn
+        .query_row("SELECT COUNT(*) FROM article", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(count, 0);
 }

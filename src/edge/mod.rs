@@ -7,4 +7,6 @@ pub mod stream;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 #[cfg(target_arch = "wasm32")]
+pub mod worker_data;
+#[cfg(target_arch = "wasm32")]
 pub mod worker_net;

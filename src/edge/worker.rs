@@ -8,12 +8,14 @@
 
 use crate::config::Config;
 use crate::edge::stream;
+use crate::edge::worker_data::DurableStore;
 use crate::edge::worker_net::{DurablePacer, FetchTransport};
 use crate::entrez::limiter::{MemoryPacer, Pacer, DISTRIBUTED_WINDOW_MS};
 use crate::http::{sse_headers, Endpoint, HttpRequest, Sessions};
 use crate::net::Network;
 use crate::platform::{Platform, SystemPlatform};
 use crate::protocol::Server;
+use crate::staging::{Limits, Staging};
 use futures_util::StreamExt;
 use std::cell::OnceCell;
 use worker::{event, Context, Env, Request, Response, Result};
@@ -57,7 +59,19 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
         transport: Box::new(FetchTransport),
         pacer,
     };
-    let server = Server::new(config, Box::new(SystemPlatform))?.with_network(network);
+    let mut server = Server::new(config, Box::new(SystemPlatform))?.with_network(network);
+    match DurableStore::from_env(env) {
+        Some(store) => {
+            server = server.with_staging(Staging {
+                store: Box::new(store),
+                limits: Limits::from_lookup(|name| lookup(env, name)),
+            })?;
+        }
+        // Without the bindings there is nowhere to keep datasets: entrez_data is not listed.
+        None => worker::console_warn!(
+            "ENTREZ_DATASET/ENTREZ_CATALOG bindings missing: entrez_data is disabled"
+        ),
+    }
     Ok(Endpoint::new(server, sessions))
 }
 

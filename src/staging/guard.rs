@@ -107,7 +107,16 @@ pub enum Verdict {
 /// The read-only policy: what a query statement may ask SQLite to do.
 pub fn authorize(access: &Access<'_>) -> Verdict {
     match access {
-        Access::Select | Access::Read { .. } | Access::Recursive => Verdict::Allow,
+        // A pragma used as a table (`SELECT * FROM pragma_journal_mode`) is read at
+        // prepare time like any table, so it is judged here by the pragma list, not
+        // later when the statement runs (the Worker compiles on a replica and runs elsewhere).
+        Access::Read { table, .. } => match pragma_table(table) {
+            Some(name) if !is_introspection(name) => {
+                Verdict::Deny(format!("PRAGMA {name} is not allowed"))
+            }
+            _ => Verdict::Allow,
+        },
+        Access::Select | Access::Recursive => Verdict::Allow,
         Access::Function { name } => {
             if DENIED_FUNCTIONS
                 .iter()
@@ -118,19 +127,25 @@ pub fn authorize(access: &Access<'_>) -> Verdict {
                 Verdict::Allow
             }
         }
-        Access::Pragma { name, .. }
-            if INTROSPECTION_PRAGMAS
-                .iter()
-                .any(|p| p.eq_ignore_ascii_case(name)) =>
-        {
-            Verdict::Allow
-        }
+        Access::Pragma { name, .. } if is_introspection(name) => Verdict::Allow,
         Access::Pragma { name, arg } => Verdict::Deny(match arg {
             Some(a) => format!("PRAGMA {name}({a}) is not allowed"),
             None => format!("PRAGMA {name} is not allowed"),
         }),
         Access::Other { action } => Verdict::Deny(format!("{action} is not allowed")),
     }
+}
+
+fn is_introspection(pragma: &str) -> bool {
+    INTROSPECTION_PRAGMAS
+        .iter()
+        .any(|p| p.eq_ignore_ascii_case(pragma))
+}
+
+/// The pragma behind an eponymous `pragma_*` table, e.g. `journal_mode`.
+fn pragma_table(table: &str) -> Option<&str> {
+    let prefix = table.get(..7)?;
+    prefix.eq_ignore_ascii_case("pragma_").then(|| &table[7..])
 }
 
 /// What a backend learned about a prepared statement, for [`check_statement`].
@@ -288,6 +303,20 @@ mod tests {
             }),
             Verdict::Deny(_)
         ));
+        assert!(matches!(
+            authorize(&Access::Read {
+                table: "pragma_journal_mode",
+                column: "journal_mode"
+            }),
+            Verdict::Deny(_)
+        ));
+        assert_eq!(
+            authorize(&Access::Read {
+                table: "pragma_table_info",
+                column: "name"
+            }),
+            Verdict::Allow
+        );
         assert!(matches!(
             authorize(&Access::Other {
                 action: "INSERT into article"

@@ -6,6 +6,8 @@
 //! datasets and bytes per owner, and a lifetime. Going over one is a clear
 //! `limit_exceeded` error that leaves every other dataset as it was.
 
+use crate::error::{Error, ErrorKind};
+
 /// Most records one `fetch_and_stage` call stages (also the inputSchema maximum).
 pub const MAX_RECORDS: u64 = 10_000;
 /// Records staged when the caller does not say.
@@ -84,6 +86,35 @@ impl Limits {
             "max_rows_per_query": super::guard::MAX_LIMIT,
         })
     }
+}
+
+/// The error when an owner already holds as many datasets as they may.
+pub fn too_many_datasets(held: u64) -> Error {
+    Error::new(
+        ErrorKind::LimitExceeded,
+        format!("You already hold {held} datasets, the most one caller may hold."),
+    )
+    .with_code("dataset_quota_exceeded")
+    .suggest("Drop datasets you no longer need with operation drop_dataset.")
+}
+
+/// The error when a batch would take a dataset over its row ceiling.
+pub fn too_many_rows(rows: u64, max_rows: u64) -> Error {
+    append_limit(format!(
+        "This batch would bring the dataset to {rows} rows, over the limit of {max_rows} rows per dataset."
+    ))
+}
+
+/// The error when a batch would take a dataset over its byte ceiling.
+pub fn too_many_bytes(bytes: u64, max_bytes: u64) -> Error {
+    append_limit(format!(
+        "This batch would bring the dataset to {bytes} bytes, over the {max_bytes} bytes this dataset may take."
+    ))
+}
+
+fn append_limit(message: String) -> Error {
+    Error::new(ErrorKind::LimitExceeded, message)
+        .suggest("Stage fewer records (max_records) or a narrower search; the limits are listed by operation list_datasets.")
 }
 
 #[cfg(test)]

@@ -90,6 +90,14 @@ pub fn prepare<'c>(conn: &'c Connection, sql: &str, denials: &Denials) -> Result
     Ok(stmt)
 }
 
+/// Compiles `sql` under the policy without running it; returns its column names.
+pub fn check(conn: &mut Connection, sql: &str) -> Result<Vec<String>> {
+    guarded(conn, |conn, denials| {
+        let stmt = prepare(conn, sql, denials)?;
+        Ok(stmt.column_names().map(String::from).collect())
+    })
+}
+
 /// A SQLite value in the core's terms.
 pub fn value(v: ValueRef<'_>) -> SqlValue {
     match v {

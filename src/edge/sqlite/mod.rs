@@ -18,4 +18,4 @@ pub mod authorizer;
 pub mod describe;
 pub mod replica;
 
-pub use authorizer::{guarded, prepare, value, Denials};
+pub use authorizer::{check, guarded, prepare, value, Denials};

@@ -1,6 +1,6 @@
 //! An empty in-memory copy of a dataset's schema, for checking SQL without the data.
 
-use super::{guarded, prepare};
+pub use super::authorizer::check;
 use crate::error::{Error, Result};
 use crate::staging::schema::Layout;
 use rusqlite::Connection;
@@ -19,14 +19,6 @@ pub fn open(layout: &Layout, indexed: bool) -> Result<Connection> {
     Ok(conn)
 }
 
-/// Compiles `sql` on the replica under the read-only policy; returns its column names.
-pub fn check(conn: &mut Connection, sql: &str) -> Result<Vec<String>> {
-    guarded(conn, |conn, denials| {
-        let stmt = prepare(conn, sql, denials)?;
-        Ok(stmt.column_names().into_iter().map(String::from).collect())
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,7 +29,11 @@ mod tests {
         let pubmed = layouts::ALL.iter().find(|l| l.name == "pubmed").unwrap();
         let mut conn = open(pubmed, true).unwrap();
         assert_eq!(
-            check(&mut conn, "SELECT pmid, title FROM article WHERE year > 2020").unwrap(),
+            check(
+                &mut conn,
+                "SELECT pmid, title FROM article WHERE year > 2020"
+            )
+            .unwrap(),
             vec!["pmid", "title"]
         );
         assert_eq!(
@@ -51,7 +47,11 @@ mod tests {
         // The Durable Object's own tables do not exist on the replica.
         let e = check(&mut conn, "SELECT * FROM entrez_meta").unwrap_err();
         assert_eq!(e.code, "sql_error");
-        assert!(e.message.contains("no such table: entrez_meta"), "{}", e.message);
+        assert!(
+            e.message.contains("no such table: entrez_meta"),
+            "{}",
+            e.message
+        );
         let e = check(&mut conn, "SELECT * FROM _cf_KV").unwrap_err();
         assert!(e.message.contains("no such table"), "{}", e.message);
     }

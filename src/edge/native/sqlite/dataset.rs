@@ -1,7 +1,8 @@
 //! One dataset's SQLite database: opening it, appending a batch, describing it.
 
 use super::db_error;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
+use crate::staging::limits;
 use crate::staging::rows::{RowBatch, SqlValue};
 use crate::staging::store::{Caps, DatasetInfo, TableInfo};
 use rusqlite::types::{ToSql, ToSqlOutput, ValueRef};
@@ -86,27 +87,16 @@ pub fn append(
         per_table.push(inserted);
     }
     let rows = before.rows + per_table.iter().sum::<u64>();
+    // Returning early drops the transaction, which rolls it back.
     if rows > caps.max_rows {
-        // Dropping the transaction rolls it back.
-        return Err(limit(format!(
-            "This batch would bring the dataset to {rows} rows, over the limit of {} rows per dataset.",
-            caps.max_rows
-        )));
+        return Err(limits::too_many_rows(rows, caps.max_rows));
     }
     let bytes = size(&tx)?;
     if bytes > caps.max_bytes {
-        return Err(limit(format!(
-            "This batch would bring the dataset to {bytes} bytes, over the {} bytes this dataset may take.",
-            caps.max_bytes
-        )));
+        return Err(limits::too_many_bytes(bytes, caps.max_bytes));
     }
     tx.commit().map_err(db_error)?;
     Ok(Added { per_table, bytes })
-}
-
-fn limit(message: String) -> Error {
-    Error::new(ErrorKind::LimitExceeded, message)
-        .suggest("Stage fewer records (max_records) or a narrower search; the limits are listed by operation list_datasets.")
 }
 
 fn size(conn: &Connection) -> Result<u64> {
@@ -122,8 +112,12 @@ fn size(conn: &Connection) -> Result<u64> {
 /// Tables, columns, keys, indexes and row counts, as SQLite itself reports them.
 pub fn describe(conn: &Connection) -> Result<Vec<TableInfo>> {
     crate::edge::sqlite::describe::tables(conn, |table| {
-        conn.query_row(&format!("SELECT COUNT(*) FROM \"{}\"", table.replace('"', "\"\"")), [], |r| r.get::<_, i64>(0))
-            .map(|n| n as u64)
-            .map_err(db_error)
+        conn.query_row(
+            &format!("SELECT COUNT(*) FROM \"{}\"", table.replace('"', "\"\"")),
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| n as u64)
+        .map_err(db_error)
     })
 }

@@ -293,12 +293,7 @@ impl SqlStore for SqliteStore {
                     .query_row("SELECT COUNT(*) FROM dataset WHERE owner = ?1", [&d.owner], |r| r.get(0))
                     .map_err(db_error)?;
                 if held as u64 >= max_datasets {
-                    return Err(Error::new(
-                        ErrorKind::LimitExceeded,
-                        format!("You already hold {held} datasets, the most one caller may hold."),
-                    )
-                    .with_code("dataset_quota_exceeded")
-                    .suggest("Drop datasets you no longer need with operation drop_dataset."));
+                    return Err(crate::staging::limits::too_many_datasets(held as u64));
                 }
                 catalog
                     .execute(
@@ -436,7 +431,7 @@ impl SqlStore for SqliteStore {
         self.blocking(move |inner| {
             let conn = inner.connection(&id)?;
             let mut guard = lock(&conn);
-            query::check(&mut guard, &sql)
+            crate::edge::sqlite::authorizer::check(&mut guard, &sql)
         })
     }
 }

@@ -32,14 +32,6 @@ pub fn run(conn: &mut Connection, sql: &str, policy: QueryPolicy) -> Result<Quer
     outcome
 }
 
-/// Compiles `sql` under the policy without running it; returns its column names.
-pub fn check(conn: &mut Connection, sql: &str) -> Result<Vec<String>> {
-    guarded(conn, |conn, denials| {
-        let stmt = prepare(conn, sql, denials)?;
-        Ok(stmt.column_names().into_iter().map(String::from).collect())
-    })
-}
-
 fn execute(
     conn: &Connection,
     sql: &str,
@@ -49,7 +41,7 @@ fn execute(
 ) -> Result<QueryResult> {
     let fail = |e: rusqlite::Error| failure(e, denials, policy);
     let mut stmt = prepare(conn, sql, denials)?;
-    let columns: Vec<String> = stmt.column_names().into_iter().map(String::from).collect();
+    let columns: Vec<String> = stmt.column_names().map(String::from).collect();
     let mut rows = stmt.query([]).map_err(fail)?;
     let mut kept: Vec<Vec<SqlValue>> = Vec::new();
     let (mut total, mut bytes, mut bytes_capped, mut exact) = (0u64, 0usize, false, true);

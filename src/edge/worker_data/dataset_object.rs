@@ -1,0 +1,374 @@
+//! One dataset in one Durable Object: its tables, its catalog row and its expiry alarm.
+//!
+//! The object is addressed by the dataset id (128 random bits), so an id
+//! names exactly one object and a guessed id finds an empty one, which
+//! answers "no such dataset" without creating anything. Its SQLite holds
+//! the layout's tables and one bookkeeping row in `entrez_meta`.
+//!
+//! Every batch is appended inside `transactionSync`, so a batch that would
+//! break a ceiling, or fails halfway, leaves no trace. Callers' SQL never
+//! reaches this object's SQLite until it has compiled on a schema replica
+//! under the read-only policy (see `edge::sqlite`). Durable Object SQL offers
+//! no progress handler and the clock does not advance while a statement
+//! runs, so a query's time limit here is the object's CPU limit; the row
+//! count, result size and count cap are enforced as natively.
+
+use super::do_sql::{self, bind, exec, integer, read, reply, transaction, MAX_BOUND_PARAMETERS};
+use crate::edge::sqlite::{describe, replica};
+use crate::error::{Error, ErrorKind, Result};
+use crate::staging::guard::{self, QueryPolicy};
+use crate::staging::limits;
+use crate::staging::rows::SqlValue;
+use crate::staging::store::{
+    Appended, Caps, DatasetInfo, QueryResult, Status, TableCount, TableInfo,
+};
+use crate::staging::wire::{layout_named, DatasetCommand, WireBatch, WireDataset};
+use worker::{durable_object, Date, DurableObject, Env, Request, Response, SqlStorageValue, State};
+
+const META_DDL: &str = "CREATE TABLE entrez_meta (
+  id TEXT PRIMARY KEY, owner TEXT NOT NULL, database TEXT NOT NULL, layout TEXT NOT NULL,
+  source TEXT NOT NULL, status TEXT NOT NULL, reason TEXT,
+  created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,
+  records INTEGER NOT NULL DEFAULT 0, rows INTEGER NOT NULL DEFAULT 0, tables TEXT NOT NULL)";
+
+const META_COLUMNS: &str =
+    "id, owner, database, layout, source, status, reason, created_ms, expires_ms, updated_ms, records, rows, tables";
+
+/// How long a dataset may stay `loading` without a new batch before it is reported failed.
+pub const STALE_LOADING_MS: u64 = 10 * 60 * 1000;
+
+/// Reason recorded for a dataset whose staging request ended without finishing it.
+pub const ABANDONED: &str = "staging stopped before it finished (the request that staged it ended); it holds only the batches staged before that";
+
+/// The dataset's own catalog row.
+struct Meta {
+    info: DatasetInfo,
+    updated_ms: u64,
+}
+
+/// The Durable Object that holds one dataset.
+#[durable_object]
+pub struct EntrezDataset {
+    state: State,
+}
+
+impl DurableObject for EntrezDataset {
+    fn new(state: State, _env: Env) -> Self {
+        EntrezDataset { state }
+    }
+
+    async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        let command: DatasetCommand = match req.json().await {
+            Ok(c) => c,
+            Err(e) => {
+                return reply::<()>(Err(Error::internal(format!("bad dataset command: {e}"))))
+            }
+        };
+        let now = Date::now().as_millis();
+        match command {
+            DatasetCommand::Create { dataset } => reply(self.create(dataset, now).await),
+            DatasetCommand::Append { batch, caps } => reply(self.append(batch, caps, now)),
+            DatasetCommand::Finish { status } => reply(self.finish(status, now)),
+            DatasetCommand::Info => reply(self.info(now).await),
+            DatasetCommand::Query { sql, policy } => reply(self.query(&sql, policy, now)),
+            DatasetCommand::Check { sql } => reply(self.check(&sql)),
+            DatasetCommand::Describe => reply(self.describe()),
+            DatasetCommand::Drop => reply(self.drop_all().await),
+        }
+    }
+
+    async fn alarm(&self) -> worker::Result<Response> {
+        // Expiry: the dataset and its bookkeeping go together.
+        self.state.storage().delete_all().await?;
+        Response::ok("expired")
+    }
+}
+
+impl EntrezDataset {
+    fn sql(&self) -> worker::SqlStorage {
+        self.state.storage().sql()
+    }
+
+    /// The bookkeeping row, or None for an object that holds no dataset.
+    fn meta(&self) -> Result<Option<Meta>> {
+        let rows = match do_sql::rows(
+            &self.sql(),
+            &format!("SELECT {META_COLUMNS} FROM entrez_meta"),
+            Vec::new(),
+        ) {
+            Ok(rows) => rows,
+            Err(e) if e.message.contains("no such table") => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let Some(row) = rows.into_iter().next() else {
+            return Ok(None);
+        };
+        let text = |i: usize| match &row[i] {
+            SqlValue::Text(s) => s.clone(),
+            _ => String::new(),
+        };
+        let int = |i: usize| match &row[i] {
+            SqlValue::Integer(n) => *n as u64,
+            SqlValue::Real(f) => *f as u64,
+            _ => 0,
+        };
+        let reason = match &row[6] {
+            SqlValue::Text(s) => Some(s.clone()),
+            _ => None,
+        };
+        let pairs: Vec<(String, u64)> = serde_json::from_str(&text(12)).unwrap_or_default();
+        Ok(Some(Meta {
+            info: DatasetInfo {
+                id: text(0),
+                owner: text(1),
+                database: text(2),
+                layout: text(3),
+                source: text(4),
+                status: Status::from_parts(&text(5), reason),
+                created_ms: int(7),
+                expires_ms: int(8),
+                records: int(10),
+                rows: int(11),
+                bytes: self.sql().database_size() as u64,
+                tables: pairs
+                    .into_iter()
+                    .map(|(name, rows)| TableCount { name, rows })
+                    .collect(),
+            },
+            updated_ms: int(9),
+        }))
+    }
+
+    fn existing(&self) -> Result<Meta> {
+        self.meta()?.ok_or_else(|| {
+            Error::new(ErrorKind::NotFound, "This dataset no longer exists.")
+                .with_code("dataset_not_found")
+                .suggest("Call entrez_data with operation list_datasets to see your datasets.")
+        })
+    }
+
+    async fn create(&self, d: WireDataset, now: u64) -> Result<()> {
+        let layout = layout_named(&d.layout)?;
+        if self.meta()?.is_some() {
+            return Err(Error::internal(format!("dataset {} already exists", d.id)));
+        }
+        let sql = self.sql();
+        let tables: Vec<(&str, u64)> = layout.tables.iter().map(|t| (t.name, 0)).collect();
+        let tables = serde_json::to_string(&tables).unwrap_or_default();
+        let expires_ms = d.expires_ms;
+        transaction(&self.state.storage(), move || {
+            for statement in layout.table_ddl() {
+                exec(&sql, &statement, Vec::new())?;
+            }
+            exec(&sql, META_DDL, Vec::new())?;
+            exec(
+                &sql,
+                &format!("INSERT INTO entrez_meta ({META_COLUMNS}) VALUES (?, ?, ?, ?, ?, 'loading', NULL, ?, ?, ?, 0, 0, ?)"),
+                vec![
+                    d.id.into(),
+                    d.owner.into(),
+                    d.database.into(),
+                    d.layout.into(),
+                    d.source.into(),
+                    SqlStorageValue::Integer(d.created_ms as i64),
+                    SqlStorageValue::Integer(d.expires_ms as i64),
+                    SqlStorageValue::Integer(now as i64),
+                    tables.into(),
+                ],
+            )?;
+            Ok(())
+        })?;
+        let offset = expires_ms.saturating_sub(now) as i64;
+        self.state
+            .storage()
+            .set_alarm(offset)
+            .await
+            .map_err(|e| Error::internal(format!("cannot arm the expiry alarm: {e}")))
+    }
+
+    fn append(&self, batch: WireBatch, caps: Caps, now: u64) -> Result<Appended> {
+        let before = self.existing()?.info;
+        let batch = batch.into_batch()?;
+        let sql = self.sql();
+        let mut info = before.clone();
+        transaction(&self.state.storage(), move || {
+            let mut per_table = Vec::with_capacity(batch.tables.len());
+            for t in &batch.tables {
+                let width = t.table.columns.len();
+                if t.is_empty() {
+                    per_table.push(0u64);
+                    continue;
+                }
+                let changes = integer(&sql, "SELECT total_changes()")?;
+                // As many rows per statement as the bound-parameter ceiling allows.
+                let per_statement = (MAX_BOUND_PARAMETERS / width).max(1);
+                for chunk in t.values.chunks(per_statement * width) {
+                    let statement = t.table.insert_rows_sql(chunk.len() / width);
+                    exec(&sql, &statement, chunk.iter().map(bind).collect())?;
+                }
+                per_table.push((integer(&sql, "SELECT total_changes()")? - changes) as u64);
+            }
+            let rows = before.rows + per_table.iter().sum::<u64>();
+            if rows > caps.max_rows {
+                return Err(limits::too_many_rows(rows, caps.max_rows));
+            }
+            let bytes = sql.database_size() as u64;
+            if bytes > caps.max_bytes {
+                return Err(limits::too_many_bytes(bytes, caps.max_bytes));
+            }
+            let primary = batch
+                .layout
+                .tables
+                .iter()
+                .position(|t| t.name == batch.layout.primary)
+                .unwrap_or(0);
+            let new_records = per_table.get(primary).copied().unwrap_or(0);
+            for (t, n) in info.tables.iter_mut().zip(&per_table) {
+                t.rows += n;
+            }
+            info.records += new_records;
+            info.rows = rows;
+            info.bytes = bytes;
+            let pairs: Vec<(&str, u64)> = info
+                .tables
+                .iter()
+                .map(|t| (t.name.as_str(), t.rows))
+                .collect();
+            exec(
+                &sql,
+                "UPDATE entrez_meta SET records = ?, rows = ?, tables = ?, updated_ms = ?",
+                vec![
+                    SqlStorageValue::Integer(info.records as i64),
+                    SqlStorageValue::Integer(info.rows as i64),
+                    serde_json::to_string(&pairs).unwrap_or_default().into(),
+                    SqlStorageValue::Integer(now as i64),
+                ],
+            )?;
+            Ok(Appended { new_records, info })
+        })
+    }
+
+    fn finish(&self, status: Status, now: u64) -> Result<()> {
+        let meta = self.existing()?;
+        let layout = layout_named(&meta.info.layout)?;
+        let sql = self.sql();
+        transaction(&self.state.storage(), move || {
+            for statement in layout.index_ddl() {
+                exec(&sql, &statement, Vec::new())?;
+            }
+            exec(
+                &sql,
+                "UPDATE entrez_meta SET status = ?, reason = ?, updated_ms = ?",
+                vec![
+                    status.as_str().into(),
+                    status.reason().map(str::to_string).into(),
+                    SqlStorageValue::Integer(now as i64),
+                ],
+            )?;
+            Ok(())
+        })
+    }
+
+    async fn info(&self, now: u64) -> Result<Option<DatasetInfo>> {
+        let Some(meta) = self.meta()? else {
+            return Ok(None);
+        };
+        if meta.info.expires_ms <= now {
+            // The alarm is due; do not serve a dataset past its expiry meanwhile.
+            self.drop_all().await?;
+            return Ok(None);
+        }
+        if meta.info.status == Status::Loading
+            && now.saturating_sub(meta.updated_ms) > STALE_LOADING_MS
+        {
+            // The Worker request that staged it is gone; never let it look like it might finish.
+            self.finish(Status::Failed(ABANDONED.to_string()), now)?;
+            return Ok(self.meta()?.map(|m| m.info));
+        }
+        Ok(Some(meta.info))
+    }
+
+    /// The replica for this dataset's current schema (indexes exist once staging ended).
+    fn replica(&self) -> Result<(rusqlite::Connection, Meta)> {
+        let meta = self.existing()?;
+        let layout = layout_named(&meta.info.layout)?;
+        let indexed = meta.info.status != Status::Loading;
+        Ok((replica::open(layout, indexed)?, meta))
+    }
+
+    fn check(&self, sql: &str) -> Result<Vec<String>> {
+        let (mut conn, _) = self.replica()?;
+        replica::check(&mut conn, sql)
+    }
+
+    fn query(&self, sql: &str, policy: QueryPolicy, started: u64) -> Result<QueryResult> {
+        let (mut conn, _) = self.replica()?;
+        let columns = replica::check(&mut conn, sql)?;
+        let cursor = self
+            .sql()
+            .exec(sql, None)
+            .map_err(|e| guard::sql_error(&upstream_message(&e)))?;
+        let mut kept: Vec<Vec<SqlValue>> = Vec::new();
+        let (mut total, mut bytes, mut bytes_capped, mut exact) = (0u64, 0usize, false, true);
+        let mut rows = cursor.raw();
+        while let Some(row) = rows.next() {
+            let row = row.map_err(|e| guard::sql_error(&upstream_message(&e)))?;
+            total += 1;
+            if kept.len() < policy.limit && !bytes_capped {
+                let values: Vec<SqlValue> = row.into_iter().map(read).collect();
+                let weight: usize = values.iter().map(|v| v.weight() + 4).sum();
+                if bytes + weight > policy.max_result_bytes && !kept.is_empty() {
+                    bytes_capped = true;
+                } else {
+                    bytes += weight;
+                    kept.push(values);
+                }
+            }
+            if total >= policy.count_cap {
+                exact = rows.next().is_none();
+                break;
+            }
+        }
+        Ok(QueryResult {
+            columns,
+            rows: kept,
+            total,
+            total_exact: exact,
+            bytes_capped,
+            elapsed_ms: Date::now().as_millis().saturating_sub(started),
+        })
+    }
+
+    fn describe(&self) -> Result<Vec<TableInfo>> {
+        let (conn, meta) = self.replica()?;
+        describe::tables(&conn, |table| {
+            Ok(meta
+                .info
+                .tables
+                .iter()
+                .find(|t| t.name == table)
+                .map_or(0, |t| t.rows))
+        })
+    }
+
+    /// Deletes everything; the owner it had, if it held a dataset.
+    async fn drop_all(&self) -> Result<Option<String>> {
+        let owner = self.meta()?.map(|m| m.info.owner);
+        let storage = self.state.storage();
+        let _ = storage.delete_alarm().await;
+        storage
+            .delete_all()
+            .await
+            .map_err(|e| Error::internal(format!("cannot delete the dataset: {e}")))?;
+        Ok(owner)
+    }
+}
+
+/// SQLite's own words from a Durable Object error, without the JavaScript wrapping.
+fn upstream_message(e: &worker::Error) -> String {
+    let text = e.to_string();
+    text.trim_start_matches("Error: ")
+        .trim_start_matches("SQLITE_ERROR: ")
+        .trim_end_matches(": SQLITE_ERROR")
+        .to_string()
+}
