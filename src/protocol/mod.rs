@@ -4,6 +4,7 @@ pub mod cursor;
 pub mod initialize;
 pub mod jsonrpc;
 pub mod progress;
+pub mod resources;
 pub mod server;
 pub mod version;
 

@@ -2,7 +2,7 @@
 
 use super::jsonrpc::{self, Incoming};
 use super::progress::{self, Notifier, Progress};
-use super::{cursor, initialize};
+use super::{cursor, initialize, resources};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
 use crate::net::Network;
@@ -12,7 +12,15 @@ use crate::tools::{Registry, RequestContext, ToolContext};
 use serde_json::{json, Map, Value};
 
 /// Methods this server answers; anything else is -32601.
-pub const METHODS: &[&str] = &["initialize", "ping", "tools/list", "tools/call"];
+pub const METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+];
 
 /// Tools per `tools/list` page.
 pub const DEFAULT_PAGE_SIZE: usize = 50;
@@ -135,10 +143,13 @@ impl Server {
                         "initialize needs params.protocolVersion as a string, e.g. \"2025-11-25\".",
                     )),
                 };
-                Ok(initialize::result(
-                    Some(version),
-                    self.experimental_capabilities(),
-                ))
+                let mut result =
+                    initialize::result(Some(version), self.experimental_capabilities());
+                // Dataset schemas are resources only where there are datasets.
+                if self.staging.is_some() {
+                    result["capabilities"]["resources"] = resources::capability();
+                }
+                Ok(result)
             }
             "ping" => Ok(json!({})),
             "tools/list" => self.list_tools(params.get("cursor")),
@@ -152,18 +163,44 @@ impl Server {
                     (Some(token), Some(n)) => Some(Progress::new(token, n)),
                     _ => None,
                 };
-                let ctx = ToolContext {
-                    progress,
-                    config: &self.config,
-                    registry: &self.registry,
-                    request,
-                    platform: self.platform.as_ref(),
-                    network: self.network.as_ref(),
-                    staging: self.staging.as_ref(),
-                };
+                let ctx = self.context(request, progress);
                 self.registry.call(&ctx, name, arguments).await
             }
+            "resources/list" | "resources/templates/list" | "resources/read"
+                if self.staging.is_none() =>
+            {
+                Err(method_not_found(method))
+            }
+            "resources/list" => resources::list(&self.context(request, None)).await,
+            "resources/templates/list" => Ok(resources::templates()),
+            "resources/read" => {
+                let uri = match params.get("uri") {
+                    Some(Value::String(u)) => u.as_str(),
+                    _ => {
+                        return Err(invalid_params(
+                            "resources/read needs params.uri as a string.",
+                        ))
+                    }
+                };
+                resources::read(&self.context(request, None), uri).await
+            }
             other => Err(method_not_found(other)),
+        }
+    }
+
+    fn context<'a>(
+        &'a self,
+        request: &'a RequestContext,
+        progress: Option<Progress<'a>>,
+    ) -> ToolContext<'a> {
+        ToolContext {
+            progress,
+            config: &self.config,
+            registry: &self.registry,
+            request,
+            platform: self.platform.as_ref(),
+            network: self.network.as_ref(),
+            staging: self.staging.as_ref(),
         }
     }
 

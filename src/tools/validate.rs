@@ -3,12 +3,15 @@
 //! Two levels, both offline. `syntax` runs the schema check that guards
 //! `tools/call`. `semantic` (the default) adds [`crate::validation`]: NCBI
 //! database names, EFetch formats, id families, search-term syntax, dates and
-//! NCBI's size limits. `tools/call` runs the very same semantic check after the
-//! schema, so a call `validate` rejects is never sent upstream. A `runtime`
+//! NCBI's size limits; for `entrez_data`, that the dataset exists for this
+//! caller and that the SQL compiles against its real tables under the
+//! read-only policy (the store's own check, which only reads). `tools/call`
+//! runs the very same semantic check after the schema, so a call `validate`
+//! rejects is never sent upstream. A `runtime`
 //! level (existence checks against NCBI) is not implemented, and the
 //! capability announced in `initialize`, built from [`capability`], says so.
 
-use super::registry::Registry;
+use super::entrez_data;
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
 use crate::error::Result;
@@ -29,7 +32,7 @@ pub const DEFAULT_LEVEL: &str = "semantic";
 pub const SPEC: ToolSpec = ToolSpec {
     name: "validate",
     title: "Validate a tool call (dry run)",
-    description: "Checks a call to any tool of this server without running it, with the same checks tools/call applies before a tool runs. level syntax: the tool name (with did-you-mean) and the arguments against the tool's inputSchema. level semantic (default): also NCBI database names (did-you-mean, retired databases), EFetch rettype/retmode pairs, ids against the database (PMIDs, PMCIDs, accessions), search-term quotes/brackets/parentheses and field tags, dates, and NCBI's limits (500 ids for JSON summaries, PubMed's 10,000-record paging); for entrez_external the service each operation belongs to, PubChem identifiers against their namespace (CIDs, InChIKeys, InChIs, formulas, a SMILES sanity check, the similarity threshold; an InChIKey sent as a name is named as such) and PMC id types (PMCID, PMID, DOI, manuscript id; one type per ID Converter call). Returns valid, errors and warnings (stable code, JSONPath, message), suggestions and normalized_arguments (the call as it will be sent: defaults filled, names lower-cased). Accepts one call {tool, arguments} or a batch {calls: [...]} of up to 20. Never contacts NCBI and never writes anything.",
+    description: "Checks a call to any tool of this server without running it, with the same checks tools/call applies before a tool runs. level syntax: the tool name (with did-you-mean) and the arguments against the tool's inputSchema. level semantic (default): also NCBI database names (did-you-mean, retired databases), EFetch rettype/retmode pairs, ids against the database (PMIDs, PMCIDs, accessions), search-term quotes/brackets/parentheses and field tags, dates, and NCBI's limits (500 ids for JSON summaries, PubMed's 10,000-record paging); for entrez_external the service each operation belongs to, PubChem identifiers against their namespace (CIDs, InChIKeys, InChIs, formulas, a SMILES sanity check, the similarity threshold; an InChIKey sent as a name is named as such) and PMC id types (PMCID, PMID, DOI, manuscript id; one type per ID Converter call); for entrez_data query/schema/drop_dataset, that the dataset exists for you and that the SQL compiles against the dataset's own tables, read-only and as one statement (a missing table or column is named, with the closest existing one). Returns valid, errors and warnings (stable code, JSONPath, message), suggestions and normalized_arguments (the call as it will be sent: defaults filled, names lower-cased). Accepts one call {tool, arguments} or a batch {calls: [...]} of up to 20. Never contacts NCBI and never writes anything (dataset checks only read your datasets).",
     input_schema: include_str!("../../schemas/validate.input.json"),
     output_schema: include_str!("../../schemas/validate.output.json"),
     annotations: ToolAnnotations {
@@ -39,7 +42,7 @@ pub const SPEC: ToolSpec = ToolSpec {
         open_world: false,
     },
     typical_output: "0.5-2 KB per call checked",
-    handler: |ctx, args| Box::pin(async move { run(ctx, args) }),
+    handler: |ctx, args| Box::pin(run(ctx, args)),
 };
 
 /// The `experimental.toolValidation` capability, describing what this tool does.
@@ -56,24 +59,18 @@ pub fn capability() -> Value {
     })
 }
 
-fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
+async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
     let level = args
         .get("level")
         .and_then(Value::as_str)
         .filter(|l| LEVELS.contains(l))
         .unwrap_or(DEFAULT_LEVEL);
     let names: Vec<&str> = ctx.registry.tools().iter().map(|t| t.spec.name).collect();
-    let check = |call: &Value| {
-        check_one(
-            ctx.registry,
-            &names,
-            &call["tool"],
-            &call["arguments"],
-            level,
-        )
-    };
     if let Some(calls) = args.get("calls").and_then(Value::as_array) {
-        let results: Vec<Value> = calls.iter().map(check).collect();
+        let mut results: Vec<Value> = Vec::with_capacity(calls.len());
+        for call in calls {
+            results.push(check_one(ctx, &names, &call["tool"], &call["arguments"], level).await);
+        }
         let valid_count = results.iter().filter(|r| r["valid"] == true).count();
         let mut text = format!(
             "{valid_count} of {} call(s) valid ({level} level).\n",
@@ -90,12 +87,12 @@ fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
         });
         return Ok(ToolOutput::new(structured, text));
     }
-    let result = check(&args);
+    let result = check_one(ctx, &names, &args["tool"], &args["arguments"], level).await;
     Ok(ToolOutput::new(result.clone(), summary(&result)))
 }
 
-fn check_one(
-    registry: &Registry,
+async fn check_one(
+    ctx: &ToolContext<'_>,
     names: &[&str],
     tool: &Value,
     arguments: &Value,
@@ -107,6 +104,7 @@ fn check_one(
     } else {
         arguments.clone()
     };
+    let registry = ctx.registry;
     let Some(target) = registry.get(name) else {
         let mut suggestions = Vec::new();
         let mut message = format!("Unknown tool \"{name}\".");
@@ -131,8 +129,12 @@ fn check_one(
     let mut suggestions: Vec<String> = Vec::new();
     let mut normalized = None;
     if level == "semantic" {
-        let ctx = Context { tool_names: names };
-        let report = validation::check(&ctx, name, &arguments);
+        let rules = Context { tool_names: names };
+        let mut report = validation::check(&rules, name, &arguments);
+        // Datasets and SQL are checked against the store only once the call is otherwise sound.
+        if name == entrez_data::SPEC.name && errors.is_empty() && report.errors.is_empty() {
+            entrez_data::preflight::check(ctx, &arguments, &mut report).await;
+        }
         errors.extend(report.errors.iter().map(Finding::to_value));
         warnings.extend(report.warnings.iter().map(Finding::to_value));
         // The specific fixes first; the schema's generic ones (example call, tool info) last.

@@ -84,6 +84,18 @@ pub mod codes {
     pub const MIXED_ID_TYPES: &str = "mixed_id_types";
     /// A similarity threshold that is not a whole percentage from 0 to 100.
     pub const THRESHOLD_OUT_OF_RANGE: &str = "threshold_out_of_range";
+    /// No dataset with this id belongs to the caller.
+    pub const DATASET_NOT_FOUND: &str = "dataset_not_found";
+    /// The caller's dataset has passed its expiry time.
+    pub const DATASET_EXPIRED: &str = "dataset_expired";
+    /// SQLite cannot compile the SQL against the dataset (a missing table or column, a syntax error).
+    pub const SQL_ERROR: &str = "sql_error";
+    /// The SQL would write, change the schema, attach, or call a refused function.
+    pub const SQL_NOT_READ_ONLY: &str = "sql_not_read_only";
+    /// More than one statement.
+    pub const SQL_MULTIPLE_STATEMENTS: &str = "sql_multiple_statements";
+    /// A statement that returns no columns.
+    pub const SQL_NOT_A_QUERY: &str = "sql_not_a_query";
 
     /// The same id more than once.
     pub const DUPLICATE_ID: &str = "duplicate_id";
@@ -140,6 +152,22 @@ pub mod codes {
         IDTYPE_MISMATCH,
         MIXED_ID_TYPES,
         THRESHOLD_OUT_OF_RANGE,
+        DATASET_NOT_FOUND,
+        DATASET_EXPIRED,
+        SQL_ERROR,
+        SQL_NOT_READ_ONLY,
+        SQL_MULTIPLE_STATEMENTS,
+        SQL_NOT_A_QUERY,
+    ];
+
+    /// The error codes that need a dataset store: checked against the caller's datasets.
+    pub const DATASET_ERRORS: &[&str] = &[
+        DATASET_NOT_FOUND,
+        DATASET_EXPIRED,
+        SQL_ERROR,
+        SQL_NOT_READ_ONLY,
+        SQL_MULTIPLE_STATEMENTS,
+        SQL_NOT_A_QUERY,
     ];
 
     /// Every warning code the semantic level can raise.

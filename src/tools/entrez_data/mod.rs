@@ -10,6 +10,7 @@
 
 pub mod operations;
 pub mod plan;
+pub mod preflight;
 pub mod render;
 pub mod stage;
 

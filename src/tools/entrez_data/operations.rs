@@ -38,7 +38,11 @@ pub async fn query(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
     let sql = str_arg(args, "sql").unwrap_or_default();
     let policy =
         QueryPolicy::with_limit(int_arg(args, "limit"), staging.limits.query_time_limit_ms);
-    let r = staging.store.query(&info.id, sql, policy).await?;
+    let r = staging
+        .store
+        .query(&info.id, sql, policy)
+        .await
+        .map_err(|e| super::preflight::explain(e, layout_named(&info)))?;
     let mut warnings = status_warnings(&info);
     let returned = r.rows.len() as u64;
     if r.bytes_capped {

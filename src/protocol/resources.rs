@@ -1,0 +1,125 @@
+//! MCP resources: each staged dataset's schema at `entrez-dataset://{id}/schema`.
+//!
+//! `entrez_data` results link their dataset with a `resource_link`; these
+//! methods make those links readable. A schema resource carries exactly what
+//! the `schema` operation returns (tables, columns, keys, indexes, row counts,
+//! example queries) as JSON, plus the same readable text. Listing shows the
+//! caller's own datasets only, and reading someone else's dataset is a
+//! resource-not-found, as with the tool.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::staging::{is_dataset_id, owner_of};
+use crate::tools::entrez_data::operations;
+use crate::tools::ToolContext;
+use serde_json::{json, Value};
+
+/// The scheme of dataset resources.
+pub const SCHEME: &str = "entrez-dataset://";
+
+/// The URI template clients can fill in with a `data_access_id`.
+pub const SCHEMA_TEMPLATE: &str = "entrez-dataset://{data_access_id}/schema";
+
+/// The `capabilities.resources` announcement.
+pub fn capability() -> Value {
+    json!({ "subscribe": false, "listChanged": false })
+}
+
+/// `resources/templates/list`.
+pub fn templates() -> Value {
+    json!({ "resourceTemplates": [{
+        "uriTemplate": SCHEMA_TEMPLATE,
+        "name": "dataset-schema",
+        "title": "Staged dataset schema",
+        "description": "Tables, columns, keys, indexes, row counts and example queries of a dataset staged with entrez_data fetch_and_stage.",
+        "mimeType": "application/json",
+    }]})
+}
+
+/// The dataset id in `entrez-dataset://{id}/schema`, if `uri` has that form.
+pub fn dataset_of(uri: &str) -> Option<&str> {
+    let id = uri.strip_prefix(SCHEME)?.strip_suffix("/schema")?;
+    is_dataset_id(id).then_some(id)
+}
+
+/// `resources/list`: the caller's datasets, newest first.
+pub async fn list(ctx: &ToolContext<'_>) -> Result<Value> {
+    let Some(staging) = ctx.staging else {
+        return Ok(json!({ "resources": [] }));
+    };
+    staging.store.expire(ctx.platform.now_unix_ms()).await?;
+    let owner = owner_of(ctx.request);
+    let now = ctx.platform.now_unix_ms();
+    let resources: Vec<Value> = staging
+        .store
+        .list(&owner.key)
+        .await?
+        .into_iter()
+        .filter(|d| d.expires_ms > now)
+        .map(|d| {
+            json!({
+                "uri": format!("{SCHEME}{}/schema", d.id),
+                "name": format!("dataset-{}-schema", d.id),
+                "title": format!("Schema of dataset {} ({}, {} records)", d.id, d.database, d.records),
+                "description": format!("{} — status {}, expires {}", d.source, d.status.as_str(), crate::staging::iso8601(d.expires_ms)),
+                "mimeType": "application/json",
+            })
+        })
+        .collect();
+    Ok(json!({ "resources": resources }))
+}
+
+/// `resources/read` of one dataset's schema.
+pub async fn read(ctx: &ToolContext<'_>, uri: &str) -> Result<Value> {
+    let not_found = |why: &str| {
+        Error::new(
+            ErrorKind::ResourceNotFound,
+            format!("Resource not found: {uri} ({why})."),
+        )
+        .suggest(format!(
+            "Dataset schemas are at {SCHEMA_TEMPLATE}; resources/list shows yours."
+        ))
+        .with_details(json!({ "uri": uri }))
+    };
+    let Some(id) = dataset_of(uri) else {
+        return Err(not_found("not a dataset schema URI"));
+    };
+    if ctx.staging.is_none() {
+        return Err(not_found("this server has no dataset store"));
+    }
+    let output = match operations::schema(ctx, &json!({ "data_access_id": id })).await {
+        Ok(output) => output,
+        Err(e) if e.kind == ErrorKind::NotFound => {
+            let mut err = not_found(&e.message);
+            err.suggestions.extend(e.suggestions);
+            return Err(err);
+        }
+        Err(e) => return Err(e),
+    };
+    let body = serde_json::to_string_pretty(&output.structured)
+        .map_err(|e| Error::internal(e.to_string()))?;
+    Ok(json!({ "contents": [
+        { "uri": uri, "mimeType": "application/json", "text": body },
+        { "uri": uri, "mimeType": "text/plain", "text": output.text },
+    ]}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_well_formed_schema_uris_name_a_dataset() {
+        let id = "0123456789abcdef0123456789abcdef";
+        assert_eq!(
+            dataset_of(&format!("entrez-dataset://{id}/schema")),
+            Some(id)
+        );
+        assert_eq!(dataset_of(&format!("entrez-dataset://{id}/rows")), None);
+        assert_eq!(dataset_of("entrez-dataset://../../etc/passwd/schema"), None);
+        assert_eq!(dataset_of(&format!("file://{id}/schema")), None);
+        assert_eq!(
+            templates()["resourceTemplates"][0]["uriTemplate"],
+            SCHEMA_TEMPLATE
+        );
+    }
+}

@@ -1,0 +1,178 @@
+//! What `validate` checks for `entrez_data` beyond the schema: the dataset
+//! exists for this caller, and the SQL compiles against that dataset's real
+//! schema under the read-only policy.
+//!
+//! This uses the very same `SqlStore::check` the `query` operation's
+//! preparation goes through (SQLite compiles the statement; on Workers, on
+//! the dataset's schema replica), so validate and the query cannot disagree.
+//! It only reads: an expired dataset is reported, not dropped.
+
+use super::staging;
+use crate::error::Error;
+use crate::staging::schema::Layout;
+use crate::staging::store::DatasetInfo;
+use crate::staging::wire::layout_named;
+use crate::staging::{is_dataset_id, owner_of};
+use crate::suggest::closest;
+use crate::tools::ToolContext;
+use crate::validation::{codes, path, Report};
+use serde_json::Value;
+
+/// Operations that name an existing dataset.
+const ON_DATASET: &[&str] = &["query", "schema", "drop_dataset"];
+
+/// Adds dataset and SQL findings for one `entrez_data` call to `report`.
+pub async fn check(ctx: &ToolContext<'_>, args: &Value, report: &mut Report) {
+    let operation = args["operation"].as_str().unwrap_or_default();
+    if !ON_DATASET.contains(&operation) || ctx.staging.is_none() {
+        return;
+    }
+    let Some(info) = dataset(ctx, args, report).await else {
+        return;
+    };
+    let Some(sql) = args["sql"].as_str().filter(|_| operation == "query") else {
+        return;
+    };
+    let Ok(staging) = staging(ctx) else { return };
+    if let Err(e) = staging.store.check(&info.id, sql).await {
+        let e = explain(e, layout_of(&info));
+        let code = match e.code.as_str() {
+            "sql_not_read_only" => codes::SQL_NOT_READ_ONLY,
+            "sql_multiple_statements" => codes::SQL_MULTIPLE_STATEMENTS,
+            "sql_not_a_query" => codes::SQL_NOT_A_QUERY,
+            _ => codes::SQL_ERROR,
+        };
+        report.error(code, path("sql"), e.message);
+        for s in e.suggestions {
+            report.suggest(s);
+        }
+    }
+}
+
+/// The caller's dataset, or a finding that says why there is none.
+async fn dataset(ctx: &ToolContext<'_>, args: &Value, report: &mut Report) -> Option<DatasetInfo> {
+    let id = args["data_access_id"].as_str().unwrap_or_default();
+    let found = match staging(ctx) {
+        Ok(s) if is_dataset_id(id) => s.store.get(id).await.ok().flatten(),
+        _ => None,
+    };
+    let owner = owner_of(ctx.request);
+    match found {
+        Some(info) if info.owner == owner.key => {
+            if info.expires_ms <= ctx.platform.now_unix_ms() {
+                report.error(
+                    codes::DATASET_EXPIRED,
+                    path("data_access_id"),
+                    format!(
+                        "Dataset {id} expired at {}.",
+                        crate::staging::iso8601(info.expires_ms)
+                    ),
+                );
+                report.suggest("Stage the records again with operation fetch_and_stage.");
+                return None;
+            }
+            Some(info)
+        }
+        // Someone else's dataset reads exactly like no dataset.
+        _ => {
+            report.error(
+                codes::DATASET_NOT_FOUND,
+                path("data_access_id"),
+                format!("No dataset {id:?} exists for this caller."),
+            );
+            report.suggest("Call entrez_data with operation list_datasets to see your datasets.");
+            None
+        }
+    }
+}
+
+fn layout_of(info: &DatasetInfo) -> &'static Layout {
+    layout_named(&info.layout)
+        .unwrap_or_else(|_| crate::staging::layouts::layout_for(&info.database))
+}
+
+/// Names what exists when SQLite reports a missing table or column.
+pub fn explain(mut e: Error, layout: &Layout) -> Error {
+    if e.code != "sql_error" {
+        return e;
+    }
+    let missing = |marker: &str| {
+        let rest = e.message.split(marker).nth(1)?;
+        let name = rest.split_whitespace().next()?;
+        Some(name.trim_end_matches(['.', ':', ',']).to_string())
+    };
+    let tables: Vec<&str> = layout.tables.iter().map(|t| t.name).collect();
+    if let Some(table) = missing("no such table: ") {
+        if let Some(best) = closest(&table, tables.iter().copied()) {
+            e.message = format!("{} Did you mean {best:?}?", e.message);
+        }
+        e.suggestions
+            .insert(0, format!("Tables of this dataset: {}.", tables.join(", ")));
+    } else if let Some(column) = missing("no such column: ") {
+        // A qualified name (a.title) is looked up by its last part.
+        let bare = column.rsplit('.').next().unwrap_or(&column).to_string();
+        let all = layout
+            .tables
+            .iter()
+            .flat_map(|t| t.columns.iter().map(|c| c.name));
+        if let Some(best) = closest(&bare, all) {
+            let owners: Vec<&str> = layout
+                .tables
+                .iter()
+                .filter(|t| t.column(best).is_some())
+                .map(|t| t.name)
+                .collect();
+            e.message = format!(
+                "{} Did you mean {best:?} (in {})?",
+                e.message,
+                owners.join(", ")
+            );
+        }
+        let listing: Vec<String> = layout
+            .tables
+            .iter()
+            .map(|t| {
+                let cols: Vec<&str> = t.columns.iter().map(|c| c.name).collect();
+                format!("{} ({})", t.name, cols.join(", "))
+            })
+            .collect();
+        e.suggestions.insert(
+            0,
+            format!("Columns of this dataset: {}.", listing.join("; ")),
+        );
+    }
+    e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::staging::guard::sql_error;
+
+    #[test]
+    fn missing_names_are_named_with_what_exists() {
+        let pubmed = layout_named("pubmed").unwrap();
+        let e = explain(sql_error("no such column: titel"), pubmed);
+        assert!(
+            e.message.contains("Did you mean \"title\" (in article"),
+            "{}",
+            e.message
+        );
+        assert!(e.suggestions[0].starts_with("Columns of this dataset: article (pmid,"));
+        let e = explain(sql_error("no such table: authors"), pubmed);
+        assert!(
+            e.message.contains("Did you mean \"author\"?"),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.suggestions[0].contains("article, abstract_section, author,"),
+            "{:?}",
+            e.suggestions
+        );
+        let e = explain(sql_error("no such column: a.yeer"), pubmed);
+        assert!(e.message.contains("\"year\""), "{}", e.message);
+        let other = explain(sql_error("near \"SELEC\": syntax error"), pubmed);
+        assert_eq!(other.suggestions.len(), 1);
+    }
+}
