@@ -309,8 +309,9 @@ fn initialize_announces_exactly_what_validate_supports() {
     assert_eq!(cap["version"], "1.0");
     assert_eq!(
         cap["levels"],
-        json!({"syntax": true, "semantic": true, "runtime": false})
+        json!({"syntax": true, "semantic": true, "runtime": true})
     );
+    assert_eq!(cap["runtime"]["budgetMs"], 1000);
     assert_eq!(cap["batchValidation"]["maxBatchSize"], 20);
     assert_eq!(cap["sideEffects"], false);
     assert_eq!(cap["cacheable"], true);
@@ -332,7 +333,7 @@ fn initialize_announces_exactly_what_validate_supports() {
     supported.sort();
     accepted.sort();
     assert_eq!(accepted, supported);
-    assert_eq!(level["enum"], json!(["syntax", "semantic"]));
+    assert_eq!(level["enum"], json!(["syntax", "semantic", "runtime"]));
     assert_eq!(level["default"], cap["defaultLevel"]);
     assert_eq!(cap["defaultLevel"], "semantic");
     let batch_max =
@@ -426,7 +427,12 @@ fn validate_reports_codes_paths_defaults_and_batches() {
         "validate",
         json!({"tool": "entrez_query", "arguments": typo, "level": "runtime"}),
     );
-    assert_eq!(runtime["isError"], true, "runtime is not offered");
+    // Runtime adds upstream lookups only to calls that pass the semantic level.
+    assert_eq!(runtime["isError"], false);
+    assert_eq!(
+        runtime["structuredContent"]["errors"][0]["code"],
+        "invalid_database"
+    );
     let unknown = call_tool(
         &s,
         "validate",

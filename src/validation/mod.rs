@@ -96,6 +96,8 @@ pub mod codes {
     pub const SQL_MULTIPLE_STATEMENTS: &str = "sql_multiple_statements";
     /// A statement that returns no columns.
     pub const SQL_NOT_A_QUERY: &str = "sql_not_a_query";
+    /// Runtime level: NCBI has no record with this id in the database.
+    pub const ID_NOT_FOUND: &str = "id_not_found";
 
     /// The same id more than once.
     pub const DUPLICATE_ID: &str = "duplicate_id";
@@ -125,6 +127,12 @@ pub mod codes {
     pub const SUSPICIOUS_STRUCTURE: &str = "suspicious_structure";
     /// An id whose shape fits another kind too, read as the call declares it.
     pub const AMBIGUOUS_ID: &str = "ambiguous_id";
+    /// Runtime level: the upstream check did not finish within its budget; nothing was concluded.
+    pub const RUNTIME_BUDGET_EXCEEDED: &str = "runtime_budget_exceeded";
+    /// Runtime level: the upstream check could not be made (no network, NCBI failed).
+    pub const RUNTIME_UNAVAILABLE: &str = "runtime_unavailable";
+    /// Runtime level: only some of the ids were checked.
+    pub const RUNTIME_PARTIAL: &str = "runtime_partial";
 
     /// Every error code the semantic level can raise.
     pub const ERRORS: &[&str] = &[
@@ -158,6 +166,15 @@ pub mod codes {
         SQL_NOT_READ_ONLY,
         SQL_MULTIPLE_STATEMENTS,
         SQL_NOT_A_QUERY,
+        ID_NOT_FOUND,
+    ];
+
+    /// The codes only the opt-in runtime level raises (it asks NCBI).
+    pub const RUNTIME_CODES: &[&str] = &[
+        ID_NOT_FOUND,
+        RUNTIME_BUDGET_EXCEEDED,
+        RUNTIME_UNAVAILABLE,
+        RUNTIME_PARTIAL,
     ];
 
     /// The error codes that need a dataset store: checked against the caller's datasets.
@@ -186,6 +203,9 @@ pub mod codes {
         UNKNOWN_SORT,
         SUSPICIOUS_STRUCTURE,
         AMBIGUOUS_ID,
+        RUNTIME_BUDGET_EXCEEDED,
+        RUNTIME_UNAVAILABLE,
+        RUNTIME_PARTIAL,
     ];
 }
 

@@ -114,9 +114,14 @@ fn validate() -> Vec<Case> {
             json!({"calls": [{"tool": "entrez_tool_info", "arguments": {"name": "validate"}}, {"tool": "system_api_key_status"}]}),
         ),
         bad(t, json!({}), &[("schema_one_of", "$")]),
+        // The runtime level has nothing to ask NCBI about a validate call: it is the semantic answer.
+        ok(
+            t,
+            json!({"tool": "validate", "arguments": {"tool": "entrez_query", "arguments": {"operation": "info"}}, "level": "runtime"}),
+        ),
         bad(
             t,
-            json!({"tool": "validate", "level": "runtime"}),
+            json!({"tool": "validate", "level": "deep"}),
             &[("schema_enum", "$.level")],
         ),
         bad(

@@ -87,6 +87,35 @@ pub fn fetch_medline(corpus: &Corpus, ids: &[u64]) -> Reply {
     Reply::made(Kind::Text, out, format!("assembled:{}", sources.join("+")))
 }
 
+/// esummary db=pubmed retmode=json for `ids`: which PMIDs exist, in NCBI's
+/// documented JSON shape. A PMID the replay holds (recorded or synthetic)
+/// gets a docsum carrying only its uid; any other gets the documented
+/// per-uid error `cannot get document summary` (PROVENANCE.md). No docsum
+/// fields are invented: no esummary JSON was ever recorded.
+pub fn summary_json(corpus: &Corpus, ids: &[u64]) -> Reply {
+    let mut result = serde_json::Map::new();
+    let uids: Vec<String> = ids.iter().map(u64::to_string).collect();
+    result.insert("uids".into(), serde_json::json!(uids));
+    for id in ids {
+        let known = locate(&corpus.pubmed, *id).is_some() || is_synthetic(*id);
+        let doc = if known {
+            serde_json::json!({ "uid": id.to_string() })
+        } else {
+            serde_json::json!({ "uid": id.to_string(), "error": "cannot get document summary" })
+        };
+        result.insert(id.to_string(), doc);
+    }
+    let body = serde_json::json!({
+        "header": { "type": "esummary", "version": "0.3" },
+        "result": result,
+    });
+    Reply::made(
+        Kind::Json,
+        body.to_string().into_bytes(),
+        "documented:esummary-json-uids",
+    )
+}
+
 /// The recording whose articles are exactly `ids`, in order.
 fn exact_recording<'a>(splits: &'a [Split], ids: &[u64]) -> Option<&'a Split> {
     splits.iter().find(|s| {
@@ -130,6 +159,20 @@ mod tests {
         assert!(a < b);
         assert_eq!(body.matches("<PubmedArticle>").count(), 2);
         assert!(body.trim_end().ends_with("</PubmedArticleSet>"));
+    }
+
+    #[test]
+    fn json_summaries_say_which_pmids_exist() {
+        let corpus = Corpus::load();
+        let r = summary_json(&corpus, &[11748933, 90000001, 1]);
+        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        assert_eq!(
+            v["result"]["uids"],
+            serde_json::json!(["11748933", "90000001", "1"])
+        );
+        assert!(v["result"]["11748933"].get("error").is_none());
+        assert!(v["result"]["90000001"].get("error").is_none());
+        assert_eq!(v["result"]["1"]["error"], "cannot get document summary");
     }
 
     #[test]

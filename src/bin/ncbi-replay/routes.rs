@@ -213,6 +213,10 @@ fn esummary(p: &Params, c: &Ctx) -> Reply {
             let body = synthetic::ESUMMARY_JSON_TOO_MANY.as_bytes().to_vec();
             return Reply::made(Kind::Json, body, "documented:esummary-json-too-many");
         }
+        if db == "pubmed" && !ids.is_empty() {
+            let numeric = crate::pubmed::unique_ids(&ids);
+            return crate::pubmed::summary_json(c.corpus, &numeric);
+        }
         return Reply::no_recording("esummary retmode=json");
     }
     if ids.is_empty() {

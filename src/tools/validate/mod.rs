@@ -1,15 +1,18 @@
 //! `validate`: a dry run of any tool call, with no side effects.
 //!
-//! Two levels, both offline. `syntax` runs the schema check that guards
+//! Three levels. `syntax` runs the schema check that guards
 //! `tools/call`. `semantic` (the default) adds [`crate::validation`]: NCBI
 //! database names, EFetch formats, id families, search-term syntax, dates and
 //! NCBI's size limits; for `entrez_data`, that the dataset exists for this
 //! caller and that the SQL compiles against its real tables under the
 //! read-only policy (the store's own check, which only reads). `tools/call`
 //! runs the very same semantic check after the schema, so a call `validate`
-//! rejects is never sent upstream. A `runtime`
-//! level (existence checks against NCBI) is not implemented, and the
-//! capability announced in `initialize`, built from [`capability`], says so.
+//! rejects is never sent upstream. Those two never contact NCBI. `runtime`,
+//! opt-in, adds one bounded upstream lookup ([`runtime`]: do the ids exist?);
+//! the capability announced in `initialize`, built from [`capability`], says
+//! what each level does.
+
+pub mod runtime;
 
 use super::entrez_data;
 use super::spec::{ToolAnnotations, ToolSpec};
@@ -24,7 +27,7 @@ pub const MAX_BATCH: usize = 20;
 /// Version of the validation protocol implemented.
 pub const PROTOCOL_VERSION: &str = "1.0";
 /// The levels this server implements, shallow to deep; the schema's enum matches.
-pub const LEVELS: &[&str] = &["syntax", "semantic"];
+pub const LEVELS: &[&str] = &["syntax", "semantic", "runtime"];
 /// The level used when the caller names none.
 pub const DEFAULT_LEVEL: &str = "semantic";
 
@@ -32,9 +35,9 @@ pub const DEFAULT_LEVEL: &str = "semantic";
 pub const SPEC: ToolSpec = ToolSpec {
     name: "validate",
     title: "Validate a tool call (dry run)",
-    description: "Checks a call to any tool of this server without running it, with the same checks tools/call applies before a tool runs. level syntax: the tool name (with did-you-mean) and the arguments against the tool's inputSchema. level semantic (default): also NCBI database names (did-you-mean, retired databases), EFetch rettype/retmode pairs, ids against the database (PMIDs, PMCIDs, accessions), search-term quotes/brackets/parentheses and field tags, dates, and NCBI's limits (500 ids for JSON summaries, PubMed's 10,000-record paging); for entrez_external the service each operation belongs to, PubChem identifiers against their namespace (CIDs, InChIKeys, InChIs, formulas, a SMILES sanity check, the similarity threshold; an InChIKey sent as a name is named as such) and PMC id types (PMCID, PMID, DOI, manuscript id; one type per ID Converter call); for entrez_data query/schema/drop_dataset, that the dataset exists for you and that the SQL compiles against the dataset's own tables, read-only and as one statement (a missing table or column is named, with the closest existing one). Returns valid, errors and warnings (stable code, JSONPath, message), suggestions and normalized_arguments (the call as it will be sent: defaults filled, names lower-cased). Accepts one call {tool, arguments} or a batch {calls: [...]} of up to 20. Never contacts NCBI and never writes anything (dataset checks only read your datasets).",
-    input_schema: include_str!("../../schemas/validate.input.json"),
-    output_schema: include_str!("../../schemas/validate.output.json"),
+    description: "Checks a call to any tool of this server without running it, with the same checks tools/call applies before a tool runs. level syntax: the tool name (with did-you-mean) and the arguments against the tool's inputSchema. level semantic (default): also NCBI database names (did-you-mean, retired databases), EFetch rettype/retmode pairs, ids against the database (PMIDs, PMCIDs, accessions), search-term quotes/brackets/parentheses and field tags, dates, and NCBI's limits (500 ids for JSON summaries, PubMed's 10,000-record paging); for entrez_external the service each operation belongs to, PubChem identifiers against their namespace (CIDs, InChIKeys, InChIs, formulas, a SMILES sanity check, the similarity threshold; an InChIKey sent as a name is named as such) and PMC id types (PMCID, PMID, DOI, manuscript id; one type per ID Converter call); for entrez_data query/schema/drop_dataset, that the dataset exists for you and that the SQL compiles against the dataset's own tables, read-only and as one statement (a missing table or column is named, with the closest existing one). Returns valid, errors and warnings (stable code, JSONPath, message), suggestions and normalized_arguments (the call as it will be sent: defaults filled, names lower-cased). level runtime (opt-in): also asks NCBI (one esummary lookup within 1 s, through the same rate limiter) whether the numeric ids of an entrez_query summary/fetch/link/post exist; when NCBI cannot answer in time the result says the ids were not checked. Accepts one call {tool, arguments} or a batch {calls: [...]} of up to 20. The syntax and semantic levels never contact NCBI; no level writes anything (dataset checks only read your datasets).",
+    input_schema: include_str!("../../../schemas/validate.input.json"),
+    output_schema: include_str!("../../../schemas/validate.output.json"),
     annotations: ToolAnnotations {
         read_only: true,
         destructive: false,
@@ -51,10 +54,12 @@ pub fn capability() -> Value {
         "supported": true,
         "method": SPEC.name,
         "version": PROTOCOL_VERSION,
-        "levels": { "syntax": true, "semantic": true, "runtime": false },
+        "levels": { "syntax": true, "semantic": true, "runtime": true },
+        "runtime": runtime::describe(),
         "defaultLevel": DEFAULT_LEVEL,
         "batchValidation": { "supported": true, "maxBatchSize": MAX_BATCH },
         "sideEffects": false,
+        // Syntax and semantic answers depend only on the call; runtime ones on NCBI's data today.
         "cacheable": true,
     })
 }
@@ -128,12 +133,16 @@ async fn check_one(
     let mut warnings: Vec<Value> = Vec::new();
     let mut suggestions: Vec<String> = Vec::new();
     let mut normalized = None;
-    if level == "semantic" {
+    if level != "syntax" {
         let rules = Context { tool_names: names };
         let mut report = validation::check(&rules, name, &arguments);
         // Datasets and SQL are checked against the store only once the call is otherwise sound.
         if name == entrez_data::SPEC.name && errors.is_empty() && report.errors.is_empty() {
             entrez_data::preflight::check(ctx, &arguments, &mut report).await;
+        }
+        // The opt-in level asks upstream, and only about calls that are otherwise sound.
+        if level == "runtime" && errors.is_empty() && report.errors.is_empty() {
+            runtime::check(ctx, name, &arguments, &mut report).await;
         }
         errors.extend(report.errors.iter().map(Finding::to_value));
         warnings.extend(report.warnings.iter().map(Finding::to_value));
