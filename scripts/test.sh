@@ -273,18 +273,12 @@ e2e() {
     fi
   } >"$env_file"
 
-  local native_nostore_url=""
   if [ "$RELEASE_OK" = 1 ]; then
     # A clean environment: nothing from the caller's shell (an NCBI_API_KEY, say) leaks in,
     # and datasets go to a temporary directory, not the user's data directory.
     mkdir -p "$TMP/native-data"
     start_native "native server" ENTREZ_DATA_DIR="$TMP/native-data"
     native_url="$NATIVE_URL"
-    # The same server without a dataset store (ENTREZ_DATA_DIR cannot be created, so
-    # entrez_data is disabled), for comparing with a Worker that has no store either.
-    touch "$TMP/no-store"
-    start_native "native server without dataset store" ENTREZ_DATA_DIR="$TMP/no-store/data"
-    native_nostore_url="$NATIVE_URL"
   fi
 
   if [ "$WORKER_OK" = 1 ]; then
@@ -332,7 +326,7 @@ e2e() {
   fi
 
   if [ -n "$native_url" ] && [ -n "$worker_url" ]; then
-    run_suite "native-vs-worker" E2E_NATIVE_URL="$native_url" E2E_NATIVE_NO_STORE_URL="$native_nostore_url" \
+    run_suite "native-vs-worker" E2E_NATIVE_URL="$native_url" \
       E2E_WORKER_URL="$worker_url" E2E_REPLAY="$eutils_base" E2E_EXTERNAL_REPLAY="$external_base" -- \
       tests/e2e/compare-edges.test.mjs
   else

@@ -2,7 +2,9 @@
 
 pub use super::authorizer::check;
 use crate::error::{Error, Result};
+use crate::staging::guard;
 use crate::staging::schema::Layout;
+use rusqlite::functions::FunctionFlags;
 use rusqlite::Connection;
 
 /// An in-memory database with `layout`'s tables, and its indexes when `indexed`.
@@ -16,6 +18,23 @@ pub fn open(layout: &Layout, indexed: bool) -> Result<Connection> {
         ddl.extend(layout.index_ddl());
     }
     conn.execute_batch(&ddl.join(";\n")).map_err(fail)?;
+    // A refused function this SQLite build lacks (wasm builds omit load_extension)
+    // would fail as "no such function" before the authorizer could name it; a stub
+    // lets the statement compile so the policy refuses it the same way everywhere.
+    // The replica never runs a statement, so the stubs never run either.
+    for name in guard::DENIED_FUNCTIONS {
+        conn.create_scalar_function(
+            *name,
+            -1,
+            FunctionFlags::SQLITE_UTF8,
+            |_| -> rusqlite::Result<i64> {
+                Err(rusqlite::Error::UserFunctionError(
+                    "refused by the read-only policy".into(),
+                ))
+            },
+        )
+        .map_err(fail)?;
+    }
     Ok(conn)
 }
 
@@ -52,6 +71,9 @@ mod tests {
             "{}",
             e.message
         );
+        let e = check(&mut conn, "SELECT load_extension('x')").unwrap_err();
+        assert_eq!(e.code, "sql_not_read_only");
+        assert!(e.message.contains("load_extension"), "{}", e.message);
         let e = check(&mut conn, "SELECT * FROM _cf_KV").unwrap_err();
         assert!(e.message.contains("no such table"), "{}", e.message);
     }
