@@ -82,8 +82,9 @@ fn every_listed_tool_has_title_schemas_and_truthful_annotations() {
         ] {
             assert!(t["annotations"][hint].is_boolean(), "{name} {hint}");
         }
-        // Only the tools that reach NCBI are open-world; none of these change anything.
-        let upstream = ["entrez_query", "entrez_external"].contains(&name);
+        // Only the tools that reach NCBI are open-world (validate at its runtime level);
+        // none of these change anything.
+        let upstream = ["entrez_query", "entrez_external", "validate"].contains(&name);
         assert_eq!(t["annotations"]["readOnlyHint"], true, "{name}");
         assert_eq!(t["annotations"]["openWorldHint"], upstream, "{name}");
         // Served verbatim: identical to the file under schemas/.

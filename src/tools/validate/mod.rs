@@ -42,7 +42,8 @@ pub const SPEC: ToolSpec = ToolSpec {
         read_only: true,
         destructive: false,
         idempotent: true,
-        open_world: false,
+        // The opt-in runtime level asks NCBI whether ids exist.
+        open_world: true,
     },
     typical_output: "0.5-2 KB per call checked",
     handler: |ctx, args| Box::pin(run(ctx, args)),
