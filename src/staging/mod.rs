@@ -8,6 +8,7 @@
 //! - [`schema`] and [`layouts`]: the tables per source, as data;
 //! - [`rows`]: parsed records to rows;
 //! - [`guard`]: the read-only policy every query runs under;
+//! - [`collect`]: a query's rows gathered under that policy's limits;
 //! - [`limits`]: records, rows, bytes, datasets and lifetime per caller;
 //! - [`store`]: the [`SqlStore`] trait a backend implements;
 //! - [`wire`]: the messages between the Worker and its Durable Objects.
@@ -17,6 +18,7 @@
 //! and without either (stdio: one local user) to the fixed owner `local`.
 //! Other owners' datasets are indistinguishable from ones that do not exist.
 
+pub mod collect;
 pub mod guard;
 pub mod layouts;
 pub mod limits;

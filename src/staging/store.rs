@@ -111,6 +111,34 @@ pub struct DatasetInfo {
     pub tables: Vec<TableCount>,
 }
 
+impl DatasetInfo {
+    /// Counts one appended batch: rows inserted per table (layout order) and the
+    /// size after it. Returns the new records, the primary table's new rows.
+    pub fn add_batch(&mut self, layout: &Layout, per_table: &[u64], bytes: u64) -> u64 {
+        for (t, n) in self.tables.iter_mut().zip(per_table) {
+            t.rows += n;
+        }
+        let primary = layout
+            .tables
+            .iter()
+            .position(|t| t.name == layout.primary)
+            .unwrap_or(0);
+        let new_records = per_table.get(primary).copied().unwrap_or(0);
+        self.records += new_records;
+        self.rows += per_table.iter().sum::<u64>();
+        self.bytes = bytes;
+        new_records
+    }
+
+    /// `(table, rows)` pairs, as the catalogs store them.
+    pub fn table_pairs(&self) -> Vec<(&str, u64)> {
+        self.tables
+            .iter()
+            .map(|t| (t.name.as_str(), t.rows))
+            .collect()
+    }
+}
+
 /// Ceilings an append must stay under; the append is undone whole if it would not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Caps {

@@ -16,6 +16,7 @@
 use super::do_sql::{self, bind, exec, integer, read, reply, transaction, MAX_BOUND_PARAMETERS};
 use crate::edge::sqlite::{describe, replica};
 use crate::error::{Error, ErrorKind, Result};
+use crate::staging::collect::Collector;
 use crate::staging::guard::{self, QueryPolicy};
 use crate::staging::limits;
 use crate::staging::rows::SqlValue;
@@ -216,24 +217,8 @@ impl EntrezDataset {
             if bytes > caps.max_bytes {
                 return Err(limits::too_many_bytes(bytes, caps.max_bytes));
             }
-            let primary = batch
-                .layout
-                .tables
-                .iter()
-                .position(|t| t.name == batch.layout.primary)
-                .unwrap_or(0);
-            let new_records = per_table.get(primary).copied().unwrap_or(0);
-            for (t, n) in info.tables.iter_mut().zip(&per_table) {
-                t.rows += n;
-            }
-            info.records += new_records;
-            info.rows = rows;
-            info.bytes = bytes;
-            let pairs: Vec<(&str, u64)> = info
-                .tables
-                .iter()
-                .map(|t| (t.name.as_str(), t.rows))
-                .collect();
+            let new_records = info.add_batch(batch.layout, &per_table, bytes);
+            let pairs = info.table_pairs();
             exec(
                 &sql,
                 "UPDATE entrez_meta SET records = ?, rows = ?, tables = ?, updated_ms = ?",
@@ -308,35 +293,19 @@ impl EntrezDataset {
             .sql()
             .exec(sql, None)
             .map_err(|e| guard::sql_error(&upstream_message(&e)))?;
-        let mut kept: Vec<Vec<SqlValue>> = Vec::new();
-        let (mut total, mut bytes, mut bytes_capped, mut exact) = (0u64, 0usize, false, true);
+        let mut collected = Collector::new(policy);
+        let mut exact = true;
         let mut rows = cursor.raw();
         while let Some(row) = rows.next() {
             let row = row.map_err(|e| guard::sql_error(&upstream_message(&e)))?;
-            total += 1;
-            if kept.len() < policy.limit && !bytes_capped {
-                let values: Vec<SqlValue> = row.into_iter().map(read).collect();
-                let weight: usize = values.iter().map(|v| v.weight() + 4).sum();
-                if bytes + weight > policy.max_result_bytes && !kept.is_empty() {
-                    bytes_capped = true;
-                } else {
-                    bytes += weight;
-                    kept.push(values);
-                }
-            }
-            if total >= policy.count_cap {
+            let more = collected.offer(|| Ok::<_, Error>(row.into_iter().map(read).collect()))?;
+            if !more {
                 exact = rows.next().is_none();
                 break;
             }
         }
-        Ok(QueryResult {
-            columns,
-            rows: kept,
-            total,
-            total_exact: exact,
-            bytes_capped,
-            elapsed_ms: Date::now().as_millis().saturating_sub(started),
-        })
+        let elapsed_ms = Date::now().as_millis().saturating_sub(started);
+        Ok(collected.finish(columns, exact, elapsed_ms))
     }
 
     fn describe(&self) -> Result<Vec<TableInfo>> {

@@ -332,15 +332,8 @@ impl SqlStore for SqliteStore {
             let added = dataset::append(&mut lock(&conn), &batch, &before, caps)?;
             let catalog = lock(&inner.catalog);
             let mut info = before;
-            for (t, n) in info.tables.iter_mut().zip(&added.per_table) {
-                t.rows += n;
-            }
-            let primary = batch.layout.tables.iter().position(|t| t.name == batch.layout.primary).unwrap_or(0);
-            let new_records = added.per_table.get(primary).copied().unwrap_or(0);
-            info.records += new_records;
-            info.rows += added.per_table.iter().sum::<u64>();
-            info.bytes = added.bytes;
-            let pairs: Vec<(&str, u64)> = info.tables.iter().map(|t| (t.name.as_str(), t.rows)).collect();
+            let new_records = info.add_batch(batch.layout, &added.per_table, added.bytes);
+            let pairs = info.table_pairs();
             let updated = catalog
                 .execute(
                     "UPDATE dataset SET records = ?2, rows = ?3, bytes = ?4, tables = ?5 WHERE id = ?1",

@@ -9,6 +9,7 @@
 
 use crate::edge::sqlite::{guarded, prepare, value, Denials};
 use crate::error::{Error, Result};
+use crate::staging::collect::Collector;
 use crate::staging::guard::{self, QueryPolicy};
 use crate::staging::rows::SqlValue;
 use crate::staging::store::QueryResult;
@@ -43,47 +44,31 @@ fn execute(
     let mut stmt = prepare(conn, sql, denials)?;
     let columns: Vec<String> = stmt.column_names().map(String::from).collect();
     let mut rows = stmt.query([]).map_err(fail)?;
-    let mut kept: Vec<Vec<SqlValue>> = Vec::new();
-    let (mut total, mut bytes, mut bytes_capped, mut exact) = (0u64, 0usize, false, true);
+    let mut collected = Collector::new(policy);
+    let mut exact = true;
     loop {
         let row = match rows.next() {
             Ok(Some(row)) => row,
             Ok(None) => break,
             // Out of time while only counting: the rows are complete, the total a lower bound.
-            Err(e) if interrupted(&e) && kept.len() == policy.limit => {
+            Err(e) if interrupted(&e) && collected.rows_complete() => {
                 exact = false;
                 break;
             }
             Err(e) => return Err(fail(e)),
         };
-        total += 1;
-        if kept.len() < policy.limit && !bytes_capped {
-            let values: Vec<SqlValue> = (0..columns.len())
+        let more = collected.offer(|| {
+            (0..columns.len())
                 .map(|i| row.get_ref(i).map(value))
-                .collect::<rusqlite::Result<_>>()
-                .map_err(fail)?;
-            // Each cell costs its payload plus JSON punctuation.
-            let weight: usize = values.iter().map(|v| v.weight() + 4).sum();
-            if bytes + weight > policy.max_result_bytes && !kept.is_empty() {
-                bytes_capped = true;
-            } else {
-                bytes += weight;
-                kept.push(values);
-            }
-        }
-        if total >= policy.count_cap {
+                .collect::<rusqlite::Result<Vec<SqlValue>>>()
+                .map_err(fail)
+        })?;
+        if !more {
             exact = rows.next().map(|r| r.is_none()).unwrap_or(false);
             break;
         }
     }
-    Ok(QueryResult {
-        columns,
-        rows: kept,
-        total,
-        total_exact: exact,
-        bytes_capped,
-        elapsed_ms: started.elapsed().as_millis() as u64,
-    })
+    Ok(collected.finish(columns, exact, started.elapsed().as_millis() as u64))
 }
 
 fn interrupted(e: &rusqlite::Error) -> bool {
