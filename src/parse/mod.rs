@@ -23,5 +23,6 @@ pub mod pubmed;
 pub mod sequence;
 pub mod taxonomy;
 pub mod tinyseq;
+pub mod tokenizer;
 pub mod walk;
 pub mod xml;

@@ -1,6 +1,7 @@
 //! Streaming XML reading shared by every NCBI parser.
 //!
-//! [`Xml`] wraps a borrowing `quick_xml::Reader` and adds what NCBI bodies
+//! [`Xml`] wraps the byte-level [`Tokenizer`] (which yields quick-xml's
+//! event types) and adds what NCBI bodies
 //! need: a sniff that names what came back when it is not XML (an HTML error
 //! page, an empty body), refusal of DTD internal subsets that declare
 //! entities, truncation detection, and text flattening for titles that carry
@@ -11,13 +12,13 @@
 //! resolved, and any other name is kept literally. A billion-laughs body is
 //! refused at its DOCTYPE, before a single entity could be used.
 
+use super::tokenizer::Tokenizer;
 use crate::error::{Error, ErrorKind};
 use quick_xml::events::{BytesRef, BytesStart, Event};
-use quick_xml::Reader;
 
 /// A streaming reader over a borrowed body.
 pub struct Xml<'a> {
-    reader: Reader<&'a [u8]>,
+    tokens: Tokenizer<'a>,
     depth: usize,
     what: &'static str,
 }
@@ -36,12 +37,8 @@ impl<'a> Xml<'a> {
     /// Starts reading `bytes`, which should hold `what` (e.g. "PubMed XML").
     pub fn new(bytes: &'a [u8], what: &'static str) -> Result<Xml<'a>, Error> {
         sniff(bytes, what)?;
-        let mut reader = Reader::from_reader(bytes);
-        let config = reader.config_mut();
-        config.expand_empty_elements = true;
-        config.check_end_names = true;
         Ok(Xml {
-            reader,
+            tokens: Tokenizer::new(bytes),
             depth: 0,
             what,
         })
@@ -54,9 +51,11 @@ impl<'a> Xml<'a> {
 
     /// The next event; errors on malformed XML, entity declarations and truncation.
     pub fn event(&mut self) -> Result<Event<'a>, Error> {
-        let event = self.reader.read_event().map_err(|e| {
-            let at = self.reader.error_position();
-            unexpected(self.what, format!("malformed XML at byte {at}: {e}"))
+        let event = self.tokens.next_event().map_err(|e| {
+            unexpected(
+                self.what,
+                format!("malformed XML at byte {}: {}", e.at, e.message),
+            )
         })?;
         match &event {
             Event::Start(_) => self.depth += 1,
@@ -112,6 +111,10 @@ impl<'a> Xml<'a> {
 
     /// After a `Start`, skips to the matching `End`.
     pub fn skip(&mut self) -> Result<(), Error> {
+        if self.tokens.skip_element() {
+            self.depth = self.depth.saturating_sub(1);
+            return Ok(());
+        }
         let target = self.depth;
         loop {
             match self.event()? {
