@@ -7,9 +7,10 @@
 # from the recorded pubmed*.xml fixtures, writes it under target/bench/ (never
 # committed), and times itself; Python then times Entrez.read on that file.
 #
-# The Rust side is built with the project's release profile (opt-level "s",
-# LTO), the profile the shipped binary uses. Set OPT_LEVEL=3 to also measure
-# an opt-level 3 build in its own target directory.
+# The Rust side is built with the project's release profile (opt-level 3,
+# LTO), the profile the shipped native binary uses. Set OPT_LEVEL=s to also
+# measure the size-optimised level the Worker is built at, in its own target
+# directory.
 #
 # Usage: scripts/bench-parse.sh [SIZE_MB]   (default 12)
 set -euo pipefail
@@ -29,11 +30,11 @@ echo "== entrez-mcp parse_pubmed (release profile)"
 cargo run --quiet --release --example bench_parse_pubmed -- \
     --corpus "$corpus" --size-mb "$size_mb" | tee "$out/rust.txt"
 
-if [ "${OPT_LEVEL:-}" = 3 ]; then
-    echo "== entrez-mcp parse_pubmed (opt-level 3)"
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=3 CARGO_TARGET_DIR=target/bench-o3 \
+if [ "${OPT_LEVEL:-}" = s ]; then
+    echo "== entrez-mcp parse_pubmed (opt-level s, as the Worker is built)"
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=s CARGO_TARGET_DIR=target/bench-os \
         cargo run --quiet --release --example bench_parse_pubmed -- \
-        --size-mb "$size_mb" | tee "$out/rust-o3.txt"
+        --size-mb "$size_mb" | tee "$out/rust-os.txt"
 fi
 
 echo "== Biopython Bio.Entrez.read"

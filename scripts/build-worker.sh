@@ -14,4 +14,7 @@ export WASM_BINDGEN_BIN="$CARGO_BIN/wasm-bindgen"
 if esb="$(esbuild_bin)"; then
   export ESBUILD_BIN="$esb"
 fi
+# Size matters more than speed for the Worker bundle (Workers' 3 MiB gzip limit);
+# the native binary keeps Cargo.toml's opt-level 3.
+export CARGO_PROFILE_RELEASE_OPT_LEVEL="${CARGO_PROFILE_RELEASE_OPT_LEVEL:-s}"
 worker-build --release "$@"
