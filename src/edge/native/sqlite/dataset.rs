@@ -56,6 +56,9 @@ pub fn open(dir: Option<&Path>, id: &str) -> Result<Connection> {
     Ok(conn)
 }
 
+/// Rows bound to one INSERT statement (well under SQLite's 32,766 parameters).
+const ROWS_PER_INSERT: usize = 32;
+
 /// What one append changed.
 pub struct Added {
     /// Rows inserted per table, in layout order (conflicts excluded).
@@ -76,11 +79,28 @@ pub fn append(
     for t in &batch.tables {
         let mut inserted = 0u64;
         if !t.is_empty() {
-            let mut stmt = tx.prepare(&t.table.insert_sql()).map_err(db_error)?;
-            for i in 0..t.len() {
-                let row = t.row(i);
+            // Several rows per statement: fewer VM starts and bind calls per row.
+            let width = t.table.columns.len();
+            let mut full = None;
+            for chunk in t.values.chunks(ROWS_PER_INSERT * width) {
+                let rows = chunk.len() / width;
+                let mut partial;
+                let stmt = if rows == ROWS_PER_INSERT {
+                    match &mut full {
+                        Some(s) => s,
+                        None => full.insert(
+                            tx.prepare(&t.table.insert_rows_sql(rows))
+                                .map_err(db_error)?,
+                        ),
+                    }
+                } else {
+                    partial = tx
+                        .prepare(&t.table.insert_rows_sql(rows))
+                        .map_err(db_error)?;
+                    &mut partial
+                };
                 inserted += stmt
-                    .execute(rusqlite::params_from_iter(row.iter()))
+                    .execute(rusqlite::params_from_iter(chunk.iter()))
                     .map_err(db_error)? as u64;
             }
         }
