@@ -23,6 +23,7 @@ use crate::staging::{iso8601, new_dataset_id, owner_of, Staging};
 use crate::tools::content::{Annotations, Content, Role};
 use crate::tools::entrez_query::plan::{database, int_arg};
 use crate::tools::{ToolContext, ToolOutput};
+use futures_util::future::join;
 use serde_json::{json, Value};
 
 /// Per-record warnings kept in one result; the rest are counted.
@@ -216,13 +217,39 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, args: &Value) -> Result<Tool
     }
 }
 
+/// One fetched and parsed batch, not yet appended.
+struct Fetched {
+    batch: RowBatch,
+    warnings: Vec<String>,
+}
+
 impl Run<'_> {
+    /// Stages every batch, fetching and parsing the next one while the
+    /// previous one is being appended: natively the append runs on a blocking
+    /// thread beside the parse, on Workers the Durable Object call overlaps the
+    /// NCBI request, so a batch costs the longer of the two, not their sum.
     async fn batches(&self, work: &Work, p: &mut Progress) -> Result<()> {
         let size = self.fetch.batch_size();
         match work {
             Work::Ids(ids) => {
-                for chunk in ids.chunks(size) {
-                    self.one(Slice::Ids(chunk), p).await?;
+                let mut chunks = ids.chunks(size);
+                let mut ready = match chunks.next() {
+                    Some(c) => Some(self.fetch_parse(Slice::Ids(c)).await?),
+                    None => None,
+                };
+                while let Some(fetched) = ready.take() {
+                    match chunks.next() {
+                        Some(c) => {
+                            let (committed, next) =
+                                join(self.commit(fetched, p), self.fetch_parse(Slice::Ids(c)))
+                                    .await;
+                            committed?;
+                            ready = Some(next?);
+                        }
+                        None => {
+                            self.commit(fetched, p).await?;
+                        }
+                    }
                 }
             }
             Work::History {
@@ -231,49 +258,67 @@ impl Run<'_> {
                 target,
                 known_total,
             } => {
-                let mut retstart = 0;
-                while retstart < *target {
+                let slice = |retstart: u64| {
                     let retmax = (size as u64).min(target - retstart);
-                    let slice = Slice::History {
+                    let s = Slice::History {
                         webenv,
                         query_key: *query_key,
                         retstart,
                         retmax,
                     };
-                    let (parsed, new) = self.one(slice, p).await?;
-                    retstart += retmax;
-                    if parsed == 0 || (!known_total && (parsed as u64) < retmax) {
+                    (s, retmax)
+                };
+                if *target == 0 {
+                    return Ok(());
+                }
+                let (first, retmax) = slice(0);
+                let mut ready = Some((self.fetch_parse(first).await?, 0u64, retmax));
+                while let Some((fetched, at, retmax)) = ready.take() {
+                    let parsed = fetched.batch.records as u64;
+                    let next_start = at + retmax;
+                    // A short or empty page is the last one, whatever the count said.
+                    if parsed == 0 || (!known_total && parsed < retmax) || next_start >= *target {
+                        self.commit(fetched, p).await?;
                         break;
                     }
-                    if new == 0 {
+                    let (next, next_max) = slice(next_start);
+                    let (committed, following) =
+                        join(self.commit(fetched, p), self.fetch_parse(next)).await;
+                    if committed? == 0 {
                         // A history server that ignores retstart would repeat itself forever.
                         p.warn(format!(
-                            "Batch at retstart {} added no new records; staging stopped there.",
-                            retstart - retmax
+                            "Batch at retstart {at} added no new records; staging stopped there."
                         ));
                         break;
                     }
+                    ready = Some((following?, next_start, next_max));
                 }
             }
         }
         Ok(())
     }
 
-    /// Fetches, parses and appends one batch; returns (records parsed, new records).
-    async fn one(&self, slice: Slice<'_>, p: &mut Progress) -> Result<(usize, u64)> {
+    /// Fetches and parses one batch.
+    async fn fetch_parse(&self, slice: Slice<'_>) -> Result<Fetched> {
         let reply = self
             .client
             .send(&plan::batch(&self.db, self.fetch, slice))
             .await?;
-        let batch = self.parse(&reply.body, p)?;
-        for s in &batch.skipped {
-            p.warn(format!("Skipped: {s}."));
+        let mut warnings = Vec::new();
+        let batch = self.parse(&reply.body, &mut warnings)?;
+        warnings.extend(batch.skipped.iter().map(|s| format!("Skipped: {s}.")));
+        Ok(Fetched { batch, warnings })
+    }
+
+    /// Appends one parsed batch and reports progress; returns the new records.
+    async fn commit(&self, fetched: Fetched, p: &mut Progress) -> Result<u64> {
+        for w in fetched.warnings {
+            p.warn(w);
         }
-        let parsed = batch.records;
         let appended = self
             .staging
             .store
-            .append(&self.id, batch, self.caps)
+            .append(&self.id, fetched.batch, self.caps)
             .await?;
         p.batches += 1;
         if let Some(n) = self.notify {
@@ -287,10 +332,10 @@ impl Run<'_> {
             );
         }
         p.info = Some(appended.info);
-        Ok((parsed, appended.new_records))
+        Ok(appended.new_records)
     }
 
-    fn parse(&self, body: &[u8], p: &mut Progress) -> Result<RowBatch> {
+    fn parse(&self, body: &[u8], warnings: &mut Vec<String>) -> Result<RowBatch> {
         Ok(match self.fetch {
             Fetch::Pubmed => rows::pubmed(parse::pubmed::parse_pubmed(body)?),
             Fetch::Pmc => rows::pmc(parse::pmc::parse_pmc(body)?),
@@ -306,7 +351,7 @@ impl Run<'_> {
                     return Err(parse::body_errors::ncbi_error(&messages));
                 }
                 for e in &r.errors {
-                    p.warn(format!(
+                    warnings.push(format!(
                         "{}: {}",
                         e.uid.as_deref().unwrap_or("request"),
                         e.message
