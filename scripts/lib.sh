@@ -87,8 +87,10 @@ ensure_apt_packages() {
   command -v gzip >/dev/null || needed+=(gzip)
   command -v curl >/dev/null || needed+=(curl)
   command -v npm >/dev/null || needed+=(nodejs npm)
-  # clang: for crates that compile C to wasm32 (gcc cannot); not needed by every build.
-  command -v clang >/dev/null || optional+=(clang)
+  # A C compiler for SQLite and mimalloc natively, and clang for SQLite compiled to
+  # wasm32 inside the Worker (sqlite-wasm-rs; gcc cannot target wasm32).
+  command -v cc >/dev/null || needed+=(gcc libc6-dev)
+  command -v clang >/dev/null || needed+=(clang)
   if [ "${#needed[@]}" -gt 0 ]; then
     apt_install "${needed[@]}" "${optional[@]}" || die "could not install ${needed[*]}"
   elif [ "${#optional[@]}" -gt 0 ]; then
