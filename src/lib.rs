@@ -11,8 +11,8 @@
 //! `tokio`, `reqwest` or `rusqlite`:
 //!
 //! - [`protocol`]: JSON-RPC framing, version negotiation and the dispatcher
-//!   ([`protocol::Server`]) that answers `initialize`, `ping`, `tools/list`
-//!   and `tools/call`.
+//!   ([`protocol::Server`]) that answers `initialize`, `ping`, `tools/list`,
+//!   `tools/call` and the `resources/*` methods for staged datasets.
 //! - [`http`]: Streamable HTTP as plain data. [`http::Endpoint::handle`] takes
 //!   an [`http::HttpRequest`] and returns an [`http::HttpResponse`]; status
 //!   codes, `Host`/`Origin` checks, protocol-version headers and signed session
@@ -22,14 +22,26 @@
 //! - [`error`]: the one error type. Its kind decides whether it becomes a
 //!   JSON-RPC error (protocol faults) or an `isError` tool result with a
 //!   stable code and suggestions (everything else).
+//! - [`entrez`] and [`parse`]: E-utilities requests as data, pacing under
+//!   NCBI's limit, retries, and streaming parsers over one byte-level XML
+//!   tokenizer that never expands entities.
+//! - [`validation`]: the semantic rules both `validate` and `tools/call` apply.
+//! - [`staging`]: what `entrez_data` is without a database: table layouts,
+//!   records to rows, the read-only policy, limits, and the
+//!   [`staging::SqlStore`] trait a backend implements.
 //!
 //! The machine comes in through small traits: [`platform::Platform`] supplies
-//! the clock and entropy. Tests pass fixed ones.
+//! the clock and entropy, [`net::Transport`] sends HTTP and sleeps, and
+//! [`staging::SqlStore`] keeps datasets. Tests pass fixed or local ones.
 //!
 //! The edges are byte pumps. The Worker edge (`edge::worker`, wasm32 only)
-//! turns a `worker::Request` into an `HttpRequest` and back. The native edge
-//! (`edge::native`) does the same for axum on tokio, and feeds stdin lines to
-//! [`protocol::Server::handle_bytes`] for the stdio transport.
+//! turns a `worker::Request` into an `HttpRequest` and back, sends NCBI
+//! requests with `fetch`, paces them through a Durable Object, and keeps
+//! datasets in one SQLite Durable Object each (`edge::worker_data`). The
+//! native edge (`edge::native`) does the same for axum on tokio, feeds stdin
+//! lines to [`protocol::Server::handle_bytes`] for the stdio transport, and
+//! keeps datasets in rusqlite files. SQL both edges need (the read-only policy
+//! as a SQLite authorizer, schema description) is in `edge::sqlite`.
 //!
 //! ## Schemas are the source of truth
 //!
