@@ -119,6 +119,19 @@ struct Timing {
     total: Spent,
 }
 
+/// A PubMed dataset that never expires.
+fn dataset(id: &str) -> NewDataset {
+    NewDataset {
+        id: id.to_string(),
+        owner: "bench".into(),
+        database: "pubmed".into(),
+        layout: &PUBMED,
+        source: "bench".into(),
+        created_ms: 0,
+        expires_ms: u64::MAX / 2,
+    }
+}
+
 fn stage(store: &SqliteStore, id: &str, bodies: &[Vec<u8>]) -> Timing {
     let caps = Caps {
         max_rows: u64::MAX,
@@ -127,16 +140,7 @@ fn stage(store: &SqliteStore, id: &str, bodies: &[Vec<u8>]) -> Timing {
     let mut t = Timing::default();
     let mut total = Spent::default();
     total.measure(|| {
-        let dataset = NewDataset {
-            id: id.to_string(),
-            owner: "bench".into(),
-            database: "pubmed".into(),
-            layout: &PUBMED,
-            source: "bench".into(),
-            created_ms: 0,
-            expires_ms: u64::MAX / 2,
-        };
-        now(store.create(dataset, u64::MAX)).unwrap();
+        now(store.create(dataset(id), u64::MAX)).unwrap();
         for body in bodies {
             let articles = t.parse.measure(|| parse_pubmed(body).unwrap());
             let batch = t.rows.measure(|| rows::pubmed(articles));
@@ -206,16 +210,7 @@ fn stage_pipelined(store: &SqliteStore, id: &str, bodies: &[Vec<u8>]) -> Duratio
     let parse = |body: &[u8]| rows::pubmed(parse_pubmed(body).unwrap());
     let started = Instant::now();
     runtime.block_on(async {
-        let dataset = NewDataset {
-            id: id.to_string(),
-            owner: "bench".into(),
-            database: "pubmed".into(),
-            layout: &PUBMED,
-            source: "bench".into(),
-            created_ms: 0,
-            expires_ms: u64::MAX / 2,
-        };
-        store.create(dataset, u64::MAX).await.unwrap();
+        store.create(dataset(id), u64::MAX).await.unwrap();
         let mut ready = Some(parse(&bodies[0]));
         for next in 1..=bodies.len() {
             let batch = ready.take().unwrap();

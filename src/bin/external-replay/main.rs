@@ -26,6 +26,9 @@
 //! prints `listening on http://127.0.0.1:PORT` on stdout once bound.
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "../replay-common/cli.rs"]
+mod cli;
+#[cfg(not(target_arch = "wasm32"))]
 mod data;
 #[cfg(not(target_arch = "wasm32"))]
 mod form;
@@ -44,79 +47,32 @@ const USAGE: &str = "usage: external-replay --listen 127.0.0.1:PORT [--pubchem-l
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
-    use std::process::ExitCode;
-    let options = match parse_args(std::env::args().skip(1)) {
-        Ok(Some(o)) => o,
-        Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(message) => {
-            eprintln!("external-replay: {message}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("external-replay: cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match runtime.block_on(server::run(options)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("external-replay: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// Reads the command line; `Ok(None)` means help was asked for.
-#[cfg(not(target_arch = "wasm32"))]
-fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<server::Options>, String> {
-    let mut options = server::Options {
+    let defaults = server::Options {
         listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
         pubchem_limit: 5,
         pmc_limit: 3,
         log_requests: false,
     };
-    let mut args = args.peekable();
-    while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (arg.clone(), None),
-        };
-        let mut value = |name: &str| {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
-        match flag.as_str() {
-            "--listen" => {
-                let v = value("--listen")?;
-                options.listen = v
-                    .parse()
-                    .map_err(|_| format!("--listen wants HOST:PORT, got {v:?}"))?;
-            }
-            "--pubchem-limit" => options.pubchem_limit = positive(&value(&flag)?, &flag)?,
-            "--pmc-limit" => options.pmc_limit = positive(&value(&flag)?, &flag)?,
-            "--log-requests" => options.log_requests = true,
-            "-h" | "--help" => return Ok(None),
-            other => return Err(format!("unknown argument {other:?}")),
-        }
-    }
-    Ok(Some(options))
+    cli::main("external-replay", USAGE, defaults, server::run)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn positive(v: &str, name: &str) -> Result<usize, String> {
-    match v.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!("{name} wants a positive number, got {v:?}")),
+impl cli::Options for server::Options {
+    const LIMIT_FLAGS: &'static [&'static str] = &["--pubchem-limit", "--pmc-limit"];
+
+    fn set_listen(&mut self, addr: std::net::SocketAddr) {
+        self.listen = addr;
+    }
+
+    fn set_log_requests(&mut self) {
+        self.log_requests = true;
+    }
+
+    fn set_limit(&mut self, flag: &str, per_second: usize) {
+        match flag {
+            "--pubchem-limit" => self.pubchem_limit = per_second,
+            "--pmc-limit" => self.pmc_limit = per_second,
+            _ => {}
+        }
     }
 }
