@@ -9,7 +9,7 @@ use common::replay::Replay;
 use common::{rpc, server_with};
 use entrez_data_common::*;
 use entrez_mcp::config::Config;
-use entrez_mcp::edge::native::sqlite::{SqliteStore, INTERRUPTED};
+use entrez_mcp::edge::native::sqlite::{SqliteStore, DAMAGED, INTERRUPTED};
 use entrez_mcp::staging::layouts::PUBMED;
 use entrez_mcp::staging::rows;
 use entrez_mcp::staging::store::{Caps, NewDataset, SqlStore, Status};
@@ -205,11 +205,11 @@ fn limits_give_clear_errors_and_disturb_nothing_else() {
     );
 }
 
-#[test]
-fn a_crash_between_batches_leaves_a_failed_dataset_not_a_complete_one() {
-    let dir = std::env::temp_dir().join(format!("entrez-data-crash-{}", std::process::id()));
+/// A store under a fresh directory holding dataset `id` with one batch staged and
+/// never finished, as a process that stopped mid-staging leaves it.
+fn interrupted_dataset(name: &str, id: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("entrez-data-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let id = "00112233445566778899aabbccddeeff";
     {
         let store = SqliteStore::open(&dir).unwrap();
         common::block_on(async {
@@ -237,6 +237,13 @@ fn a_crash_between_batches_leaves_a_failed_dataset_not_a_complete_one() {
         });
         // Dropped here without finish(): the process "stopped" mid-staging.
     }
+    dir
+}
+
+#[test]
+fn a_crash_between_batches_leaves_a_failed_dataset_not_a_complete_one() {
+    let id = "00112233445566778899aabbccddeeff";
+    let dir = interrupted_dataset("crash", id);
     std::fs::write(dir.join("datasets").join("stray.sqlite"), b"junk").unwrap();
     let store = SqliteStore::open(&dir).unwrap();
     let info = common::block_on(store.get(id)).unwrap().unwrap();
@@ -258,5 +265,32 @@ fn a_crash_between_batches_leaves_a_failed_dataset_not_a_complete_one() {
         json!({"operation": "drop_dataset", "data_access_id": id}),
     );
     assert!(!dir.join("datasets").join(format!("{id}.sqlite")).exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_dataset_a_machine_crash_tore_is_emptied_and_says_why() {
+    // Staging does not fsync each batch, so a power loss mid-staging can leave a torn
+    // file; the store must find it on reopening, not serve it.
+    let id = "ffeeddccbbaa99887766554433221100";
+    let dir = interrupted_dataset("torn", id);
+    let file = dir.join("datasets").join(format!("{id}.sqlite"));
+    let mut bytes = std::fs::read(&file).unwrap();
+    let half = bytes.len() / 2;
+    bytes[half..].fill(0xAB);
+    std::fs::write(&file, bytes).unwrap();
+
+    let store = SqliteStore::open(&dir).unwrap();
+    let info = common::block_on(store.get(id)).unwrap().unwrap();
+    assert_eq!(info.status, Status::Failed(DAMAGED.to_string()));
+    assert_eq!((info.records, info.rows), (0, 0));
+    let (s, _) = server_on(None, Limits::default(), store);
+    let q = ok(
+        &s,
+        json!({"operation": "query", "data_access_id": id, "sql": "SELECT COUNT(*) FROM author"}),
+    );
+    assert_eq!(q["rows"][0][0], 0);
+    let listed: Value = ok(&s, json!({"operation": "list_datasets"}));
+    assert_eq!(listed["datasets"][0]["reason"], DAMAGED);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -37,6 +37,10 @@ pub struct Tokenizer<'a> {
     owed_end: Option<&'a str>,
     /// Invalid UTF-8 inside the body (not at its cut-off end), reported on first use.
     invalid: Option<Malformed>,
+    /// Searchers for the names skipped so far: a body skips the same few elements
+    /// (comments, references, grants) in every record, and building one costs more
+    /// than searching a short element with it.
+    finders: Vec<(&'a str, memmem::Finder<'a>)>,
 }
 
 impl<'a> Tokenizer<'a> {
@@ -62,6 +66,7 @@ impl<'a> Tokenizer<'a> {
             open: Vec::new(),
             owed_end: None,
             invalid,
+            finders: Vec::new(),
         }
     }
 
@@ -90,8 +95,15 @@ impl<'a> Tokenizer<'a> {
         let n = name.len();
         let mut depth = 1usize;
         let mut at = self.pos;
-        let finder = memmem::Finder::new(name.as_bytes());
-        while let Some(k) = finder.find(&bytes[at..]) {
+        let slot = match self.finders.iter().position(|(n, _)| *n == name) {
+            Some(i) => i,
+            None => {
+                self.finders
+                    .push((name, memmem::Finder::new(name.as_bytes())));
+                self.finders.len() - 1
+            }
+        };
+        while let Some(k) = self.finders[slot].1.find(&bytes[at..]) {
             let hit = at + k;
             at = hit + n;
             let after = bytes.get(hit + n).copied();

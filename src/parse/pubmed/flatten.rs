@@ -22,6 +22,7 @@
 use super::read::local;
 use crate::error::Error;
 use crate::parse::xml::Xml;
+use memchr::{memchr3, memchr3_iter, memchr_iter, memmem};
 use quick_xml::events::{BytesRef, Event};
 
 /// A string being built with whitespace collapsed on the fly.
@@ -37,6 +38,14 @@ impl Flat {
         if self.out.capacity() == 0 {
             // Most fields are one text event: one allocation of about the right size.
             self.out.reserve(s.len());
+        }
+        if already_collapsed(s) {
+            // The usual case (words and single spaces): one copy instead of one per word.
+            if !s.is_empty() {
+                self.flush_space();
+                self.out.push_str(s);
+            }
+            return;
         }
         let bytes = s.as_bytes();
         let mut i = 0;
@@ -96,6 +105,24 @@ impl Flat {
     pub(crate) fn finish(self) -> String {
         self.out
     }
+}
+
+/// Whether collapsing whitespace would leave `s` unchanged: no edge spaces, no runs,
+/// no tabs or line breaks, and no Unicode whitespace. Each test is a vectorized
+/// search, many times faster than looking at the text a byte at a time.
+fn already_collapsed(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
+        return false;
+    }
+    if memchr3(b'\t', b'\n', b'\r', bytes).is_some() || memmem::find(bytes, b"  ").is_some() {
+        return false;
+    }
+    // The only non-ASCII whitespace (U+0085, U+00A0, U+1680, U+2000..U+205F, U+3000)
+    // starts with one of these lead bytes; so do common dashes and quotes, so each
+    // hit is decoded.
+    let is_space = |i: usize| space_width(s, i) > 0;
+    !memchr3_iter(0xC2, 0xE2, 0xE3, bytes).any(is_space) && !memchr_iter(0xE1, bytes).any(is_space)
 }
 
 /// The byte length of the whitespace character starting at `i`, or 0.
@@ -343,4 +370,46 @@ pub(crate) fn text(x: &mut Xml<'_>) -> Result<String, Error> {
 pub(crate) fn opt_text(x: &mut Xml<'_>) -> Result<Option<String>, Error> {
     let s = text(x)?;
     Ok(if s.is_empty() { None } else { Some(s) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collapsed(parts: &[&str]) -> String {
+        let mut f = Flat::default();
+        for p in parts {
+            f.push_text(p);
+        }
+        f.finish()
+    }
+
+    #[test]
+    fn plain_and_irregular_text_collapse_alike() {
+        for s in [
+            "Tumour suppressor p53 binds DNA",
+            "  leading and trailing  ",
+            "tabs\tand\nnew\r\nlines",
+            "double  space",
+            "no\u{a0}break and\u{2009}thin\u{3000}ideographic",
+            "dash \u{2013} and \u{2019}quotes\u{201d} stay",
+            "x",
+            "",
+        ] {
+            let expected = s.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(collapsed(&[s]), expected, "{s:?}");
+        }
+        assert!(already_collapsed("dash \u{2013} and \u{2019}quotes"));
+        assert!(!already_collapsed("no\u{a0}break"));
+        assert!(!already_collapsed("double  space"));
+    }
+
+    #[test]
+    fn spaces_between_pushes_are_kept_once() {
+        assert_eq!(collapsed(&["alpha", "beta"]), "alphabeta");
+        assert_eq!(collapsed(&["alpha ", "beta"]), "alpha beta");
+        assert_eq!(collapsed(&["alpha", " beta"]), "alpha beta");
+        assert_eq!(collapsed(&["alpha ", " ", " beta "]), "alpha beta");
+        assert_eq!(collapsed(&["", "alpha"]), "alpha");
+    }
 }

@@ -19,6 +19,25 @@ const PUBLICATION_TYPE: usize = 6;
 pub fn pubmed(articles: Vec<PubmedArticle>) -> RowBatch {
     let mut b = RowBatch::new(&PUBMED);
     b.records = articles.len();
+    let mut rows = [0; 7];
+    for a in &articles {
+        rows[ARTICLE] += 1;
+        rows[ABSTRACT_SECTION] += a.abstract_sections.len();
+        rows[AUTHOR] += a.authors.len();
+        rows[AFFILIATION] += a
+            .authors
+            .iter()
+            .map(|au| au.affiliations.len())
+            .sum::<usize>();
+        rows[MESH] += a
+            .mesh
+            .iter()
+            .map(|h| h.qualifiers.len().max(1))
+            .sum::<usize>();
+        rows[KEYWORD] += a.keywords.len();
+        rows[PUBLICATION_TYPE] += a.publication_types.len();
+    }
+    b.reserve(&rows);
     for a in articles {
         if a.pmid.trim().is_empty() {
             b.skipped

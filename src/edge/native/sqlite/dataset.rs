@@ -1,7 +1,7 @@
 //! One dataset's SQLite database: opening it, appending a batch, describing it.
 
 use super::db_error;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::staging::limits;
 use crate::staging::rows::{RowBatch, SqlValue};
 use crate::staging::store::{Caps, DatasetInfo, TableInfo};
@@ -48,14 +48,34 @@ pub fn open(dir: Option<&Path>, id: &str) -> Result<Connection> {
     // A rollback journal, not WAL: staging only appends, and pages past the old end of
     // the file are never journaled, where WAL writes every page twice (measured 2.9x
     // faster). A process killed mid-batch leaves a hot journal that rolls the batch back.
+    // No fsync inside a batch's commit (synchronous=OFF): it held the store thread for
+    // a quarter of staging time on the benchmark. A killed process loses nothing the
+    // kernel already holds; only a machine crash can tear a dataset still loading, and
+    // the store checks those when it reopens. Batches are flushed beside staging (see
+    // `flusher`) and `sync` makes the whole file durable before it is called complete.
+    // Queries read through a memory map instead of copying pages out of the kernel
+    // (a grouped author join over 10,000 articles: 242 -> 41 ms).
     conn.execute_batch(
-        "PRAGMA page_size=16384; PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-16384; PRAGMA foreign_keys=OFF;",
+        "PRAGMA page_size=16384; PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=OFF; PRAGMA cache_size=-16384; PRAGMA mmap_size=268435456; PRAGMA foreign_keys=OFF;",
     )
     .map_err(db_error)?;
     // A dataset never needs another database attached, by staging or by a query.
     conn.set_limit(rusqlite::limits::Limit::SQLITE_LIMIT_ATTACHED, 0)
         .map_err(db_error)?;
     Ok(conn)
+}
+
+/// Flushes dataset `id`'s file to stable storage; staging writes without fsync.
+pub fn sync(dir: &Path, id: &str) -> Result<()> {
+    std::fs::File::open(path(dir, id))
+        .and_then(|f| f.sync_all())
+        .map_err(|e| Error::internal(format!("dataset store: cannot sync dataset {id}: {e}")))
+}
+
+/// Whether SQLite finds the database of a dataset intact (`PRAGMA quick_check`).
+pub fn intact(conn: &Connection) -> bool {
+    conn.query_row("PRAGMA quick_check", [], |r| r.get::<_, String>(0))
+        .is_ok_and(|verdict| verdict == "ok")
 }
 
 /// Rows bound to one INSERT statement (well under SQLite's 32,766 parameters).

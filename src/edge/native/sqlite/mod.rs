@@ -11,12 +11,17 @@
 //! behind a rollback journal, so a crashed process never leaves a torn
 //! database, and a dataset that was `loading` when the process stopped is
 //! marked `failed` the next time the store opens: it never claims to be
-//! complete. Secondary indexes are built once, when staging ends.
+//! complete. Batches are not fsynced inside their commits but flushed beside
+//! staging ([`flusher`]); a dataset is flushed whole before it is marked
+//! complete, and one that a machine crash left torn is found by
+//! `PRAGMA quick_check` on reopening and emptied, with [`DAMAGED`] as its
+//! reason. Secondary indexes are built once, when staging ends.
 //!
 //! rusqlite is blocking; inside a tokio runtime every call runs on the
 //! blocking pool so a long query never stalls the async threads.
 
 mod dataset;
+mod flusher;
 mod query;
 
 use crate::error::{Error, ErrorKind, Result};
@@ -27,6 +32,7 @@ use crate::staging::store::{
     Appended, Caps, DatasetInfo, NewDataset, QueryResult, SqlStore, Status, TableCount, TableInfo,
 };
 use crate::staging::{is_dataset_id, layouts};
+use flusher::Flusher;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -35,6 +41,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// Reason recorded for datasets found `loading` when the store opens.
 pub const INTERRUPTED: &str =
     "the server stopped while this dataset was being staged; it holds only the batches staged before that";
+
+/// Reason recorded for an interrupted dataset whose file a machine crash left damaged.
+pub const DAMAGED: &str =
+    "the machine stopped while this dataset was being staged and its file was damaged; its rows were discarded, stage it again";
 
 const CATALOG_DDL: &str = "
 CREATE TABLE IF NOT EXISTS dataset (
@@ -57,6 +67,7 @@ struct Inner {
     dir: Option<PathBuf>,
     catalog: Mutex<Connection>,
     open: Mutex<HashMap<String, Arc<Mutex<Connection>>>>,
+    flusher: Flusher,
 }
 
 /// The directory datasets go in when `ENTREZ_DATA_DIR` is not set.
@@ -116,6 +127,7 @@ impl SqliteStore {
                 dir,
                 catalog: Mutex::new(catalog),
                 open: Mutex::new(HashMap::new()),
+                flusher: Flusher::default(),
             }),
         }
     }
@@ -150,9 +162,21 @@ impl SqliteStore {
             }
         }
         drop(catalog);
-        // Interrupted datasets never reached finish(); give them their indexes now.
+        // Interrupted datasets never reached finish(). Staging does not fsync each
+        // batch, so one a machine crash interrupted may be torn: check it before it is
+        // ever queried, then give it its indexes.
         for id in interrupted.iter().filter(|i| kept.contains(i)) {
-            inner.build_indexes(id)?;
+            let salvaged = inner.connection(id).and_then(|conn| {
+                if dataset::intact(&lock(&conn)) {
+                    inner.build_indexes(id)
+                } else {
+                    Err(Error::internal("damaged"))
+                }
+            });
+            if salvaged.is_err() && inner.reset_damaged(id).is_err() {
+                // Could not even lay out an empty replacement: forget the dataset.
+                inner.remove(id)?;
+            }
         }
         let entries =
             std::fs::read_dir(dir.join("datasets")).map_err(|e| Error::internal(e.to_string()))?;
@@ -229,12 +253,57 @@ impl Inner {
         let guard = lock(&conn);
         guard
             .execute_batch(&layout.index_ddl().join(";\n"))
-            .map_err(db_error)
+            .map_err(db_error)?;
+        // Everything staged reaches the disk before the catalog may call it complete.
+        match &self.dir {
+            Some(dir) => {
+                self.flusher.wait(id);
+                dataset::sync(dir, id)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Replaces a damaged dataset's file with an empty one of its layout, and says so.
+    fn reset_damaged(&self, id: &str) -> Result<()> {
+        let (Some(dir), Some(info)) = (&self.dir, self.info(id)?) else {
+            return Ok(());
+        };
+        drop(lock(&self.open).remove(id));
+        dataset::delete_files(dir, id);
+        let layout = layouts::ALL
+            .iter()
+            .find(|l| l.name == info.layout)
+            .copied()
+            .unwrap_or(&layouts::GENERIC);
+        let conn = dataset::open(Some(dir), id)?;
+        conn.execute_batch(
+            &[layout.table_ddl(), layout.index_ddl()]
+                .concat()
+                .join(";\n"),
+        )
+        .map_err(db_error)?;
+        dataset::sync(dir, id)?;
+        let bytes = std::fs::metadata(dataset::path(dir, id)).map_or(0, |m| m.len());
+        let tables: Vec<(String, u64)> = layout
+            .tables
+            .iter()
+            .map(|t| (t.name.to_string(), 0))
+            .collect();
+        lock(&self.open).insert(id.to_string(), Arc::new(Mutex::new(conn)));
+        lock(&self.catalog)
+            .execute(
+                "UPDATE dataset SET status = 'failed', reason = ?2, records = 0, rows = 0, bytes = ?3, tables = ?4 WHERE id = ?1",
+                params![id, DAMAGED, bytes as i64, serde_json::to_string(&tables).unwrap_or_default()],
+            )
+            .map_err(db_error)?;
+        Ok(())
     }
 
     fn remove(&self, id: &str) -> Result<bool> {
         let conn = lock(&self.open).remove(id);
         drop(conn);
+        self.flusher.forget(id);
         let deleted = lock(&self.catalog)
             .execute("DELETE FROM dataset WHERE id = ?1", [id])
             .map_err(db_error)?;
@@ -330,6 +399,9 @@ impl SqlStore for SqliteStore {
             let before = inner.info(&id)?.ok_or_else(|| gone(&id))?;
             let conn = inner.connection(&id)?;
             let added = dataset::append(&mut lock(&conn), &batch, &before, caps)?;
+            if let Some(dir) = &inner.dir {
+                inner.flusher.start(&id, dataset::path(dir, &id));
+            }
             let catalog = lock(&inner.catalog);
             let mut info = before;
             let new_records = info.add_batch(batch.layout, &added.per_table, added.bytes);
