@@ -158,7 +158,11 @@ impl WireBatch {
                     table.columns.len()
                 )));
             }
-            tables.push(TableRows { table, values });
+            tables.push(TableRows {
+                table,
+                values,
+                refused: 0,
+            });
         }
         Ok(RowBatch {
             layout,

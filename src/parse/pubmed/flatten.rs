@@ -24,6 +24,7 @@ use crate::error::Error;
 use crate::parse::xml::Xml;
 use memchr::{memchr3, memchr3_iter, memchr_iter, memmem};
 use quick_xml::events::{BytesRef, Event};
+use std::sync::LazyLock;
 
 /// A string being built with whitespace collapsed on the fly.
 #[derive(Default)]
@@ -115,7 +116,11 @@ fn already_collapsed(s: &str) -> bool {
     if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
         return false;
     }
-    if memchr3(b'\t', b'\n', b'\r', bytes).is_some() || memmem::find(bytes, b"  ").is_some() {
+    // Built once: memmem::find would build a searcher on every call, which costs more
+    // than searching a typical field.
+    static DOUBLE_SPACE: LazyLock<memmem::Finder<'static>> =
+        LazyLock::new(|| memmem::Finder::new(b"  "));
+    if memchr3(b'\t', b'\n', b'\r', bytes).is_some() || DOUBLE_SPACE.find(bytes).is_some() {
         return false;
     }
     // The only non-ASCII whitespace (U+0085, U+00A0, U+1680, U+2000..U+205F, U+3000)
@@ -395,6 +400,11 @@ mod tests {
             "dash \u{2013} and \u{2019}quotes\u{201d} stay",
             "x",
             "",
+            "long plain text of an abstract ".repeat(10).trim_end(),
+            &format!("{}\u{a0}{}", "a".repeat(200), "b"),
+            &format!("{}  {}", "a".repeat(200), "b"),
+            &format!("{}\n{}", "a".repeat(200), "b"),
+            &format!("{}\u{2013}{}", "a".repeat(200), "b"),
         ] {
             let expected = s.split_whitespace().collect::<Vec<_>>().join(" ");
             assert_eq!(collapsed(&[s]), expected, "{s:?}");

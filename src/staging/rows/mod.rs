@@ -74,6 +74,8 @@ pub struct TableRows {
     pub table: &'static Table,
     /// Values, row-major, `table.columns.len()` per row.
     pub values: Vec<SqlValue>,
+    /// Rows refused because a required (NOT NULL) column had no value.
+    pub refused: usize,
 }
 
 impl TableRows {
@@ -93,9 +95,19 @@ impl TableRows {
         &self.values[i * n..(i + 1) * n]
     }
 
-    /// Appends one row; the values must match the table's columns in order.
+    /// Appends one row; the values must match the table's columns in order. A row
+    /// with no value for a required column is counted in `refused` instead.
     pub fn push<const N: usize>(&mut self, row: [SqlValue; N]) {
         debug_assert_eq!(N, self.table.columns.len(), "{}", self.table.name);
+        let columns = self.table.columns.iter();
+        if row
+            .iter()
+            .zip(columns)
+            .any(|(v, c)| c.not_null && matches!(v, SqlValue::Null))
+        {
+            self.refused += 1;
+            return;
+        }
         self.values.extend(row);
     }
 }
@@ -126,6 +138,7 @@ impl RowBatch {
                 .map(|table| TableRows {
                     table,
                     values: Vec::new(),
+                    refused: 0,
                 })
                 .collect(),
         }
@@ -167,4 +180,36 @@ pub(crate) fn joined(items: &[String], sep: &str) -> Option<String> {
         .filter(|s| !s.is_empty())
         .collect();
     (!kept.is_empty()).then(|| kept.join(sep))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::staging::layouts::PUBMED;
+
+    #[test]
+    fn a_row_missing_a_required_value_is_refused_and_counted() {
+        let mut b = RowBatch::new(&PUBMED);
+        let keyword = PUBMED
+            .tables
+            .iter()
+            .position(|t| t.name == "keyword")
+            .unwrap();
+        let t = b.table(keyword);
+        t.push([
+            SqlValue::Integer(1),
+            SqlValue::Integer(1),
+            SqlValue::Text("p53".into()),
+            SqlValue::Integer(0),
+        ]);
+        // The position is part of the primary key, so it is required.
+        t.push([
+            SqlValue::Integer(1),
+            SqlValue::Null,
+            SqlValue::Text("apoptosis".into()),
+            SqlValue::Integer(0),
+        ]);
+        assert_eq!((t.len(), t.refused), (1, 1));
+        assert_eq!(t.row(0)[2], SqlValue::Text("p53".into()));
+    }
 }

@@ -307,6 +307,12 @@ impl Run<'_> {
         let mut warnings = Vec::new();
         let batch = self.parse(&reply.body, &mut warnings)?;
         warnings.extend(batch.skipped.iter().map(|s| format!("Skipped: {s}.")));
+        warnings.extend(batch.tables.iter().filter(|t| t.refused > 0).map(|t| {
+            format!(
+                "Skipped: {} row(s) of table {} that lacked a required value.",
+                t.refused, t.table.name
+            )
+        }));
         Ok(Fetched { batch, warnings })
     }
 
