@@ -294,3 +294,49 @@ fn a_dataset_a_machine_crash_tore_is_emptied_and_says_why() {
     assert_eq!(listed["datasets"][0]["reason"], DAMAGED);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_dataset_that_cannot_reach_the_disk_is_failed_not_complete() {
+    let dir = std::env::temp_dir().join(format!("entrez-data-unsynced-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = SqliteStore::open(&dir).unwrap();
+    // Its file is taken away before staging finishes, so the final flush cannot happen.
+    let fresh = "1f1e1d1c1b1a19181716151413121110";
+    common::block_on(async {
+        store
+            .create(
+                NewDataset {
+                    id: fresh.into(),
+                    owner: "local".into(),
+                    database: "pubmed".into(),
+                    layout: &PUBMED,
+                    source: "ids".into(),
+                    created_ms: 1,
+                    expires_ms: u64::MAX / 2,
+                },
+                10,
+            )
+            .await
+            .unwrap();
+        let caps = Caps {
+            max_rows: u64::MAX,
+            max_bytes: u64::MAX,
+        };
+        store
+            .append(fresh, rows::pubmed(recorded_articles()), caps)
+            .await
+            .unwrap();
+    });
+    std::fs::remove_file(dir.join("datasets").join(format!("{fresh}.sqlite"))).unwrap();
+    let finished = common::block_on(store.finish(fresh, Status::Complete));
+    assert!(finished.is_err());
+    let info = common::block_on(store.get(fresh)).unwrap().unwrap();
+    match info.status {
+        Status::Failed(reason) => assert!(
+            reason.contains("could not be completed on disk"),
+            "{reason}"
+        ),
+        other => panic!("expected failed, got {other:?}"),
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

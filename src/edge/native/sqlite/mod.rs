@@ -422,14 +422,29 @@ impl SqlStore for SqliteStore {
     fn finish<'a>(&'a self, id: &'a str, status: Status) -> BoxFuture<'a, Result<()>> {
         let id = id.to_string();
         self.blocking(move |inner| {
-            inner.build_indexes(&id)?;
+            // The status is recorded whatever happens: a dataset whose indexes or final
+            // flush failed is `failed` with the reason, never left `loading`.
+            let built = inner.build_indexes(&id);
+            let completing = status == Status::Complete;
+            let status = match (status, &built) {
+                (Status::Complete, Err(e)) => Status::Failed(format!(
+                    "staging finished but the dataset could not be completed on disk: {}",
+                    e.message
+                )),
+                (status, _) => status,
+            };
             lock(&inner.catalog)
                 .execute(
                     "UPDATE dataset SET status = ?2, reason = ?3 WHERE id = ?1",
                     params![id, status.as_str(), status.reason()],
                 )
                 .map_err(db_error)?;
-            Ok(())
+            // A staging that had already failed keeps its own error.
+            if completing {
+                built
+            } else {
+                Ok(())
+            }
         })
     }
 
