@@ -140,6 +140,43 @@ describe(`entrez_data [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set
     assert.equal(capped.truncated, true);
   });
 
+  test('10,000 records stage through this edge, and articles join to authors and MeSH', { timeout: 600_000 }, async () => {
+    const started = Date.now();
+    const st = await ok(
+      { operation: 'fetch_and_stage', database: 'pubmed', term: 'replay-synthetic[all]', max_records: 10000 },
+      { timeout: 600_000, resetTimeoutOnProgress: true, onprogress: () => {} },
+    );
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`# ${EDGE}: staged ${st.records} records in ${seconds.toFixed(1)} s`);
+    assert.equal(st.status, 'complete');
+    assert.equal(st.records, 10000);
+    const id = st.data_access_id;
+    const counts = await sql(
+      id,
+      'SELECT (SELECT COUNT(*) FROM article), (SELECT COUNT(*) FROM author), ' +
+        '(SELECT COUNT(*) FROM author au JOIN article ar ON ar.pmid = au.pmid), ' +
+        '(SELECT COUNT(*) FROM mesh), (SELECT COUNT(*) FROM mesh m JOIN article ar ON ar.pmid = m.pmid)',
+    );
+    const [articles, authors, authorsJoined, mesh, meshJoined] = counts.rows[0];
+    assert.equal(articles, 10000);
+    assert.ok(authors > articles, `authors ${authors}`);
+    assert.equal(authorsJoined, authors, 'every author row joins its article');
+    assert.ok(mesh > articles, `mesh ${mesh}`);
+    assert.equal(meshJoined, mesh, 'every MeSH row joins its article');
+    const top = await sql(
+      id,
+      'SELECT m.descriptor, COUNT(DISTINCT ar.pmid) AS n, MIN(ar.year) FROM mesh m ' +
+        'JOIN article ar ON ar.pmid = m.pmid JOIN author au ON au.pmid = ar.pmid AND au.position = 1 ' +
+        'WHERE m.major = 1 GROUP BY m.descriptor ORDER BY n DESC LIMIT 5',
+    );
+    assert.ok(top.row_count > 0 && top.rows[0][1] > 1, JSON.stringify(top.rows));
+    const listed = await ok({ operation: 'list_datasets' });
+    const entry = listed.datasets.find((d) => d.data_access_id === id);
+    assert.equal(entry.records, 10000);
+    assert.ok(entry.bytes > 10_000_000, `bytes ${entry.bytes}`);
+    await ok({ operation: 'drop_dataset', data_access_id: id });
+  });
+
   test('the hostile-SQL corpus is refused by SQLite and changes nothing', async () => {
     const st = await ok({ operation: 'fetch_and_stage', database: 'pubmed', ids: synthetic(90_010_001, 5) });
     const id = st.data_access_id;
