@@ -193,6 +193,11 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// `(table, 0)` for every table, in order: the row counts of a new dataset.
+    pub fn empty_counts(&self) -> Vec<(&'static str, u64)> {
+        self.tables.iter().map(|t| (t.name, 0)).collect()
+    }
+
     /// The statements that create the empty tables.
     pub fn table_ddl(&self) -> Vec<String> {
         self.tables.iter().map(Table::create_sql).collect()

@@ -154,7 +154,7 @@ impl EntrezDataset {
             return Err(Error::internal(format!("dataset {} already exists", d.id)));
         }
         let sql = self.sql();
-        let tables: Vec<(&str, u64)> = layout.tables.iter().map(|t| (t.name, 0)).collect();
+        let tables = layout.empty_counts();
         let tables = serde_json::to_string(&tables).unwrap_or_default();
         let expires_ms = d.expires_ms;
         transaction(&self.state.storage(), move || {

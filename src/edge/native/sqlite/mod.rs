@@ -23,28 +23,23 @@
 mod dataset;
 mod flusher;
 mod query;
+mod recovery;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::platform::BoxFuture;
 use crate::staging::guard::QueryPolicy;
+use crate::staging::is_dataset_id;
 use crate::staging::rows::RowBatch;
 use crate::staging::store::{
     Appended, Caps, DatasetInfo, NewDataset, QueryResult, SqlStore, Status, TableCount, TableInfo,
 };
-use crate::staging::{is_dataset_id, layouts};
+use crate::staging::wire::layout_named;
 use flusher::Flusher;
+pub use recovery::{DAMAGED, INTERRUPTED};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-
-/// Reason recorded for datasets found `loading` when the store opens.
-pub const INTERRUPTED: &str =
-    "the server stopped while this dataset was being staged; it holds only the batches staged before that";
-
-/// Reason recorded for an interrupted dataset whose file a machine crash left damaged.
-pub const DAMAGED: &str =
-    "the machine stopped while this dataset was being staged and its file was damaged; its rows were discarded, stage it again";
 
 const CATALOG_DDL: &str = "
 CREATE TABLE IF NOT EXISTS dataset (
@@ -117,7 +112,7 @@ impl SqliteStore {
             .and_then(|_| catalog.execute_batch(CATALOG_DDL))
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let store = SqliteStore::with(Some(dir.to_path_buf()), catalog);
-        store.recover().map_err(|e| e.message)?;
+        store.inner.recover().map_err(|e| e.message)?;
         Ok(store)
     }
 
@@ -130,64 +125,6 @@ impl SqliteStore {
                 flusher: Flusher::default(),
             }),
         }
-    }
-
-    /// Marks interrupted stagings failed and removes files and entries without a partner.
-    fn recover(&self) -> Result<()> {
-        let inner = &self.inner;
-        let Some(dir) = &inner.dir else { return Ok(()) };
-        let catalog = lock(&inner.catalog);
-        let interrupted: Vec<String> = catalog
-            .prepare("SELECT id FROM dataset WHERE status = 'loading'")
-            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-            .map_err(db_error)?;
-        catalog
-            .execute(
-                "UPDATE dataset SET status = 'failed', reason = ?1 WHERE status = 'loading'",
-                [INTERRUPTED],
-            )
-            .map_err(db_error)?;
-        let ids: Vec<String> = catalog
-            .prepare("SELECT id FROM dataset")
-            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-            .map_err(db_error)?;
-        let mut kept = Vec::new();
-        for id in &ids {
-            if dataset::path(dir, id).exists() {
-                kept.push(id.clone());
-            } else {
-                catalog
-                    .execute("DELETE FROM dataset WHERE id = ?1", [id])
-                    .map_err(db_error)?;
-            }
-        }
-        drop(catalog);
-        // Interrupted datasets never reached finish(). Staging does not fsync each
-        // batch, so one a machine crash interrupted may be torn: check it before it is
-        // ever queried, then give it its indexes.
-        for id in interrupted.iter().filter(|i| kept.contains(i)) {
-            let salvaged = inner.connection(id).and_then(|conn| {
-                if dataset::intact(&lock(&conn)) {
-                    inner.build_indexes(id)
-                } else {
-                    Err(Error::internal("damaged"))
-                }
-            });
-            if salvaged.is_err() && inner.reset_damaged(id).is_err() {
-                // Could not even lay out an empty replacement: forget the dataset.
-                inner.remove(id)?;
-            }
-        }
-        let entries =
-            std::fs::read_dir(dir.join("datasets")).map_err(|e| Error::internal(e.to_string()))?;
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().to_string();
-            let id = name.split('.').next().unwrap_or_default();
-            if !is_dataset_id(id) || !kept.iter().any(|k| k == id) {
-                let _ = std::fs::remove_file(entry.path());
-            }
-        }
-        Ok(())
     }
 
     /// Runs blocking work off the async threads when there are any.
@@ -246,7 +183,7 @@ impl Inner {
         let Some(info) = self.info(id)? else {
             return Ok(());
         };
-        let Some(layout) = layouts::ALL.iter().find(|l| l.name == info.layout) else {
+        let Ok(layout) = layout_named(&info.layout) else {
             return Ok(());
         };
         let conn = self.connection(id)?;
@@ -262,42 +199,6 @@ impl Inner {
             }
             None => Ok(()),
         }
-    }
-
-    /// Replaces a damaged dataset's file with an empty one of its layout, and says so.
-    fn reset_damaged(&self, id: &str) -> Result<()> {
-        let (Some(dir), Some(info)) = (&self.dir, self.info(id)?) else {
-            return Ok(());
-        };
-        drop(lock(&self.open).remove(id));
-        dataset::delete_files(dir, id);
-        let layout = layouts::ALL
-            .iter()
-            .find(|l| l.name == info.layout)
-            .copied()
-            .unwrap_or(&layouts::GENERIC);
-        let conn = dataset::open(Some(dir), id)?;
-        conn.execute_batch(
-            &[layout.table_ddl(), layout.index_ddl()]
-                .concat()
-                .join(";\n"),
-        )
-        .map_err(db_error)?;
-        dataset::sync(dir, id)?;
-        let bytes = std::fs::metadata(dataset::path(dir, id)).map_or(0, |m| m.len());
-        let tables: Vec<(String, u64)> = layout
-            .tables
-            .iter()
-            .map(|t| (t.name.to_string(), 0))
-            .collect();
-        lock(&self.open).insert(id.to_string(), Arc::new(Mutex::new(conn)));
-        lock(&self.catalog)
-            .execute(
-                "UPDATE dataset SET status = 'failed', reason = ?2, records = 0, rows = 0, bytes = ?3, tables = ?4 WHERE id = ?1",
-                params![id, DAMAGED, bytes as i64, serde_json::to_string(&tables).unwrap_or_default()],
-            )
-            .map_err(db_error)?;
-        Ok(())
     }
 
     fn remove(&self, id: &str) -> Result<bool> {
@@ -354,8 +255,7 @@ fn db_error(e: rusqlite::Error) -> Error {
 impl SqlStore for SqliteStore {
     fn create<'a>(&'a self, d: NewDataset, max_datasets: u64) -> BoxFuture<'a, Result<()>> {
         self.blocking(move |inner| {
-            let tables: Vec<(String, u64)> =
-                d.layout.tables.iter().map(|t| (t.name.to_string(), 0)).collect();
+            let tables = d.layout.empty_counts();
             {
                 let catalog = lock(&inner.catalog);
                 let held: i64 = catalog
