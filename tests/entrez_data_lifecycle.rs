@@ -10,9 +10,8 @@ use common::{rpc, server_with};
 use entrez_data_common::*;
 use entrez_mcp::config::Config;
 use entrez_mcp::edge::native::sqlite::{SqliteStore, DAMAGED, INTERRUPTED};
-use entrez_mcp::staging::layouts::PUBMED;
-use entrez_mcp::staging::rows;
-use entrez_mcp::staging::store::{Caps, NewDataset, SqlStore, Status};
+use entrez_mcp::platform::Platform;
+use entrez_mcp::staging::store::{SqlStore, Status};
 use entrez_mcp::staging::Limits;
 use serde_json::{json, Value};
 
@@ -212,29 +211,7 @@ fn interrupted_dataset(name: &str, id: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     {
         let store = SqliteStore::open(&dir).unwrap();
-        common::block_on(async {
-            store
-                .create(
-                    NewDataset {
-                        id: id.into(),
-                        owner: "local".into(),
-                        database: "pubmed".into(),
-                        layout: &PUBMED,
-                        source: "ids".into(),
-                        created_ms: 1,
-                        expires_ms: u64::MAX / 2,
-                    },
-                    10,
-                )
-                .await
-                .unwrap();
-            let batch = rows::pubmed(recorded_articles());
-            let caps = Caps {
-                max_rows: u64::MAX,
-                max_bytes: u64::MAX,
-            };
-            store.append(id, batch, caps).await.unwrap();
-        });
+        begin_direct(&store, id, "local", Clock::default().now_unix_ms());
         // Dropped here without finish(): the process "stopped" mid-staging.
     }
     dir
@@ -302,31 +279,7 @@ fn a_dataset_that_cannot_reach_the_disk_is_failed_not_complete() {
     let store = SqliteStore::open(&dir).unwrap();
     // Its file is taken away before staging finishes, so the final flush cannot happen.
     let fresh = "1f1e1d1c1b1a19181716151413121110";
-    common::block_on(async {
-        store
-            .create(
-                NewDataset {
-                    id: fresh.into(),
-                    owner: "local".into(),
-                    database: "pubmed".into(),
-                    layout: &PUBMED,
-                    source: "ids".into(),
-                    created_ms: 1,
-                    expires_ms: u64::MAX / 2,
-                },
-                10,
-            )
-            .await
-            .unwrap();
-        let caps = Caps {
-            max_rows: u64::MAX,
-            max_bytes: u64::MAX,
-        };
-        store
-            .append(fresh, rows::pubmed(recorded_articles()), caps)
-            .await
-            .unwrap();
-    });
+    begin_direct(&store, fresh, "local", Clock::default().now_unix_ms());
     std::fs::remove_file(dir.join("datasets").join(format!("{fresh}.sqlite"))).unwrap();
     let finished = common::block_on(store.finish(fresh, Status::Complete));
     assert!(finished.is_err());

@@ -163,11 +163,19 @@ pub fn recorded_articles() -> Vec<entrez_mcp::parse::pubmed::PubmedArticle> {
 /// Stages the recorded PubMed articles straight into `store` for `owner` (no network).
 pub fn stage_direct(store: &SqliteStore, owner: &str, now_ms: u64) -> String {
     let id = format!("{:032x}", now_ms as u128 * 7919 + owner.len() as u128);
+    begin_direct(store, &id, owner, now_ms);
+    block_on(store.finish(&id, Status::Complete)).unwrap();
+    id
+}
+
+/// Creates dataset `id` and appends the recorded PubMed articles, leaving it `loading`
+/// as a staging still under way (or one whose process stopped) leaves it.
+pub fn begin_direct(store: &SqliteStore, id: &str, owner: &str, now_ms: u64) {
     block_on(async {
         store
             .create(
                 NewDataset {
-                    id: id.clone(),
+                    id: id.to_string(),
                     owner: owner.to_string(),
                     database: "pubmed".into(),
                     layout: &PUBMED,
@@ -184,10 +192,8 @@ pub fn stage_direct(store: &SqliteStore, owner: &str, now_ms: u64) -> String {
             max_bytes: u64::MAX,
         };
         store
-            .append(&id, rows::pubmed(recorded_articles()), caps)
+            .append(id, rows::pubmed(recorded_articles()), caps)
             .await
             .unwrap();
-        store.finish(&id, Status::Complete).await.unwrap();
     });
-    id
 }
