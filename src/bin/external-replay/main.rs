@@ -60,12 +60,8 @@ fn main() -> std::process::ExitCode {
 impl cli::Options for server::Options {
     const LIMIT_FLAGS: &'static [&'static str] = &["--pubchem-limit", "--pmc-limit"];
 
-    fn set_listen(&mut self, addr: std::net::SocketAddr) {
-        self.listen = addr;
-    }
-
-    fn set_log_requests(&mut self) {
-        self.log_requests = true;
+    fn common(&mut self) -> (&mut std::net::SocketAddr, &mut bool) {
+        (&mut self.listen, &mut self.log_requests)
     }
 
     fn set_limit(&mut self, flag: &str, per_second: usize) {

@@ -13,10 +13,9 @@ use std::process::ExitCode;
 pub trait Options: Sized {
     /// The rate-limit flags this server takes, e.g. `--limit`.
     const LIMIT_FLAGS: &'static [&'static str];
-    /// Sets the address to bind.
-    fn set_listen(&mut self, addr: SocketAddr);
-    /// Turns on one log line per request.
-    fn set_log_requests(&mut self);
+    /// The address to bind and whether to log one line per request, the two
+    /// options every server has.
+    fn common(&mut self) -> (&mut SocketAddr, &mut bool);
     /// Sets the limit named by one of [`Options::LIMIT_FLAGS`].
     fn set_limit(&mut self, flag: &str, per_second: usize);
 }
@@ -44,9 +43,9 @@ pub fn parse<O: Options>(
                 let addr = v
                     .parse()
                     .map_err(|_| format!("--listen wants HOST:PORT, got {v:?}"))?;
-                options.set_listen(addr);
+                *options.common().0 = addr;
             }
-            "--log-requests" => options.set_log_requests(),
+            "--log-requests" => *options.common().1 = true,
             "-h" | "--help" => return Ok(None),
             f if O::LIMIT_FLAGS.contains(&f) => {
                 let n = positive(&value()?, f)?;
