@@ -3,8 +3,38 @@
 use entrez_mcp::entrez::EutilsRequest;
 use entrez_mcp::net::Method;
 use entrez_mcp::secret::ApiKey;
+use entrez_mcp::tools::entrez_query::call::QueryCall;
 use entrez_mcp::tools::entrez_query::plan::{self, Format};
-use serde_json::json;
+use serde_json::{json, Value};
+
+/// The one request an operation's canonical arguments plan (global_query aside).
+fn planned(args: Value) -> EutilsRequest {
+    match QueryCall::read(&args).expect("an operation") {
+        QueryCall::Info(c) => plan::info(&c),
+        QueryCall::Search(c) => plan::search(&c),
+        QueryCall::Summary(c) => plan::summary(&c),
+        QueryCall::Fetch(c) => plan::fetch(&c),
+        QueryCall::Link(c) => plan::link(&c),
+        QueryCall::Post(c) => plan::post(&c),
+        QueryCall::Spell(c) => plan::spell(&c),
+        QueryCall::CitationMatch(c) => plan::citation_match(&c),
+        QueryCall::GlobalQuery(_) => panic!("global_query plans one request per database"),
+    }
+}
+
+fn fetch_format_of(args: Value) -> Format {
+    match QueryCall::read(&args) {
+        Some(QueryCall::Fetch(c)) => c.format,
+        other => panic!("not a fetch: {other:?}"),
+    }
+}
+
+fn global(args: Value) -> Vec<(String, EutilsRequest)> {
+    match QueryCall::read(&args) {
+        Some(QueryCall::GlobalQuery(c)) => plan::global_query(&c),
+        other => panic!("not a global_query: {other:?}"),
+    }
+}
 
 const BASE: &str = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/";
 
@@ -18,7 +48,7 @@ const ID: &str = "&tool=entrez-mcp&email=dev%40example.org";
 
 #[test]
 fn search_carries_every_option_in_order() {
-    let req = plan::search(&json!({"operation": "search", "database": "PubMed",
+    let req = planned(json!({"operation": "search", "database": "PubMed",
         "term": "asthma[mh] AND child*", "field": "title", "sort": "pub_date",
         "datetype": "pdat", "mindate": "2020/01", "maxdate": "2024", "retstart": 40,
         "retmax": 10, "usehistory": true}));
@@ -26,34 +56,33 @@ fn search_carries_every_option_in_order() {
         url(&req),
         format!("{BASE}esearch.fcgi?db=pubmed&term=asthma%5Bmh%5D%20AND%20child%2A&field=title&sort=pub_date&datetype=pdat&mindate=2020%2F01&maxdate=2024&retstart=40&retmax=10&usehistory=y{ID}")
     );
-    let minimal = plan::search(&json!({"operation": "search", "term": "p53"}));
+    let minimal = planned(json!({"operation": "search", "term": "p53"}));
     assert_eq!(
         url(&minimal),
         format!("{BASE}esearch.fcgi?db=pubmed&term=p53&retstart=0&retmax=20{ID}")
     );
-    let acc = plan::search(
-        &json!({"operation": "search", "database": "protein", "term": "BRCA1", "idtype": "acc", "reldate": 30}),
+    let acc = planned(
+        json!({"operation": "search", "database": "protein", "term": "BRCA1", "idtype": "acc", "reldate": 30}),
     );
     assert_eq!(url(&acc), format!("{BASE}esearch.fcgi?db=protein&term=BRCA1&reldate=30&retstart=0&retmax=20&idtype=acc{ID}"));
 }
 
 #[test]
 fn summary_uses_json_or_docsum_2_0_and_history() {
-    let s = plan::summary(&json!({"operation": "summary", "ids": ["19304878", 2014248]}));
+    let s = planned(json!({"operation": "summary", "ids": ["19304878", 2014248]}));
     assert_eq!(
         url(&s),
         format!("{BASE}esummary.fcgi?db=pubmed&id=19304878%2C2014248&retmode=json{ID}")
     );
-    let x = plan::summary(
-        &json!({"operation": "summary", "database": "gene", "ids": ["672"], "retmode": "xml"}),
+    let x = planned(
+        json!({"operation": "summary", "database": "gene", "ids": ["672"], "retmode": "xml"}),
     );
     assert_eq!(
         url(&x),
         format!("{BASE}esummary.fcgi?db=gene&id=672&version=2.0{ID}")
     );
-    let h = plan::summary(
-        &json!({"operation": "summary", "webenv": "MCID_abc", "query_key": 1, "retmax": 5}),
-    );
+    let h =
+        planned(json!({"operation": "summary", "webenv": "MCID_abc", "query_key": 1, "retmax": 5}));
     assert_eq!(url(&h), format!("{BASE}esummary.fcgi?db=pubmed&WebEnv=MCID_abc&query_key=1&retstart=0&retmax=5&retmode=json{ID}"));
 }
 
@@ -142,34 +171,33 @@ fn fetch_picks_the_richest_parsed_format_per_database() {
         assert_eq!(m, want_mode, "{db} {rettype:?}");
         assert_eq!(f, want_format, "{db} {rettype:?}");
     }
-    let (req, format) =
-        plan::fetch(&json!({"operation": "fetch", "database": "protein", "ids": ["NP_000537.3"]}));
-    assert_eq!(format, Format::GbseqXml);
+    let args = json!({"operation": "fetch", "database": "protein", "ids": ["NP_000537.3"]});
+    assert_eq!(fetch_format_of(args.clone()), Format::GbseqXml);
+    let req = planned(args);
     assert_eq!(
         url(&req),
         format!("{BASE}efetch.fcgi?db=protein&id=NP_000537.3&rettype=gp&retmode=xml{ID}")
     );
-    let (h, _) =
-        plan::fetch(&json!({"operation": "fetch", "webenv": "W", "query_key": 2, "retmax": 5000}));
+    let h = planned(json!({"operation": "fetch", "webenv": "W", "query_key": 2, "retmax": 5000}));
     assert_eq!(url(&h), format!("{BASE}efetch.fcgi?db=pubmed&WebEnv=W&query_key=2&retmode=xml&retstart=0&retmax=200{ID}"));
 }
 
 #[test]
 fn link_commands_shape_the_request() {
-    let n = plan::link(&json!({"operation": "link", "ids": ["19304878"], "cmd": "neighbor_score"}));
+    let n = planned(json!({"operation": "link", "ids": ["19304878"], "cmd": "neighbor_score"}));
     assert_eq!(
         url(&n),
         format!("{BASE}elink.fcgi?dbfrom=pubmed&db=pubmed&cmd=neighbor_score&id=19304878{ID}")
     );
-    let p = plan::link(
-        &json!({"operation": "link", "ids": ["19304878"], "cmd": "prlinks", "database": "pmc"}),
+    let p = planned(
+        json!({"operation": "link", "ids": ["19304878"], "cmd": "prlinks", "database": "pmc"}),
     );
     assert_eq!(
         url(&p),
         format!("{BASE}elink.fcgi?dbfrom=pubmed&cmd=prlinks&id=19304878{ID}")
     );
-    let g = plan::link(
-        &json!({"operation": "link", "dbfrom": "gene", "database": "nuccore", "ids": ["672"], "linkname": "gene_nuccore_refseqrna"}),
+    let g = planned(
+        json!({"operation": "link", "dbfrom": "gene", "database": "nuccore", "ids": ["672"], "linkname": "gene_nuccore_refseqrna"}),
     );
     assert_eq!(url(&g), format!("{BASE}elink.fcgi?dbfrom=gene&db=nuccore&cmd=neighbor&linkname=gene_nuccore_refseqrna&id=672{ID}"));
 }
@@ -177,22 +205,22 @@ fn link_commands_shape_the_request() {
 #[test]
 fn post_spell_info_and_citation_match() {
     assert_eq!(
-        url(&plan::post(&json!({"ids": ["1", "2"]}))),
+        url(&planned(json!({"operation": "post", "ids": ["1", "2"]}))),
         format!("{BASE}epost.fcgi?db=pubmed&id=1%2C2{ID}")
     );
     assert_eq!(
-        url(&plan::spell(&json!({"term": "asthmaa"}))),
+        url(&planned(json!({"operation": "spell", "term": "asthmaa"}))),
         format!("{BASE}espell.fcgi?db=pubmed&term=asthmaa{ID}")
     );
     assert_eq!(
-        url(&plan::info(&json!({}))),
+        url(&planned(json!({"operation": "info"}))),
         format!("{BASE}einfo.fcgi?tool=entrez-mcp&email=dev%40example.org")
     );
     assert_eq!(
-        url(&plan::info(&json!({"database": "PubMed"}))),
+        url(&planned(json!({"operation": "info", "database": "PubMed"}))),
         format!("{BASE}einfo.fcgi?db=pubmed&version=2.0{ID}")
     );
-    let c = plan::citation_match(&json!({"citations": [
+    let c = planned(json!({"operation": "citation_match", "citations": [
         {"journal": "proc natl acad sci u s a", "year": 1991, "volume": 88, "first_page": 3248, "author": "mann bj", "key": "Art1"},
         {"journal": "science", "year": "1987", "volume": "235", "first_page": "182", "author": "palmenberg ac"}
     ]}));
@@ -204,7 +232,9 @@ fn post_spell_info_and_citation_match() {
 
 #[test]
 fn global_query_is_a_count_search_per_database() {
-    let plans = plan::global_query(&json!({"term": "BRCA1", "databases": ["PubMed", "gene"]}));
+    let plans = global(
+        json!({"operation": "global_query", "term": "BRCA1", "databases": ["PubMed", "gene"]}),
+    );
     let urls: Vec<(String, String)> = plans.iter().map(|(db, r)| (db.clone(), url(r))).collect();
     assert_eq!(
         urls,
@@ -220,14 +250,14 @@ fn global_query_is_a_count_search_per_database() {
         ]
     );
     assert_eq!(
-        plan::global_query(&json!({"term": "x"})).len(),
+        global(json!({"operation": "global_query", "term": "x"})).len(),
         plan::GLOBAL_DATABASES.len()
     );
 }
 
 #[test]
 fn api_key_goes_on_the_wire_only() {
-    let req = plan::search(&json!({"term": "x"}));
+    let req = planned(json!({"operation": "search", "term": "x"}));
     let call = req.build(BASE, "entrez-mcp", None, Some(&ApiKey::new("abcdef0123")));
     assert!(call.url.ends_with("&tool=entrez-mcp&api_key=abcdef0123"));
     assert!(!format!("{call:?}").contains("abcdef0123"));

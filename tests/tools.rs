@@ -310,10 +310,19 @@ fn initialize_announces_exactly_what_validate_supports() {
     assert_eq!(cap["version"], "1.0");
     assert_eq!(
         cap["levels"],
-        json!({"syntax": true, "semantic": true, "runtime": true})
+        json!({"syntax": true, "semantic": true, "runtime": true, "security": false})
+    );
+    // Every field the validation-capability proposal defines, with this server's truth.
+    assert_eq!(cap["async"], true);
+    assert_eq!(cap["streaming"], false);
+    assert_eq!(cap["contextAware"], true);
+    assert_eq!(cap["batchValidation"], true);
+    assert_eq!(cap["maxBatchSize"], 20);
+    assert_eq!(
+        cap["caching"],
+        json!({"enabled": true, "ttl": 3600, "invalidateOn": ["resource_change", "tool_update"]})
     );
     assert_eq!(cap["runtime"]["budgetMs"], 1000);
-    assert_eq!(cap["batchValidation"]["maxBatchSize"], 20);
     assert_eq!(cap["sideEffects"], false);
     assert_eq!(cap["cacheable"], true);
     // The tool's schema must accept exactly the levels announced as supported.
@@ -339,7 +348,7 @@ fn initialize_announces_exactly_what_validate_supports() {
     assert_eq!(cap["defaultLevel"], "semantic");
     let batch_max =
         &s.registry.get("validate").unwrap().input_schema["properties"]["calls"]["maxItems"];
-    assert_eq!(batch_max, &cap["batchValidation"]["maxBatchSize"]);
+    assert_eq!(batch_max, &cap["maxBatchSize"]);
 }
 
 #[test]
@@ -397,8 +406,8 @@ fn validate_reports_codes_paths_defaults_and_batches() {
         json!({"tool": "entrez_capabilities", "arguments": {"format": "xml"}}),
     );
     let sc = &bad["structuredContent"];
-    assert_eq!(sc["errors"][0]["code"], "schema_enum");
-    assert_eq!(sc["errors"][0]["path"], "$.format");
+    assert_eq!(sc["details"]["errors"][0]["code"], "schema_enum");
+    assert_eq!(sc["details"]["errors"][0]["path"], "$.format");
     let good = call_tool(&s, "validate", json!({"tool": "entrez_capabilities"}));
     assert_eq!(
         good["structuredContent"]["normalized_arguments"],
@@ -420,7 +429,7 @@ fn validate_reports_codes_paths_defaults_and_batches() {
         json!({"tool": "entrez_query", "arguments": typo}),
     );
     assert_eq!(
-        semantic["structuredContent"]["errors"][0]["message"],
+        semantic["structuredContent"]["details"]["errors"][0]["message"],
         "Invalid database \"pubmd\". Did you mean \"pubmed\"?"
     );
     let runtime = call_tool(
@@ -431,7 +440,7 @@ fn validate_reports_codes_paths_defaults_and_batches() {
     // Runtime adds upstream lookups only to calls that pass the semantic level.
     assert_eq!(runtime["isError"], false);
     assert_eq!(
-        runtime["structuredContent"]["errors"][0]["code"],
+        runtime["structuredContent"]["details"]["errors"][0]["code"],
         "invalid_database"
     );
     let unknown = call_tool(
@@ -440,28 +449,36 @@ fn validate_reports_codes_paths_defaults_and_batches() {
         json!({"tool": "entrez_tool_inf", "arguments": {}}),
     );
     assert_eq!(
-        unknown["structuredContent"]["errors"][0]["code"],
+        unknown["structuredContent"]["details"]["errors"][0]["code"],
         "unknown_tool"
     );
-    assert_eq!(unknown["structuredContent"]["errors"][0]["path"], "$.tool");
-    assert!(unknown["structuredContent"]["errors"][0]["message"]
-        .as_str()
-        .unwrap()
-        .contains("Did you mean \"entrez_tool_info\"?"));
+    assert_eq!(
+        unknown["structuredContent"]["details"]["errors"][0]["path"],
+        "$.tool"
+    );
+    assert!(
+        unknown["structuredContent"]["details"]["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Did you mean \"entrez_tool_info\"?")
+    );
 
     let batch = call_tool(
         &s,
         "validate",
         json!({"calls": [
             {"tool": "system_api_key_status"},
-            {"tool": "entrez_tool_info", "arguments": {"name": 3}}
+            {"tool": "entrez_tool_info", "arguments": {"name": true}}
         ]}),
     );
     let sc = &batch["structuredContent"];
     assert_eq!(sc["count"], 2);
     assert_eq!(sc["valid"], false);
     assert_eq!(sc["results"][0]["valid"], true);
-    assert_eq!(sc["results"][1]["errors"][0]["code"], "schema_type");
+    assert_eq!(
+        sc["results"][1]["details"]["errors"][0]["code"],
+        "schema_type"
+    );
     let too_many: Vec<Value> = (0..21).map(|_| json!({"tool": "validate"})).collect();
     let over = call_tool(&s, "validate", json!({"calls": too_many}));
     assert_eq!(over["isError"], true);
@@ -478,4 +495,45 @@ fn validate_reports_codes_paths_defaults_and_batches() {
     assert!(both["structuredContent"]["error"]["suggestions"]
         .to_string()
         .contains("Either one call"));
+}
+
+#[test]
+fn every_operation_the_schemas_name_has_its_own_dispatch() {
+    use entrez_mcp::tools::{entrez_data, entrez_external, entrez_query::call::QueryCall};
+    let s = server();
+    let listed = |tool: &str| -> Vec<String> {
+        let schema = &s
+            .registry
+            .get(tool)
+            .map(|t| t.input_schema.clone())
+            .unwrap_or_else(|| {
+                serde_json::from_str(match tool {
+                    "entrez_data" => include_str!("../schemas/entrez_data.input.json"),
+                    _ => unreachable!(),
+                })
+                .unwrap()
+            });
+        schema["properties"]["operation"]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    let data: Vec<String> = entrez_data::Operation::ALL
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    let external: Vec<String> = entrez_external::Operation::ALL
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    assert_eq!(listed("entrez_data"), data);
+    assert_eq!(listed("entrez_external"), external);
+    for op in listed("entrez_query") {
+        let call = QueryCall::read(&json!({"operation": op}))
+            .unwrap_or_else(|| panic!("entrez_query reads no operation {op}"));
+        assert_eq!(call.to_value()["operation"], json!(op));
+    }
+    assert!(QueryCall::read(&json!({"operation": "lookup"})).is_none());
 }

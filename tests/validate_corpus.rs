@@ -163,20 +163,20 @@ fn run(s: &Server, sent: &AtomicUsize, c: &Case) -> Vec<String> {
     assert_eq!(v["isError"], false, "{label}: {v}");
     assert_eq!(sc["level"], "semantic", "{label}");
     assert_eq!(
-        pairs(&sc["errors"]),
+        pairs(&sc["details"]["errors"]),
         expected(&c.errors),
         "errors of {label}"
     );
     assert_eq!(
-        pairs(&sc["warnings"]),
+        pairs(&sc["details"]["warnings"]),
         expected(&c.warnings),
         "warnings of {label}"
     );
     assert_eq!(sc["valid"], c.errors.is_empty(), "{label}");
-    for f in sc["errors"]
+    for f in sc["details"]["errors"]
         .as_array()
         .into_iter()
-        .chain(sc["warnings"].as_array())
+        .chain(sc["details"]["warnings"].as_array())
         .flatten()
     {
         let m = f["message"].as_str().unwrap_or("");
@@ -206,11 +206,11 @@ fn run(s: &Server, sent: &AtomicUsize, c: &Case) -> Vec<String> {
             before,
             "a rejected call was sent: {label}"
         );
-        // The schema check runs first; the semantic rules only on schema-valid arguments.
+        // Reading and the schema check run first; the semantic rules only on arguments that pass both.
         let schema: Vec<_> = c
             .errors
             .iter()
-            .filter(|(code, _)| code.starts_with("schema_"))
+            .filter(|(code, _)| code.starts_with("schema_") || code.starts_with("argument_"))
             .cloned()
             .collect();
         let want = if schema.is_empty() {
@@ -233,10 +233,10 @@ fn run(s: &Server, sent: &AtomicUsize, c: &Case) -> Vec<String> {
     } else {
         assert_eq!(real["isError"], false, "{label}: {real}");
     }
-    sc["errors"]
+    sc["details"]["errors"]
         .as_array()
         .into_iter()
-        .chain(sc["warnings"].as_array())
+        .chain(sc["details"]["warnings"].as_array())
         .flatten()
         .map(|f| f["code"].as_str().unwrap_or("").to_string())
         .collect()
@@ -270,11 +270,11 @@ fn the_corpus_agrees_through_validate_and_tools_call_and_reaches_every_code() {
     let out = &s.registry.get("validate").unwrap().output_schema;
     let errors = documented(
         out,
-        "/$defs/single/properties/errors/items/properties/code/anyOf/0/enum",
+        "/$defs/single/properties/details/properties/errors/items/properties/code/anyOf/0/enum",
     );
     let warnings = documented(
         out,
-        "/$defs/single/properties/warnings/items/properties/code/enum",
+        "/$defs/single/properties/details/properties/warnings/items/properties/code/enum",
     );
     let code_list = |l: &[&str]| l.iter().map(|c| c.to_string()).collect::<BTreeSet<_>>();
     assert_eq!(errors, code_list(entrez_mcp::validation::codes::ERRORS));
@@ -322,7 +322,7 @@ fn every_schema_example_passes_the_semantic_level() {
                 tool.spec.name
             );
             assert_eq!(
-                sc["warnings"],
+                sc["details"]["warnings"],
                 json!([]),
                 "{} example {example}",
                 tool.spec.name
@@ -387,7 +387,7 @@ fn messages_name_the_value_and_the_fix() {
         );
         let sc = v["structuredContent"].clone();
         (
-            sc["errors"][0]["message"]
+            sc["details"]["errors"][0]["message"]
                 .as_str()
                 .unwrap_or("")
                 .to_string(),
@@ -475,12 +475,120 @@ fn batches_use_the_semantic_level_for_every_call() {
     assert_eq!(sc["level"], "semantic");
     assert_eq!(sc["valid"], false);
     assert_eq!(sc["results"][0]["valid"], true);
-    assert_eq!(sc["results"][1]["errors"][0]["code"], "invalid_database");
-    assert_eq!(sc["results"][2]["errors"][0]["code"], "unknown_tool");
-    let text = v["content"][0]["text"].as_str().unwrap();
+    assert_eq!(
+        sc["results"][1]["details"]["errors"][0]["code"],
+        "invalid_database"
+    );
+    assert_eq!(
+        sc["results"][2]["details"]["errors"][0]["code"],
+        "unknown_tool"
+    );
+    assert_eq!(
+        sc["errors"],
+        json!([
+            "calls[1] (entrez_query): [invalid_database] $.database: Invalid database \"pubmd\". Did you mean \"pubmed\"?",
+            "calls[2] (entrez_tool_info): [unknown_tool] $.name: Unknown tool \"entrez_tool_inf\". Did you mean \"entrez_tool_info\"?"
+        ])
+    );
+    let text = v["content"][1]["text"].as_str().unwrap();
     assert!(
         text.contains("1 of 3 call(s) valid (semantic level)"),
         "{text}"
+    );
+}
+
+/// Reads a validate result the way the validation protocol's reference client does.
+fn as_reference_client(result: &Value) -> (bool, String, String) {
+    let text = result["content"][0]["text"]
+        .as_str()
+        .expect("content[0].text");
+    let parsed: Value = serde_json::from_str(text).expect("content[0].text is JSON");
+    let join = |key: &str| {
+        parsed[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{key} is an array: {parsed}"))
+            .iter()
+            .map(|e| {
+                e.as_str()
+                    .unwrap_or_else(|| panic!("{key} holds strings: {e}"))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    (
+        parsed["valid"].as_bool().unwrap(),
+        join("errors"),
+        join("warnings"),
+    )
+}
+
+#[test]
+fn the_reference_client_reads_every_kind_of_answer() {
+    let (s, _) = counted_server();
+    let valid = call_tool(
+        &s,
+        "validate",
+        json!({"tool": "entrez_query", "arguments": {"operation": "search", "term": "asthma"}}),
+    );
+    assert_eq!(
+        as_reference_client(&valid),
+        (true, String::new(), String::new())
+    );
+    // The first block is the structured result itself; a readable one follows.
+    let first: Value = serde_json::from_str(valid["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(first, valid["structuredContent"]);
+    assert!(valid["content"][1]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("Call to entrez_query is valid"));
+
+    let typo = call_tool(
+        &s,
+        "validate",
+        json!({"tool": "entrez_query", "arguments": {"operation": "search", "database": "pubmd", "term": "asthma"}}),
+    );
+    assert_eq!(
+        as_reference_client(&typo),
+        (
+            false,
+            "[invalid_database] $.database: Invalid database \"pubmd\". Did you mean \"pubmed\"?"
+                .into(),
+            String::new()
+        )
+    );
+    let warned = call_tool(
+        &s,
+        "validate",
+        json!({"tool": "entrez_query", "arguments": {"operation": "summary", "ids": ["19304878", "19304878"]}}),
+    );
+    let (ok, errors, warnings) = as_reference_client(&warned);
+    assert!(ok && errors.is_empty(), "{warned}");
+    assert!(
+        warnings.starts_with("[duplicate_id] $.ids[1]: "),
+        "{warnings}"
+    );
+
+    let unknown = call_tool(
+        &s,
+        "validate",
+        json!({"tool": "entrez_qurey", "arguments": {}}),
+    );
+    let (ok, errors, _) = as_reference_client(&unknown);
+    assert!(!ok);
+    assert_eq!(
+        errors,
+        "[unknown_tool] $.tool: Unknown tool \"entrez_qurey\". Did you mean \"entrez_query\"?"
+    );
+
+    // A malformed validate call is an error result, still readable the same way.
+    let malformed = call_tool(&s, "validate", json!({"level": "semantic"}));
+    assert_eq!(malformed["isError"], true);
+    let (ok, errors, _) = as_reference_client(&malformed);
+    assert!(!ok);
+    assert!(errors.starts_with("[schema_one_of] $: "), "{errors}");
+    assert_eq!(
+        malformed["structuredContent"]["error"]["code"],
+        "invalid_arguments"
     );
 }
 

@@ -32,7 +32,7 @@ fn runtime(s: &Server, args: Value) -> Value {
 }
 
 fn found(report: &Value, key: &str) -> Vec<(String, String)> {
-    report[key]
+    report["details"][key]
         .as_array()
         .unwrap()
         .iter()
@@ -79,7 +79,7 @@ fn ids_are_looked_up_at_ncbi_within_the_budget() {
         found(&missing, "errors"),
         vec![("id_not_found".into(), "$.ids[1]".into())]
     );
-    let message = missing["errors"][0]["message"].as_str().unwrap();
+    let message = missing["details"]["errors"][0]["message"].as_str().unwrap();
     assert!(message.contains("pubmed has no record 1"), "{message}");
     assert!(message.contains("cannot get document summary"), "{message}");
     seen.insert("id_not_found".into());

@@ -27,7 +27,7 @@ fn validate(s: &entrez_mcp::protocol::Server, args: Value, ctx: &RequestContext)
 }
 
 fn codes(report: &Value) -> Vec<(String, String)> {
-    report["errors"]
+    report["details"]["errors"]
         .as_array()
         .unwrap()
         .iter()
@@ -78,7 +78,7 @@ fn datasets_and_sql_are_checked_against_the_real_schema() {
         json!({"operation": "query", "data_access_id": id, "sql": "SELECT titel FROM article"}),
         &me,
     );
-    let message = typo["errors"][0]["message"].as_str().unwrap();
+    let message = typo["details"]["errors"][0]["message"].as_str().unwrap();
     assert!(message.contains("no such column: titel"), "{message}");
     assert!(message.contains("Did you mean \"title\""), "{message}");
     assert!(typo["suggestions"][0]
@@ -90,7 +90,7 @@ fn datasets_and_sql_are_checked_against_the_real_schema() {
         json!({"operation": "query", "data_access_id": id, "sql": "SELECT * FROM authors"}),
         &me,
     );
-    assert!(table["errors"][0]["message"]
+    assert!(table["details"]["errors"][0]["message"]
         .as_str()
         .unwrap()
         .contains("Did you mean \"author\"?"));

@@ -1,6 +1,7 @@
 //! The E-utilities layer: request plans, pacing, retries and the client that ties them.
 
 pub mod client;
+pub mod databases;
 pub mod limiter;
 pub mod request;
 pub mod retry;

@@ -4,6 +4,7 @@ use super::content::{Annotations, Role};
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{KeySource, ToolContext, ToolOutput};
 use crate::error::Result;
+use crate::tools::output::TextForm;
 use serde_json::{json, Value};
 
 /// NCBI's E-utilities limit without a key, requests per second.
@@ -22,6 +23,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     output_schema: include_str!("../../schemas/system_api_key_status.output.json"),
     annotations: ToolAnnotations::LOCAL_READ_ONLY,
     typical_output: "0.5 KB",
+    text_form: TextForm::Readable,
     handler: |ctx, _args| Box::pin(async move { run(ctx) }),
 };
 

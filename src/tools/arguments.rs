@@ -60,18 +60,17 @@ pub fn findings(tool: &str, validator: &Validator, schema: &Value, arguments: &V
     found
 }
 
-/// Validates `arguments` for `tool`; `Ok(())` or an `invalid_arguments` error.
-pub fn check(
+/// The `invalid_arguments` error for a call whose arguments cannot be used.
+///
+/// `errors` are the problems (code, path, message), `warnings` what was
+/// repaired on the way, `suggestions` the fixes, most specific first.
+pub fn refusal(
     tool: &str,
-    validator: &Validator,
-    schema: &Value,
-    arguments: &Value,
-) -> Result<(), Error> {
-    let found = findings(tool, validator, schema, arguments);
-    let count = found.errors.len();
-    if count == 0 {
-        return Ok(());
-    }
+    errors: Vec<Value>,
+    warnings: Vec<Value>,
+    suggestions: Vec<String>,
+) -> Error {
+    let count = errors.len();
     let mut error = Error::new(
         ErrorKind::InvalidArguments,
         format!(
@@ -79,9 +78,9 @@ pub fn check(
             if count == 1 { "" } else { "s" }
         ),
     )
-    .with_details(json!({ "errors": found.errors }));
-    error.suggestions = found.suggestions;
-    Err(error)
+    .with_details(json!({ "errors": errors, "warnings": warnings }));
+    error.suggestions = suggestions;
+    error
 }
 
 fn snake_case(keyword: &str) -> String {
@@ -239,14 +238,17 @@ mod tests {
     fn run(args: Value) -> Error {
         let s = schema();
         let v = jsonschema::draft202012::new(&s).unwrap();
-        check("demo", &v, &s, &args).unwrap_err()
+        let found = findings("demo", &v, &s, &args);
+        assert!(!found.errors.is_empty(), "{args} passed");
+        refusal("demo", found.errors, Vec::new(), found.suggestions)
     }
 
     #[test]
     fn valid_arguments_pass() {
         let s = schema();
         let v = jsonschema::draft202012::new(&s).unwrap();
-        assert!(check("demo", &v, &s, &json!({"name": "x", "format": "json"})).is_ok());
+        let found = findings("demo", &v, &s, &json!({"name": "x", "format": "json"}));
+        assert!(found.errors.is_empty() && found.suggestions.is_empty());
     }
 
     #[test]

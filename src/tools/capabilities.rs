@@ -5,6 +5,7 @@ use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
 use crate::error::{ErrorKind, Result};
 use crate::protocol::version::SUPPORTED_VERSIONS;
+use crate::tools::output::TextForm;
 use serde_json::{json, Value};
 
 /// Registry row.
@@ -16,6 +17,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     output_schema: include_str!("../../schemas/entrez_capabilities.output.json"),
     annotations: ToolAnnotations::LOCAL_READ_ONLY,
     typical_output: "1-3 KB (summary), 5-15 KB (detailed)",
+    text_form: TextForm::Readable,
     handler: |ctx, args| Box::pin(async move { run(ctx, args) }),
 };
 

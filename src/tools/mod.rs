@@ -8,6 +8,7 @@ pub mod describe;
 pub mod entrez_data;
 pub mod entrez_external;
 pub mod entrez_query;
+pub mod intake;
 pub mod output;
 pub mod registry;
 pub mod spec;
@@ -23,7 +24,7 @@ use crate::platform::Platform;
 use crate::protocol::progress::Progress;
 use crate::secret::ApiKey;
 
-pub use output::ToolOutput;
+pub use output::{TextForm, ToolOutput};
 pub use registry::Registry;
 pub use spec::{ToolAnnotations, ToolSpec};
 
@@ -103,4 +104,15 @@ impl<'a> ToolContext<'a> {
             (None, KeySource::None)
         }
     }
+}
+
+/// The error for an operation a tool does not have (the schema refuses it first; this is the tool's own guard).
+pub fn unknown_operation<T>(tool: &str, named: &str, known: &[(&str, T)]) -> Error {
+    let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
+    Error::new(
+        ErrorKind::InvalidArguments,
+        format!("{tool} has no operation \"{named}\"."),
+    )
+    .with_code("unknown_operation")
+    .suggest(format!("Set operation to one of: {}.", names.join(", ")))
 }

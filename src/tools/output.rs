@@ -20,6 +20,20 @@ pub struct ToolOutput {
     pub text_annotations: Option<Annotations>,
     /// Further content blocks (images, resource links, ...).
     pub extra: Vec<Content>,
+    /// How the content blocks present the result.
+    pub form: TextForm,
+}
+
+/// How a tool's result is written into its content blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextForm {
+    /// The readable text first (what a model reads best), then any further blocks.
+    Readable,
+    /// The serialized `structuredContent` first, then the readable text: the
+    /// validation protocol's clients `JSON.parse(content[0].text)`, and the MCP
+    /// specification asks structured tools for that serialization anyway.
+    /// Errors take the protocol's shape too (`valid`, `errors` as strings).
+    ValidationJson,
 }
 
 impl ToolOutput {
@@ -30,7 +44,14 @@ impl ToolOutput {
             text: text.into(),
             text_annotations: None,
             extra: Vec::new(),
+            form: TextForm::Readable,
         }
+    }
+
+    /// Writes the result in `form`.
+    pub fn in_form(mut self, form: TextForm) -> Self {
+        self.form = form;
+        self
     }
 
     /// Sets annotations on the text block.
@@ -51,12 +72,91 @@ impl ToolOutput {
         if let Some(a) = self.text_annotations {
             text = text.annotated(a);
         }
-        let content: Vec<Value> = std::iter::once(text)
+        let lead = match self.form {
+            TextForm::Readable => None,
+            TextForm::ValidationJson => Some(Content::text(self.structured.to_string())),
+        };
+        let content: Vec<Value> = lead
+            .into_iter()
+            .chain(std::iter::once(text))
             .chain(self.extra)
             .map(|c| c.to_value())
             .collect();
         json!({ "content": content, "structuredContent": self.structured, "isError": false })
     }
+}
+
+/// The `CallToolResult` JSON for a tool-level error, written in `form`, with
+/// what the call's reading repaired or noticed (`call_warnings`) when there is any.
+pub fn error_result_in(error: &Error, form: TextForm, call_warnings: &[Value]) -> Value {
+    let mut result = error_result(error);
+    if !call_warnings.is_empty() {
+        result["structuredContent"]["call_warnings"] = json!(call_warnings);
+        if let Some(text) = result["content"][0]["text"].as_str() {
+            let text = format!("{text}\n\n{}", call_warnings_text(call_warnings));
+            result["content"][0]["text"] = json!(text);
+        }
+    }
+    if form == TextForm::ValidationJson {
+        let structured = &mut result["structuredContent"];
+        structured["valid"] = json!(false);
+        structured["errors"] = json!(problem_lines(error));
+        structured["warnings"] = json!(detail_lines(error, "warnings"));
+        structured["suggestions"] = json!(error.suggestions);
+        let lead = Content::text(structured.to_string()).to_value();
+        if let Some(content) = result["content"].as_array_mut() {
+            content.insert(0, lead);
+        }
+    }
+    result
+}
+
+/// The readable list of `call_warnings` (objects with code, path and message).
+pub fn call_warnings_text(call_warnings: &[Value]) -> String {
+    let mut text = String::from("About your call:");
+    for w in call_warnings {
+        let field = |k: &str| w.get(k).and_then(Value::as_str).unwrap_or_default();
+        text.push_str(&format!(
+            "\n  - {}",
+            problem_line(field("code"), field("path"), field("message"))
+        ));
+    }
+    text
+}
+
+/// One problem as one self-contained line: `[code] $.path: message`.
+pub fn problem_line(code: &str, path: &str, message: &str) -> String {
+    format!("[{code}] {path}: {message}")
+}
+
+/// An error's problems as lines: each detailed finding, or the error itself.
+fn problem_lines(error: &Error) -> Vec<String> {
+    let lines = detail_lines(error, "errors");
+    if lines.is_empty() {
+        vec![problem_line(&error.code, "$", &error.message)]
+    } else {
+        lines
+    }
+}
+
+fn detail_lines(error: &Error, key: &str) -> Vec<String> {
+    let items = error
+        .details
+        .as_ref()
+        .and_then(|d| d.get(key))
+        .and_then(Value::as_array);
+    items
+        .into_iter()
+        .flatten()
+        .map(|item| {
+            let text = |k: &str| item.get(k).and_then(Value::as_str).unwrap_or_default();
+            problem_line(
+                text("code"),
+                item.get("path").and_then(Value::as_str).unwrap_or("$"),
+                text("message"),
+            )
+        })
+        .collect()
 }
 
 /// The `CallToolResult` JSON for a tool-level error.

@@ -5,14 +5,15 @@
 //! both schemas, so a broken schema stops the server at start-up, not at
 //! the first call.
 
-use super::output::{error_result, ToolOutput};
+use super::output::{call_warnings_text, error_result_in, ToolOutput};
 use super::spec::{is_valid_tool_name, ToolSpec};
 use super::{
-    api_key_status, arguments, capabilities, entrez_data, entrez_external, entrez_query, tool_info,
-    validate, ToolContext,
+    api_key_status, arguments, capabilities, entrez_data, entrez_external, entrez_query, intake,
+    tool_info, validate, ToolContext,
 };
 use crate::error::{Error, ErrorKind};
 use crate::suggest::closest;
+use crate::validation::Finding;
 use jsonschema::Validator;
 use serde_json::{json, Value};
 
@@ -117,6 +118,10 @@ impl Registry {
     }
 
     /// Runs `tools/call`: unknown tools are protocol errors, everything else a result.
+    ///
+    /// The arguments are read once ([`intake::read`]); the schema, the semantic
+    /// rules and the handler all see that reading, and every repair made on the
+    /// way is reported in the result (`call_warnings`), whether it succeeds or not.
     pub async fn call(
         &self,
         ctx: &ToolContext<'_>,
@@ -126,30 +131,39 @@ impl Registry {
         let tool = self
             .get(name)
             .ok_or_else(|| self.unknown_tool(name, ErrorKind::InvalidParams))?;
-        if let Err(e) =
-            arguments::check(name, &tool.input_validator, &tool.input_schema, &arguments)
-        {
-            return Ok(error_result(&e));
+        let form = tool.spec.text_form;
+        let intake = intake::read(name, &tool.input_schema, arguments);
+        let notes: Vec<Value> = intake.notes.iter().map(Finding::to_value).collect();
+        let found = self.findings(tool, &intake.arguments);
+        let schema_errors = intake::unexplained(&intake.errors, found.errors);
+        if !intake.errors.is_empty() || !schema_errors.is_empty() {
+            let mut errors: Vec<Value> = intake.errors.iter().map(Finding::to_value).collect();
+            errors.extend(schema_errors);
+            let error = arguments::refusal(name, errors, notes, found.suggestions);
+            return Ok(error_result_in(&error, form, &[]));
         }
+        let arguments = intake.arguments;
         // The semantic rules validate reports: a call they reject never reaches the handler.
         let names: Vec<&str> = self.tools.iter().map(|t| t.spec.name).collect();
-        let report = crate::validation::check(
+        let mut report = crate::validation::check(
             &crate::validation::Context { tool_names: &names },
             name,
             &arguments,
         );
+        report.warnings.splice(0..0, intake.notes);
         if let Some(e) = report.rejection(name) {
-            return Ok(error_result(&e));
+            return Ok(error_result_in(&e, form, &[]));
         }
         let outcome = (tool.spec.handler)(ctx, arguments).await;
+        let call_warnings: Vec<Value> = report.warnings.iter().map(Finding::to_value).collect();
         Ok(match outcome {
-            Ok(output) => self.checked_success(tool, output),
+            Ok(output) => self.checked_success(tool, with_call_warnings(output, call_warnings)),
             Err(mut e) => {
                 // A handler cannot emit JSON-RPC errors: keep the result channel.
                 if e.kind.rpc_code().is_some() {
                     e.kind = ErrorKind::InvalidArguments;
                 }
-                error_result(&e)
+                error_result_in(&e, form, &call_warnings)
             }
         })
     }
@@ -180,19 +194,22 @@ impl Registry {
     }
 
     fn checked_success(&self, tool: &RegisteredTool, output: ToolOutput) -> Value {
-        let result = output.into_result();
+        let form = tool.spec.text_form;
+        let result = output.in_form(form).into_result();
         let violations = self.output_violations(tool.spec.name, &result);
         if violations.is_empty() {
             return result;
         }
         // Clients validate structuredContent; a broken result is our bug, said plainly.
-        error_result(
+        error_result_in(
             &Error::internal(format!(
                 "{} produced a result that breaks its own outputSchema; this is a server bug.",
                 tool.spec.name
             ))
             .suggest("Report this to the server's maintainers with the arguments you used.")
             .with_details(json!({ "violations": violations })),
+            form,
+            &[],
         )
     }
 
@@ -207,6 +224,16 @@ impl Registry {
             "annotations": tool.spec.annotations.to_value(tool.spec.title),
         })
     }
+}
+
+/// Adds what the call's reading repaired or noticed to a successful result, in both forms.
+fn with_call_warnings(mut output: ToolOutput, call_warnings: Vec<Value>) -> ToolOutput {
+    if call_warnings.is_empty() || !output.structured.is_object() {
+        return output;
+    }
+    output.text = format!("{}\n\n{}", output.text, call_warnings_text(&call_warnings));
+    output.structured["call_warnings"] = Value::Array(call_warnings);
+    output
 }
 
 fn compile(tool: &str, which: &str, text: &str) -> Result<(Value, Validator), String> {

@@ -1,6 +1,6 @@
 //! The static description of one tool: a row of the registry table.
 
-use super::output::ToolOutput;
+use super::output::{TextForm, ToolOutput};
 use crate::error::Result;
 use crate::platform::BoxFuture;
 use serde_json::{json, Value};
@@ -60,6 +60,8 @@ pub struct ToolSpec {
     pub annotations: ToolAnnotations,
     /// Rough size of a typical result, for planning context use.
     pub typical_output: &'static str,
+    /// How results are written into content blocks (readable text, or JSON first).
+    pub text_form: TextForm,
     /// The code that runs the tool.
     pub handler: Handler,
 }

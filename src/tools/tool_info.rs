@@ -4,6 +4,7 @@ use super::describe::{describe, parameter_lines};
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
 use crate::error::{ErrorKind, Result};
+use crate::tools::output::TextForm;
 use serde_json::Value;
 
 /// Registry row.
@@ -15,6 +16,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     output_schema: include_str!("../../schemas/entrez_tool_info.output.json"),
     annotations: ToolAnnotations::LOCAL_READ_ONLY,
     typical_output: "2-6 KB",
+    text_form: TextForm::Readable,
     handler: |ctx, args| Box::pin(async move { run(ctx, args) }),
 };
 

@@ -8,6 +8,7 @@
 //! database" is confusing for a name that was one for twenty years.
 
 use super::{codes, Report};
+use crate::entrez::databases::UNLISTED;
 use crate::parse::einfo::{parse_einfo, DbInfo, EInfo};
 use crate::suggest::closest;
 use std::sync::OnceLock;
@@ -15,61 +16,13 @@ use std::sync::OnceLock;
 const EINFO_DATABASES: &[u8] = include_bytes!("../../data/ncbi/einfo1.xml");
 const EINFO_PUBMED: &[u8] = include_bytes!("../../data/ncbi/einfo2.xml");
 
-/// Other names NCBI accepts for a database: (alias, database whose rules apply).
-///
-/// EInfo lists `nucleotide` beside `nuccore`; the E-utilities documentation
-/// treats it as the same sequence database (EFetch's db list, NBK25499).
-pub const ALIASES: &[(&str, &str)] = &[("nucleotide", "nuccore")];
+pub use crate::entrez::databases::{canonical, Retired, ALIASES, RETIRED};
 
 /// Databases EFetch accepts that EInfo does not list.
 ///
 /// `sequences` is the composite of nuccore, protein and popset that NBK25499
 /// Table 1 documents for EFetch only.
 pub const FETCH_ONLY: &[&str] = &["sequences"];
-
-/// A database NCBI has retired, with what to use instead.
-#[derive(Debug, Clone, Copy)]
-pub struct Retired {
-    /// The old db value.
-    pub name: &'static str,
-    /// When NCBI retired it, as NCBI announced it.
-    pub when: &'static str,
-    /// The database that now holds its records or their successors.
-    pub replacement: &'static str,
-    /// What moved where, in a few words.
-    pub note: &'static str,
-}
-
-/// Retired databases, each from an NCBI announcement (NCBI Insights).
-pub const RETIRED: &[Retired] = &[
-    // "NCBI to Retire the UniGene Database", NCBI Insights, 2019.
-    Retired {
-        name: "unigene",
-        when: "July 2019",
-        replacement: "gene",
-        note: "UniGene clusters now redirect to Gene records",
-    },
-    // HomoloGene retired January 2024; orthologs moved to NCBI Gene / Datasets.
-    Retired {
-        name: "homologene",
-        when: "January 2024",
-        replacement: "gene",
-        note: "ortholog groups are now NCBI Orthologs, reached through Gene",
-    },
-    // "Upcoming Changes to EST and GSS Databases", NCBI Insights, 2018-07-30.
-    Retired {
-        name: "nucest",
-        when: "December 2018",
-        replacement: "nuccore",
-        note: "EST records were merged into Nucleotide",
-    },
-    Retired {
-        name: "nucgss",
-        when: "December 2018",
-        replacement: "nuccore",
-        note: "GSS records were merged into Nucleotide",
-    },
-];
 
 /// Names people use for NCBI resources that are not db values, and the db value meant.
 ///
@@ -109,18 +62,11 @@ pub fn pubmed_info() -> &'static DbInfo {
     })
 }
 
-/// The database whose rules apply to `db` (lower case): aliases resolved.
-pub fn canonical(db: &str) -> &str {
-    ALIASES
-        .iter()
-        .find(|(alias, _)| *alias == db)
-        .map(|(_, to)| *to)
-        .unwrap_or(db)
-}
-
 /// Whether `db` (lower case) is a database NCBI serves.
 pub fn is_known(db: &str, fetch: bool) -> bool {
-    entrez_databases().iter().any(|d| d == db) || (fetch && FETCH_ONLY.contains(&db))
+    entrez_databases().iter().any(|d| d == db)
+        || UNLISTED.contains(&db)
+        || (fetch && FETCH_ONLY.contains(&db))
 }
 
 /// Checks one database argument; returns the lower-cased name when it is usable.
@@ -148,6 +94,7 @@ pub fn check(name: &str, at: &str, fetch: bool, report: &mut Report) -> Option<S
         .find(|(n, _)| *n == db)
         .map(|(_, to)| *to);
     let mut candidates: Vec<&str> = entrez_databases().iter().map(String::as_str).collect();
+    candidates.extend(UNLISTED);
     if fetch {
         candidates.extend(FETCH_ONLY);
     }

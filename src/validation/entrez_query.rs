@@ -8,9 +8,9 @@
 //! names lower-cased, only the defaults the operation really uses filled in.
 
 use super::{codes, databases, dates, ids, item_path, path, rettypes, terms, Context, Report};
-use crate::tools::entrez_query::operations::DEFAULT_MAX_RECORDS;
+use crate::tools::entrez_query::call::QueryCall;
 use crate::tools::entrez_query::plan::{self, int_arg, str_arg};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Parameters each operation reads besides `operation`; the plan ignores the rest.
 pub const USES: &[(&str, &[&str])] = &[
@@ -403,92 +403,9 @@ fn linkname(name: &str, from: &str, to: Option<&str>, report: &mut Report) {
     }
 }
 
-/// The arguments as the plan acts on them: names lower-cased, used defaults filled.
-pub fn normalize(op: &str, args: &Value) -> Value {
-    let mut out = args.as_object().cloned().unwrap_or_default();
-    let lower = |v: &Value| v.as_str().map(|s| json!(s.trim().to_ascii_lowercase()));
-    for key in ["database", "dbfrom"] {
-        if let Some(v) = out.get(key).and_then(lower) {
-            out.insert(key.into(), v);
-        }
-    }
-    if let Some(list) = out.get("databases").and_then(Value::as_array) {
-        let lowered: Vec<Value> = list.iter().map(|v| lower(v).unwrap_or(v.clone())).collect();
-        out.insert("databases".into(), json!(lowered));
-    }
-    if out.contains_key("ids") {
-        out.insert("ids".into(), json!(plan::ids(args)));
-    }
-    let by_history = plan::ids(args).is_empty() && args.get("webenv").is_some();
-    let mut fill = |k: &str, v: Value| {
-        out.entry(k.to_string()).or_insert(v);
-    };
-    match op {
-        "search" => {
-            fill("database", json!("pubmed"));
-            fill("retstart", json!(0));
-            fill("retmax", json!(plan::DEFAULT_SEARCH_RETMAX));
-            fill("usehistory", json!(false));
-        }
-        "summary" => {
-            fill("database", json!("pubmed"));
-            fill("max_records", json!(DEFAULT_MAX_RECORDS));
-            if by_history {
-                fill("retstart", json!(0));
-                fill("retmax", json!(plan::DEFAULT_RECORDS));
-            }
-        }
-        "fetch" => {
-            fill("database", json!("pubmed"));
-            fill("max_records", json!(DEFAULT_MAX_RECORDS));
-            if by_history {
-                fill("retstart", json!(0));
-                let retmax = int_arg(args, "retmax").unwrap_or(plan::DEFAULT_RECORDS);
-                out.insert("retmax".into(), json!(retmax.min(plan::MAX_FETCH_RECORDS)));
-            }
-        }
-        "link" => {
-            fill("dbfrom", json!("pubmed"));
-            fill("cmd", json!("neighbor"));
-        }
-        "post" | "spell" => fill("database", json!("pubmed")),
-        "global_query" => fill("databases", json!(plan::GLOBAL_DATABASES)),
-        _ => {}
-    }
-    let normalized = Value::Object(out);
-    match op {
-        "summary" => {
-            let mut n = normalized;
-            let mode = if str_arg(&n, "retmode") == Some("xml") {
-                "xml"
-            } else {
-                "json"
-            };
-            n["retmode"] = json!(mode);
-            n
-        }
-        "fetch" => {
-            let mut n = normalized;
-            let db = plan::database(&n);
-            let (t, m, _) = plan::fetch_format(&db, str_arg(&n, "rettype"), str_arg(&n, "retmode"));
-            if let Some(t) = t {
-                n["rettype"] = json!(t);
-            }
-            n["retmode"] = json!(m);
-            n
-        }
-        "link" => {
-            let mut n = normalized;
-            let cmd = str_arg(&n, "cmd").unwrap_or("neighbor").to_string();
-            if matches!(
-                cmd.as_str(),
-                "neighbor" | "neighbor_score" | "neighbor_history"
-            ) && n.get("database").is_none()
-            {
-                n["database"] = n["dbfrom"].clone();
-            }
-            n
-        }
-        _ => normalized,
-    }
+/// The arguments as the plan acts on them: the typed call, serialized.
+pub fn normalize(_op: &str, args: &Value) -> Value {
+    QueryCall::read(args)
+        .map(|call| call.to_value())
+        .unwrap_or_else(|| args.clone())
 }

@@ -99,6 +99,17 @@ pub mod codes {
     /// Runtime level: NCBI has no record with this id in the database.
     pub const ID_NOT_FOUND: &str = "id_not_found";
 
+    /// A value no rule of the intake can read (a word for a number, a list naming nothing).
+    pub const ARGUMENT_UNREADABLE: &str = "argument_unreadable";
+    /// Two names of one parameter given with different values.
+    pub const ARGUMENT_CONFLICT: &str = "argument_conflict";
+    /// A parameter given under another name (NCBI's, or another spelling), read as the schema's.
+    pub const ARGUMENT_ALIAS: &str = "argument_alias";
+    /// A value read as the parameter's type (a number from text, a list from a string, an enum's case).
+    pub const ARGUMENT_COERCED: &str = "argument_coerced";
+    /// A null or empty value, read as not given.
+    pub const ARGUMENT_OMITTED: &str = "argument_omitted";
+
     /// The same id more than once.
     pub const DUPLICATE_ID: &str = "duplicate_id";
     /// 200 or more ids: the request goes by POST.
@@ -136,6 +147,8 @@ pub mod codes {
 
     /// Every error code the semantic level can raise.
     pub const ERRORS: &[&str] = &[
+        ARGUMENT_UNREADABLE,
+        ARGUMENT_CONFLICT,
         UNKNOWN_TOOL,
         INVALID_DATABASE,
         RETIRED_DATABASE,
@@ -189,6 +202,9 @@ pub mod codes {
 
     /// Every warning code the semantic level can raise.
     pub const WARNINGS: &[&str] = &[
+        ARGUMENT_ALIAS,
+        ARGUMENT_COERCED,
+        ARGUMENT_OMITTED,
         DUPLICATE_ID,
         MANY_IDS_POST,
         UNRECOGNIZED_ID,

@@ -208,8 +208,8 @@ describe(`entrez_data [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set
       arguments: { tool: 'entrez_data', arguments: { operation: 'query', data_access_id: id, sql: 'SELECT titel FROM article' } },
     });
     assert.equal(checked.structuredContent.valid, false);
-    assert.equal(checked.structuredContent.errors[0].code, 'sql_error');
-    assert.equal(checked.structuredContent.errors[0].path, '$.sql');
+    assert.equal(checked.structuredContent.details.errors[0].code, 'sql_error');
+    assert.equal(checked.structuredContent.details.errors[0].path, '$.sql');
     const fine = await client.callTool({
       name: 'validate',
       arguments: { tool: 'entrez_data', arguments: { operation: 'query', data_access_id: id, sql: 'SELECT pmid, title FROM article' } },
@@ -219,7 +219,7 @@ describe(`entrez_data [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set
       name: 'validate',
       arguments: { tool: 'entrez_data', arguments: { operation: 'query', data_access_id: id, sql: 'DELETE FROM article' } },
     });
-    assert.equal(writes.structuredContent.errors[0].code, 'sql_not_read_only');
+    assert.equal(writes.structuredContent.details.errors[0].code, 'sql_not_read_only');
   });
 
   test('two datasets stage concurrently, list, belong to their session, and drop', async () => {

@@ -43,9 +43,14 @@ describe(`validate [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }
     const cap = client.getServerCapabilities().experimental?.toolValidation;
     assert.ok(cap, 'experimental.toolValidation');
     assert.equal(cap.method, 'validate');
-    assert.deepEqual(cap.levels, { syntax: true, semantic: true, runtime: true });
+    assert.deepEqual(cap.levels, { syntax: true, semantic: true, runtime: true, security: false });
     assert.equal(cap.defaultLevel, 'semantic');
-    assert.equal(cap.batchValidation.maxBatchSize, 20);
+    assert.equal(cap.batchValidation, true);
+    assert.equal(cap.maxBatchSize, 20);
+    assert.equal(cap.async, true);
+    assert.equal(cap.streaming, false);
+    assert.equal(cap.contextAware, true);
+    assert.deepEqual(cap.caching, { enabled: true, ttl: 3600, invalidateOn: ['resource_change', 'tool_update'] });
     assert.equal(cap.sideEffects, false);
     assert.equal(cap.runtime.budgetMs, 1000);
   });
@@ -54,8 +59,8 @@ describe(`validate [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }
     const before = REPLAY ? await upstreamRequests() : 0;
     const typo = await validate({ tool: 'entrez_query', arguments: { operation: 'search', database: 'pubmd', term: 'asthma' } });
     assert.equal(typo.valid, false);
-    assert.deepEqual(codes(typo.errors), ['invalid_database $.database']);
-    assert.equal(typo.errors[0].message, 'Invalid database "pubmd". Did you mean "pubmed"?');
+    assert.deepEqual(codes(typo.details.errors), ['invalid_database $.database']);
+    assert.equal(typo.details.errors[0].message, 'Invalid database "pubmd". Did you mean "pubmed"?');
     const accessions = await validate({
       tool: 'entrez_query',
       arguments: { operation: 'fetch', database: 'protein', ids: ['NP_000537.3', 'P69905'], rettype: 'fasta' },
@@ -72,8 +77,8 @@ describe(`validate [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }
     assert.equal(batch.valid, false);
     assert.equal(batch.count, 3);
     assert.equal(batch.results[0].valid, true);
-    assert.deepEqual(codes(batch.results[1].errors), ['id_wrong_database $.ids[0]']);
-    assert.match(batch.results[2].errors[0].message, /Did you mean "entrez_query"/);
+    assert.deepEqual(codes(batch.results[1].details.errors), ['id_wrong_database $.ids[0]']);
+    assert.match(batch.results[2].details.errors[0].message, /Did you mean "entrez_query"/);
     // The same rules guard tools/call: a rejected call is never sent.
     const refused = await client.callTool({ name: 'entrez_query', arguments: { operation: 'search', database: 'pubmd', term: 'x' } });
     assert.equal(refused.isError, true);
@@ -90,8 +95,8 @@ describe(`validate [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }
     });
     assert.equal(r.level, 'runtime');
     assert.equal(r.valid, false);
-    assert.deepEqual(codes(r.errors), ['id_not_found $.ids[1]']);
-    assert.match(r.errors[0].message, /pubmed has no record 1/);
+    assert.deepEqual(codes(r.details.errors), ['id_not_found $.ids[1]']);
+    assert.match(r.details.errors[0].message, /pubmed has no record 1/);
     assert.equal(await upstreamRequests(), before + 1, 'exactly one lookup');
     const fine = await validate({
       tool: 'entrez_query',

@@ -397,7 +397,7 @@ fn bad_searches() -> Vec<Case> {
                 json!({"threshold": 0.95}),
             ),
             &[
-                ("schema_type", "$.threshold"),
+                ("argument_unreadable", "$.threshold"),
                 ("threshold_out_of_range", "$.threshold"),
             ],
         ),

@@ -180,7 +180,7 @@ fn said(args: Value) -> (String, String) {
     let (s, _) = counted_server();
     let v = call_tool(&s, "validate", json!({"tool": T, "arguments": args}));
     let sc = &v["structuredContent"];
-    let first = sc["errors"]
+    let first = sc["details"]["errors"]
         .as_array()
         .and_then(|e| {
             e.iter()

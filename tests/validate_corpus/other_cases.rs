@@ -3,7 +3,7 @@
 //! These tools never reach NCBI; their cases prove the schema level and the
 //! tool-name rule agree between `validate` and `tools/call`.
 
-use super::{bad, ok, Case};
+use super::{bad, ok, warned, Case};
 use serde_json::json;
 
 fn capabilities() -> Vec<Case> {
@@ -21,7 +21,7 @@ fn capabilities() -> Vec<Case> {
         bad(t, json!({"format": "xml"}), &[("schema_enum", "$.format")]),
         bad(
             t,
-            json!({"format": 1}),
+            json!({"format": true}),
             &[("schema_type", "$.format"), ("schema_enum", "$.format")],
         ),
         bad(
@@ -30,7 +30,7 @@ fn capabilities() -> Vec<Case> {
             &[("unknown_tool", "$.tool")],
         ),
         bad(t, json!({"tool": "pubchem"}), &[("unknown_tool", "$.tool")]),
-        bad(t, json!({"tool": ""}), &[("schema_min_length", "$.tool")]),
+        warned(t, json!({"tool": ""}), &[("argument_omitted", "$.tool")]),
         bad(
             t,
             json!({"verbose": true}),
@@ -57,7 +57,7 @@ fn tool_info() -> Vec<Case> {
             json!({"name": "Entrez_Query"}),
             &[("unknown_tool", "$.name")],
         ),
-        bad(t, json!({"name": 3}), &[("schema_type", "$.name")]),
+        bad(t, json!({"name": [3]}), &[("schema_type", "$.name")]),
         bad(
             t,
             json!({"name": "x", "extra": 1}),

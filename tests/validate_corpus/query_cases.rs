@@ -333,9 +333,35 @@ fn search_parameters() -> Vec<Case> {
     ]
 }
 
+/// Loose arguments: one case per reading code (the full set is tests/fixtures/loose-calls).
+fn loose_arguments() -> Vec<Case> {
+    vec![
+        warned(
+            Q,
+            json!({"operation": "search", "db": "pubmed", "term": "asthma", "retmax": "5", "sort": null}),
+            &[
+                ("argument_alias", "$.db"),
+                ("argument_coerced", "$.retmax"),
+                ("argument_omitted", "$.sort"),
+            ],
+        ),
+        bad(
+            Q,
+            with(search("asthma"), json!({"retmax": "lots"})),
+            &[("argument_unreadable", "$.retmax")],
+        ),
+        bad(
+            Q,
+            json!({"operation": "search", "database": "protein", "db": "pubmed", "term": "tp53"}),
+            &[("argument_conflict", "$.db")],
+        ),
+    ]
+}
+
 /// Every info and search case.
 pub fn cases() -> Vec<Case> {
     let mut all = info_and_search();
     all.extend(search_parameters());
+    all.extend(loose_arguments());
     all
 }

@@ -231,6 +231,8 @@ fn fetches() -> Vec<Case> {
     let np = json!(["NP_000537.3"]);
     vec![
         ok(Q, fetch("pubmed", pmid.clone())),
+        // PopSet is a sequence database EInfo's recorded list omits; fetched as GenBank.
+        ok(Q, fetch("popset", json!(["12829836"]))),
         ok(
             Q,
             f(

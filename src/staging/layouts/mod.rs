@@ -16,6 +16,7 @@ pub use literature::{PMC, PUBMED};
 pub use molecular::{GENE, GENERIC, SEQUENCE, TAXONOMY};
 
 use super::schema::{ForeignKey, Index, Layout};
+use crate::entrez::databases::{self, Staged};
 
 // Short constructors keep the table definitions in the submodules readable.
 const fn fk(
@@ -39,13 +40,13 @@ pub const ALL: &[&Layout] = &[&PUBMED, &PMC, &GENE, &SEQUENCE, &TAXONOMY, &GENER
 
 /// The layout a database is staged into.
 pub fn layout_for(database: &str) -> &'static Layout {
-    match database {
-        "pubmed" => &PUBMED,
-        "pmc" => &PMC,
-        "gene" => &GENE,
-        "protein" | "nuccore" | "nucleotide" => &SEQUENCE,
-        "taxonomy" => &TAXONOMY,
-        _ => &GENERIC,
+    match databases::staged(database) {
+        Staged::Pubmed => &PUBMED,
+        Staged::Pmc => &PMC,
+        Staged::Gene => &GENE,
+        Staged::Sequence => &SEQUENCE,
+        Staged::Taxonomy => &TAXONOMY,
+        Staged::Generic => &GENERIC,
     }
 }
 

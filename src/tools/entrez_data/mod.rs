@@ -19,6 +19,7 @@ use super::{ToolContext, ToolOutput};
 use crate::error::{Error, ErrorKind, Result};
 use crate::staging::store::DatasetInfo;
 use crate::staging::{is_dataset_id, owner_of, Staging};
+use crate::tools::output::TextForm;
 use serde_json::{json, Value};
 
 /// Registry row.
@@ -36,16 +37,51 @@ pub const SPEC: ToolSpec = ToolSpec {
         open_world: true,
     },
     typical_output: "1-3 KB for staging, schema and lists; queries up to the row limit (100 rows by default)",
+    text_form: TextForm::Readable,
     handler: |ctx, args| Box::pin(run(ctx, args)),
 };
 
+/// The operations, one variant each, so dispatch is exhaustive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    /// Fetch records into a new dataset.
+    FetchAndStage,
+    /// One read-only SQL statement.
+    Query,
+    /// Tables, columns and example queries.
+    Schema,
+    /// The caller's datasets.
+    ListDatasets,
+    /// Delete one dataset.
+    DropDataset,
+}
+
+impl Operation {
+    /// Every operation with its wire name, as the schema's enum lists them.
+    pub const ALL: &[(&'static str, Operation)] = &[
+        ("fetch_and_stage", Operation::FetchAndStage),
+        ("query", Operation::Query),
+        ("schema", Operation::Schema),
+        ("list_datasets", Operation::ListDatasets),
+        ("drop_dataset", Operation::DropDataset),
+    ];
+}
+
 async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
-    match args["operation"].as_str().unwrap_or_default() {
-        "fetch_and_stage" => stage::fetch_and_stage(ctx, &args).await,
-        "query" => operations::query(ctx, &args).await,
-        "schema" => operations::schema(ctx, &args).await,
-        "list_datasets" => operations::list_datasets(ctx).await,
-        _ => operations::drop_dataset(ctx, &args).await,
+    let named = args["operation"].as_str().unwrap_or_default();
+    let Some(&(_, operation)) = Operation::ALL.iter().find(|(n, _)| *n == named) else {
+        return Err(super::unknown_operation(
+            "entrez_data",
+            named,
+            Operation::ALL,
+        ));
+    };
+    match operation {
+        Operation::FetchAndStage => stage::fetch_and_stage(ctx, &args).await,
+        Operation::Query => operations::query(ctx, &args).await,
+        Operation::Schema => operations::schema(ctx, &args).await,
+        Operation::ListDatasets => operations::list_datasets(ctx).await,
+        Operation::DropDataset => operations::drop_dataset(ctx, &args).await,
     }
 }
 

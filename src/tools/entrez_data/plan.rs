@@ -5,6 +5,7 @@
 //! per request (posted, since NCBI asks for POST from 200 ids), fewer for
 //! full-text PMC and GenBank records, whose single records can be large.
 
+use crate::entrez::databases::{self, Staged};
 use crate::entrez::{EutilsRequest, Utility};
 use crate::tools::entrez_query::plan::{ids, int_arg, str_arg};
 use serde_json::Value;
@@ -27,13 +28,12 @@ pub enum Fetch {
 impl Fetch {
     /// The form a database is staged from.
     pub fn for_database(db: &str) -> Fetch {
-        match db {
-            "pubmed" => Fetch::Pubmed,
-            "pmc" => Fetch::Pmc,
-            "protein" => Fetch::Sequence("gp"),
-            "nuccore" | "nucleotide" => Fetch::Sequence("gb"),
-            "taxonomy" => Fetch::Taxonomy,
-            _ => Fetch::Summary,
+        match databases::staged(db) {
+            Staged::Pubmed => Fetch::Pubmed,
+            Staged::Pmc => Fetch::Pmc,
+            Staged::Sequence => Fetch::Sequence(databases::genbank_rettype(db).unwrap_or("gb")),
+            Staged::Taxonomy => Fetch::Taxonomy,
+            Staged::Gene | Staged::Generic => Fetch::Summary,
         }
     }
 

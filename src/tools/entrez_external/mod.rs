@@ -27,6 +27,7 @@ pub mod throttle;
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
 use crate::error::Result;
+use crate::tools::output::TextForm;
 use serde_json::Value;
 
 /// Registry row.
@@ -53,15 +54,52 @@ Use entrez_query instead for searching PubMed, PMC or other Entrez databases.",
         open_world: true,
     },
     typical_output: "1-3 KB per compound or article; a PNG of 5-20 KB for pictures; up to 1,000 CIDs per search",
+    text_form: TextForm::Readable,
     handler: |ctx, args| Box::pin(run(ctx, args)),
 };
 
+/// The operations, one variant each, so dispatch is exhaustive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    /// PubChem compound, substance or bioassay lookup.
+    Lookup,
+    /// PubChem structure search.
+    StructureSearch,
+    /// PMC ID Converter.
+    IdConvert,
+    /// PMC OA web service.
+    OaService,
+    /// PMC literature citation exporter.
+    CitationExport,
+}
+
+impl Operation {
+    /// Every operation with its wire name, as the schema's enum lists them.
+    pub const ALL: &[(&'static str, Operation)] = &[
+        ("compound", Operation::Lookup),
+        ("substance", Operation::Lookup),
+        ("bioassay", Operation::Lookup),
+        ("structure_search", Operation::StructureSearch),
+        ("id_convert", Operation::IdConvert),
+        ("oa_service", Operation::OaService),
+        ("citation_export", Operation::CitationExport),
+    ];
+}
+
 async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
-    match args["operation"].as_str().unwrap_or_default() {
-        "compound" | "substance" | "bioassay" => pubchem::lookup(ctx, &args).await,
-        "structure_search" => pubchem::structure_search(ctx, &args).await,
-        "id_convert" => pmc::id_convert(ctx, &args).await,
-        "oa_service" => pmc::oa_service(ctx, &args).await,
-        _ => pmc::citation_export(ctx, &args).await,
+    let named = args["operation"].as_str().unwrap_or_default();
+    let Some(&(_, operation)) = Operation::ALL.iter().find(|(n, _)| *n == named) else {
+        return Err(super::unknown_operation(
+            "entrez_external",
+            named,
+            Operation::ALL,
+        ));
+    };
+    match operation {
+        Operation::Lookup => pubchem::lookup(ctx, &args).await,
+        Operation::StructureSearch => pubchem::structure_search(ctx, &args).await,
+        Operation::IdConvert => pmc::id_convert(ctx, &args).await,
+        Operation::OaService => pmc::oa_service(ctx, &args).await,
+        Operation::CitationExport => pmc::citation_export(ctx, &args).await,
     }
 }

@@ -5,13 +5,16 @@
 //! the replies with [`crate::parse`], and [`render`] writes the text block.
 //! Large results are capped here, with the total and a way forward.
 
+pub mod call;
 pub mod operations;
 pub mod plan;
 pub mod render;
 
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
+use crate::tools::output::TextForm;
+use call::QueryCall;
 use serde_json::Value;
 
 /// Registry row.
@@ -29,20 +32,28 @@ pub const SPEC: ToolSpec = ToolSpec {
         open_world: true,
     },
     typical_output: "1-5 KB per search or summary page; 2-10 KB per fetched PubMed article",
+    text_form: TextForm::Readable,
     handler: |ctx, args| Box::pin(run(ctx, args)),
 };
 
 async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
-    let operation = args["operation"].as_str().unwrap_or_default().to_string();
-    match operation.as_str() {
-        "info" => operations::info(ctx, &args).await,
-        "search" => operations::search(ctx, &args).await,
-        "summary" => operations::summary(ctx, &args).await,
-        "fetch" => operations::fetch(ctx, &args).await,
-        "link" => operations::link(ctx, &args).await,
-        "post" => operations::post(ctx, &args).await,
-        "global_query" => operations::global_query(ctx, &args).await,
-        "spell" => operations::spell(ctx, &args).await,
-        _ => operations::citation_match(ctx, &args).await,
+    // The schema has named the operation already; a call without one never gets here.
+    let call = QueryCall::read(&args).ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidArguments,
+            "entrez_query needs an operation.",
+        )
+        .suggest("Set operation, e.g. \"search\".")
+    })?;
+    match &call {
+        QueryCall::Info(c) => operations::info(ctx, c).await,
+        QueryCall::Search(c) => operations::search(ctx, c).await,
+        QueryCall::Summary(c) => operations::summary(ctx, c).await,
+        QueryCall::Fetch(c) => operations::fetch(ctx, c).await,
+        QueryCall::Link(c) => operations::link(ctx, c).await,
+        QueryCall::Post(c) => operations::post(ctx, c).await,
+        QueryCall::GlobalQuery(c) => operations::global_query(ctx, c).await,
+        QueryCall::Spell(c) => operations::spell(ctx, c).await,
+        QueryCall::CitationMatch(c) => operations::citation_match(ctx, c).await,
     }
 }

@@ -1,5 +1,8 @@
 //! Running each `entrez_query` operation: send, parse, cap, describe.
 
+use super::call::{
+    CitationMatch, Fetch, GlobalQuery, Info, Link, Post, Search, Spell, Summary, SummaryMode,
+};
 use super::plan::{self, Format};
 use super::render;
 use crate::error::{Error, ErrorKind, Result};
@@ -9,8 +12,6 @@ use crate::tools::{ToolContext, ToolOutput};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-/// Default cap on records parsed into one result.
-pub const DEFAULT_MAX_RECORDS: usize = 50;
 /// Cap on the text block, in characters; structured content carries the rest.
 pub const MAX_TEXT_CHARS: usize = 60_000;
 
@@ -37,12 +38,6 @@ fn output(structured: Value, text: String, hint: Option<String>) -> ToolOutput {
     out
 }
 
-fn max_records(args: &Value) -> usize {
-    plan::int_arg(args, "max_records")
-        .map(|n| n as usize)
-        .unwrap_or(DEFAULT_MAX_RECORDS)
-}
-
 /// Where to go when a result was capped.
 fn paging_hint(ctx: &ToolContext<'_>, shown: usize, total: usize) -> String {
     let staging = if ctx.registry.get("entrez_data").is_some() {
@@ -56,8 +51,8 @@ fn paging_hint(ctx: &ToolContext<'_>, shown: usize, total: usize) -> String {
 }
 
 /// einfo.
-pub async fn info(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
-    let reply = ctx.entrez()?.send(&plan::info(args)).await?;
+pub async fn info(ctx: &ToolContext<'_>, call: &Info) -> Result<ToolOutput> {
+    let reply = ctx.entrez()?.send(&plan::info(call)).await?;
     match parse::einfo::parse_einfo(&reply.body)? {
         parse::einfo::EInfo::Databases(dbs) => {
             let text = format!("{} Entrez databases:\n{}", dbs.len(), dbs.join(", "));
@@ -80,9 +75,9 @@ pub async fn info(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
 }
 
 /// esearch.
-pub async fn search(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
-    let db = plan::database(args);
-    let reply = ctx.entrez()?.send(&plan::search(args)).await?;
+pub async fn search(ctx: &ToolContext<'_>, call: &Search) -> Result<ToolOutput> {
+    let db = &call.database;
+    let reply = ctx.entrez()?.send(&plan::search(call)).await?;
     let r = parse::esearch::parse_esearch_xml(&reply.body)?;
     let mut warnings: Vec<String> = Vec::new();
     for p in &r.error_list.phrases_not_found {
@@ -107,7 +102,7 @@ pub async fn search(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
     structured["operation"] = json!("search");
     structured["database"] = json!(db);
     structured["warnings"] = json!(warnings);
-    let text = render::search(&db, &structured);
+    let text = render::search(db, &structured);
     let hint = (r.count > r.ids.len() as u64).then(|| {
         format!(
             "{} of {} ids returned. Fetch details with operation summary or fetch and these ids{}.",
@@ -124,11 +119,10 @@ pub async fn search(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
 }
 
 /// esummary; JSON per-uid errors are reported, never dropped.
-pub async fn summary(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
-    let db = plan::database(args);
-    let req = plan::summary(args);
-    let reply = ctx.entrez()?.send(&req).await?;
-    let parsed = if req.get("retmode") == Some("json") {
+pub async fn summary(ctx: &ToolContext<'_>, call: &Summary) -> Result<ToolOutput> {
+    let db = &call.database;
+    let reply = ctx.entrez()?.send(&plan::summary(call)).await?;
+    let parsed = if call.retmode == SummaryMode::Json {
         parse::esummary_json::parse_esummary_json(&reply.body)?
     } else {
         parse::esummary::parse_esummary_xml(&reply.body)?
@@ -137,7 +131,7 @@ pub async fn summary(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> 
         let messages: Vec<String> = parsed.errors.iter().map(|e| e.message.clone()).collect();
         return Err(parse::body_errors::ncbi_error(&messages));
     }
-    let cap = max_records(args);
+    let cap = call.max_records;
     let total = parsed.docs.len();
     let docs: Vec<Value> = parsed
         .docs
@@ -158,16 +152,16 @@ pub async fn summary(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> 
         "operation": "summary", "database": db, "count": docs.len(), "total": total,
         "truncated": total > docs.len(), "docs": docs, "errors": errors, "warnings": warnings,
     });
-    let text = render::summary(&db, &structured);
+    let text = render::summary(db, &structured);
     let hint = (total > cap).then(|| paging_hint(ctx, cap, total));
     Ok(output(structured, text, hint))
 }
 
 /// efetch, parsed according to the database and format.
-pub async fn fetch(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
-    let db = plan::database(args);
-    let (req, format) = plan::fetch(args);
-    let reply = ctx.entrez()?.send(&req).await?;
+pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
+    let db = &call.database;
+    let format = call.format;
+    let reply = ctx.entrez()?.send(&plan::fetch(call)).await?;
     let body = &reply.body;
     let text_body = || String::from_utf8_lossy(body).into_owned();
     let records: Vec<Value> = match format {
@@ -224,9 +218,9 @@ pub async fn fetch(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
                 .then(|| "The raw reply was shortened; request fewer ids per call.".to_string()),
         ));
     }
-    let requested = plan::ids(args).len();
+    let requested = call.records.ids().len();
     let total = records.len();
-    let cap = max_records(args);
+    let cap = call.max_records;
     let shown: Vec<Value> = records.into_iter().take(cap).collect();
     let mut warnings: Vec<String> = Vec::new();
     if requested > 0 && total < requested && !matches!(format, Format::GenericXml | Format::IpgXml)
@@ -263,14 +257,13 @@ fn format_name(format: Format) -> &'static str {
 }
 
 /// elink (XML: the only form that carries every command's reply).
-pub async fn link(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
-    let req = plan::link(args);
-    let reply = ctx.entrez()?.send(&req).await?;
+pub async fn link(ctx: &ToolContext<'_>, call: &Link) -> Result<ToolOutput> {
+    let reply = ctx.entrez()?.send(&plan::link(call)).await?;
     let r = parse::elink::parse_elink_xml(&reply.body)?;
     let mut structured = to_value(&r);
     structured["operation"] = json!("link");
-    structured["dbfrom"] = json!(req.get("dbfrom").unwrap_or("pubmed"));
-    structured["cmd"] = json!(req.get("cmd").unwrap_or("neighbor"));
+    structured["dbfrom"] = json!(call.dbfrom);
+    structured["cmd"] = json!(call.cmd);
     structured["warnings"] = json!(r
         .errors
         .iter()
@@ -281,11 +274,11 @@ pub async fn link(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
 }
 
 /// epost.
-pub async fn post(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
-    let db = plan::database(args);
-    let reply = ctx.entrez()?.send(&plan::post(args)).await?;
+pub async fn post(ctx: &ToolContext<'_>, call: &Post) -> Result<ToolOutput> {
+    let db = &call.database;
+    let reply = ctx.entrez()?.send(&plan::post(call)).await?;
     let r = parse::epost::parse_epost(&reply.body)?;
-    let posted = plan::ids(args).len();
+    let posted = call.ids.len();
     let mut structured = to_value(&r);
     structured["operation"] = json!("post");
     structured["database"] = json!(db);
@@ -314,8 +307,8 @@ pub async fn post(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
 }
 
 /// espell.
-pub async fn spell(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
-    let reply = ctx.entrez()?.send(&plan::spell(args)).await?;
+pub async fn spell(ctx: &ToolContext<'_>, call: &Spell) -> Result<ToolOutput> {
+    let reply = ctx.entrez()?.send(&plan::spell(call)).await?;
     let r = parse::espell::parse_espell(&reply.body)?;
     let mut structured = to_value(&r);
     structured["operation"] = json!("spell");
@@ -335,8 +328,8 @@ pub async fn spell(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
 }
 
 /// ecitmatch.
-pub async fn citation_match(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
-    let reply = ctx.entrez()?.send(&plan::citation_match(args)).await?;
+pub async fn citation_match(ctx: &ToolContext<'_>, call: &CitationMatch) -> Result<ToolOutput> {
+    let reply = ctx.entrez()?.send(&plan::citation_match(call)).await?;
     let text_body = String::from_utf8_lossy(&reply.body);
     let matches = parse::ecitmatch::parse_ecitmatch(&text_body);
     let found = matches.iter().filter(|m| m.pmid.is_some()).count();
@@ -357,11 +350,11 @@ pub async fn citation_match(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolO
 }
 
 /// Hit counts across databases, one paced esearch each (EGQuery's documented replacement).
-pub async fn global_query(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
+pub async fn global_query(ctx: &ToolContext<'_>, call: &GlobalQuery) -> Result<ToolOutput> {
     let client = ctx.entrez()?;
-    let term = plan::str_arg(args, "term").unwrap_or_default().to_string();
+    let term = &call.term;
     let mut results = Vec::new();
-    let plans = plan::global_query(args);
+    let plans = plan::global_query(call);
     let total = plans.len() as f64;
     for (i, (db, req)) in plans.into_iter().enumerate() {
         let outcome = match client.send(&req).await {

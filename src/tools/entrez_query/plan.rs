@@ -5,7 +5,11 @@
 //! richest format NCBI offers that this server parses, and history-server
 //! pairs replace id lists wherever NCBI accepts them.
 
-use crate::entrez::{EutilsRequest, Utility};
+use super::call::{
+    CitationMatch, Dates, Fetch, GlobalQuery, Info, Link, Post, Records, Search, Spell, Summary,
+    SummaryMode,
+};
+use crate::entrez::{databases, EutilsRequest, Utility};
 use serde_json::Value;
 
 /// Default number of ids a search returns.
@@ -97,89 +101,67 @@ pub fn ids(args: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Adds `id=` or the `WebEnv`/`query_key` pair, whichever the caller gave.
-fn with_ids_or_history(req: EutilsRequest, args: &Value) -> EutilsRequest {
-    let ids = ids(args);
-    if !ids.is_empty() {
-        return req.param("id", ids.join(","));
+/// Adds `id=` or the `WebEnv`/`query_key` pair (and its page, when it has one).
+fn with_records(req: EutilsRequest, records: &Records) -> EutilsRequest {
+    match records {
+        Records::Ids { ids } => req.param("id", ids.join(",")),
+        Records::History {
+            webenv,
+            query_key,
+            retstart,
+            retmax,
+        } => req
+            .param("WebEnv", webenv)
+            .param("query_key", query_key.to_string())
+            .opt("retstart", retstart.map(|n| n.to_string()))
+            .opt("retmax", retmax.map(|n| n.to_string())),
     }
-    req.opt("WebEnv", str_arg(args, "webenv")).opt(
-        "query_key",
-        int_arg(args, "query_key").map(|k| k.to_string()),
-    )
 }
 
-fn with_dates(req: EutilsRequest, args: &Value) -> EutilsRequest {
-    req.opt("datetype", str_arg(args, "datetype"))
-        .opt("mindate", str_arg(args, "mindate"))
-        .opt("maxdate", str_arg(args, "maxdate"))
-        .opt("reldate", int_arg(args, "reldate").map(|d| d.to_string()))
+fn with_dates(req: EutilsRequest, dates: &Dates) -> EutilsRequest {
+    req.opt("datetype", dates.datetype.as_deref())
+        .opt("mindate", dates.mindate.as_deref())
+        .opt("maxdate", dates.maxdate.as_deref())
+        .opt("reldate", dates.reldate.map(|d| d.to_string()))
 }
 
 /// einfo: all databases, or one database's fields and links.
-pub fn info(args: &Value) -> EutilsRequest {
+pub fn info(call: &Info) -> EutilsRequest {
     let req = EutilsRequest::new(Utility::Info);
-    match str_arg(args, "database") {
-        Some(db) => req
-            .param("db", db.to_ascii_lowercase())
-            .param("version", "2.0"),
+    match &call.database {
+        Some(db) => req.param("db", db).param("version", "2.0"),
         None => req,
     }
 }
 
 /// esearch with every documented option.
-pub fn search(args: &Value) -> EutilsRequest {
+pub fn search(call: &Search) -> EutilsRequest {
     let mut req = EutilsRequest::new(Utility::Search)
-        .param("db", database(args))
-        .opt("term", str_arg(args, "term"))
-        .opt("WebEnv", str_arg(args, "webenv"))
-        .opt(
-            "query_key",
-            int_arg(args, "query_key").map(|k| k.to_string()),
-        )
-        .opt("field", str_arg(args, "field"))
-        .opt("sort", str_arg(args, "sort"));
-    req = with_dates(req, args)
-        .param(
-            "retstart",
-            int_arg(args, "retstart").unwrap_or(0).to_string(),
-        )
-        .param(
-            "retmax",
-            int_arg(args, "retmax")
-                .unwrap_or(DEFAULT_SEARCH_RETMAX)
-                .to_string(),
-        )
-        .opt("idtype", str_arg(args, "idtype"));
-    if args.get("usehistory") == Some(&Value::Bool(true)) {
+        .param("db", &call.database)
+        .opt("term", call.term.as_deref())
+        .opt("WebEnv", call.webenv.as_deref())
+        .opt("query_key", call.query_key.map(|k| k.to_string()))
+        .opt("field", call.field.as_deref())
+        .opt("sort", call.sort.as_deref());
+    req = with_dates(req, &call.dates)
+        .param("retstart", call.retstart.to_string())
+        .param("retmax", call.retmax.to_string())
+        .opt("idtype", call.idtype.as_deref());
+    if call.usehistory {
         req = req.param("usehistory", "y");
     }
     req
 }
 
 /// esummary; JSON unless the caller asks for XML (then docsum version 2.0).
-pub fn summary(args: &Value) -> EutilsRequest {
-    let req = with_ids_or_history(
-        EutilsRequest::new(Utility::Summary).param("db", database(args)),
-        args,
+pub fn summary(call: &Summary) -> EutilsRequest {
+    let req = with_records(
+        EutilsRequest::new(Utility::Summary).param("db", &call.database),
+        &call.records,
     );
-    let req = if str_arg(args, "webenv").is_some() && ids(args).is_empty() {
-        req.param(
-            "retstart",
-            int_arg(args, "retstart").unwrap_or(0).to_string(),
-        )
-        .param(
-            "retmax",
-            int_arg(args, "retmax")
-                .unwrap_or(DEFAULT_RECORDS)
-                .to_string(),
-        )
-    } else {
-        req
-    };
-    match str_arg(args, "retmode") {
-        Some("xml") => req.param("version", "2.0"),
-        _ => req.param("retmode", "json"),
+    match call.retmode {
+        SummaryMode::Xml => req.param("version", "2.0"),
+        SummaryMode::Json => req.param("retmode", "json"),
     }
 }
 
@@ -189,15 +171,8 @@ pub fn fetch_format(
     rettype: Option<&str>,
     retmode: Option<&str>,
 ) -> (Option<String>, String, Format) {
-    let sequence = matches!(
-        db,
-        "nuccore" | "nucleotide" | "protein" | "nucest" | "nucgss"
-    );
-    let default_type = match db {
-        "protein" => Some("gp"),
-        _ if sequence => Some("gb"),
-        _ => None,
-    };
+    let default_type = databases::genbank_rettype(db);
+    let sequence = default_type.is_some();
     let rettype = rettype
         .map(str::to_ascii_lowercase)
         .or(default_type.map(String::from));
@@ -230,101 +205,64 @@ pub fn fetch_format(
     (rettype, retmode, format)
 }
 
-/// efetch with the format chosen for the database.
-pub fn fetch(args: &Value) -> (EutilsRequest, Format) {
-    let db = database(args);
-    let (rettype, retmode, format) =
-        fetch_format(&db, str_arg(args, "rettype"), str_arg(args, "retmode"));
-    let mut req = with_ids_or_history(EutilsRequest::new(Utility::Fetch).param("db", &db), args)
-        .opt("rettype", rettype)
-        .param("retmode", retmode);
-    if ids(args).is_empty() {
-        let retmax = int_arg(args, "retmax")
-            .unwrap_or(DEFAULT_RECORDS)
-            .min(MAX_FETCH_RECORDS);
-        req = req
-            .param(
-                "retstart",
-                int_arg(args, "retstart").unwrap_or(0).to_string(),
-            )
-            .param("retmax", retmax.to_string());
+/// efetch in the format the call was read with.
+pub fn fetch(call: &Fetch) -> EutilsRequest {
+    let req = EutilsRequest::new(Utility::Fetch).param("db", &call.database);
+    let req = match &call.records {
+        Records::Ids { ids } => req.param("id", ids.join(",")),
+        Records::History {
+            webenv, query_key, ..
+        } => req
+            .param("WebEnv", webenv)
+            .param("query_key", query_key.to_string()),
+    };
+    let req = req
+        .opt("rettype", call.rettype.as_deref())
+        .param("retmode", &call.retmode);
+    match &call.records {
+        Records::History {
+            retstart, retmax, ..
+        } => req
+            .opt("retstart", retstart.map(|n| n.to_string()))
+            .opt("retmax", retmax.map(|n| n.to_string())),
+        Records::Ids { .. } => req,
     }
-    (req, format)
 }
 
 /// elink with its command; JSON is not used because prlinks/llinks only come as XML.
-pub fn link(args: &Value) -> EutilsRequest {
-    let dbfrom = str_arg(args, "dbfrom")
-        .unwrap_or("pubmed")
-        .to_ascii_lowercase();
-    let cmd = str_arg(args, "cmd").unwrap_or("neighbor");
-    let mut req = EutilsRequest::new(Utility::Link).param("dbfrom", &dbfrom);
-    // acheck/ncheck/lcheck/llinks/prlinks concern the source records only.
-    if matches!(cmd, "neighbor" | "neighbor_score" | "neighbor_history") {
-        req = req.param(
-            "db",
-            str_arg(args, "database")
-                .map(str::to_ascii_lowercase)
-                .unwrap_or(dbfrom),
-        );
-    }
-    req = req
-        .param("cmd", cmd)
-        .opt("linkname", str_arg(args, "linkname"))
-        .opt("term", str_arg(args, "term"));
-    // NCBI links each id separately only when ids are repeated parameters.
-    let ids = ids(args);
-    if ids.is_empty() {
-        req = req.opt("WebEnv", str_arg(args, "webenv")).opt(
-            "query_key",
-            int_arg(args, "query_key").map(|k| k.to_string()),
-        );
-    } else {
-        req = req.param("id", ids.join(","));
-    }
-    with_dates(req, args)
+pub fn link(call: &Link) -> EutilsRequest {
+    let req = EutilsRequest::new(Utility::Link)
+        .param("dbfrom", &call.dbfrom)
+        .opt("db", call.database.as_deref())
+        .param("cmd", &call.cmd)
+        .opt("linkname", call.linkname.as_deref())
+        .opt("term", call.term.as_deref());
+    with_dates(with_records(req, &call.records), &call.dates)
 }
 
 /// epost of ids to the history server.
-pub fn post(args: &Value) -> EutilsRequest {
+pub fn post(call: &Post) -> EutilsRequest {
     EutilsRequest::new(Utility::Post)
-        .param("db", database(args))
-        .param("id", ids(args).join(","))
+        .param("db", &call.database)
+        .param("id", call.ids.join(","))
 }
 
 /// espell.
-pub fn spell(args: &Value) -> EutilsRequest {
+pub fn spell(call: &Spell) -> EutilsRequest {
     EutilsRequest::new(Utility::Spell)
-        .param("db", database(args))
-        .opt("term", str_arg(args, "term"))
+        .param("db", &call.database)
+        .opt("term", call.term.as_deref())
 }
 
 /// ecitmatch: one `journal|year|volume|first_page|author|key|` line per citation.
-pub fn citation_match(args: &Value) -> EutilsRequest {
-    let field = |c: &Value, name: &str| match c.get(name) {
-        Some(Value::String(s)) => s.replace(['|', '\r', '\n'], " "),
-        Some(Value::Number(n)) => n.to_string(),
-        _ => String::new(),
-    };
-    let lines: Vec<String> = args
-        .get("citations")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-        .map(|(i, c)| {
-            let key = match field(c, "key") {
-                k if k.is_empty() => format!("cit{}", i + 1),
-                k => k,
-            };
+pub fn citation_match(call: &CitationMatch) -> EutilsRequest {
+    let lines: Vec<String> = call
+        .citations
+        .iter()
+        .map(|c| {
             format!(
                 "{}|{}|{}|{}|{}|{}|",
-                field(c, "journal"),
-                field(c, "year"),
-                field(c, "volume"),
-                field(c, "first_page"),
-                field(c, "author"),
-                key
+                c.journal, c.year, c.volume, c.first_page, c.author, c.key
             )
         })
         .collect();
@@ -335,24 +273,15 @@ pub fn citation_match(args: &Value) -> EutilsRequest {
 }
 
 /// One count-only esearch per database, the documented replacement for EGQuery.
-pub fn global_query(args: &Value) -> Vec<(String, EutilsRequest)> {
-    let term = str_arg(args, "term").unwrap_or_default();
-    let databases: Vec<String> = match args.get("databases").and_then(Value::as_array) {
-        Some(list) => list
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_ascii_lowercase)
-            .collect(),
-        None => GLOBAL_DATABASES.iter().map(|s| s.to_string()).collect(),
-    };
-    databases
-        .into_iter()
+pub fn global_query(call: &GlobalQuery) -> Vec<(String, EutilsRequest)> {
+    call.databases
+        .iter()
         .map(|db| {
             let req = EutilsRequest::new(Utility::Search)
-                .param("db", &db)
-                .param("term", term)
+                .param("db", db)
+                .param("term", &call.term)
                 .param("rettype", "count");
-            (db, req)
+            (db.clone(), req)
         })
         .collect()
 }

@@ -13,14 +13,17 @@
 //! what each level does.
 
 pub mod runtime;
+pub mod wire;
 
 use super::entrez_data;
 use super::spec::{ToolAnnotations, ToolSpec};
-use super::{ToolContext, ToolOutput};
+use super::{intake, ToolContext, ToolOutput};
 use crate::error::Result;
 use crate::suggest::closest;
+use crate::tools::output::TextForm;
 use crate::validation::{self, Context, Finding};
 use serde_json::{json, Map, Value};
+use wire::Verdict;
 
 /// Most calls one batch may carry.
 pub const MAX_BATCH: usize = 20;
@@ -35,7 +38,7 @@ pub const DEFAULT_LEVEL: &str = "semantic";
 pub const SPEC: ToolSpec = ToolSpec {
     name: "validate",
     title: "Validate a tool call (dry run)",
-    description: "Checks a call to any tool of this server without running it, with the same checks tools/call applies before a tool runs. level syntax: the tool name (with did-you-mean) and the arguments against the tool's inputSchema. level semantic (default): also NCBI database names (did-you-mean, retired databases), EFetch rettype/retmode pairs, ids against the database (PMIDs, PMCIDs, accessions), search-term quotes/brackets/parentheses and field tags, dates, and NCBI's limits (500 ids for JSON summaries, PubMed's 10,000-record paging); for entrez_external the service each operation belongs to, PubChem identifiers against their namespace (CIDs, InChIKeys, InChIs, formulas, a SMILES sanity check, the similarity threshold; an InChIKey sent as a name is named as such) and PMC id types (PMCID, PMID, DOI, manuscript id; one type per ID Converter call); for entrez_data query/schema/drop_dataset, that the dataset exists for you and that the SQL compiles against the dataset's own tables, read-only and as one statement (a missing table or column is named, with the closest existing one). Returns valid, errors and warnings (stable code, JSONPath, message), suggestions and normalized_arguments (the call as it will be sent: defaults filled, names lower-cased). level runtime (opt-in): also asks NCBI (one esummary lookup within 1 s, through the same rate limiter) whether the numeric ids of an entrez_query summary/fetch/link/post exist; when NCBI cannot answer in time the result says the ids were not checked. Accepts one call {tool, arguments} or a batch {calls: [...]} of up to 20. The syntax and semantic levels never contact NCBI; no level writes anything (dataset checks only read your datasets).",
+    description: "Checks a call to any tool of this server without running it, with the same checks tools/call applies before a tool runs. level syntax: the tool name (with did-you-mean) and the arguments against the tool's inputSchema. level semantic (default): also NCBI database names (did-you-mean, retired databases), EFetch rettype/retmode pairs, ids against the database (PMIDs, PMCIDs, accessions), search-term quotes/brackets/parentheses and field tags, dates, and NCBI's limits (500 ids for JSON summaries, PubMed's 10,000-record paging); for entrez_external the service each operation belongs to, PubChem identifiers against their namespace (CIDs, InChIKeys, InChIs, formulas, a SMILES sanity check, the similarity threshold; an InChIKey sent as a name is named as such) and PMC id types (PMCID, PMID, DOI, manuscript id; one type per ID Converter call); for entrez_data query/schema/drop_dataset, that the dataset exists for you and that the SQL compiles against the dataset's own tables, read-only and as one statement (a missing table or column is named, with the closest existing one). Answers in the validation protocol's JSON, serialized as the first text block too: valid, errors and warnings as strings \"[code] $.path: message\", suggestions, normalized_arguments (the call as it will be sent: defaults filled, names lower-cased), and details with each problem as an object (code, JSONPath, message, severity). level runtime (opt-in): also asks NCBI (one esummary lookup within 1 s, through the same rate limiter) whether the numeric ids of an entrez_query summary/fetch/link/post exist; when NCBI cannot answer in time the result says the ids were not checked. Accepts one call {tool, arguments} or a batch {calls: [...]} of up to 20. The syntax and semantic levels never contact NCBI; no level writes anything (dataset checks only read your datasets).",
     input_schema: include_str!("../../../schemas/validate.input.json"),
     output_schema: include_str!("../../../schemas/validate.output.json"),
     annotations: ToolAnnotations {
@@ -46,22 +49,44 @@ pub const SPEC: ToolSpec = ToolSpec {
         open_world: true,
     },
     typical_output: "0.5-2 KB per call checked",
+    text_form: TextForm::ValidationJson,
     handler: |ctx, args| Box::pin(run(ctx, args)),
 };
 
-/// The `experimental.toolValidation` capability, describing what this tool does.
+/// How long a syntax or semantic answer stays true, in seconds, unless a dataset changes.
+pub const CACHE_TTL_SECS: u64 = 3_600;
+
+/// The `experimental.toolValidation` capability, with every field the
+/// validation-capability proposal defines, then this server's own.
 pub fn capability() -> Value {
     json!({
         "supported": true,
         "method": SPEC.name,
         "version": PROTOCOL_VERSION,
-        "levels": { "syntax": true, "semantic": true, "runtime": true },
-        "runtime": runtime::describe(),
-        "defaultLevel": DEFAULT_LEVEL,
-        "batchValidation": { "supported": true, "maxBatchSize": MAX_BATCH },
-        "sideEffects": false,
-        // Syntax and semantic answers depend only on the call; runtime ones on NCBI's data today.
+        // No separate security level: the read-only SQL policy is part of semantic.
+        "levels": { "syntax": true, "semantic": true, "runtime": true, "security": false },
+        // The runtime level awaits NCBI; no level streams partial answers.
+        "async": true,
+        "streaming": false,
+        // entrez_data checks read the caller's own datasets.
+        "contextAware": true,
         "cacheable": true,
+        "batchValidation": true,
+        "maxBatchSize": MAX_BATCH,
+        "caching": {
+            "enabled": true,
+            "ttl": CACHE_TTL_SECS,
+            "invalidateOn": ["resource_change", "tool_update"],
+        },
+        "defaultLevel": DEFAULT_LEVEL,
+        "runtime": runtime::describe(),
+        "sideEffects": false,
+        "resultFormat": {
+            "firstContent": "serialized JSON of the result",
+            "errors": "strings: [code] $.path: message",
+            "details": "per-problem objects: code, path, message, severity",
+            "perResultCacheable": "cacheable: false for the runtime level and for entrez_data dataset checks",
+        },
     })
 }
 
@@ -69,32 +94,21 @@ async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
     let level = args
         .get("level")
         .and_then(Value::as_str)
-        .filter(|l| LEVELS.contains(l))
+        .and_then(|l| LEVELS.iter().copied().find(|known| *known == l))
         .unwrap_or(DEFAULT_LEVEL);
     let names: Vec<&str> = ctx.registry.tools().iter().map(|t| t.spec.name).collect();
     if let Some(calls) = args.get("calls").and_then(Value::as_array) {
-        let mut results: Vec<Value> = Vec::with_capacity(calls.len());
+        let mut verdicts = Vec::with_capacity(calls.len());
         for call in calls {
-            results.push(check_one(ctx, &names, &call["tool"], &call["arguments"], level).await);
+            verdicts.push(check_one(ctx, &names, &call["tool"], &call["arguments"], level).await);
         }
-        let valid_count = results.iter().filter(|r| r["valid"] == true).count();
-        let mut text = format!(
-            "{valid_count} of {} call(s) valid ({level} level).\n",
-            results.len()
-        );
-        for (i, r) in results.iter().enumerate() {
-            text.push_str(&format!("\n[{i}] {}", summary(r)));
-        }
-        let structured = json!({
-            "valid": valid_count == results.len(),
-            "level": level,
-            "count": results.len(),
-            "results": results,
-        });
-        return Ok(ToolOutput::new(structured, text));
+        return Ok(ToolOutput::new(
+            wire::batch_value(level, &verdicts),
+            wire::batch_text(level, &verdicts),
+        ));
     }
-    let result = check_one(ctx, &names, &args["tool"], &args["arguments"], level).await;
-    Ok(ToolOutput::new(result.clone(), summary(&result)))
+    let verdict = check_one(ctx, &names, &args["tool"], &args["arguments"], level).await;
+    Ok(ToolOutput::new(verdict.to_value(), verdict.text()))
 }
 
 async fn check_one(
@@ -102,8 +116,8 @@ async fn check_one(
     names: &[&str],
     tool: &Value,
     arguments: &Value,
-    level: &str,
-) -> Value {
+    level: &'static str,
+) -> Verdict {
     let name = tool.as_str().unwrap_or_default();
     let arguments = if arguments.is_null() {
         json!({})
@@ -119,26 +133,33 @@ async fn check_one(
             suggestions.push(format!("Use \"{best}\"."));
         }
         suggestions.push(format!("Available tools: {}.", names.join(", ")));
-        return json!({
-            "valid": false,
-            "tool": name,
-            "level": level,
-            "errors": [{ "code": "unknown_tool", "path": "$.tool", "message": message }],
-            "warnings": [],
-            "suggestions": suggestions,
-            "normalized_arguments": arguments,
-        });
+        return Verdict {
+            tool: name.to_string(),
+            level,
+            errors: vec![json!({ "code": "unknown_tool", "path": "$.tool", "message": message })],
+            warnings: Vec::new(),
+            suggestions,
+            normalized: arguments,
+            cacheable: true,
+        };
     };
+    // The same reading tools/call gives the call: its repairs are warnings here too.
+    let intake = intake::read(name, &target.input_schema, arguments);
+    let arguments = intake.arguments;
     let found = registry.findings(target, &arguments);
-    let mut errors = found.errors;
-    let mut warnings: Vec<Value> = Vec::new();
+    let mut errors: Vec<Value> = intake.errors.iter().map(Finding::to_value).collect();
+    errors.extend(intake::unexplained(&intake.errors, found.errors));
+    let mut warnings: Vec<Value> = intake.notes.iter().map(Finding::to_value).collect();
     let mut suggestions: Vec<String> = Vec::new();
     let mut normalized = None;
+    // Runtime answers depend on NCBI today, dataset answers on the caller's datasets.
+    let mut cacheable = level != "runtime";
     if level != "syntax" {
         let rules = Context { tool_names: names };
         let mut report = validation::check(&rules, name, &arguments);
         // Datasets and SQL are checked against the store only once the call is otherwise sound.
         if name == entrez_data::SPEC.name && errors.is_empty() && report.errors.is_empty() {
+            cacheable = false;
             entrez_data::preflight::check(ctx, &arguments, &mut report).await;
         }
         // The opt-in level asks upstream, and only about calls that are otherwise sound.
@@ -157,15 +178,15 @@ async fn check_one(
         }
     }
     let normalized = normalized.unwrap_or_else(|| with_defaults(&target.input_schema, arguments));
-    json!({
-        "valid": errors.is_empty(),
-        "tool": name,
-        "level": level,
-        "errors": errors,
-        "warnings": warnings,
-        "suggestions": suggestions,
-        "normalized_arguments": normalized,
-    })
+    Verdict {
+        tool: name.to_string(),
+        level,
+        errors,
+        warnings,
+        suggestions,
+        normalized,
+        cacheable,
+    }
 }
 
 /// Fills in top-level `default`s the schema declares, as the tool would assume them.
@@ -184,35 +205,4 @@ fn with_defaults(schema: &Value, arguments: Value) -> Value {
         }
     }
     Value::Object(args)
-}
-
-fn summary(r: &Value) -> String {
-    let tool = r["tool"].as_str().unwrap_or("");
-    let level = r["level"].as_str().unwrap_or(DEFAULT_LEVEL);
-    let mut text = if r["valid"] == true {
-        format!(
-            "Call to {tool} is valid ({level} level). Normalized arguments: {}",
-            r["normalized_arguments"]
-        )
-    } else {
-        format!("Call to {tool} is invalid ({level} level):")
-    };
-    let listed = |text: &mut String, key: &str, label: &str| {
-        for e in r[key].as_array().into_iter().flatten() {
-            text.push_str(&format!(
-                "\n  - {label}[{}] at {}: {}",
-                e["code"].as_str().unwrap_or(""),
-                e["path"].as_str().unwrap_or("$"),
-                e["message"].as_str().unwrap_or("")
-            ));
-        }
-    };
-    listed(&mut text, "errors", "");
-    listed(&mut text, "warnings", "warning ");
-    if r["valid"] != true {
-        for s in r["suggestions"].as_array().into_iter().flatten() {
-            text.push_str(&format!("\n  Suggestion: {}", s.as_str().unwrap_or("")));
-        }
-    }
-    text
 }

@@ -12,6 +12,7 @@
 //! ids, GIs): esummary answers accessions with the GI they resolve to, so a
 //! missing accession could not be told apart from one NCBI renamed.
 
+use super::super::entrez_query::call::{QueryCall, Records, Summary, SummaryMode};
 use super::super::entrez_query::plan;
 use crate::parse;
 use crate::tools::ToolContext;
@@ -41,20 +42,27 @@ pub fn describe() -> Value {
 
 /// Adds runtime findings for one call that passed the semantic level.
 pub async fn check(ctx: &ToolContext<'_>, tool: &str, args: &Value, report: &mut Report) {
-    let operation = args["operation"].as_str().unwrap_or_default();
-    if tool != "entrez_query" || !OPERATIONS.contains(&operation) {
+    if tool != "entrez_query" {
         return;
     }
-    let database = if operation == "link" {
-        plan::str_arg(args, "dbfrom")
-            .unwrap_or("pubmed")
-            .to_ascii_lowercase()
-    } else {
-        plan::database(args)
+    let Some(call) = QueryCall::read(args) else {
+        return;
+    };
+    let (database, ids) = match &call {
+        QueryCall::Summary(c) => (&c.database, c.records.ids()),
+        QueryCall::Fetch(c) => (&c.database, c.records.ids()),
+        QueryCall::Link(c) => (&c.dbfrom, c.records.ids()),
+        QueryCall::Post(c) => (&c.database, &c.ids[..]),
+        QueryCall::Info(_)
+        | QueryCall::Search(_)
+        | QueryCall::GlobalQuery(_)
+        | QueryCall::Spell(_)
+        | QueryCall::CitationMatch(_) => return,
     };
     let mut seen = HashSet::new();
-    let numeric: Vec<(usize, String)> = plan::ids(args)
-        .into_iter()
+    let numeric: Vec<(usize, String)> = ids
+        .iter()
+        .cloned()
         .enumerate()
         .filter(|(_, id)| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
         .filter(|(_, id)| seen.insert(id.clone()))
@@ -73,11 +81,14 @@ pub async fn check(ctx: &ToolContext<'_>, tool: &str, args: &Value, report: &mut
         );
     }
     let checked: Vec<(usize, String)> = numeric.into_iter().take(MAX_IDS).collect();
-    let lookup_args = json!({
-        "database": database,
-        "ids": checked.iter().map(|(_, id)| id.clone()).collect::<Vec<_>>(),
+    let request = plan::summary(&Summary {
+        database: database.clone(),
+        records: Records::Ids {
+            ids: checked.iter().map(|(_, id)| id.clone()).collect(),
+        },
+        retmode: SummaryMode::Json,
+        max_records: MAX_IDS,
     });
-    let request = plan::summary(&lookup_args);
     let (client, network) = match (ctx.entrez(), ctx.network) {
         (Ok(c), Some(n)) => (c, n),
         _ => {

@@ -1,0 +1,455 @@
+//! One `entrez_query` call, read once into a typed value.
+//!
+//! The intake ([`crate::tools::intake`]) has already turned what the caller
+//! sent into the schema's canonical arguments; [`QueryCall::read`] turns
+//! those into the call that runs. Every default lives here and only here:
+//! the database (pubmed), paging (retstart 0, retmax 20), the fetch cap
+//! (200 records per call), the format a database is fetched in, elink's
+//! target database, the databases `global_query` counts in. The plan builds
+//! requests from this value, the operations run it, and `validate` shows it,
+//! serialized, as `normalized_arguments`: what `validate` shows is what is
+//! sent, because it is the same value.
+//!
+//! Parameters an operation does not use are not part of its variant, so they
+//! cannot reach NCBI; the semantic rules warn about them (`ignored_parameter`).
+
+use super::plan::{self, Format};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// Default cap on records parsed into one result.
+pub const DEFAULT_MAX_RECORDS: usize = 50;
+
+/// A typed `entrez_query` call; serialized, it is `validate`'s `normalized_arguments`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "operation", rename_all = "snake_case")]
+pub enum QueryCall {
+    /// einfo.
+    Info(Info),
+    /// esearch.
+    Search(Search),
+    /// esummary.
+    Summary(Summary),
+    /// efetch.
+    Fetch(Fetch),
+    /// elink.
+    Link(Link),
+    /// epost.
+    Post(Post),
+    /// One count-only esearch per database.
+    GlobalQuery(GlobalQuery),
+    /// espell.
+    Spell(Spell),
+    /// ecitmatch.
+    CitationMatch(CitationMatch),
+}
+
+/// einfo: every database, or one database's fields and links.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Info {
+    /// The database described; none lists every database.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database: Option<String>,
+}
+
+/// Date limits shared by esearch and elink.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Dates {
+    /// Which date field the limits apply to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub datetype: Option<String>,
+    /// Start of the range, YYYY[/MM[/DD]].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mindate: Option<String>,
+    /// End of the range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub maxdate: Option<String>,
+    /// Only records from the last this many days.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reldate: Option<u64>,
+}
+
+/// esearch.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Search {
+    /// The database searched.
+    pub database: String,
+    /// The Entrez query.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub term: Option<String>,
+    /// A history set to search within or add to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub webenv: Option<String>,
+    /// The history set's key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query_key: Option<u64>,
+    /// Limits the term to one field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Sort order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sort: Option<String>,
+    /// Date limits.
+    #[serde(flatten)]
+    pub dates: Dates,
+    /// Index of the first id returned.
+    pub retstart: u64,
+    /// How many ids are returned.
+    pub retmax: u64,
+    /// Whether the result is kept on the history server.
+    pub usehistory: bool,
+    /// `acc`: accessions instead of UIDs (sequence databases).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idtype: Option<String>,
+}
+
+/// The records a summary, fetch or link is about.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Records {
+    /// Ids listed in the call.
+    Ids {
+        /// The ids, trimmed, in the order given.
+        ids: Vec<String>,
+    },
+    /// A set on NCBI's history server.
+    History {
+        /// The history environment.
+        webenv: String,
+        /// The set's key.
+        query_key: u64,
+        /// First record of the page (summary and fetch).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        retstart: Option<u64>,
+        /// Records in the page (summary and fetch).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        retmax: Option<u64>,
+    },
+}
+
+impl Records {
+    /// The ids, when the call lists them.
+    pub fn ids(&self) -> &[String] {
+        match self {
+            Records::Ids { ids } => ids,
+            Records::History { .. } => &[],
+        }
+    }
+}
+
+/// How esummary answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SummaryMode {
+    /// JSON, with per-id errors (the default).
+    Json,
+    /// XML docsum version 2.0.
+    Xml,
+}
+
+/// esummary.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// The database.
+    pub database: String,
+    /// Ids or a history page.
+    #[serde(flatten)]
+    pub records: Records,
+    /// JSON or XML.
+    pub retmode: SummaryMode,
+    /// Most summaries parsed into the result.
+    pub max_records: usize,
+}
+
+/// efetch.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fetch {
+    /// The database.
+    pub database: String,
+    /// Ids or a history page (at most 200 records).
+    #[serde(flatten)]
+    pub records: Records,
+    /// The rettype sent, when one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rettype: Option<String>,
+    /// The retmode sent.
+    pub retmode: String,
+    /// Most records parsed into the result.
+    pub max_records: usize,
+    /// How the reply is read.
+    #[serde(skip)]
+    pub format: Format,
+}
+
+/// elink.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Link {
+    /// The source database.
+    pub dbfrom: String,
+    /// The target database (neighbor commands only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database: Option<String>,
+    /// The elink command.
+    pub cmd: String,
+    /// One link name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linkname: Option<String>,
+    /// An Entrez query limiting the linked records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub term: Option<String>,
+    /// Ids or a history set.
+    #[serde(flatten)]
+    pub records: Records,
+    /// Date limits on the linked records.
+    #[serde(flatten)]
+    pub dates: Dates,
+}
+
+/// epost.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Post {
+    /// The database.
+    pub database: String,
+    /// The ids posted.
+    pub ids: Vec<String>,
+}
+
+/// Counts of one term across databases.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GlobalQuery {
+    /// The Entrez query.
+    pub term: String,
+    /// The databases counted in.
+    pub databases: Vec<String>,
+}
+
+/// espell.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Spell {
+    /// The database whose spelling dictionary is used.
+    pub database: String,
+    /// The text checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub term: Option<String>,
+}
+
+/// ecitmatch.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CitationMatch {
+    /// The citations, each as its bdata fields.
+    pub citations: Vec<Citation>,
+}
+
+/// One citation line of ecitmatch's bdata, with `|` and line breaks removed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Citation {
+    /// Journal title or abbreviation.
+    pub journal: String,
+    /// Year.
+    pub year: String,
+    /// Volume.
+    pub volume: String,
+    /// First page.
+    pub first_page: String,
+    /// Author name.
+    pub author: String,
+    /// The caller's key, echoed in the reply (cit1, cit2, … when not given).
+    pub key: String,
+}
+
+impl QueryCall {
+    /// Reads canonical arguments (after the intake and the schema); `None` when no operation is named.
+    pub fn read(args: &Value) -> Option<QueryCall> {
+        let a = Args(args.as_object()?);
+        Some(match a.text("operation")?.as_str() {
+            "info" => QueryCall::Info(Info {
+                database: a.lower("database"),
+            }),
+            "search" => QueryCall::Search(Search {
+                database: a.database("database"),
+                term: a.text("term"),
+                webenv: a.text("webenv"),
+                query_key: a.int("query_key"),
+                field: a.text("field"),
+                sort: a.text("sort"),
+                dates: a.dates(),
+                retstart: a.int("retstart").unwrap_or(0),
+                retmax: a.int("retmax").unwrap_or(plan::DEFAULT_SEARCH_RETMAX),
+                usehistory: a.0.get("usehistory") == Some(&Value::Bool(true)),
+                idtype: a.text("idtype"),
+            }),
+            "summary" => QueryCall::Summary(Summary {
+                database: a.database("database"),
+                records: a.records(Some(u64::MAX)),
+                retmode: match a.text("retmode").as_deref() {
+                    Some("xml") => SummaryMode::Xml,
+                    _ => SummaryMode::Json,
+                },
+                max_records: a.max_records(),
+            }),
+            "fetch" => {
+                let database = a.database("database");
+                let (rettype, retmode, format) = plan::fetch_format(
+                    &database,
+                    a.text("rettype").as_deref(),
+                    a.text("retmode").as_deref(),
+                );
+                QueryCall::Fetch(Fetch {
+                    records: a.records(Some(plan::MAX_FETCH_RECORDS)),
+                    database,
+                    rettype,
+                    retmode,
+                    max_records: a.max_records(),
+                    format,
+                })
+            }
+            "link" => {
+                let dbfrom = a.database("dbfrom");
+                let cmd = a.text("cmd").unwrap_or_else(|| "neighbor".into());
+                // acheck/ncheck/lcheck/llinks/prlinks concern the source records only.
+                let neighbors = matches!(
+                    cmd.as_str(),
+                    "neighbor" | "neighbor_score" | "neighbor_history"
+                );
+                QueryCall::Link(Link {
+                    database: neighbors
+                        .then(|| a.lower("database").unwrap_or_else(|| dbfrom.clone())),
+                    dbfrom,
+                    cmd,
+                    linkname: a.text("linkname"),
+                    term: a.text("term"),
+                    records: a.records(None),
+                    dates: a.dates(),
+                })
+            }
+            "post" => QueryCall::Post(Post {
+                database: a.database("database"),
+                ids: a.ids(),
+            }),
+            "global_query" => QueryCall::GlobalQuery(GlobalQuery {
+                term: a.text("term").unwrap_or_default(),
+                databases: match a.0.get("databases").and_then(Value::as_array) {
+                    Some(list) => list
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(|d| d.trim().to_ascii_lowercase())
+                        .collect(),
+                    None => plan::GLOBAL_DATABASES
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect(),
+                },
+            }),
+            "spell" => QueryCall::Spell(Spell {
+                database: a.database("database"),
+                term: a.text("term"),
+            }),
+            "citation_match" => QueryCall::CitationMatch(CitationMatch {
+                citations: a.citations(),
+            }),
+            _ => return None,
+        })
+    }
+
+    /// The call as JSON: `validate`'s `normalized_arguments`.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// Canonical arguments, read by name.
+struct Args<'a>(&'a Map<String, Value>);
+
+impl Args<'_> {
+    fn text(&self, name: &str) -> Option<String> {
+        self.0
+            .get(name)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+    }
+
+    fn lower(&self, name: &str) -> Option<String> {
+        self.text(name).map(|s| s.to_ascii_lowercase())
+    }
+
+    fn database(&self, name: &str) -> String {
+        self.lower(name).unwrap_or_else(|| "pubmed".into())
+    }
+
+    fn int(&self, name: &str) -> Option<u64> {
+        self.0.get(name).and_then(Value::as_u64)
+    }
+
+    fn max_records(&self) -> usize {
+        self.int("max_records")
+            .map(|n| n as usize)
+            .unwrap_or(DEFAULT_MAX_RECORDS)
+    }
+
+    fn ids(&self) -> Vec<String> {
+        self.0
+            .get("ids")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|v| match v {
+                Value::String(s) => Some(s.trim().to_string()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .filter(|s| !s.is_empty())
+            .collect()
+    }
+
+    /// Ids when given; else the history set, paged up to `page_cap` when the operation pages.
+    fn records(&self, page_cap: Option<u64>) -> Records {
+        let ids = self.ids();
+        if !ids.is_empty() || self.text("webenv").is_none() {
+            return Records::Ids { ids };
+        }
+        Records::History {
+            webenv: self.text("webenv").unwrap_or_default(),
+            query_key: self.int("query_key").unwrap_or(1),
+            retstart: page_cap.map(|_| self.int("retstart").unwrap_or(0)),
+            retmax: page_cap
+                .map(|cap| self.int("retmax").unwrap_or(plan::DEFAULT_RECORDS).min(cap)),
+        }
+    }
+
+    fn dates(&self) -> Dates {
+        Dates {
+            datetype: self.text("datetype"),
+            mindate: self.text("mindate"),
+            maxdate: self.text("maxdate"),
+            reldate: self.int("reldate"),
+        }
+    }
+
+    fn citations(&self) -> Vec<Citation> {
+        let field = |c: &Value, name: &str| match c.get(name) {
+            Some(Value::String(s)) => s.replace(['|', '\r', '\n'], " "),
+            Some(Value::Number(n)) => n.to_string(),
+            _ => String::new(),
+        };
+        self.0
+            .get("citations")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, c)| Citation {
+                journal: field(c, "journal"),
+                year: field(c, "year"),
+                volume: field(c, "volume"),
+                first_page: field(c, "first_page"),
+                author: field(c, "author"),
+                key: match field(c, "key") {
+                    k if k.is_empty() => format!("cit{}", i + 1),
+                    k => k,
+                },
+            })
+            .collect()
+    }
+}
