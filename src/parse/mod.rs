@@ -20,6 +20,7 @@ pub mod ipg;
 pub mod medline;
 pub mod pmc;
 pub mod pubmed;
+pub mod records;
 pub mod sequence;
 pub mod taxonomy;
 pub mod tinyseq;

@@ -7,20 +7,15 @@
 
 use crate::entrez::databases::{self, Staged};
 use crate::entrez::{EutilsRequest, Utility};
-use crate::tools::entrez_query::plan::{ids, int_arg, str_arg};
+use crate::tools::entrez_query::plan::{fetch_format, ids, int_arg, str_arg, Format};
 use serde_json::Value;
 
 /// How a database's records are fetched and parsed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fetch {
-    /// efetch PubMed XML.
-    Pubmed,
-    /// efetch PMC JATS XML.
-    Pmc,
-    /// efetch GBSeq XML with this rettype (`gb` or `gp`).
-    Sequence(&'static str),
-    /// efetch Taxonomy XML.
-    Taxonomy,
+    /// efetch in the format `entrez_query fetch` uses for the database by default
+    /// (PubMed XML, PMC JATS, GBSeq XML, Taxonomy XML), read by the same parser.
+    Records(Format),
     /// esummary XML, version 2.0 (gene, and every database without a layout).
     Summary,
 }
@@ -29,19 +24,18 @@ impl Fetch {
     /// The form a database is staged from.
     pub fn for_database(db: &str) -> Fetch {
         match databases::staged(db) {
-            Staged::Pubmed => Fetch::Pubmed,
-            Staged::Pmc => Fetch::Pmc,
-            Staged::Sequence => Fetch::Sequence(databases::genbank_rettype(db).unwrap_or("gb")),
-            Staged::Taxonomy => Fetch::Taxonomy,
+            Staged::Pubmed | Staged::Pmc | Staged::Sequence | Staged::Taxonomy => {
+                Fetch::Records(fetch_format(db, None, None).2)
+            }
             Staged::Gene | Staged::Generic => Fetch::Summary,
         }
     }
 
-    /// Records requested per call.
+    /// Records requested per call: fewer where single records can be large.
     pub fn batch_size(self) -> usize {
         match self {
-            Fetch::Pubmed | Fetch::Taxonomy | Fetch::Summary => 500,
-            Fetch::Pmc | Fetch::Sequence(_) => 100,
+            Fetch::Records(Format::PmcXml | Format::GbseqXml) => 100,
+            Fetch::Records(_) | Fetch::Summary => 500,
         }
     }
 }
@@ -129,13 +123,13 @@ pub fn batch(db: &str, fetch: Fetch, slice: Slice<'_>) -> EutilsRequest {
         Fetch::Summary => EutilsRequest::new(Utility::Summary)
             .param("db", db)
             .param("version", "2.0"),
-        Fetch::Sequence(rettype) => EutilsRequest::new(Utility::Fetch)
-            .param("db", db)
-            .param("rettype", rettype)
-            .param("retmode", "xml"),
-        Fetch::Pubmed | Fetch::Pmc | Fetch::Taxonomy => EutilsRequest::new(Utility::Fetch)
-            .param("db", db)
-            .param("retmode", "xml"),
+        Fetch::Records(_) => {
+            let (rettype, retmode, _) = fetch_format(db, None, None);
+            EutilsRequest::new(Utility::Fetch)
+                .param("db", db)
+                .opt("rettype", rettype)
+                .param("retmode", retmode)
+        }
     };
     match slice {
         Slice::Ids(ids) => req.param("id", ids.join(",")),
@@ -195,6 +189,11 @@ mod tests {
         assert_eq!(g.get("retstart"), Some("500"));
         let s = search("pubmed", "x");
         assert_eq!(s.get("usehistory"), Some("y"));
-        assert_eq!(Fetch::Pmc.batch_size(), 100);
+        assert_eq!(Fetch::for_database("pmc").batch_size(), 100);
+        assert_eq!(Fetch::for_database("pubmed").batch_size(), 500);
+        assert_eq!(
+            Fetch::for_database("nucleotide"),
+            Fetch::Records(Format::GbseqXml)
+        );
     }
 }

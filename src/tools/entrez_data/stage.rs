@@ -13,6 +13,7 @@ use super::{render, schema_uri, staging};
 use crate::entrez::EntrezClient;
 use crate::error::{Error, ErrorKind, Result};
 use crate::parse;
+use crate::parse::records::Records;
 use crate::protocol::progress::Progress as Notify;
 use crate::staging::layouts::layout_for;
 use crate::staging::limits::{DEFAULT_RECORDS, MAX_RECORDS};
@@ -343,12 +344,17 @@ impl Run<'_> {
 
     fn parse(&self, body: &[u8], warnings: &mut Vec<String>) -> Result<RowBatch> {
         Ok(match self.fetch {
-            Fetch::Pubmed => rows::pubmed(parse::pubmed::parse_pubmed(body)?),
-            Fetch::Pmc => rows::pmc(parse::pmc::parse_pmc(body)?),
-            Fetch::Sequence(_) => {
-                rows::sequences(parse::gbseq::parse_gbseq(body)?, self.include_sequence)
-            }
-            Fetch::Taxonomy => rows::taxa(parse::taxonomy::parse_taxonomy(body)?),
+            Fetch::Records(format) => match parse::records::parse(format, body)? {
+                Records::Pubmed(articles) => rows::pubmed(articles),
+                Records::Pmc(articles) => rows::pmc(articles),
+                Records::Sequences(records) => rows::sequences(records, self.include_sequence),
+                Records::Taxa(taxa) => rows::taxa(taxa),
+                Records::Medline(_) | Records::Ipg(_) | Records::Generic(_) | Records::Raw => {
+                    return Err(Error::internal(format!(
+                        "{format:?} records have no staging layout; this is a server bug."
+                    )))
+                }
+            },
             Fetch::Summary => {
                 let r = parse::esummary::parse_esummary_xml(body)?;
                 if r.docs.is_empty() && !r.errors.is_empty() {

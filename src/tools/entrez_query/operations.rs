@@ -7,6 +7,7 @@ use super::plan::{self, Format};
 use super::render;
 use crate::error::{Error, ErrorKind, Result};
 use crate::parse;
+use crate::parse::records::Records;
 use crate::tools::content::{Annotations, Content, Role};
 use crate::tools::{ToolContext, ToolOutput};
 use serde::Serialize;
@@ -164,42 +165,14 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
     let reply = ctx.entrez()?.send(&plan::fetch(call)).await?;
     let body = &reply.body;
     let text_body = || String::from_utf8_lossy(body).into_owned();
-    let records: Vec<Value> = match format {
-        Format::PubmedXml => parse::pubmed::parse_pubmed(body)?
-            .iter()
-            .map(to_value)
-            .collect(),
-        Format::Medline => parse::medline::parse_medline(&text_body())?
-            .iter()
-            .map(to_value)
-            .collect(),
-        Format::PmcXml => parse::pmc::parse_pmc(body)?.iter().map(to_value).collect(),
-        Format::GbseqXml => parse::gbseq::parse_gbseq(body)?
-            .iter()
-            .map(to_value)
-            .collect(),
-        Format::TinyseqXml => parse::tinyseq::parse_tinyseq(body)?
-            .iter()
-            .map(to_value)
-            .collect(),
-        Format::Fasta => parse::fasta::parse_fasta(&text_body())?
-            .iter()
-            .map(to_value)
-            .collect(),
-        Format::FlatFile => parse::flatfile::parse_flatfile(&text_body())?
-            .iter()
-            .map(to_value)
-            .collect(),
-        Format::TaxonomyXml => parse::taxonomy::parse_taxonomy(body)?
-            .iter()
-            .map(to_value)
-            .collect(),
-        Format::IpgXml => parse::ipg::parse_ipg(body)?.iter().map(to_value).collect(),
-        Format::GenericXml => parse::generic::parse_generic(body, None)?
-            .iter()
-            .map(to_value)
-            .collect(),
-        Format::Raw => Vec::new(),
+    let records: Vec<Value> = match parse::records::parse(format, body)? {
+        Records::Pubmed(r) | Records::Medline(r) => r.iter().map(to_value).collect(),
+        Records::Pmc(r) => r.iter().map(to_value).collect(),
+        Records::Sequences(r) => r.iter().map(to_value).collect(),
+        Records::Taxa(r) => r.iter().map(to_value).collect(),
+        Records::Ipg(r) => r.iter().map(to_value).collect(),
+        Records::Generic(r) => r.iter().map(to_value).collect(),
+        Records::Raw => Vec::new(),
     };
     let format_name = format_name(format);
     if format == Format::Raw {

@@ -38,32 +38,7 @@ pub const GLOBAL_DATABASES: &[&str] = &[
     "pccompound",
 ];
 
-/// How a fetched body is to be read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// PubmedArticleSet XML.
-    PubmedXml,
-    /// MEDLINE tagged text.
-    Medline,
-    /// PMC JATS XML.
-    PmcXml,
-    /// GBSeq XML (nuccore gb, protein gp).
-    GbseqXml,
-    /// TinySeq XML (fasta as XML).
-    TinyseqXml,
-    /// FASTA text.
-    Fasta,
-    /// GenBank or GenPept flat file.
-    FlatFile,
-    /// Taxonomy XML.
-    TaxonomyXml,
-    /// Identical Protein Groups XML.
-    IpgXml,
-    /// Any other XML: generic records.
-    GenericXml,
-    /// Anything else: returned as text.
-    Raw,
-}
+pub use crate::parse::records::Format;
 
 /// Reads a string argument.
 pub fn str_arg<'a>(args: &'a Value, name: &str) -> Option<&'a str> {
