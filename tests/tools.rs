@@ -520,7 +520,7 @@ fn every_operation_the_schemas_name_has_its_own_dispatch() {
             .map(|v| v.as_str().unwrap().to_string())
             .collect()
     };
-    let data: Vec<String> = entrez_data::Operation::ALL
+    let data: Vec<String> = entrez_data::OPERATIONS
         .iter()
         .map(|(n, _)| n.to_string())
         .collect();
@@ -530,6 +530,11 @@ fn every_operation_the_schemas_name_has_its_own_dispatch() {
         .collect();
     assert_eq!(listed("entrez_data"), data);
     assert_eq!(listed("entrez_external"), external);
+    for op in listed("entrez_data") {
+        let call = entrez_data::call::DataCall::read(&json!({"operation": op}))
+            .unwrap_or_else(|| panic!("entrez_data reads no operation {op}"));
+        assert_eq!(call.to_value()["operation"], json!(op));
+    }
     for op in listed("entrez_query") {
         let call = QueryCall::read(&json!({"operation": op}))
             .unwrap_or_else(|| panic!("entrez_query reads no operation {op}"));

@@ -86,7 +86,14 @@ pub async fn read(ctx: &ToolContext<'_>, uri: &str) -> Result<Value> {
     if ctx.staging.is_none() {
         return Err(not_found("this server has no dataset store"));
     }
-    let output = match operations::schema(ctx, &json!({ "data_access_id": id })).await {
+    let output = match operations::schema(
+        ctx,
+        &crate::tools::entrez_data::call::DatasetRef {
+            data_access_id: id.to_string(),
+        },
+    )
+    .await
+    {
         Ok(output) => output,
         Err(e) if e.kind == ErrorKind::NotFound => {
             let mut err = not_found(&e.message);

@@ -21,6 +21,7 @@
 pub mod chem;
 pub mod databases;
 pub mod dates;
+pub mod entrez_data;
 pub mod entrez_external;
 pub mod entrez_query;
 pub mod ids;
@@ -340,6 +341,7 @@ pub type Checker = fn(&Context<'_>, &Value, &mut Report);
 /// The per-tool table. A tool without a row is checked by its schema alone.
 pub const CHECKERS: &[(&str, Checker)] = &[
     ("entrez_query", entrez_query::check),
+    ("entrez_data", entrez_data::check),
     ("entrez_external", entrez_external::check),
     ("entrez_capabilities", tool_names::capabilities),
     ("entrez_tool_info", tool_names::tool_info),

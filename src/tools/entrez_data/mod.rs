@@ -8,6 +8,7 @@
 //! [`SqlStore`](crate::staging::SqlStore). The tool is only registered on
 //! servers that have a store.
 
+pub mod call;
 pub mod operations;
 pub mod plan;
 pub mod preflight;
@@ -20,6 +21,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::staging::store::DatasetInfo;
 use crate::staging::{is_dataset_id, owner_of, Staging};
 use crate::tools::output::TextForm;
+use call::DataCall;
 use serde_json::{json, Value};
 
 /// Registry row.
@@ -41,49 +43,28 @@ pub const SPEC: ToolSpec = ToolSpec {
     handler: |ctx, args| Box::pin(run(ctx, args)),
 };
 
-/// The operations, one variant each, so dispatch is exhaustive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Operation {
-    /// Fetch records into a new dataset.
-    FetchAndStage,
-    /// One read-only SQL statement.
-    Query,
-    /// Tables, columns and example queries.
-    Schema,
-    /// The caller's datasets.
-    ListDatasets,
-    /// Delete one dataset.
-    DropDataset,
-}
-
-impl Operation {
-    /// Every operation with its wire name, as the schema's enum lists them.
-    pub const ALL: &[(&'static str, Operation)] = &[
-        ("fetch_and_stage", Operation::FetchAndStage),
-        ("query", Operation::Query),
-        ("schema", Operation::Schema),
-        ("list_datasets", Operation::ListDatasets),
-        ("drop_dataset", Operation::DropDataset),
-    ];
-}
-
 async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
     let named = args["operation"].as_str().unwrap_or_default();
-    let Some(&(_, operation)) = Operation::ALL.iter().find(|(n, _)| *n == named) else {
-        return Err(super::unknown_operation(
-            "entrez_data",
-            named,
-            Operation::ALL,
-        ));
+    let Some(call) = DataCall::read(&args) else {
+        return Err(super::unknown_operation("entrez_data", named, OPERATIONS));
     };
-    match operation {
-        Operation::FetchAndStage => stage::fetch_and_stage(ctx, &args).await,
-        Operation::Query => operations::query(ctx, &args).await,
-        Operation::Schema => operations::schema(ctx, &args).await,
-        Operation::ListDatasets => operations::list_datasets(ctx).await,
-        Operation::DropDataset => operations::drop_dataset(ctx, &args).await,
+    match &call {
+        DataCall::FetchAndStage(c) => stage::fetch_and_stage(ctx, c).await,
+        DataCall::Query(c) => operations::query(ctx, c).await,
+        DataCall::Schema(d) => operations::schema(ctx, d).await,
+        DataCall::ListDatasets => operations::list_datasets(ctx).await,
+        DataCall::DropDataset(d) => operations::drop_dataset(ctx, d).await,
     }
 }
+
+/// The operations, as the schema's enum lists them.
+pub const OPERATIONS: &[(&str, ())] = &[
+    ("fetch_and_stage", ()),
+    ("query", ()),
+    ("schema", ()),
+    ("list_datasets", ()),
+    ("drop_dataset", ()),
+];
 
 /// The server's staging, or an error naming why there is none.
 pub fn staging<'a>(ctx: &ToolContext<'a>) -> Result<&'a Staging> {
@@ -103,9 +84,8 @@ pub fn schema_uri(id: &str) -> String {
 }
 
 /// The caller's dataset named by `data_access_id`; expired ones are dropped on the way.
-pub async fn owned_dataset(ctx: &ToolContext<'_>, args: &Value) -> Result<DatasetInfo> {
+pub async fn owned_dataset(ctx: &ToolContext<'_>, id: &str) -> Result<DatasetInfo> {
     let staging = staging(ctx)?;
-    let id = args["data_access_id"].as_str().unwrap_or_default();
     let missing = || {
         Error::new(
             ErrorKind::NotFound,

@@ -5,6 +5,7 @@
 //! status, so partial data from a failed or still-loading staging is never
 //! mistaken for a complete set.
 
+use super::call::{DatasetRef, Query};
 use super::stage::dataset_link;
 use super::{owned_dataset, render, staging, status_warnings};
 use crate::error::Result;
@@ -14,7 +15,6 @@ use crate::staging::schema::Layout;
 use crate::staging::store::DatasetInfo;
 use crate::staging::{owner_of, Staging};
 use crate::tools::content::{Annotations, Role};
-use crate::tools::entrez_query::plan::{int_arg, str_arg};
 use crate::tools::{ToolContext, ToolOutput};
 use serde_json::{json, Value};
 
@@ -32,12 +32,11 @@ fn annotated(structured: Value, text: String) -> ToolOutput {
 }
 
 /// Runs one read-only SQL statement.
-pub async fn query(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
-    let info = owned_dataset(ctx, args).await?;
+pub async fn query(ctx: &ToolContext<'_>, call: &Query) -> Result<ToolOutput> {
+    let info = owned_dataset(ctx, &call.data_access_id).await?;
     let staging = staging(ctx)?;
-    let sql = str_arg(args, "sql").unwrap_or_default();
-    let policy =
-        QueryPolicy::with_limit(int_arg(args, "limit"), staging.limits.query_time_limit_ms);
+    let sql = call.sql.as_str();
+    let policy = QueryPolicy::with_limit(Some(call.limit), staging.limits.query_time_limit_ms);
     let r = staging
         .store
         .query(&info.id, sql, policy)
@@ -85,8 +84,8 @@ pub async fn query(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
 }
 
 /// Tables, columns, keys, indexes, row counts and example queries.
-pub async fn schema(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
-    let info = owned_dataset(ctx, args).await?;
+pub async fn schema(ctx: &ToolContext<'_>, dataset: &DatasetRef) -> Result<ToolOutput> {
+    let info = owned_dataset(ctx, &dataset.data_access_id).await?;
     let staging = staging(ctx)?;
     let layout = layout_named(&info);
     let tables = staging.store.describe(&info.id).await?;
@@ -206,8 +205,8 @@ pub async fn list_datasets(ctx: &ToolContext<'_>) -> Result<ToolOutput> {
 }
 
 /// Deletes one of the caller's datasets.
-pub async fn drop_dataset(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
-    let info = owned_dataset(ctx, args).await?;
+pub async fn drop_dataset(ctx: &ToolContext<'_>, dataset: &DatasetRef) -> Result<ToolOutput> {
+    let info = owned_dataset(ctx, &dataset.data_access_id).await?;
     let dropped = staging(ctx)?.store.remove(&info.id).await?;
     let structured = json!({
         "operation": "drop_dataset",

@@ -41,10 +41,14 @@ impl Fetch {
 }
 
 /// Where the records to stage come from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
 pub enum Source {
     /// These ids, de-duplicated, in the order given.
-    Ids(Vec<String>),
+    Ids {
+        /// The ids.
+        ids: Vec<String>,
+    },
     /// A result set on NCBI's history server.
     History {
         /// WebEnv.
@@ -53,7 +57,10 @@ pub enum Source {
         query_key: u64,
     },
     /// A search run first with usehistory=y.
-    Term(String),
+    Term {
+        /// The Entrez query.
+        term: String,
+    },
 }
 
 impl Source {
@@ -62,30 +69,33 @@ impl Source {
         let list = ids(args);
         if !list.is_empty() {
             let mut seen = std::collections::HashSet::new();
-            return Source::Ids(
-                list.into_iter()
+            return Source::Ids {
+                ids: list
+                    .into_iter()
                     .filter(|i| seen.insert(i.clone()))
                     .collect(),
-            );
+            };
         }
         match (str_arg(args, "webenv"), int_arg(args, "query_key")) {
             (Some(webenv), Some(query_key)) => Source::History {
                 webenv: webenv.to_string(),
                 query_key,
             },
-            _ => Source::Term(str_arg(args, "term").unwrap_or_default().to_string()),
+            _ => Source::Term {
+                term: str_arg(args, "term").unwrap_or_default().to_string(),
+            },
         }
     }
 
     /// One line for the catalog and for list_datasets.
     pub fn describe(&self) -> String {
         match self {
-            Source::Ids(ids) if ids.len() <= 5 => format!("ids {}", ids.join(",")),
-            Source::Ids(ids) => format!("{} ids ({}, ...)", ids.len(), ids[..3].join(",")),
+            Source::Ids { ids } if ids.len() <= 5 => format!("ids {}", ids.join(",")),
+            Source::Ids { ids } => format!("{} ids ({}, ...)", ids.len(), ids[..3].join(",")),
             Source::History { webenv, query_key } => {
                 format!("history WebEnv={webenv} query_key={query_key}")
             }
-            Source::Term(t) => format!("term {t:?}"),
+            Source::Term { term } => format!("term {term:?}"),
         }
     }
 }
@@ -154,7 +164,12 @@ mod tests {
     #[test]
     fn sources_prefer_ids_and_drop_duplicates() {
         let s = Source::from_args(&json!({"ids": ["3", 1, "3", " 2 "]}));
-        assert_eq!(s, Source::Ids(vec!["3".into(), "1".into(), "2".into()]));
+        assert_eq!(
+            s,
+            Source::Ids {
+                ids: vec!["3".into(), "1".into(), "2".into()]
+            }
+        );
         let h = Source::from_args(&json!({"webenv": "W", "query_key": 2}));
         assert_eq!(
             h.describe(),
@@ -163,7 +178,9 @@ mod tests {
         );
         let t = Source::from_args(&json!({"term": "asthma[mh]"}));
         assert_eq!(t.describe(), "term \"asthma[mh]\"");
-        let many = Source::Ids((1..=9).map(|i| i.to_string()).collect());
+        let many = Source::Ids {
+            ids: (1..=9).map(|i| i.to_string()).collect(),
+        };
         assert_eq!(many.describe(), "9 ids (1,2,3, ...)");
     }
 

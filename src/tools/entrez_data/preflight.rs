@@ -7,6 +7,7 @@
 //! the dataset's schema replica), so validate and the query cannot disagree.
 //! It only reads: an expired dataset is reported, not dropped.
 
+use super::call::DataCall;
 use super::staging;
 use crate::error::Error;
 use crate::staging::schema::Layout;
@@ -18,23 +19,24 @@ use crate::tools::ToolContext;
 use crate::validation::{codes, path, Report};
 use serde_json::Value;
 
-/// Operations that name an existing dataset.
-const ON_DATASET: &[&str] = &["query", "schema", "drop_dataset"];
-
 /// Adds dataset and SQL findings for one `entrez_data` call to `report`.
 pub async fn check(ctx: &ToolContext<'_>, args: &Value, report: &mut Report) {
-    let operation = args["operation"].as_str().unwrap_or_default();
-    if !ON_DATASET.contains(&operation) || ctx.staging.is_none() {
+    let (id, sql) = match DataCall::read(args) {
+        Some(DataCall::Query(q)) => (q.data_access_id, Some(q.sql)),
+        Some(DataCall::Schema(d) | DataCall::DropDataset(d)) => (d.data_access_id, None),
+        Some(DataCall::FetchAndStage(_) | DataCall::ListDatasets) | None => return,
+    };
+    if ctx.staging.is_none() {
         return;
     }
-    let Some(info) = dataset(ctx, args, report).await else {
+    let Some(info) = dataset(ctx, &id, report).await else {
         return;
     };
-    let Some(sql) = args["sql"].as_str().filter(|_| operation == "query") else {
+    let Some(sql) = sql else {
         return;
     };
     let Ok(staging) = staging(ctx) else { return };
-    if let Err(e) = staging.store.check(&info.id, sql).await {
+    if let Err(e) = staging.store.check(&info.id, &sql).await {
         let e = explain(e, layout_of(&info));
         let code = match e.code.as_str() {
             "sql_not_read_only" => codes::SQL_NOT_READ_ONLY,
@@ -50,8 +52,7 @@ pub async fn check(ctx: &ToolContext<'_>, args: &Value, report: &mut Report) {
 }
 
 /// The caller's dataset, or a finding that says why there is none.
-async fn dataset(ctx: &ToolContext<'_>, args: &Value, report: &mut Report) -> Option<DatasetInfo> {
-    let id = args["data_access_id"].as_str().unwrap_or_default();
+async fn dataset(ctx: &ToolContext<'_>, id: &str, report: &mut Report) -> Option<DatasetInfo> {
     let found = match staging(ctx) {
         Ok(s) if is_dataset_id(id) => s.store.get(id).await.ok().flatten(),
         _ => None,

@@ -8,6 +8,7 @@
 //! it `failed` with the reason, and the rows staged so far stay queryable.
 //! When the client sent a progress token, each batch is reported as it lands.
 
+use super::call::Stage;
 use super::plan::{self, Fetch, Slice, Source};
 use super::{render, schema_uri, staging};
 use crate::entrez::EntrezClient;
@@ -16,13 +17,12 @@ use crate::parse;
 use crate::parse::records::Records;
 use crate::protocol::progress::Progress as Notify;
 use crate::staging::layouts::layout_for;
-use crate::staging::limits::{DEFAULT_RECORDS, MAX_RECORDS};
+use crate::staging::limits::MAX_RECORDS;
 use crate::staging::rows::{self, RowBatch};
 use crate::staging::schema::Layout;
 use crate::staging::store::{Caps, DatasetInfo, NewDataset, Status};
 use crate::staging::{iso8601, new_dataset_id, owner_of, Staging};
 use crate::tools::content::{Annotations, Content, Role};
-use crate::tools::entrez_query::plan::{database, int_arg};
 use crate::tools::{ToolContext, ToolOutput};
 use futures_util::future::join;
 use serde_json::{json, Value};
@@ -77,16 +77,14 @@ impl Progress {
 }
 
 /// Stages the records the arguments name and returns the dataset.
-pub async fn fetch_and_stage(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
+pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<ToolOutput> {
     let staging = staging(ctx)?;
     let client = ctx.entrez()?;
     let limits = staging.limits;
-    let db = database(args);
+    let db = call.database.clone();
     let layout = layout_for(&db);
     let fetch = Fetch::for_database(&db);
-    let max_records = int_arg(args, "max_records")
-        .unwrap_or(DEFAULT_RECORDS)
-        .clamp(1, MAX_RECORDS);
+    let max_records = call.max_records;
     let owner = owner_of(ctx.request);
     let now = ctx.platform.now_unix_ms();
     staging.store.expire(now).await?;
@@ -105,11 +103,11 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, args: &Value) -> Result<Tool
         )));
     }
 
-    let source = Source::from_args(args);
+    let source = call.source.clone();
     let mut progress = Progress::default();
     let mut available = None;
     let work = match &source {
-        Source::Ids(ids) => {
+        Source::Ids { ids } => {
             if ids.len() as u64 > max_records {
                 progress.warn(format!(
                     "{} ids were given; only the first {max_records} (max_records) were staged.",
@@ -125,7 +123,7 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, args: &Value) -> Result<Tool
             target: max_records,
             known_total: false,
         },
-        Source::Term(term) => {
+        Source::Term { term } => {
             let reply = client.send(&plan::search(&db, term)).await?;
             let found = parse::esearch::parse_esearch_xml(&reply.body)?;
             if found.count == 0 {
@@ -190,7 +188,7 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, args: &Value) -> Result<Tool
         db,
         layout,
         fetch,
-        include_sequence: args.get("include_sequence") == Some(&Value::Bool(true)),
+        include_sequence: call.include_sequence,
         caps: Caps {
             max_rows: limits.max_rows,
             max_bytes: limits
