@@ -2,9 +2,11 @@
 //! plus the inputSchema rules that tie operations to services. Pure: no network.
 
 use entrez_mcp::config::Config;
+use entrez_mcp::error::Error;
 use entrez_mcp::error::ErrorKind;
 use entrez_mcp::net::{HttpCall, Method};
-use entrez_mcp::tools::entrez_external::plan::{self, IdType};
+use entrez_mcp::tools::entrez_external::call::ExternalCall;
+use entrez_mcp::tools::entrez_external::plan::{self, IdType, PugPlan, SearchPlan};
 use entrez_mcp::tools::Registry;
 use serde_json::{json, Value};
 
@@ -34,12 +36,52 @@ fn post(call: &HttpCall) -> (&str, String) {
     )
 }
 
+/// `args` with `operation` set when the test leaves it out.
+fn read(args: &Value, operation: &str) -> ExternalCall {
+    let mut args = args.clone();
+    args.as_object_mut()
+        .unwrap()
+        .entry("operation")
+        .or_insert(json!(operation));
+    ExternalCall::read(&args).expect("an operation")
+}
+
+fn lookup_plan(cfg: &Config, args: &Value, legacy: bool) -> Result<PugPlan, Error> {
+    match read(args, "compound") {
+        ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => {
+            plan::pubchem_lookup(cfg, &l, legacy)
+        }
+        other => panic!("not a lookup: {other:?}"),
+    }
+}
+
+fn search_plan(cfg: &Config, args: &Value) -> Result<SearchPlan, Error> {
+    match read(args, "structure_search") {
+        ExternalCall::StructureSearch(s) => plan::structure_search(cfg, &s),
+        other => panic!("not a search: {other:?}"),
+    }
+}
+
+fn convert_plan(cfg: &Config, args: &Value) -> Result<(HttpCall, IdType), Error> {
+    match read(args, "id_convert") {
+        ExternalCall::IdConvert(c) => plan::id_convert(cfg, &c),
+        other => panic!("not an id_convert: {other:?}"),
+    }
+}
+
+fn citation_db(args: &Value) -> String {
+    match read(args, "citation_export") {
+        ExternalCall::CitationExport(c) => c.database,
+        other => panic!("not a citation_export: {other:?}"),
+    }
+}
+
 fn lookup(args: Value) -> HttpCall {
-    plan::pubchem_lookup(&config(), &args, false).unwrap().call
+    lookup_plan(&config(), &args, false).unwrap().call
 }
 
 fn search(args: Value) -> HttpCall {
-    plan::structure_search(&config(), &args).unwrap().call
+    search_plan(&config(), &args).unwrap().call
 }
 
 #[test]
@@ -56,7 +98,7 @@ fn compound_lookups_put_safe_identifiers_in_the_path() {
         format!("{PUG}compound/cid/2244,2519/synonyms/JSON")
     );
     // PUG REST's own comma list is read as the same two CIDs.
-    let p = plan::pubchem_lookup(
+    let p = lookup_plan(
         &config(),
         &json!({"operation": "compound", "identifier": ["2244, 2519", 3672]}),
         false,
@@ -155,7 +197,7 @@ fn unsafe_structures_and_names_are_posted_as_forms() {
 
 #[test]
 fn legacy_property_names_are_the_pre_2025_ones() {
-    let p = plan::pubchem_lookup(
+    let p = lookup_plan(
         &config(),
         &json!({"operation": "compound", "identifier": 2244}),
         true,
@@ -268,11 +310,11 @@ fn identifiers_that_cannot_be_right_are_refused_before_sending() {
         json!({"operation": "compound", "namespace": "formula", "identifier": "C9 H8"}),
         json!({"operation": "substance", "namespace": "sourceid", "identifier": "1"}),
     ] {
-        let e = plan::pubchem_lookup(&cfg, &args, false).unwrap_err();
+        let e = lookup_plan(&cfg, &args, false).unwrap_err();
         assert_eq!(e.kind, ErrorKind::InvalidArguments, "{args}");
         assert!(!e.message.is_empty());
     }
-    assert!(plan::structure_search(
+    assert!(search_plan(
         &cfg,
         &json!({"search_type": "similarity", "namespace": "cid", "identifier": "x"})
     )
@@ -283,7 +325,7 @@ fn identifiers_that_cannot_be_right_are_refused_before_sending() {
 fn pmc_id_converter_sends_one_type_with_format_json_and_identification() {
     let cfg = config();
     let base = "https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/";
-    let (call, t) = plan::id_convert(
+    let (call, t) = convert_plan(
         &cfg,
         &json!({"ids": ["23193287", 23193288], "idtype": "pmid"}),
     )
@@ -293,21 +335,21 @@ fn pmc_id_converter_sends_one_type_with_format_json_and_identification() {
         get(&call),
         format!("{base}?ids=23193287%2C23193288&idtype=pmid&format=json&{ID}")
     );
-    let (call, t) = plan::id_convert(&cfg, &json!({"ids": ["10.1093/nar/gks1195"]})).unwrap();
+    let (call, t) = convert_plan(&cfg, &json!({"ids": ["10.1093/nar/gks1195"]})).unwrap();
     assert_eq!(t, IdType::Doi);
     assert_eq!(
         get(&call),
         format!("{base}?ids=10.1093%2Fnar%2Fgks1195&idtype=doi&format=json&{ID}")
     );
-    let (_, t) = plan::id_convert(&cfg, &json!({"ids": ["PMC3531190", "pmc3245039.1"]})).unwrap();
+    let (_, t) = convert_plan(&cfg, &json!({"ids": ["PMC3531190", "pmc3245039.1"]})).unwrap();
     assert_eq!(t, IdType::Pmcid);
-    let (_, t) = plan::id_convert(&cfg, &json!({"ids": ["NIHMS1677310"]})).unwrap();
+    let (_, t) = convert_plan(&cfg, &json!({"ids": ["NIHMS1677310"]})).unwrap();
     assert_eq!(t, IdType::Mid);
-    let e = plan::id_convert(&cfg, &json!({"ids": ["PMC3531190", "23193287"]})).unwrap_err();
+    let e = convert_plan(&cfg, &json!({"ids": ["PMC3531190", "23193287"]})).unwrap_err();
     assert_eq!(e.kind, ErrorKind::InvalidArguments);
     assert!(e.message.contains("one type per call"), "{}", e.message);
     // Without an email only the tool is sent.
-    let (call, _) = plan::id_convert(
+    let (call, _) = convert_plan(
         &Config::defaults(),
         &json!({"ids": ["1"], "idtype": "pmid"}),
     )
@@ -350,16 +392,10 @@ fn oa_service_and_citation_exporter_use_their_documented_parameters() {
     assert!(
         get(&plan::citation_export(&cfg, "pubmed", "bibtex", "1")).contains("?format=csl&id=1&")
     );
+    assert_eq!(citation_db(&json!({"ids": ["PMC1", "pmc2"]})), "pmc");
+    assert_eq!(citation_db(&json!({"ids": ["1", "PMC2"]})), "pubmed");
     assert_eq!(
-        plan::citation_database(&json!({"ids": ["PMC1", "pmc2"]})),
-        "pmc"
-    );
-    assert_eq!(
-        plan::citation_database(&json!({"ids": ["1", "PMC2"]})),
-        "pubmed"
-    );
-    assert_eq!(
-        plan::citation_database(&json!({"ids": ["PMC1"], "database": "pubmed"})),
+        citation_db(&json!({"ids": ["PMC1"], "database": "pubmed"})),
         "pubmed"
     );
     assert!(plan::ctxp_id("pubmed", "PMC1").is_err());

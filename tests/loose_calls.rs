@@ -388,3 +388,24 @@ fn normalized_arguments_are_exactly_the_request_sent() {
     }
     assert!(checked >= 60, "only {checked} entrez_query calls compared");
 }
+
+#[test]
+fn normalized_arguments_of_every_tool_send_the_same_requests() {
+    let (s, sent) = server();
+    let mut checked = 0;
+    for case in corpus()["clear"].as_array().unwrap() {
+        let tool = case["tool"].as_str().unwrap();
+        if !matches!(tool, "entrez_external" | "entrez_data") {
+            continue;
+        }
+        let label = format!("{tool} {} ({})", case["sent"], case["why"]);
+        let n = validate(&s, tool, &case["sent"])["normalized_arguments"].clone();
+        let original = call_tool_with(&s, tool, case["sent"].clone(), &ctx());
+        let from_loose = sent.take();
+        let normalized = call_tool_with(&s, tool, n.clone(), &ctx());
+        assert_eq!(sent.take(), from_loose, "{label}: {n}");
+        assert_eq!(original["isError"], normalized["isError"], "{label}: {n}");
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} calls compared");
+}

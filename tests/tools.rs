@@ -524,7 +524,7 @@ fn every_operation_the_schemas_name_has_its_own_dispatch() {
         .iter()
         .map(|(n, _)| n.to_string())
         .collect();
-    let external: Vec<String> = entrez_external::Operation::ALL
+    let external: Vec<String> = entrez_external::OPERATIONS
         .iter()
         .map(|(n, _)| n.to_string())
         .collect();
@@ -533,6 +533,11 @@ fn every_operation_the_schemas_name_has_its_own_dispatch() {
     for op in listed("entrez_data") {
         let call = entrez_data::call::DataCall::read(&json!({"operation": op}))
             .unwrap_or_else(|| panic!("entrez_data reads no operation {op}"));
+        assert_eq!(call.to_value()["operation"], json!(op));
+    }
+    for op in listed("entrez_external") {
+        let call = entrez_external::call::ExternalCall::read(&json!({"operation": op}))
+            .unwrap_or_else(|| panic!("entrez_external reads no operation {op}"));
         assert_eq!(call.to_value()["operation"], json!(op));
     }
     for op in listed("entrez_query") {

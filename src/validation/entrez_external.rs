@@ -14,6 +14,7 @@
 //! builder, so a call that passes here is one it will build.
 
 use super::{codes, item_path, path, pmc_ids, pubchem_ids, Context, Report};
+use crate::tools::entrez_external::call::ExternalCall;
 use crate::tools::entrez_external::plan::{DEFAULT_MAX_RECORDS, DEFAULT_THRESHOLD};
 use serde_json::{json, Map, Value};
 
@@ -82,11 +83,13 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
         )),
         _ => {}
     }
-    report.normalized = Some(if *owner == "pmc" {
-        pmc_ids::check(op, args, report)
+    if *owner == "pmc" {
+        pmc_ids::check(op, args, report);
     } else {
-        pubchem(op, args, report)
-    });
+        pubchem(op, args, report);
+    }
+    // The call as it runs: the same typed value the tool reads.
+    report.normalized = ExternalCall::read(args).map(|call| call.to_value());
 }
 
 fn pubchem(op: &str, args: &Value, report: &mut Report) -> Value {

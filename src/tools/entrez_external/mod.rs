@@ -15,6 +15,7 @@
 //! Like every tool here it is pure core: it names no runtime and compiles for
 //! wasm32, reaching the network only through [`crate::net::Transport`].
 
+pub mod call;
 pub mod cite;
 pub mod client;
 pub mod plan;
@@ -28,6 +29,7 @@ use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
 use crate::error::Result;
 use crate::tools::output::TextForm;
+use call::ExternalCall;
 use serde_json::Value;
 
 /// Registry row.
@@ -58,48 +60,33 @@ Use entrez_query instead for searching PubMed, PMC or other Entrez databases.",
     handler: |ctx, args| Box::pin(run(ctx, args)),
 };
 
-/// The operations, one variant each, so dispatch is exhaustive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Operation {
-    /// PubChem compound, substance or bioassay lookup.
-    Lookup,
-    /// PubChem structure search.
-    StructureSearch,
-    /// PMC ID Converter.
-    IdConvert,
-    /// PMC OA web service.
-    OaService,
-    /// PMC literature citation exporter.
-    CitationExport,
-}
-
-impl Operation {
-    /// Every operation with its wire name, as the schema's enum lists them.
-    pub const ALL: &[(&'static str, Operation)] = &[
-        ("compound", Operation::Lookup),
-        ("substance", Operation::Lookup),
-        ("bioassay", Operation::Lookup),
-        ("structure_search", Operation::StructureSearch),
-        ("id_convert", Operation::IdConvert),
-        ("oa_service", Operation::OaService),
-        ("citation_export", Operation::CitationExport),
-    ];
-}
+/// The operations, as the schema's enum lists them.
+pub const OPERATIONS: &[(&str, ())] = &[
+    ("compound", ()),
+    ("substance", ()),
+    ("bioassay", ()),
+    ("structure_search", ()),
+    ("id_convert", ()),
+    ("oa_service", ()),
+    ("citation_export", ()),
+];
 
 async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
     let named = args["operation"].as_str().unwrap_or_default();
-    let Some(&(_, operation)) = Operation::ALL.iter().find(|(n, _)| *n == named) else {
+    let Some(call) = ExternalCall::read(&args) else {
         return Err(super::unknown_operation(
             "entrez_external",
             named,
-            Operation::ALL,
+            OPERATIONS,
         ));
     };
-    match operation {
-        Operation::Lookup => pubchem::lookup(ctx, &args).await,
-        Operation::StructureSearch => pubchem::structure_search(ctx, &args).await,
-        Operation::IdConvert => pmc::id_convert(ctx, &args).await,
-        Operation::OaService => pmc::oa_service(ctx, &args).await,
-        Operation::CitationExport => pmc::citation_export(ctx, &args).await,
+    match &call {
+        ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => {
+            pubchem::lookup(ctx, l).await
+        }
+        ExternalCall::StructureSearch(s) => pubchem::structure_search(ctx, s).await,
+        ExternalCall::IdConvert(c) => pmc::id_convert(ctx, c).await,
+        ExternalCall::OaService(c) => pmc::oa_service(ctx, c).await,
+        ExternalCall::CitationExport(c) => pmc::citation_export(ctx, c).await,
     }
 }

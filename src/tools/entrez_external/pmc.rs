@@ -7,6 +7,7 @@
 //! worked; only when every id failed does the call become an error, so an
 //! assistant never mistakes "nothing found" for an empty success.
 
+use super::call::{CitationExport, IdConvert, OaService};
 use super::cite;
 use super::client::{excerpt, ExternalClient};
 use super::plan::{self, IdType, Service};
@@ -94,10 +95,10 @@ pub fn idconv_records(v: &Value, requested: &[String], idtype: IdType) -> Vec<Va
 }
 
 /// id_convert.
-pub async fn id_convert(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
+pub async fn id_convert(ctx: &ToolContext<'_>, request: &IdConvert) -> Result<ToolOutput> {
     let client = ExternalClient::new(ctx, Service::Pmc)?;
-    let (call, idtype) = plan::id_convert(ctx.config, args)?;
-    let ids = plan::pmc_ids(args);
+    let (call, idtype) = plan::id_convert(ctx.config, request)?;
+    let ids = &request.ids;
     let reply = client.send(&call).await?;
     if reply.status != 200 {
         return Err(http_error("PMC ID Converter", &reply, "the request")
@@ -126,7 +127,7 @@ pub async fn id_convert(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutpu
             "Send up to 200 ids of one type per call, with idtype set to pmcid, pmid, doi or mid.",
         ));
     }
-    let records = idconv_records(&v, &ids, idtype);
+    let records = idconv_records(&v, ids, idtype);
     let converted = records.iter().filter(|r| r["status"] == "ok").count();
     if converted == 0 {
         let reasons: Vec<String> = records
@@ -281,9 +282,10 @@ pub fn oa_error_sentence(id: &str, code: &str, message: &str) -> String {
 }
 
 /// oa_service: one request per PMCID.
-pub async fn oa_service(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
+pub async fn oa_service(ctx: &ToolContext<'_>, request: &OaService) -> Result<ToolOutput> {
     let client = ExternalClient::new(ctx, Service::Pmc)?;
-    let ids: Vec<String> = plan::pmc_ids(args)
+    let ids: Vec<String> = request
+        .ids
         .iter()
         .map(|i| plan::normalize_pmcid(i))
         .collect::<Result<_>>()?;
@@ -354,15 +356,16 @@ pub async fn oa_service(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutpu
 }
 
 /// citation_export: one request per id, in the requested format.
-pub async fn citation_export(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
+pub async fn citation_export(
+    ctx: &ToolContext<'_>,
+    request: &CitationExport,
+) -> Result<ToolOutput> {
     let client = ExternalClient::new(ctx, Service::Pmc)?;
-    let database = plan::citation_database(args);
-    let format = plan::str_arg(args, "format")
-        .unwrap_or("citation")
-        .to_string();
-    let ids = plan::pmc_ids(args);
+    let database = request.database.clone();
+    let format = request.format.clone();
+    let ids = &request.ids;
     let mut citations = Vec::new();
-    for id in &ids {
+    for id in ids {
         let numeric = plan::ctxp_id(&database, id)?;
         let reply = client
             .send(&plan::citation_export(

@@ -7,6 +7,7 @@
 //! Asynchronous answers (`Waiting` with a ListKey) are polled within
 //! [`POLL_DEADLINE_MS`].
 
+use super::call::{Lookup, StructureSearch};
 use super::client::{excerpt, ExternalClient};
 use super::plan::{self, Data, Domain, PugPlan, Service};
 use super::pug::{self, Fault};
@@ -195,9 +196,9 @@ fn cap_synonyms(list: Vec<Value>) -> (Vec<Value>, bool) {
 }
 
 /// compound, substance and bioassay lookups.
-pub async fn lookup(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
+pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup) -> Result<ToolOutput> {
     let client = ExternalClient::new(ctx, Service::PubChem)?;
-    let mut plan: PugPlan = plan::pubchem_lookup(ctx.config, args, false)?;
+    let mut plan: PugPlan = plan::pubchem_lookup(ctx.config, request, false)?;
     let mut warnings: Vec<String> = Vec::new();
     let mut reply = client.send(&plan.call).await?;
     let wants_properties = matches!(plan.data, Data::Properties | Data::Picture);
@@ -207,7 +208,7 @@ pub async fn lookup(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
             .is_some_and(|f| f.sentence().to_ascii_lowercase().contains("propert"));
         if rejected_names {
             // A PubChem that predates the 2025 SMILES renaming only knows the old names.
-            plan = plan::pubchem_lookup(ctx.config, args, true)?;
+            plan = plan::pubchem_lookup(ctx.config, request, true)?;
             reply = client.send(&plan.call).await?;
             legacy = true;
             warnings.push("PubChem rejected the current property names; the legacy names CanonicalSMILES and IsomericSMILES were used instead.".into());
@@ -231,7 +232,7 @@ pub async fn lookup(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
         plan::listkey_call(ctx.config, domain, key, &tail)
     })
     .await?;
-    let operation = plan::str_arg(args, "operation").unwrap_or("compound");
+    let operation = what;
     let mut structured = json!({
         "service": "pubchem",
         "operation": operation,
@@ -287,7 +288,7 @@ pub async fn lookup(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
         let first = structured["compounds"][0]["cid"].as_u64();
         match first {
             Some(cid) => {
-                match fetch_picture(ctx, &client, cid, plan::str_arg(args, "image_size")).await {
+                match fetch_picture(ctx, &client, cid, request.image_size.as_deref()).await {
                     Ok((bytes, call)) => {
                         structured["picture"] = json!({
                             "cid": cid, "mime_type": "image/png", "byte_length": bytes.len(),
@@ -364,9 +365,12 @@ async fn fetch_picture(
 }
 
 /// identity, substructure, superstructure and similarity searches.
-pub async fn structure_search(ctx: &ToolContext<'_>, args: &Value) -> Result<ToolOutput> {
+pub async fn structure_search(
+    ctx: &ToolContext<'_>,
+    request: &StructureSearch,
+) -> Result<ToolOutput> {
     let client = ExternalClient::new(ctx, Service::PubChem)?;
-    let plan = plan::structure_search(ctx.config, args)?;
+    let plan = plan::structure_search(ctx.config, request)?;
     let ask = Ask {
         what: "compound",
         namespace: &plan.namespace,

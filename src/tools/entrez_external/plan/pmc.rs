@@ -1,10 +1,11 @@
 //! PMC request building: the ID Converter, the OA web service and the citation exporter,
 //! each a GET with query parameters and NCBI's `tool`/`email` identification.
 
-use super::{get_call, invalid, str_arg, string_list, PMC_TIMEOUT_MS};
+use super::{get_call, invalid, string_list, PMC_TIMEOUT_MS};
 use crate::config::Config;
 use crate::error::Error;
 use crate::net::{form_encode, HttpCall};
+use crate::tools::entrez_external::call::IdConvert;
 use serde_json::Value;
 
 /// PMC article id kinds, as the ID Converter names them.
@@ -78,23 +79,24 @@ fn query_url(base: &str, pairs: &[(String, String)]) -> String {
 }
 
 /// One ID Converter request for up to 200 ids of one type.
-pub fn id_convert(config: &Config, args: &Value) -> Result<(HttpCall, IdType), Error> {
-    let ids = pmc_ids(args);
-    let declared = str_arg(args, "idtype").and_then(IdType::parse);
-    let idtype = match declared {
+pub fn id_convert(config: &Config, call: &IdConvert) -> Result<(HttpCall, IdType), Error> {
+    let ids = &call.ids;
+    let idtype = match call.idtype {
         Some(t) => t,
         None => {
             let first = IdType::detect(ids.first().map(String::as_str).unwrap_or_default());
-            if let Some(other) = ids.iter().find(|i| IdType::detect(i) != first) {
-                return Err(invalid(format!(
-                    "The ID Converter takes ids of one type per call, but \"{}\" looks like a {} and \"{other}\" like a {}.",
-                    ids[0],
-                    first.as_str(),
-                    IdType::detect(other).as_str()
-                ))
-                .suggest("Split the ids by type (pmcid, pmid, doi, mid) and make one call per type, or set idtype."));
-            }
-            first
+            let other = ids
+                .iter()
+                .find(|i| IdType::detect(i) != first)
+                .map(String::as_str)
+                .unwrap_or_default();
+            return Err(invalid(format!(
+                "The ID Converter takes ids of one type per call, but \"{}\" looks like a {} and \"{other}\" like a {}.",
+                ids.first().map(String::as_str).unwrap_or_default(),
+                first.as_str(),
+                IdType::detect(other).as_str()
+            ))
+            .suggest("Split the ids by type (pmcid, pmid, doi, mid) and make one call per type, or set idtype."));
         }
     };
     let mut pairs = vec![
@@ -127,19 +129,6 @@ pub fn oa_service(config: &Config, pmcid: &str) -> HttpCall {
     let mut pairs = vec![("id".to_string(), pmcid.to_string())];
     identification(config, &mut pairs);
     get_call(query_url(&config.pmc_oa_url, &pairs), PMC_TIMEOUT_MS)
-}
-
-/// The citation exporter database for these ids: given, or PMC when every id is a PMCID.
-pub fn citation_database(args: &Value) -> String {
-    if let Some(db) = str_arg(args, "database") {
-        return db.to_string();
-    }
-    let ids = pmc_ids(args);
-    if !ids.is_empty() && ids.iter().all(|i| IdType::detect(i) == IdType::Pmcid) {
-        "pmc".into()
-    } else {
-        "pubmed".into()
-    }
 }
 
 /// The `format` sent for a requested export format: nbib is MEDLINE text, BibTeX is built from CSL JSON.

@@ -7,11 +7,11 @@
 //! use the synchronous `fast*` searches by default and the asynchronous
 //! forms (which answer with a ListKey to poll) on request.
 
-use super::{form_call, get_call, invalid, join, str_arg, string_list, PUBCHEM_TIMEOUT_MS};
+use super::{form_call, get_call, invalid, join, PUBCHEM_TIMEOUT_MS};
 use crate::config::Config;
 use crate::error::Error;
 use crate::net::{form_encode, percent_encode, HttpCall};
-use serde_json::Value;
+use crate::tools::entrez_external::call::{Lookup, StructureSearch};
 
 /// Joined id lists longer than this are POSTed.
 pub const POST_LIST_CHARS: usize = 800;
@@ -242,38 +242,16 @@ pub fn operation_tail(domain: Domain, data: Data, legacy_properties: bool) -> St
 }
 
 /// A compound, substance or bioassay lookup.
-pub fn pubchem_lookup(config: &Config, args: &Value, legacy: bool) -> Result<PugPlan, Error> {
+pub fn pubchem_lookup(config: &Config, lookup: &Lookup, legacy: bool) -> Result<PugPlan, Error> {
     let base = &config.pubchem_base_url;
-    let operation = str_arg(args, "operation").unwrap_or("compound");
-    let domain = match operation {
-        "substance" => Domain::Substance,
-        "bioassay" => Domain::Assay,
-        _ => Domain::Compound,
+    let (domain, data) = (lookup.domain, lookup.data);
+    let operation = match domain {
+        Domain::Compound => "compound",
+        Domain::Substance => "substance",
+        Domain::Assay => "bioassay",
     };
-    let default_data = match domain {
-        Domain::Compound => Data::Properties,
-        Domain::Substance => Data::Record,
-        Domain::Assay => Data::Summary,
-    };
-    let data = str_arg(args, "data")
-        .and_then(Data::parse)
-        .unwrap_or(default_data);
-    let default_ns = match domain {
-        Domain::Assay => "aid",
-        Domain::Substance => "sid",
-        Domain::Compound => "cid",
-    };
-    let namespace = str_arg(args, "namespace").unwrap_or(default_ns).to_string();
-    let mut ids = string_list(args.get("identifier"));
-    if matches!(namespace.as_str(), "cid" | "sid" | "aid") {
-        // "2244,2519" is how PUG REST itself writes a list; take it like [2244, 2519].
-        ids = ids
-            .iter()
-            .flat_map(|i| i.split(','))
-            .map(|p| p.trim().to_string())
-            .filter(|p| !p.is_empty())
-            .collect();
-    }
+    let namespace = lookup.namespace.clone();
+    let ids = lookup.identifier.values();
     if ids.is_empty() {
         return Err(invalid("identifier is empty."));
     }
@@ -340,7 +318,7 @@ pub fn pubchem_lookup(config: &Config, args: &Value, legacy: bool) -> Result<Pug
         }
         "sourceid" => {
             let id = single(&ids, "sourceid")?;
-            let source = str_arg(args, "source").ok_or_else(|| {
+            let source = lookup.source.as_deref().ok_or_else(|| {
                 invalid("Namespace sourceid needs source, the depositor's name (e.g. DTP/NCI).")
             })?;
             // Both are path segments with no form-body alternative; PubChem's convention writes a "/" inside them as ".".
@@ -412,35 +390,26 @@ pub fn listkey_poll(config: &Config, listkey: &str) -> HttpCall {
 }
 
 /// An identity, substructure, superstructure or similarity search.
-pub fn structure_search(config: &Config, args: &Value) -> Result<SearchPlan, Error> {
-    let search_type = str_arg(args, "search_type")
-        .unwrap_or("similarity")
-        .to_string();
-    let mode = str_arg(args, "mode").unwrap_or("fast").to_string();
-    let namespace = str_arg(args, "namespace").unwrap_or("smiles").to_string();
-    let ids = string_list(args.get("identifier"));
+pub fn structure_search(config: &Config, search: &StructureSearch) -> Result<SearchPlan, Error> {
+    let search_type = search.search_type.clone();
+    let mode = search.mode.clone();
+    let namespace = search.namespace.clone();
+    let ids = search.identifier.values();
     let query = single(&ids, &namespace)?.to_string();
     let searcher = match (mode.as_str(), search_type.as_str()) {
         ("fast", "similarity") => "fastsimilarity_2d".to_string(),
         ("fast", t) => format!("fast{t}"),
         (_, t) => t.to_string(),
     };
-    let max_records = args
-        .get("max_records")
-        .and_then(Value::as_u64)
-        .unwrap_or(DEFAULT_MAX_RECORDS);
+    let max_records = search.max_records;
+    let threshold = search.threshold;
     let mut options: Vec<(String, String)> = Vec::new();
-    let threshold = (search_type == "similarity").then(|| {
-        args.get("threshold")
-            .and_then(Value::as_u64)
-            .unwrap_or(DEFAULT_THRESHOLD)
-    });
     if let Some(t) = threshold {
         options.push(("Threshold".into(), t.to_string()));
     }
     options.push(("MaxRecords".into(), max_records.to_string()));
-    if let (Some(kind), "identity") = (str_arg(args, "identity_type"), search_type.as_str()) {
-        options.push(("identity_type".into(), kind.to_string()));
+    if let Some(kind) = &search.identity_type {
+        options.push(("identity_type".into(), kind.clone()));
     }
     if namespace == "cid" {
         digits_only(std::slice::from_ref(&query), "CID")?;
