@@ -10,60 +10,18 @@
 
 mod common;
 
+use common::offline::{NoWait, Recording};
 use common::{call_tool_with, TestPlatform, T0};
 use entrez_mcp::config::Config;
 use entrez_mcp::edge::native::sqlite::SqliteStore;
-use entrez_mcp::entrez::limiter::Pacer;
-use entrez_mcp::error::{Error, ErrorKind};
-use entrez_mcp::net::{HttpCall, HttpReply, Network, Transport};
-use entrez_mcp::platform::BoxFuture;
+use entrez_mcp::net::Network;
 use entrez_mcp::protocol::Server;
 use entrez_mcp::staging::{Limits, Staging};
 use entrez_mcp::tools::RequestContext;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
-
-/// Records every request (method, URL, body) and answers none: no network here.
-#[derive(Clone, Default)]
-struct Recording(Arc<Mutex<Vec<String>>>);
-
-impl Recording {
-    fn take(&self) -> Vec<String> {
-        std::mem::take(&mut *self.0.lock().unwrap())
-    }
-}
-
-impl Transport for Recording {
-    fn send<'a>(&'a self, call: HttpCall) -> BoxFuture<'a, Result<HttpReply, Error>> {
-        let body = call
-            .body
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .unwrap_or_default();
-        self.0
-            .lock()
-            .unwrap()
-            .push(format!("{:?} {} {body}", call.method, call.url));
-        Box::pin(async {
-            Err(Error::new(
-                ErrorKind::Unavailable,
-                "test transport: no network",
-            ))
-        })
-    }
-    fn sleep<'a>(&'a self, _ms: u64) -> BoxFuture<'a, ()> {
-        Box::pin(async {})
-    }
-}
-
-struct NoWait;
-
-impl Pacer for NoWait {
-    fn reserve<'a>(&'a self, _: &'a str, _: u32, _: u64) -> BoxFuture<'a, Result<u64, Error>> {
-        Box::pin(async { Ok(0) })
-    }
-}
+use std::sync::Arc;
 
 fn corpus() -> Value {
     let text = include_str!("fixtures/loose-calls/corpus.json");
@@ -119,6 +77,21 @@ fn split(list: &Value) -> (BTreeSet<String>, BTreeSet<String>) {
             )
         })
         .partition(|s| s.starts_with("argument_"))
+}
+
+/// `code path` of each finding in `list`.
+fn at(list: &Value) -> Vec<String> {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| {
+            format!(
+                "{} {}",
+                f["code"].as_str().unwrap(),
+                f["path"].as_str().unwrap()
+            )
+        })
+        .collect()
 }
 
 fn expected(case: &Value) -> BTreeSet<String> {
@@ -215,18 +188,7 @@ fn hopeless_calls_are_refused_by_both_doors_and_never_sent() {
         );
         let v = validate(&s, tool, &case["sent"]);
         assert_eq!(v["valid"], false, "{label}: {v}");
-        let found: Vec<String> = v["details"]["errors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| {
-                format!(
-                    "{} {}",
-                    f["code"].as_str().unwrap(),
-                    f["path"].as_str().unwrap()
-                )
-            })
-            .collect();
+        let found = at(&v["details"]["errors"]);
         assert!(found.contains(&want), "{label}: {found:?}");
         let message = &v["details"]["errors"][0]["message"];
         assert!(
@@ -235,18 +197,7 @@ fn hopeless_calls_are_refused_by_both_doors_and_never_sent() {
         );
         let r = call_tool_with(&s, tool, case["sent"].clone(), &ctx());
         assert_eq!(r["isError"], true, "{label}: {r}");
-        let refused: Vec<String> = r["structuredContent"]["error"]["details"]["errors"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{label}: no details: {r}"))
-            .iter()
-            .map(|f| {
-                format!(
-                    "{} {}",
-                    f["code"].as_str().unwrap(),
-                    f["path"].as_str().unwrap()
-                )
-            })
-            .collect();
+        let refused = at(&r["structuredContent"]["error"]["details"]["errors"]);
         assert!(refused.contains(&want), "{label}: {refused:?}");
         assert!(sent.take().is_empty(), "a refused call was sent: {label}");
     }

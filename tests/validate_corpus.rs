@@ -20,17 +20,13 @@ mod query_cases;
 #[path = "validate_corpus/record_cases.rs"]
 mod record_cases;
 
+use common::offline::{NoWait, Recording};
 use common::*;
 use entrez_mcp::config::Config;
-use entrez_mcp::entrez::limiter::Pacer;
-use entrez_mcp::error::{Error, ErrorKind};
-use entrez_mcp::net::{HttpCall, HttpReply, Network, Transport};
-use entrez_mcp::platform::BoxFuture;
+use entrez_mcp::net::Network;
 use entrez_mcp::protocol::Server;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 
 /// One call and what validation must say about it.
 pub struct Case {
@@ -88,38 +84,11 @@ fn own(list: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
     list.iter().map(|(c, p)| (*c, p.to_string())).collect()
 }
 
-/// A transport that counts what it is asked to send and never reaches a network.
-struct Counting(Arc<AtomicUsize>);
-
-impl Transport for Counting {
-    fn send<'a>(&'a self, _call: HttpCall) -> BoxFuture<'a, Result<HttpReply, Error>> {
-        self.0.fetch_add(1, Ordering::SeqCst);
-        Box::pin(async {
-            Err(Error::new(
-                ErrorKind::Unavailable,
-                "test transport: no network",
-            ))
-        })
-    }
-    fn sleep<'a>(&'a self, _ms: u64) -> BoxFuture<'a, ()> {
-        Box::pin(async {})
-    }
-}
-
-/// Pacing is not under test here: every slot is free, so each valid call reaches the transport.
-struct NoWait;
-
-impl Pacer for NoWait {
-    fn reserve<'a>(&'a self, _: &'a str, _: u32, _: u64) -> BoxFuture<'a, Result<u64, Error>> {
-        Box::pin(async { Ok(0) })
-    }
-}
-
-fn counted_server() -> (Server, Arc<AtomicUsize>) {
-    let sent = Arc::new(AtomicUsize::new(0));
+fn counted_server() -> (Server, Recording) {
+    let sent = Recording::default();
     let (server, _) = server_with(Config::defaults());
     let server = server.with_network(Network {
-        transport: Box::new(Counting(sent.clone())),
+        transport: Box::new(sent.clone()),
         pacer: Box::new(NoWait),
     });
     (server, sent)
@@ -155,9 +124,9 @@ fn all_cases() -> Vec<Case> {
 }
 
 /// Runs one case through both doors; returns every code validate reported.
-fn run(s: &Server, sent: &AtomicUsize, c: &Case) -> Vec<String> {
+fn run(s: &Server, sent: &Recording, c: &Case) -> Vec<String> {
     let label = format!("{} {}", c.tool, c.args);
-    let before = sent.load(Ordering::SeqCst);
+    let before = sent.count();
     let v = call_tool(s, "validate", json!({"tool": c.tool, "arguments": c.args}));
     let sc = &v["structuredContent"];
     assert_eq!(v["isError"], false, "{label}: {v}");
@@ -186,11 +155,7 @@ fn run(s: &Server, sent: &AtomicUsize, c: &Case) -> Vec<String> {
             "{label}: {m}"
         );
     }
-    assert_eq!(
-        sent.load(Ordering::SeqCst),
-        before,
-        "validate sent a request: {label}"
-    );
+    assert_eq!(sent.count(), before, "validate sent a request: {label}");
 
     let real = call_tool(s, c.tool, c.args.clone());
     let details = &real["structuredContent"]["error"]["details"];
@@ -201,11 +166,7 @@ fn run(s: &Server, sent: &AtomicUsize, c: &Case) -> Vec<String> {
         "tools/call disagrees on {label}: {real}"
     );
     if rejected {
-        assert_eq!(
-            sent.load(Ordering::SeqCst),
-            before,
-            "a rejected call was sent: {label}"
-        );
+        assert_eq!(sent.count(), before, "a rejected call was sent: {label}");
         // Reading and the schema check run first; the semantic rules only on arguments that pass both.
         let schema: Vec<_> = c
             .errors
@@ -225,10 +186,7 @@ fn run(s: &Server, sent: &AtomicUsize, c: &Case) -> Vec<String> {
         );
     } else if matches!(c.tool, "entrez_query" | "entrez_external") {
         // Tools that reach NCBI: a valid call is sent, and fails there for want of a network.
-        assert!(
-            sent.load(Ordering::SeqCst) > before,
-            "a valid call was not sent: {label}"
-        );
+        assert!(sent.count() > before, "a valid call was not sent: {label}");
         assert_eq!(real["isError"], true, "{label}");
     } else {
         assert_eq!(real["isError"], false, "{label}: {real}");
@@ -456,7 +414,7 @@ fn tools_call_rejects_with_the_findings_and_one_shared_code() {
         warned["structuredContent"]["error"]["code"],
         "upstream_unavailable"
     );
-    assert!(sent.load(Ordering::SeqCst) > 0);
+    assert!(sent.count() > 0);
 }
 
 #[test]

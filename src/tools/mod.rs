@@ -2,6 +2,7 @@
 
 pub mod api_key_status;
 pub mod arguments;
+pub mod canonical;
 pub mod capabilities;
 pub mod content;
 pub mod describe;

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod offline;
 pub mod replay;
 
 use entrez_mcp::config::Config;

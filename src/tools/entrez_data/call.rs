@@ -9,8 +9,9 @@
 use super::plan::Source;
 use crate::staging::guard::{DEFAULT_LIMIT, MAX_LIMIT};
 use crate::staging::limits::{DEFAULT_RECORDS, MAX_RECORDS};
+use crate::tools::canonical::Canonical;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// A typed `entrez_data` call; serialized, it is `validate`'s `normalized_arguments`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -63,37 +64,30 @@ pub struct DatasetRef {
 impl DataCall {
     /// Reads canonical arguments (after the intake and the schema); `None` when no known operation is named.
     pub fn read(args: &Value) -> Option<DataCall> {
-        let map = args.as_object()?;
-        let text = |name: &str| {
-            map.get(name)
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .unwrap_or_default()
-                .to_string()
-        };
+        let a = Canonical::of(args)?;
+        let text = |name: &str| a.text(name).unwrap_or_default();
         let dataset = || DatasetRef {
             data_access_id: text("data_access_id"),
         };
-        Some(match map.get("operation").and_then(Value::as_str)? {
+        Some(match a.text("operation")?.as_str() {
             "fetch_and_stage" => DataCall::FetchAndStage(Stage {
-                database: match text("database").to_ascii_lowercase() {
-                    db if db.is_empty() => "pubmed".into(),
-                    db => db,
-                },
+                database: a.lower("database").unwrap_or_else(|| "pubmed".into()),
                 source: Source::from_args(args),
-                max_records: int(map, "max_records")
+                max_records: a
+                    .int("max_records")
                     .unwrap_or(DEFAULT_RECORDS)
                     .clamp(1, MAX_RECORDS),
-                include_sequence: map.get("include_sequence") == Some(&Value::Bool(true)),
+                include_sequence: a.flag("include_sequence"),
             }),
             "query" => DataCall::Query(Query {
                 data_access_id: text("data_access_id"),
-                sql: map
+                sql: a
                     .get("sql")
                     .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_string(),
-                limit: int(map, "limit")
+                limit: a
+                    .int("limit")
                     .unwrap_or(DEFAULT_LIMIT as u64)
                     .clamp(1, MAX_LIMIT as u64),
             }),
@@ -108,8 +102,4 @@ impl DataCall {
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
-}
-
-fn int(map: &Map<String, Value>, name: &str) -> Option<u64> {
-    map.get(name).and_then(Value::as_u64)
 }

@@ -10,11 +10,10 @@
 //! Parameters an operation does not use are not part of it (the semantic
 //! rules warn about them).
 
-use super::plan::{
-    normalize_pmcid, string_list, Data, Domain, IdType, DEFAULT_MAX_RECORDS, DEFAULT_THRESHOLD,
-};
+use super::plan::{normalize_pmcid, Data, Domain, IdType, DEFAULT_MAX_RECORDS, DEFAULT_THRESHOLD};
+use crate::tools::canonical::Canonical;
 use serde::{Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// A typed `entrez_external` call; serialized, it is `validate`'s `normalized_arguments`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -153,19 +152,12 @@ fn idtype_name<S: Serializer>(t: &Option<IdType>, s: S) -> Result<S::Ok, S::Erro
 impl ExternalCall {
     /// Reads canonical arguments (after the intake and the schema); `None` when no known operation is named.
     pub fn read(args: &Value) -> Option<ExternalCall> {
-        let map = args.as_object()?;
-        let text = |name: &str| {
-            map.get(name)
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(String::from)
-        };
-        let int = |name: &str| map.get(name).and_then(Value::as_u64);
+        let a = Canonical::of(args)?;
+        let (text, int) = (|name: &str| a.text(name), |name: &str| a.int(name));
         let operation = text("operation")?;
         Some(match operation.as_str() {
             "compound" | "substance" | "bioassay" => {
-                let lookup = lookup(map, &operation);
+                let lookup = lookup(a, &operation);
                 match lookup.domain {
                     Domain::Compound => ExternalCall::Compound(lookup),
                     Domain::Substance => ExternalCall::Substance(lookup),
@@ -177,7 +169,7 @@ impl ExternalCall {
                 let namespace = text("namespace").unwrap_or_else(|| "smiles".into());
                 ExternalCall::StructureSearch(StructureSearch {
                     service: "pubchem",
-                    identifier: identifier(map, &namespace, true),
+                    identifier: identifier(a, &namespace, true),
                     namespace,
                     mode: text("mode").unwrap_or_else(|| "fast".into()),
                     threshold: (search_type == "similarity")
@@ -188,7 +180,7 @@ impl ExternalCall {
                 })
             }
             "id_convert" => {
-                let ids = string_list(map.get("ids"));
+                let ids = a.list("ids");
                 let idtype = match text("idtype").as_deref().and_then(IdType::parse) {
                     Some(t) => Some(t),
                     None => {
@@ -204,14 +196,15 @@ impl ExternalCall {
             }
             "oa_service" => ExternalCall::OaService(OaService {
                 service: "pmc",
-                ids: string_list(map.get("ids"))
+                ids: a
+                    .list("ids")
                     .into_iter()
                     // An id that is no PMCID stays as given; the service call names it.
                     .map(|id| normalize_pmcid(&id).unwrap_or(id))
                     .collect(),
             }),
             "citation_export" => {
-                let ids = string_list(map.get("ids"));
+                let ids = a.list("ids");
                 let all_pmcids =
                     !ids.is_empty() && ids.iter().all(|i| IdType::detect(i) == IdType::Pmcid);
                 ExternalCall::CitationExport(CitationExport {
@@ -232,14 +225,8 @@ impl ExternalCall {
     }
 }
 
-fn lookup(map: &Map<String, Value>, operation: &str) -> Lookup {
-    let text = |name: &str| {
-        map.get(name)
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(String::from)
-    };
+fn lookup(a: Canonical<'_>, operation: &str) -> Lookup {
+    let text = |name: &str| a.text(name);
     let (domain, default_data, default_ns) = match operation {
         "substance" => (Domain::Substance, Data::Record, "sid"),
         "bioassay" => (Domain::Assay, Data::Summary, "aid"),
@@ -253,7 +240,7 @@ fn lookup(map: &Map<String, Value>, operation: &str) -> Lookup {
     Lookup {
         service: "pubchem",
         domain,
-        identifier: identifier(map, &namespace, false),
+        identifier: identifier(a, &namespace, false),
         source: text("source").filter(|_| namespace == "sourceid"),
         namespace,
         data,
@@ -262,8 +249,8 @@ fn lookup(map: &Map<String, Value>, operation: &str) -> Lookup {
 }
 
 /// The identifier as the plan sends it: numeric ids split at commas (PUG REST's own list form).
-fn identifier(map: &Map<String, Value>, namespace: &str, search: bool) -> Identifier {
-    let mut values = string_list(map.get("identifier"));
+fn identifier(a: Canonical<'_>, namespace: &str, search: bool) -> Identifier {
+    let mut values = a.list("identifier");
     if matches!(namespace, "cid" | "sid" | "aid") {
         values = values
             .iter()

@@ -14,8 +14,9 @@
 //! cannot reach NCBI; the semantic rules warn about them (`ignored_parameter`).
 
 use super::plan::{self, Format};
+use crate::tools::canonical::Canonical;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// Default cap on records parsed into one result.
 pub const DEFAULT_MAX_RECORDS: usize = 50;
@@ -260,7 +261,7 @@ pub struct Citation {
 impl QueryCall {
     /// Reads canonical arguments (after the intake and the schema); `None` when no operation is named.
     pub fn read(args: &Value) -> Option<QueryCall> {
-        let a = Args(args.as_object()?);
+        let a = Args(Canonical::of(args)?);
         Some(match a.text("operation")?.as_str() {
             "info" => QueryCall::Info(Info {
                 database: a.lower("database"),
@@ -275,7 +276,7 @@ impl QueryCall {
                 dates: a.dates(),
                 retstart: a.int("retstart").unwrap_or(0),
                 retmax: a.int("retmax").unwrap_or(plan::DEFAULT_SEARCH_RETMAX),
-                usehistory: a.0.get("usehistory") == Some(&Value::Bool(true)),
+                usehistory: a.flag("usehistory"),
                 idtype: a.text("idtype"),
             }),
             "summary" => QueryCall::Summary(Summary {
@@ -328,7 +329,7 @@ impl QueryCall {
             }),
             "global_query" => QueryCall::GlobalQuery(GlobalQuery {
                 term: a.text("term").unwrap_or_default(),
-                databases: match a.0.get("databases").and_then(Value::as_array) {
+                databases: match a.get("databases").and_then(Value::as_array) {
                     Some(list) => list
                         .iter()
                         .filter_map(Value::as_str)
@@ -357,23 +358,17 @@ impl QueryCall {
     }
 }
 
-/// Canonical arguments, read by name.
-struct Args<'a>(&'a Map<String, Value>);
+/// Canonical arguments, with the readings only `entrez_query` needs.
+struct Args<'a>(Canonical<'a>);
+
+impl<'a> std::ops::Deref for Args<'a> {
+    type Target = Canonical<'a>;
+    fn deref(&self) -> &Canonical<'a> {
+        &self.0
+    }
+}
 
 impl Args<'_> {
-    fn text(&self, name: &str) -> Option<String> {
-        self.0
-            .get(name)
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(String::from)
-    }
-
-    fn lower(&self, name: &str) -> Option<String> {
-        self.text(name).map(|s| s.to_ascii_lowercase())
-    }
-
     fn database(&self, name: &str) -> String {
         self.lower(name).unwrap_or_else(|| "pubmed".into())
     }
@@ -389,18 +384,7 @@ impl Args<'_> {
     }
 
     fn ids(&self) -> Vec<String> {
-        self.0
-            .get("ids")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|v| match v {
-                Value::String(s) => Some(s.trim().to_string()),
-                Value::Number(n) => Some(n.to_string()),
-                _ => None,
-            })
-            .filter(|s| !s.is_empty())
-            .collect()
+        self.list("ids")
     }
 
     /// Ids when given; else the history set, paged up to `page_cap` when the operation pages.
@@ -433,8 +417,7 @@ impl Args<'_> {
             Some(Value::Number(n)) => n.to_string(),
             _ => String::new(),
         };
-        self.0
-            .get("citations")
+        self.get("citations")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()

@@ -61,19 +61,7 @@ pub fn database(args: &Value) -> String {
 
 /// The ids as strings, trimmed, in the order given.
 pub fn ids(args: &Value) -> Vec<String> {
-    args.get("ids")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| match v {
-                    Value::String(s) => Some(s.trim().to_string()),
-                    Value::Number(n) => Some(n.to_string()),
-                    _ => None,
-                })
-                .filter(|s| !s.is_empty())
-                .collect()
-        })
-        .unwrap_or_default()
+    crate::tools::canonical::text_list(args.get("ids"))
 }
 
 /// Adds `id=` or the `WebEnv`/`query_key` pair (and its page, when it has one).

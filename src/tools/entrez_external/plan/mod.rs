@@ -66,22 +66,7 @@ pub fn str_arg<'a>(args: &'a Value, name: &str) -> Option<&'a str> {
         .filter(|s| !s.is_empty())
 }
 
-/// A string, integer or list of either, as trimmed strings.
-pub fn string_list(v: Option<&Value>) -> Vec<String> {
-    let one = |v: &Value| match v {
-        Value::String(s) => Some(s.trim().to_string()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    };
-    match v {
-        Some(Value::Array(items)) => items.iter().filter_map(one).collect(),
-        Some(v) => one(v).into_iter().collect(),
-        None => Vec::new(),
-    }
-    .into_iter()
-    .filter(|s| !s.is_empty())
-    .collect()
-}
+pub use crate::tools::canonical::text_list as string_list;
 
 /// An `invalid_arguments` error: the request is wrong before it is ever sent.
 pub(crate) fn invalid(message: impl Into<String>) -> Error {

@@ -1,0 +1,54 @@
+//! Stand-ins for the network in tests that must not reach one.
+
+use entrez_mcp::entrez::limiter::Pacer;
+use entrez_mcp::error::{Error, ErrorKind};
+use entrez_mcp::net::{HttpCall, HttpReply, Transport};
+use entrez_mcp::platform::BoxFuture;
+use std::sync::{Arc, Mutex};
+
+/// Pacing is not under test: every slot is free, so each call reaches the transport at once.
+pub struct NoWait;
+
+impl Pacer for NoWait {
+    fn reserve<'a>(&'a self, _: &'a str, _: u32, _: u64) -> BoxFuture<'a, Result<u64, Error>> {
+        Box::pin(async { Ok(0) })
+    }
+}
+
+/// Records every request (`METHOD URL BODY`) and answers none: there is no network.
+#[derive(Clone, Default)]
+pub struct Recording(Arc<Mutex<Vec<String>>>);
+
+impl Recording {
+    /// The requests recorded since the last call, oldest first.
+    pub fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap())
+    }
+
+    /// How many requests are recorded now.
+    pub fn count(&self) -> usize {
+        self.0.lock().unwrap().len()
+    }
+}
+
+impl Transport for Recording {
+    fn send<'a>(&'a self, call: HttpCall) -> BoxFuture<'a, Result<HttpReply, Error>> {
+        let body = call
+            .body
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        self.0
+            .lock()
+            .unwrap()
+            .push(format!("{:?} {} {body}", call.method, call.url));
+        Box::pin(async {
+            Err(Error::new(
+                ErrorKind::Unavailable,
+                "test transport: no network",
+            ))
+        })
+    }
+    fn sleep<'a>(&'a self, _ms: u64) -> BoxFuture<'a, ()> {
+        Box::pin(async {})
+    }
+}
