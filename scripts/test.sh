@@ -207,6 +207,7 @@ start_native() {
     $(cat "$TMP/e2e.env") "$@" "$ROOT/target/release/entrez-mcp" serve --listen "127.0.0.1:$port"
   if wait_http "http://127.0.0.1:$port/" "$BG_PID" "$name"; then
     NATIVE_URL="http://127.0.0.1:$port/mcp"
+    NATIVE_PID="$BG_PID"
   else
     cat "$logfile" >&2
   fi
@@ -249,7 +250,7 @@ E2E_DATA_TTL_SECS=60
 
 e2e() {
   local bin="$ROOT/target/release/entrez-mcp"
-  local env_file="$TMP/e2e.env" native_url="" worker_url="" port
+  local env_file="$TMP/e2e.env" native_url="" native_pid="" worker_url="" port
 
   # Stand-ins for NCBI (recorded E-utilities answers) and for PubChem/PMC, with their real rate limits.
   local eutils_base="" external_base=""
@@ -279,6 +280,7 @@ e2e() {
     mkdir -p "$TMP/native-data"
     start_native "native server" ENTREZ_DATA_DIR="$TMP/native-data"
     native_url="$NATIVE_URL"
+    native_pid="${NATIVE_PID:-}"
   fi
 
   if [ "$WORKER_OK" = 1 ]; then
@@ -302,18 +304,21 @@ e2e() {
     fi
   fi
 
-  local edge url
+  local edge url pid
   for edge in native worker; do
     url=native_url
     [ "$edge" = worker ] && url=worker_url
     url="${!url}"
+    # The native server's pid, so the hostile-upstream suite can read its peak memory.
+    pid=""
+    [ "$edge" = native ] && pid="$native_pid"
     if [ -z "$url" ]; then
       skip "e2e $edge" "the $edge server did not start"
       E2E_FAILED=$((E2E_FAILED + 1))
       continue
     fi
     run_suite "http-$edge" E2E_URL="$url" E2E_EDGE="$edge" E2E_REPLAY="$eutils_base" \
-      E2E_EXTERNAL_REPLAY="$external_base" E2E_DATA_TTL_SECS="$E2E_DATA_TTL_SECS" -- "${HTTP_SUITES[@]}"
+      E2E_EXTERNAL_REPLAY="$external_base" E2E_DATA_TTL_SECS="$E2E_DATA_TTL_SECS" E2E_NATIVE_PID="$pid" -- "${HTTP_SUITES[@]}"
     run_conformance "$edge" "$url"
   done
 

@@ -4,7 +4,7 @@
 //! a socket. Natively the edge sends calls with reqwest on tokio; on Workers,
 //! with the Fetch API. Tests send them to a replay server or to a closure.
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::platform::{BoxFuture, MaybeSendSync};
 
 /// HTTP method of an outbound call.
@@ -29,6 +29,8 @@ pub struct HttpCall {
     pub body: Option<Vec<u8>>,
     /// How long the edge may wait for the whole reply.
     pub timeout_ms: u64,
+    /// The most reply bytes (after decompression) the edge may read; past it the call fails.
+    pub max_bytes: u64,
 }
 
 impl std::fmt::Debug for HttpCall {
@@ -39,6 +41,7 @@ impl std::fmt::Debug for HttpCall {
             .field("url", &redact_query(&self.url))
             .field("body_bytes", &self.body.as_ref().map(Vec::len))
             .field("timeout_ms", &self.timeout_ms)
+            .field("max_bytes", &self.max_bytes)
             .finish()
     }
 }
@@ -70,6 +73,84 @@ pub trait Transport: MaybeSendSync {
     fn send<'a>(&'a self, call: HttpCall) -> BoxFuture<'a, Result<HttpReply, Error>>;
     /// Waits `ms` milliseconds.
     fn sleep<'a>(&'a self, ms: u64) -> BoxFuture<'a, ()>;
+}
+
+/// A reply body read chunk by chunk, refused as soon as it passes its ceiling.
+///
+/// Both edges read upstream bodies through this: a declared length over the
+/// ceiling is refused before any byte is read, and an endless or decompressing
+/// body is cut off at the ceiling, so one reply can never take more memory
+/// than its call allows.
+#[derive(Debug)]
+pub struct BoundedBody {
+    max: u64,
+    host: String,
+    len: u64,
+    // Chunks joined once at the end: no doubling reallocation, so a body at
+    // the ceiling costs at most twice its size, never three times.
+    chunks: Vec<Vec<u8>>,
+}
+
+impl BoundedBody {
+    /// An empty body for a reply from `host`; `declared` is its Content-Length, when sent.
+    pub fn new(host: &str, max: u64, declared: Option<u64>) -> Result<BoundedBody, Error> {
+        if let Some(n) = declared.filter(|n| *n > max) {
+            return Err(too_large(host, max, Some(n)));
+        }
+        Ok(BoundedBody {
+            max,
+            host: host.to_string(),
+            len: 0,
+            chunks: Vec::new(),
+        })
+    }
+
+    /// Appends a chunk, or fails when the body would pass its ceiling.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), Error> {
+        self.len = self.len.saturating_add(chunk.len() as u64);
+        if self.len > self.max {
+            self.chunks = Vec::new();
+            return Err(too_large(&self.host, self.max, None));
+        }
+        self.chunks.push(chunk.to_vec());
+        Ok(())
+    }
+
+    /// The whole body.
+    pub fn into_bytes(self) -> Vec<u8> {
+        if self.chunks.len() == 1 {
+            return self.chunks.into_iter().next().unwrap_or_default();
+        }
+        let mut bytes = Vec::with_capacity(self.len as usize);
+        for chunk in self.chunks {
+            bytes.extend_from_slice(&chunk);
+        }
+        bytes
+    }
+}
+
+/// The error for a reply larger than its call allows (`response_too_large`); never retried.
+pub fn too_large(host: &str, max: u64, declared: Option<u64>) -> Error {
+    let size = match declared {
+        Some(n) => format!("declared {n} bytes"),
+        None => "kept coming".to_string(),
+    };
+    Error::new(
+        ErrorKind::LimitExceeded,
+        format!("The reply from {host} {size}, more than the {max} bytes this request may read; it was not used."),
+    )
+    .with_code("response_too_large")
+    .suggest("Ask for fewer records per call (fewer ids, a smaller retmax or max_records), or a smaller format (rettype fasta instead of GenBank).")
+    .suggest("For many records, stage them with entrez_data fetch_and_stage, which fetches in batches.")
+}
+
+/// The host of a URL, which is all an error message needs (the query may hold a key).
+pub fn host_of(url: &str) -> String {
+    url.split("://")
+        .nth(1)
+        .and_then(|rest| rest.split(['/', '?']).next())
+        .unwrap_or("upstream")
+        .to_string()
 }
 
 /// `url` with every `api_key` value replaced, for messages and logs.
@@ -149,6 +230,7 @@ mod tests {
             headers: vec![],
             body: None,
             timeout_ms: 1,
+            max_bytes: 1,
         };
         assert!(!format!("{call:?}").contains("SECRET"));
     }

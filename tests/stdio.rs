@@ -66,3 +66,52 @@ fn unknown_command_exits_2_with_usage_on_stderr_only() {
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("entrez-mcp stdio"));
 }
+
+#[test]
+fn an_oversized_or_garbled_line_is_refused_and_the_server_keeps_serving() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_entrez-mcp"))
+        .arg("stdio")
+        .env("ENTREZ_DATA_DIR", ":memory:")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    {
+        let stdin = child.stdin.as_mut().unwrap();
+        // 40 MB on one line: ten times the limit, sent in pieces as a peer would.
+        let piece = vec![b'x'; 1 << 20];
+        for _ in 0..40 {
+            stdin.write_all(&piece).unwrap();
+        }
+        stdin.write_all(b"\n").unwrap();
+        // Bytes that are not UTF-8 are a parse error, not the end of the session.
+        stdin.write_all(b"\xff\xfe{\n").unwrap();
+        writeln!(
+            stdin,
+            "{}",
+            json!({"jsonrpc": "2.0", "id": 7, "method": "ping"})
+        )
+        .unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child
+        .wait_with_output()
+        .expect("binary exits when stdin closes");
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let replies: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(replies.len(), 3, "{stdout}");
+    let error = |code: i64| replies.iter().find(|r| r["error"]["code"] == code);
+    let too_long = error(-32600).unwrap_or_else(|| panic!("{stdout}"));
+    assert!(too_long["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("exceeds"));
+    assert!(error(-32700).is_some(), "{stdout}");
+    let ping = replies.iter().find(|r| r["id"] == 7).unwrap();
+    assert_eq!(ping["result"], json!({}));
+}

@@ -10,8 +10,9 @@
 
 use crate::entrez::limiter::{MemoryPacer, Pacer, DISTRIBUTED_WINDOW_MS};
 use crate::error::{Error, ErrorKind};
-use crate::net::{HttpCall, HttpReply, Method as CoreMethod, Transport};
+use crate::net::{BoundedBody, HttpCall, HttpReply, Method as CoreMethod, Transport};
 use crate::platform::BoxFuture;
+use futures_util::StreamExt;
 use std::time::Duration;
 use worker::{
     durable_object, AbortController, Date, Delay, DurableObject, Env, Fetch, Headers, Method,
@@ -20,6 +21,9 @@ use worker::{
 
 /// The Durable Object binding name declared in wrangler.toml.
 pub const PACER_BINDING: &str = "ENTREZ_PACER";
+
+/// The most bytes one upstream reply may take in an isolate, whatever its call allows.
+pub const WORKER_MAX_REPLY_BYTES: u64 = 32 * 1024 * 1024;
 
 /// Sends calls with `fetch`, aborting them at their timeout.
 pub struct FetchTransport;
@@ -83,10 +87,22 @@ impl Transport for FetchTransport {
                 .entries()
                 .map(|(k, v)| (k.to_ascii_lowercase(), v))
                 .collect();
-            let body = response
-                .bytes()
-                .await
+            // An isolate has 128 MB: no reply may take more than a quarter of it.
+            let max = call.max_bytes.min(WORKER_MAX_REPLY_BYTES);
+            let declared = response
+                .headers()
+                .get("content-length")
+                .ok()
+                .flatten()
+                .and_then(|v| v.trim().parse::<u64>().ok());
+            let mut body = BoundedBody::new(&host, max, declared)?;
+            let mut stream = response
+                .stream()
                 .map_err(|_| fail("broke off while reading"))?;
+            while let Some(chunk) = stream.next().await {
+                body.push(&chunk.map_err(|_| fail("broke off while reading"))?)?;
+            }
+            let body = body.into_bytes();
             Ok(HttpReply {
                 status,
                 headers,

@@ -87,6 +87,8 @@ impl<'a> EntrezClient<'a> {
                         status_error(request, &reply),
                     )
                 }
+                // A reply too large to read would be as large again: say so at once.
+                Err(e) if e.code == "response_too_large" => return Err(e),
                 Err(e) => (None, None, e),
             };
             let elapsed = self.platform.now_unix_ms().saturating_sub(started);

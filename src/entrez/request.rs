@@ -38,6 +38,19 @@ pub enum Utility {
 }
 
 impl Utility {
+    /// The most reply bytes one request of this utility may read: generous for what NCBI
+    /// legitimately sends (a 500-article PubMed batch is about 9 MB, 100 PMC articles
+    /// rarely 30 MB), small enough that a hostile reply cannot take the process down.
+    pub fn max_reply_bytes(self) -> u64 {
+        const MIB: u64 = 1024 * 1024;
+        match self {
+            Utility::Fetch => 64 * MIB,
+            Utility::Summary => 32 * MIB,
+            Utility::Search | Utility::Link | Utility::Post => 16 * MIB,
+            Utility::Info | Utility::Spell | Utility::CitMatch => 8 * MIB,
+        }
+    }
+
     /// The CGI name under the E-utilities base URL.
     pub fn path(self) -> &'static str {
         match self {
@@ -131,6 +144,7 @@ impl EutilsRequest {
                 )],
                 body: Some(encoded.into_bytes()),
                 timeout_ms: EUTILS_TIMEOUT_MS,
+                max_bytes: self.utility.max_reply_bytes(),
             }
         } else {
             HttpCall {
@@ -139,6 +153,7 @@ impl EutilsRequest {
                 headers: Vec::new(),
                 body: None,
                 timeout_ms: EUTILS_TIMEOUT_MS,
+                max_bytes: self.utility.max_reply_bytes(),
             }
         }
     }

@@ -16,6 +16,8 @@ pub struct RetryPolicy {
     pub max_backoff_ms: u64,
     /// Total time budget from the first attempt.
     pub deadline_ms: u64,
+    /// The longest `Retry-After` honoured; asked to wait longer, the caller is told at once.
+    pub max_retry_after_ms: u64,
 }
 
 impl Default for RetryPolicy {
@@ -25,6 +27,7 @@ impl Default for RetryPolicy {
             base_ms: 500,
             max_backoff_ms: 8_000,
             deadline_ms: 60_000,
+            max_retry_after_ms: 30_000,
         }
     }
 }
@@ -67,8 +70,12 @@ impl RetryPolicy {
             .min(self.max_backoff_ms);
         // Full jitter on half the backoff keeps retries from many callers apart.
         let jittered = backoff / 2 + ((backoff / 2) as f64 * jitter.clamp(0.0, 1.0)) as u64;
+        // Seconds read from upstream may be anything: saturate, and refuse to wait past the cap.
         let wait = match retry_after.and_then(|v| v.trim().parse::<u64>().ok()) {
-            Some(secs) => (secs * 1000).max(jittered),
+            Some(secs) if secs.saturating_mul(1000) > self.max_retry_after_ms => {
+                return Verdict::GiveUp
+            }
+            Some(secs) => secs.saturating_mul(1000).max(jittered),
             None => jittered,
         };
         if elapsed_ms.saturating_add(wait) > self.deadline_ms {
@@ -124,6 +131,27 @@ mod tests {
         assert_eq!(
             p.decide(1, Some(429), Some("3"), 0, 0.0),
             Verdict::RetryAfter(3000)
+        );
+    }
+
+    #[test]
+    fn an_absurd_retry_after_neither_overflows_nor_holds_the_caller() {
+        let p = RetryPolicy::default();
+        for huge in ["18446744073709552", "18446744073709551615", "31"] {
+            assert_eq!(
+                p.decide(1, Some(429), Some(huge), 0, 0.5),
+                Verdict::GiveUp,
+                "{huge}"
+            );
+        }
+        assert_eq!(
+            p.decide(1, Some(429), Some("30"), 0, 0.0),
+            Verdict::RetryAfter(30_000)
+        );
+        // Not a number of seconds (an HTTP date, garbage): the usual backoff.
+        assert_eq!(
+            p.decide(1, Some(503), Some("Wed, 21 Oct 2026 07:28:00 GMT"), 0, 0.0),
+            Verdict::RetryAfter(250)
         );
     }
 

@@ -7,6 +7,7 @@ use crate::config::Config;
 use crate::error::{Error, ErrorKind};
 use crate::net::Network;
 use crate::platform::Platform;
+use crate::secret::{self, ApiKey};
 use crate::staging::Staging;
 use crate::tools::{Registry, RequestContext, ToolContext};
 use serde_json::{json, Map, Value};
@@ -117,12 +118,22 @@ impl Server {
         notifier: Option<&dyn Notifier>,
     ) -> Option<Value> {
         match message {
-            Incoming::Request { id, method, params } => Some(
-                match self.dispatch(&method, params, request, notifier).await {
+            Incoming::Request { id, method, params } => {
+                let mut reply = match self.dispatch(&method, params, request, notifier).await {
                     Ok(result) => jsonrpc::success(id, result),
                     Err(e) => jsonrpc::failure(id, &e),
-                },
-            ),
+                };
+                // Upstream words may quote a key: none leaves, whatever path it took.
+                let keys: Vec<&ApiKey> = [
+                    self.config.api_key.as_ref(),
+                    request.caller_api_key.as_ref(),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                secret::scrub(&mut reply, &keys);
+                Some(reply)
+            }
             // notifications/initialized, cancelled, progress: nothing to answer.
             Incoming::Notification { .. } | Incoming::Response => None,
         }

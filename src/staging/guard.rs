@@ -202,6 +202,32 @@ pub fn not_read_only(reasons: &[String]) -> Error {
     .with_details(json!({ "denied": unique }))
 }
 
+/// Layer 0, before SQLite sees the text: its size, and no NUL character.
+///
+/// SQLite stops reading at a NUL, so `SELECT 1\0; DROP TABLE article` would
+/// compile as `SELECT 1` and the rest would vanish without a word; such text
+/// is refused whole instead.
+pub fn check_text(sql: &str) -> Result<(), Error> {
+    if sql.len() > MAX_SQL_BYTES {
+        return Err(sql_error(&format!(
+            "the SQL is {} bytes, over the limit of {MAX_SQL_BYTES}",
+            sql.len()
+        )));
+    }
+    if let Some(at) = sql.find('\0') {
+        return Err(Error::new(
+            ErrorKind::InvalidArguments,
+            format!(
+                "The SQL holds a NUL character at byte {at}; SQLite would ignore everything after it, so the query was not run."
+            ),
+        )
+        // What follows a NUL is text after the statement, refused as such.
+        .with_code("sql_multiple_statements")
+        .suggest("Remove the \\u0000 character and send exactly one statement."));
+    }
+    Ok(())
+}
+
 /// The error for SQL with more than one statement.
 pub fn multiple_statements() -> Error {
     Error::new(

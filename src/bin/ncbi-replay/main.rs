@@ -12,7 +12,8 @@
 //! - invalid databases get NCBI's `<ERROR>` answers, unknown paths a 404.
 //!
 //! For tests it adds fault injection (`POST /__replay/fail`), a stats report
-//! (`GET /__replay/stats`) and a reset (`POST /__replay/reset`).
+//! (`GET /__replay/stats`) and a reset (`POST /__replay/reset`); a fault may
+//! carry a hostile body (`"body": "endless" | "gzip_bomb" | "declared" | "quote_key"`).
 //!
 //! Synthetic routes, where no recording exists (see synthetic.rs and
 //! tests/fixtures/ncbi/synthetic/README.md): ecitmatch; PMIDs
@@ -30,6 +31,8 @@
 mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 mod fixtures;
+#[cfg(not(target_arch = "wasm32"))]
+mod hostile;
 #[cfg(not(target_arch = "wasm32"))]
 mod limiter;
 #[cfg(not(target_arch = "wasm32"))]

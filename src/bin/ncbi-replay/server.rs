@@ -6,6 +6,7 @@
 //! reads it would otherwise stall the server once the pipe buffer fills.
 
 use crate::fixtures::{Corpus, Fixture, EINFO4_TRUNCATED, PUBMED3_HTML};
+use crate::hostile::Hostile;
 use crate::limiter::{Decision, Identity, Limiter};
 use crate::params::Params;
 use crate::routes::{route, Ctx, Reply, UTILITIES};
@@ -47,6 +48,7 @@ struct Fault {
     status: u16,
     retry_after: Option<String>,
     fixture: Option<Fixture>,
+    hostile: Option<Hostile>,
 }
 
 #[derive(Debug)]
@@ -211,10 +213,13 @@ async fn eutils(
     };
     let (response, source) = match gate {
         Gate::Limited { count, limit } => (rate_limited(peer.ip(), count, limit), "limiter".into()),
-        Gate::Fault(f) => {
-            let limit = app.lock().limiter.limit_for(&who);
-            (fault_response(&f, peer.ip(), limit), "fault".into())
-        }
+        Gate::Fault(f) => match f.hostile {
+            Some(h) => (h.response(params.get("api_key")), "hostile".into()),
+            None => {
+                let limit = app.lock().limiter.limit_for(&who);
+                (fault_response(&f, peer.ip(), limit), "fault".into())
+            }
+        },
         Gate::Serve => {
             // Synthetic efetch can copy hundreds of megabytes; keep that off
             // the threads that accept connections.
@@ -384,7 +389,8 @@ async fn fail(State(app): State<Arc<App>>, body: Bytes) -> Response {
     }
 }
 
-/// Reads `{"status": 503, "count": 2, "retry_after": "1", "fixture": "einfo4.xml"}`.
+/// Reads `{"status": 503, "count": 2, "retry_after": "1", "fixture": "einfo4.xml"}`, or
+/// `{"body": "endless"}` (a hostile body, status 200 unless given).
 fn parse_fault(v: &Value) -> Result<(Fault, u64), String> {
     let fixture = match v.get("fixture").and_then(Value::as_str) {
         None => None,
@@ -396,9 +402,18 @@ fn parse_fault(v: &Value) -> Result<(Fault, u64), String> {
             ))
         }
     };
-    let status = match (v.get("status").and_then(Value::as_u64), fixture) {
+    let hostile = match v.get("body").and_then(Value::as_str) {
+        None => None,
+        Some(name) => Some(Hostile::parse(name).ok_or_else(|| {
+            format!("unknown body {name:?}; use endless, gzip_bomb, declared or quote_key")
+        })?),
+    };
+    let status = match (
+        v.get("status").and_then(Value::as_u64),
+        fixture.is_some() || hostile.is_some(),
+    ) {
         (Some(s), _) if (100..=599).contains(&s) => s as u16,
-        (None, Some(_)) => 200,
+        (None, true) => 200,
         _ => return Err("status must be a number from 100 to 599".into()),
     };
     let count = v.get("count").map_or(Some(1), Value::as_u64);
@@ -417,6 +432,7 @@ fn parse_fault(v: &Value) -> Result<(Fault, u64), String> {
             status,
             retry_after,
             fixture,
+            hostile,
         },
         count,
     ))

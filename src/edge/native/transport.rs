@@ -1,7 +1,7 @@
 //! Outbound HTTP for the native edge: reqwest on tokio.
 
 use crate::error::{Error, ErrorKind};
-use crate::net::{HttpCall, HttpReply, Method, Transport};
+use crate::net::{host_of, BoundedBody, HttpCall, HttpReply, Method, Transport};
 use crate::platform::BoxFuture;
 use std::time::Duration;
 
@@ -46,11 +46,13 @@ impl Transport for ReqwestTransport {
                 .iter()
                 .filter_map(|(k, v)| Some((k.as_str().to_string(), v.to_str().ok()?.to_string())))
                 .collect();
-            let body = response
-                .bytes()
-                .await
-                .map_err(|e| unavailable(&host, &e))?
-                .to_vec();
+            // Read within the call's ceiling: decompressed bytes count, and an endless body stops there.
+            let mut body = BoundedBody::new(&host, call.max_bytes, response.content_length())?;
+            let mut response = response;
+            while let Some(chunk) = response.chunk().await.map_err(|e| unavailable(&host, &e))? {
+                body.push(&chunk)?;
+            }
+            let body = body.into_bytes();
             Ok(HttpReply {
                 status,
                 headers,
@@ -62,15 +64,6 @@ impl Transport for ReqwestTransport {
     fn sleep<'a>(&'a self, ms: u64) -> BoxFuture<'a, ()> {
         Box::pin(tokio::time::sleep(Duration::from_millis(ms)))
     }
-}
-
-/// The host of a URL, which is all an error message needs (the query may hold a key).
-fn host_of(url: &str) -> String {
-    url.split("://")
-        .nth(1)
-        .and_then(|rest| rest.split(['/', '?']).next())
-        .unwrap_or("upstream")
-        .to_string()
 }
 
 fn unavailable(host: &str, e: &reqwest::Error) -> Error {

@@ -75,13 +75,7 @@ pub fn guarded<T>(
 /// Compiles one caller statement inside [`guarded`] and applies the checks
 /// that need the compiled statement: read-only, one statement, result columns.
 pub fn prepare<'c>(conn: &'c Connection, sql: &str, denials: &Denials) -> Result<Statement<'c>> {
-    if sql.len() > guard::MAX_SQL_BYTES {
-        return Err(guard::sql_error(&format!(
-            "the SQL is {} bytes, over the limit of {}",
-            sql.len(),
-            guard::MAX_SQL_BYTES
-        )));
-    }
+    guard::check_text(sql)?;
     let stmt = conn.prepare(sql).map_err(|e| denials.failure(e))?;
     guard::check_statement(Prepared {
         read_only: stmt.readonly(),

@@ -28,6 +28,7 @@ pub const EXTERNAL_RETRY: RetryPolicy = RetryPolicy {
     base_ms: 1_000,
     max_backoff_ms: 8_000,
     deadline_ms: 45_000,
+    max_retry_after_ms: 30_000,
 };
 
 /// What happened across the requests of one tool call, for the result's warnings.
@@ -197,6 +198,8 @@ impl<'a> ExternalClient<'a> {
                     let error = self.refusal(&reply, throttling.as_ref(), attempt);
                     (Some(reply.status), retry_after, error)
                 }
+                // A reply too large to read would be as large again: say so at once.
+                Err(e) if e.code == "response_too_large" => return Err(e),
                 Err(e) => (None, None, e),
             };
             let elapsed = self.platform.now_unix_ms().saturating_sub(started);

@@ -21,6 +21,8 @@ use serde_json::Value;
 pub const PUBCHEM_TIMEOUT_MS: u64 = 35_000;
 /// Timeout for one PMC service request.
 pub const PMC_TIMEOUT_MS: u64 = 30_000;
+/// The most reply bytes one PubChem or PMC request may read (records, tables, a PNG, a citation).
+pub const MAX_REPLY_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The external services, each with its own pacing bucket.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,6 +91,7 @@ pub(crate) fn form_call(url: String, pairs: &[(String, String)], timeout_ms: u64
         )],
         body: Some(form_encode(pairs).into_bytes()),
         timeout_ms,
+        max_bytes: MAX_REPLY_BYTES,
     }
 }
 
@@ -100,5 +103,6 @@ pub(crate) fn get_call(url: String, timeout_ms: u64) -> HttpCall {
         headers: Vec::new(),
         body: None,
         timeout_ms,
+        max_bytes: MAX_REPLY_BYTES,
     }
 }
