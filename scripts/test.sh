@@ -5,6 +5,9 @@
 #   bash scripts/test.sh            # everything
 #   bash scripts/test.sh --e2e      # only the builds and the end-to-end part (quicker while iterating)
 #
+# Where the nightly toolchain and cargo-fuzz are installed it ends with a short run of every
+# fuzz target (scripts/fuzz.sh; FUZZ_SMOKE_SECONDS, default 15); elsewhere it says it skipped it.
+#
 # Installs whatever is missing first (scripts/setup.sh). Every server it starts listens on
 # 127.0.0.1 only and is stopped on exit; NCBI, PubChem and PMC are replaced by the
 # ncbi-replay and external-replay binaries (recorded or documented answers, real rate limits).
@@ -352,6 +355,19 @@ e2e() {
 
 e2e
 echo "e2e: $E2E_PASSED passed, $E2E_FAILED failed"
+
+# ---------------------------------------------------------------- fuzz smoke
+
+# A short run of every fuzz target (scripts/fuzz.sh), where nightly and cargo-fuzz are
+# installed; long runs are `bash scripts/fuzz.sh 1800`. Without them this says so and
+# goes on: fuzzing is not a step a fresh machine can be required to have.
+FUZZ_SMOKE_SECONDS="${FUZZ_SMOKE_SECONDS:-15}"
+if [ "$E2E_ONLY" = 0 ] && rustup toolchain list 2>/dev/null | grep -q '^nightly' && cargo fuzz --version >/dev/null 2>&1; then
+  step "fuzz smoke (${FUZZ_SMOKE_SECONDS}s per target)" bash "$ROOT/scripts/fuzz.sh" "$FUZZ_SMOKE_SECONDS"
+elif [ "$E2E_ONLY" = 0 ]; then
+  SUMMARY+=("$(printf '  %-8s %-52s' note "fuzz smoke not run: no nightly toolchain or cargo-fuzz")")
+  warn "fuzz smoke not run: install the nightly toolchain and cargo-fuzz (FUZZ_INSTALL=1 bash scripts/fuzz.sh does)"
+fi
 
 # ---------------------------------------------------------------- summary
 

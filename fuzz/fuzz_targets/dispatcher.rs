@@ -1,0 +1,37 @@
+//! Any bytes as one JSON-RPC message to the dispatcher (no network, no store).
+#![no_main]
+use entrez_mcp::config::Config;
+use entrez_mcp::platform::SystemPlatform;
+use entrez_mcp::protocol::Server;
+use entrez_mcp::tools::RequestContext;
+use libfuzzer_sys::fuzz_target;
+use std::future::Future;
+use std::sync::OnceLock;
+use std::task::{Context, Poll, Waker};
+
+fn server() -> &'static Server {
+    static SERVER: OnceLock<Server> = OnceLock::new();
+    SERVER.get_or_init(|| Server::new(Config::defaults(), Box::new(SystemPlatform)).unwrap())
+}
+
+/// Without a network nothing waits on I/O, so a few polls finish any call.
+fn run<F: Future>(f: F) -> Option<F::Output> {
+    let mut f = std::pin::pin!(f);
+    let mut cx = Context::from_waker(Waker::noop());
+    for _ in 0..1000 {
+        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return Some(v);
+        }
+    }
+    None
+}
+
+fuzz_target!(|data: &[u8]| {
+    let reply = run(server().handle_bytes(data, &RequestContext::default()));
+    assert!(reply.is_some(), "a call without network did not finish");
+    if let Some(Some(v)) = reply {
+        // Every reply serializes, and is a JSON-RPC 2.0 response.
+        assert_eq!(v["jsonrpc"], "2.0", "{v}");
+        let _ = serde_json::to_vec(&v).unwrap();
+    }
+});
