@@ -194,7 +194,7 @@ fn link_commands_shape_the_request() {
     );
     assert_eq!(
         url(&p),
-        format!("{BASE}elink.fcgi?dbfrom=pubmed&cmd=prlinks&id=19304878{ID}")
+        format!("{BASE}elink.fcgi?dbfrom=pubmed&db=pmc&cmd=prlinks&id=19304878{ID}")
     );
     let g = planned(
         json!({"operation": "link", "dbfrom": "gene", "database": "nuccore", "ids": ["672"], "linkname": "gene_nuccore_refseqrna"}),
@@ -261,4 +261,48 @@ fn api_key_goes_on_the_wire_only() {
     let call = req.build(BASE, "entrez-mcp", None, Some(&ApiKey::new("abcdef0123")));
     assert!(call.url.ends_with("&tool=entrez-mcp&api_key=abcdef0123"));
     assert!(!format!("{call:?}").contains("abcdef0123"));
+}
+
+#[test]
+fn link_checks_send_the_database_when_given() {
+    // NBK25499's ELink example: all links from two protein GIs to PubMed.
+    let a = planned(
+        json!({"operation": "link", "dbfrom": "protein", "database": "pubmed",
+        "cmd": "acheck", "ids": ["15718680", "157427902"]}),
+    );
+    assert_eq!(
+        url(&a),
+        format!("{BASE}elink.fcgi?dbfrom=protein&db=pubmed&cmd=acheck&id=15718680%2C157427902{ID}")
+    );
+    let plain = planned(
+        json!({"operation": "link", "dbfrom": "protein", "cmd": "acheck", "ids": ["15718680"]}),
+    );
+    assert!(!url(&plain).contains("&db="), "{}", url(&plain));
+}
+
+#[test]
+fn fetch_sends_a_sequence_region_as_documented() {
+    // NBK25499's example: the plus strand of bases 1-100 of a nucleotide record, as FASTA.
+    let r = planned(
+        json!({"operation": "fetch", "database": "nuccore", "ids": ["21614549"],
+        "rettype": "fasta", "retmode": "text", "seq_start": 1, "seq_stop": 100, "strand": 1}),
+    );
+    assert_eq!(
+        url(&r),
+        format!("{BASE}efetch.fcgi?db=nuccore&id=21614549&rettype=fasta&retmode=text&seq_start=1&seq_stop=100&strand=1{ID}")
+    );
+    let c = planned(
+        json!({"operation": "fetch", "database": "protein", "ids": ["NP_000537.3"],
+        "complexity": 1}),
+    );
+    assert!(
+        url(&c).contains("&retmode=xml&complexity=1&"),
+        "{}",
+        url(&c)
+    );
+    // PubMed has no sequence: the region is not sent.
+    let p = planned(
+        json!({"operation": "fetch", "database": "pubmed", "ids": ["19304878"], "seq_start": 5}),
+    );
+    assert!(!url(&p).contains("seq_start"), "{}", url(&p));
 }

@@ -59,6 +59,10 @@ pub const USES: &[(&str, &[&str])] = &[
             "retstart",
             "retmax",
             "max_records",
+            "seq_start",
+            "seq_stop",
+            "strand",
+            "complexity",
         ],
     ),
     (
@@ -144,6 +148,7 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
                 ids::check(&ids, "ids", canonical, None, report);
                 let (t, m) = (str_arg(args, "rettype"), str_arg(args, "retmode"));
                 rettypes::check_fetch(&db, canonical, t, m, report);
+                region(&db, args, report);
                 let retmax = int_arg(args, "retmax").unwrap_or(0);
                 if ids.is_empty() && retmax > plan::MAX_FETCH_RECORDS {
                     report.warn(
@@ -303,6 +308,33 @@ fn search(args: &Value, report: &mut Report) {
     }
 }
 
+/// EFetch's sequence parameters: only sequence databases read them, and a range runs forward.
+fn region(db: &str, args: &Value, report: &mut Report) {
+    const REGION: [&str; 4] = ["seq_start", "seq_stop", "strand", "complexity"];
+    if crate::entrez::databases::genbank_rettype(db).is_none() {
+        for key in REGION.iter().filter(|k| args.get(**k).is_some()) {
+            report.warn(
+                codes::IGNORED_PARAMETER,
+                path(key),
+                format!("{key} applies to sequence databases (nuccore, nucleotide, protein, popset); {db} ignores it, so it is not sent."),
+            );
+        }
+        return;
+    }
+    if let (Some(start), Some(stop)) = (int_arg(args, "seq_start"), int_arg(args, "seq_stop")) {
+        if start > stop {
+            report.error(
+                codes::SEQUENCE_RANGE_REVERSED,
+                path("seq_start"),
+                format!("seq_start {start} is after seq_stop {stop}; NCBI returns a range from its start to its stop."),
+            );
+            report.suggest(format!(
+                "Swap them (seq_start {stop}, seq_stop {start}); for the other strand's reading, add strand 2."
+            ));
+        }
+    }
+}
+
 fn summary_modes(args: &Value, json: bool, ids: &[(usize, String)], report: &mut Report) {
     if let Some(mode) = str_arg(args, "retmode").filter(|m| !matches!(*m, "xml" | "json")) {
         report.error(
@@ -334,15 +366,6 @@ fn link(args: &Value, ids: &[(usize, String)], report: &mut Report) {
     };
     let target = str_arg(args, "database")
         .and_then(|d| databases::check(d, &path("database"), false, report));
-    let cmd = str_arg(args, "cmd").unwrap_or("neighbor");
-    let neighbors = matches!(cmd, "neighbor" | "neighbor_score" | "neighbor_history");
-    if !neighbors && args.get("database").is_some() {
-        report.warn(
-            codes::IGNORED_PARAMETER,
-            path("database"),
-            format!("cmd {cmd} reports on the dbfrom records only; database is ignored."),
-        );
-    }
     let Some(dbfrom) = dbfrom else { return };
     let from = databases::canonical(&dbfrom);
     ids::check(ids, "ids", from, None, report);

@@ -69,6 +69,8 @@ pub mod codes {
     pub const DATE_RANGE_REVERSED: &str = "date_range_reversed";
     /// mindate without maxdate, or the reverse.
     pub const DATE_PAIR_INCOMPLETE: &str = "date_pair_incomplete";
+    /// seq_start after seq_stop.
+    pub const SEQUENCE_RANGE_REVERSED: &str = "sequence_range_reversed";
     /// webenv without query_key, or the reverse.
     pub const HISTORY_PAIR_INCOMPLETE: &str = "history_pair_incomplete";
     /// A link name that does not start from dbfrom or does not lead to database.
@@ -166,6 +168,7 @@ pub mod codes {
         INVALID_DATE,
         DATE_RANGE_REVERSED,
         DATE_PAIR_INCOMPLETE,
+        SEQUENCE_RANGE_REVERSED,
         HISTORY_PAIR_INCOMPLETE,
         LINKNAME_MISMATCH,
         WRONG_SERVICE,

@@ -47,10 +47,12 @@ fn links_posts_and_the_rest() -> Vec<Case> {
             link(json!({"linkname": "pubmed_pmc_ref"})),
             &[("unknown_linkname", "$.linkname")],
         ),
-        warned(
+        // NBK25499's acheck example names a target database; it is sent as given.
+        ok(
             Q,
-            link(json!({"cmd": "prlinks", "database": "pubmed"})),
-            &[("ignored_parameter", "$.database")],
+            link(
+                json!({"dbfrom": "protein", "cmd": "acheck", "database": "pubmed", "ids": ["15718680", "157427902"]}),
+            ),
         ),
         bad(
             Q,

@@ -233,6 +233,37 @@ fn fetches() -> Vec<Case> {
         ok(Q, fetch("pubmed", pmid.clone())),
         // PopSet is a sequence database EInfo's recorded list omits; fetched as GenBank.
         ok(Q, fetch("popset", json!(["12829836"]))),
+        // A gene's region of its chromosome: TP53 on NC_000017.11, minus strand.
+        ok(
+            Q,
+            f(
+                "nuccore",
+                json!(["NC_000017.11"]),
+                json!({"rettype": "fasta", "retmode": "text", "seq_start": 7668402, "seq_stop": 7687550, "strand": 2}),
+            ),
+        ),
+        bad(
+            Q,
+            f(
+                "nuccore",
+                nm.clone(),
+                json!({"seq_start": 500, "seq_stop": 100}),
+            ),
+            &[("sequence_range_reversed", "$.seq_start")],
+        ),
+        bad(
+            Q,
+            f("nuccore", nm.clone(), json!({"strand": 3, "complexity": 9})),
+            &[
+                ("schema_maximum", "$.strand"),
+                ("schema_maximum", "$.complexity"),
+            ],
+        ),
+        warned(
+            Q,
+            f("pubmed", pmid.clone(), json!({"seq_start": 1})),
+            &[("ignored_parameter", "$.seq_start")],
+        ),
         ok(
             Q,
             f(

@@ -14,6 +14,7 @@
 //! cannot reach NCBI; the semantic rules warn about them (`ignored_parameter`).
 
 use super::plan::{self, Format};
+use crate::entrez::databases;
 use crate::tools::canonical::Canonical;
 use serde::Serialize;
 use serde_json::Value;
@@ -177,9 +178,29 @@ pub struct Fetch {
     pub retmode: String,
     /// Most records parsed into the result.
     pub max_records: usize,
+    /// Sequence databases: the part of each sequence returned.
+    #[serde(flatten)]
+    pub region: Region,
     /// How the reply is read.
     #[serde(skip)]
     pub format: Format,
+}
+
+/// EFetch's sequence-only parameters (NBK25499, EFetch: optional parameters, sequence databases).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Region {
+    /// First base or residue, 1-based.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seq_start: Option<u64>,
+    /// Last base or residue, inclusive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seq_stop: Option<u64>,
+    /// 1 plus strand, 2 minus strand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strand: Option<u64>,
+    /// How much of the record's blob: 0 to 4.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub complexity: Option<u64>,
 }
 
 /// elink.
@@ -295,8 +316,19 @@ impl QueryCall {
                     a.text("rettype").as_deref(),
                     a.text("retmode").as_deref(),
                 );
+                // NCBI reads these for sequence databases only; elsewhere they are not sent.
+                let region = match databases::genbank_rettype(&database) {
+                    Some(_) => Region {
+                        seq_start: a.int("seq_start"),
+                        seq_stop: a.int("seq_stop"),
+                        strand: a.int("strand"),
+                        complexity: a.int("complexity"),
+                    },
+                    None => Region::default(),
+                };
                 QueryCall::Fetch(Fetch {
                     records: a.records(Some(plan::MAX_FETCH_RECORDS)),
+                    region,
                     database,
                     rettype,
                     retmode,
@@ -307,14 +339,16 @@ impl QueryCall {
             "link" => {
                 let dbfrom = a.database("dbfrom");
                 let cmd = a.text("cmd").unwrap_or_else(|| "neighbor".into());
-                // acheck/ncheck/lcheck/llinks/prlinks concern the source records only.
                 let neighbors = matches!(
                     cmd.as_str(),
                     "neighbor" | "neighbor_score" | "neighbor_history"
                 );
                 QueryCall::Link(Link {
-                    database: neighbors
-                        .then(|| a.lower("database").unwrap_or_else(|| dbfrom.clone())),
+                    // Sent whenever given (NCBI documents dbfrom=protein&db=pubmed&cmd=acheck);
+                    // the neighbor commands need one, so they default to dbfrom.
+                    database: a
+                        .lower("database")
+                        .or_else(|| neighbors.then(|| dbfrom.clone())),
                     dbfrom,
                     cmd,
                     linkname: a.text("linkname"),

@@ -179,9 +179,14 @@ pub fn fetch(call: &Fetch) -> EutilsRequest {
             .param("WebEnv", webenv)
             .param("query_key", query_key.to_string()),
     };
+    let region = &call.region;
     let req = req
         .opt("rettype", call.rettype.as_deref())
-        .param("retmode", &call.retmode);
+        .param("retmode", &call.retmode)
+        .opt("seq_start", region.seq_start.map(|n| n.to_string()))
+        .opt("seq_stop", region.seq_stop.map(|n| n.to_string()))
+        .opt("strand", region.strand.map(|n| n.to_string()))
+        .opt("complexity", region.complexity.map(|n| n.to_string()));
     match &call.records {
         Records::History {
             retstart, retmax, ..
