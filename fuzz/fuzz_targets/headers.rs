@@ -10,10 +10,16 @@ fuzz_target!(|data: &[u8]| {
     let policy = RetryPolicy::default();
     for attempt in 1..=policy.max_attempts {
         if let Verdict::RetryAfter(ms) = policy.decide(attempt, Some(429), Some(&text), 0, 0.5) {
-            assert!(ms <= policy.max_retry_after_ms.max(policy.max_backoff_ms), "{text:?}: {ms}");
+            assert!(
+                ms <= policy.max_retry_after_ms.max(policy.max_backoff_ms),
+                "{text:?}: {ms}"
+            );
         }
     }
     let _ = Throttling::parse(&text);
     let redacted = redact_query(&format!("https://x/e?api_key={text}&db=pubmed"));
-    assert!(!redacted.contains("api_key=") || redacted.contains("api_key=[redacted]"), "{redacted}");
+    assert!(
+        !redacted.contains("api_key=") || redacted.contains("api_key=[redacted]"),
+        "{redacted}"
+    );
 });

@@ -18,7 +18,11 @@ fuzz_target!(|data: &[u8]| {
         // Reading twice changes nothing more: the canonical form is a fixed point.
         let again = intake::read(tool.spec.name, &tool.input_schema, read.arguments.clone());
         if read.errors.is_empty() {
-            assert_eq!(again.arguments, read.arguments, "{}: {value}", tool.spec.name);
+            assert_eq!(
+                again.arguments, read.arguments,
+                "{}: {value}",
+                tool.spec.name
+            );
         }
         let _ = registry().findings(tool, &read.arguments);
     }

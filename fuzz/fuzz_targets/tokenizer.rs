@@ -13,5 +13,8 @@ fuzz_target!(|data: &[u8]| {
             Ok(_) => {}
         }
     }
-    panic!("the tokenizer did not reach the end of {} bytes", data.len());
+    panic!(
+        "the tokenizer did not reach the end of {} bytes",
+        data.len()
+    );
 });
