@@ -306,3 +306,14 @@ fn fetch_sends_a_sequence_region_as_documented() {
     );
     assert!(!url(&p).contains("seq_start"), "{}", url(&p));
 }
+
+#[test]
+fn search_joins_an_existing_history_with_webenv_alone() {
+    let r = planned(
+        json!({"operation": "search", "term": "#1 AND asthma", "webenv": "MCID_1", "usehistory": true}),
+    );
+    assert_eq!(
+        url(&r),
+        format!("{BASE}esearch.fcgi?db=pubmed&term=%231%20AND%20asthma&WebEnv=MCID_1&retstart=0&retmax=20&usehistory=y{ID}")
+    );
+}

@@ -118,7 +118,7 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
         return;
     };
     ignored(op, uses, given, report);
-    history_pair(args, report);
+    history_pair(op, args, report);
     let ids = ids::read(args.get("ids").unwrap_or(&Value::Null));
     match op {
         "info" => {
@@ -233,12 +233,14 @@ fn ignored(op: &str, uses: &[&str], given: &Map<String, Value>, report: &mut Rep
     }
 }
 
-fn history_pair(args: &Value, report: &mut Report) {
+fn history_pair(op: &str, args: &Value, report: &mut Report) {
     let (webenv, key) = (
         args.get("webenv").is_some(),
         args.get("query_key").is_some(),
     );
-    if webenv == key {
+    // ESearch takes a WebEnv alone (NBK25499): the search joins that history, and its
+    // term may combine earlier sets (#1 AND asthma).
+    if webenv == key || (op == "search" && webenv) {
         return;
     }
     let (missing, have) = if webenv {

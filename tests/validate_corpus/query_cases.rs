@@ -4,7 +4,7 @@
 //! NM_000546.6, NP_000537.3), haemoglobin (P69905, PDB 4HHB), GRCh38
 //! (GCF_000001405.40), SRR390728, SAMN02604091, PRJNA257197 and rs7412.
 
-use super::{bad, ok, warned, Case};
+use super::{bad, bad_warned, ok, warned, Case};
 use serde_json::{json, Value};
 
 /// The tool every case in these files targets.
@@ -193,13 +193,16 @@ fn info_and_search() -> Vec<Case> {
             Q,
             json!({"operation": "search", "webenv": "MCID_1", "query_key": 1}),
         ),
-        bad(
+        // NCBI's way to add a search to a history, and to combine its sets.
+        ok(
             Q,
-            json!({"operation": "search", "term": "a", "webenv": "MCID_1"}),
-            &[
-                ("schema_required", "$"),
-                ("history_pair_incomplete", "$.query_key"),
-            ],
+            json!({"operation": "search", "term": "#1 AND asthma", "webenv": "MCID_1", "usehistory": true}),
+        ),
+        bad_warned(
+            Q,
+            json!({"operation": "fetch", "ids": ["19304878"], "webenv": "MCID_1"}),
+            &[("history_pair_incomplete", "$.query_key")],
+            &[("ignored_parameter", "$.webenv")],
         ),
         bad(
             Q,
