@@ -317,3 +317,14 @@ fn search_joins_an_existing_history_with_webenv_alone() {
         format!("{BASE}esearch.fcgi?db=pubmed&term=%231%20AND%20asthma&WebEnv=MCID_1&retstart=0&retmax=20&usehistory=y{ID}")
     );
 }
+
+#[test]
+fn post_adds_ids_to_an_existing_history_with_webenv() {
+    let r = planned(
+        json!({"operation": "post", "database": "pubmed", "ids": ["11237011", "12466850"], "webenv": "MCID_1"}),
+    );
+    assert_eq!(
+        url(&r),
+        format!("{BASE}epost.fcgi?db=pubmed&id=11237011%2C12466850&WebEnv=MCID_1{ID}")
+    );
+}

@@ -82,7 +82,7 @@ pub const USES: &[(&str, &[&str])] = &[
             "reldate",
         ],
     ),
-    ("post", &["database", "ids"]),
+    ("post", &["database", "ids", "webenv"]),
     ("global_query", &["term", "databases"]),
     ("spell", &["database", "term"]),
     ("citation_match", &["citations"]),
@@ -238,9 +238,9 @@ fn history_pair(op: &str, args: &Value, report: &mut Report) {
         args.get("webenv").is_some(),
         args.get("query_key").is_some(),
     );
-    // ESearch takes a WebEnv alone (NBK25499): the search joins that history, and its
-    // term may combine earlier sets (#1 AND asthma).
-    if webenv == key || (op == "search" && webenv) {
+    // ESearch and EPost take a WebEnv alone (NBK25499): the search or the posted ids join
+    // that history (a search's term may then combine its sets: #1 AND asthma).
+    if webenv == key || (matches!(op, "search" | "post") && webenv) {
         return;
     }
     let (missing, have) = if webenv {

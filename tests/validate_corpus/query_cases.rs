@@ -193,6 +193,11 @@ fn info_and_search() -> Vec<Case> {
             Q,
             json!({"operation": "search", "webenv": "MCID_1", "query_key": 1}),
         ),
+        // EPost onto an existing history (NBK25499).
+        ok(
+            Q,
+            json!({"operation": "post", "ids": ["11237011", "12466850"], "webenv": "MCID_1"}),
+        ),
         // NCBI's way to add a search to a history, and to combine its sets.
         ok(
             Q,

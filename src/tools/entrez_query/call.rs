@@ -234,6 +234,9 @@ pub struct Post {
     pub database: String,
     /// The ids posted.
     pub ids: Vec<String>,
+    /// An existing history to add the ids to (a new query_key in it), instead of a new one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub webenv: Option<String>,
 }
 
 /// Counts of one term across databases.
@@ -360,6 +363,7 @@ impl QueryCall {
             "post" => QueryCall::Post(Post {
                 database: a.database("database"),
                 ids: a.ids(),
+                webenv: a.text("webenv"),
             }),
             "global_query" => QueryCall::GlobalQuery(GlobalQuery {
                 term: a.text("term").unwrap_or_default(),

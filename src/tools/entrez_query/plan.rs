@@ -213,6 +213,7 @@ pub fn post(call: &Post) -> EutilsRequest {
     EutilsRequest::new(Utility::Post)
         .param("db", &call.database)
         .param("id", call.ids.join(","))
+        .opt("WebEnv", call.webenv.as_deref())
 }
 
 /// espell.
