@@ -66,16 +66,8 @@ fn validate(s: &Server, tool: &str, args: &Value) -> Value {
 
 /// `code path` of each finding in `list`, split into the intake's and the rest.
 fn split(list: &Value) -> (BTreeSet<String>, BTreeSet<String>) {
-    list.as_array()
+    at(list)
         .into_iter()
-        .flatten()
-        .map(|f| {
-            format!(
-                "{} {}",
-                f["code"].as_str().unwrap(),
-                f["path"].as_str().unwrap()
-            )
-        })
         .partition(|s| s.starts_with("argument_"))
 }
 
