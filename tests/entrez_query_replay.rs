@@ -5,30 +5,12 @@ mod common;
 
 use common::replay::Replay;
 use common::*;
-use entrez_mcp::config::Config;
-use entrez_mcp::edge::native::transport::ReqwestTransport;
-use entrez_mcp::entrez::limiter::MemoryPacer;
-use entrez_mcp::net::Network;
-use entrez_mcp::platform::SystemPlatform;
 use entrez_mcp::protocol::Server;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
 fn server(replay: &Replay, key: Option<&str>) -> Server {
-    let base = replay.eutils_base();
-    let key = key.map(String::from);
-    let config = Config::from_lookup(move |k| match k {
-        "EUTILS_BASE_URL" => Some(base.clone()),
-        "NCBI_EMAIL" => Some("tests@example.org".into()),
-        "NCBI_API_KEY" => key.clone(),
-        _ => None,
-    });
-    Server::new(config, Box::new(SystemPlatform))
-        .unwrap()
-        .with_network(Network {
-            transport: Box::new(ReqwestTransport::new().unwrap()),
-            pacer: Box::new(MemoryPacer::new()),
-        })
+    networked_server(&replay.eutils_base(), key)
 }
 
 fn query(s: &Server, args: Value) -> Value {

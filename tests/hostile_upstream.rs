@@ -9,11 +9,8 @@
 mod common;
 
 use common::call_tool;
-use entrez_mcp::config::Config;
 use entrez_mcp::edge::native::transport::ReqwestTransport;
-use entrez_mcp::entrez::limiter::MemoryPacer;
-use entrez_mcp::net::{HttpCall, Method, Network, Transport};
-use entrez_mcp::platform::SystemPlatform;
+use entrez_mcp::net::{HttpCall, Method, Transport};
 use entrez_mcp::protocol::Server;
 use entrez_mcp::tools::RequestContext;
 use serde_json::json;
@@ -144,19 +141,7 @@ async fn oversized_endless_and_inflating_bodies_stop_at_the_ceiling() {
 }
 
 fn server_against(base: &str, api_key: Option<&str>) -> Server {
-    let eutils = format!("{base}/entrez/eutils/");
-    let key = api_key.map(String::from);
-    let config = Config::from_lookup(move |k| match k {
-        "EUTILS_BASE_URL" => Some(eutils.clone()),
-        "NCBI_API_KEY" => key.clone(),
-        _ => None,
-    });
-    Server::new(config, Box::new(SystemPlatform))
-        .unwrap()
-        .with_network(Network {
-            transport: Box::new(ReqwestTransport::new().unwrap()),
-            pacer: Box::new(MemoryPacer::new()),
-        })
+    common::networked_server(&format!("{base}/entrez/eutils/"), api_key)
 }
 
 #[test]

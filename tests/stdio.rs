@@ -4,17 +4,34 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-#[test]
-fn stdout_carries_only_json_rpc_replies_and_no_key() {
-    let secret = "stdio-secret-key-5521";
+/// Runs `entrez-mcp stdio` with `env`, writes to its stdin, closes it, and returns stdout and stderr.
+fn session(
+    env: (&str, &str),
+    write: impl FnOnce(&mut std::process::ChildStdin),
+) -> (String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_entrez-mcp"))
         .arg("stdio")
-        .env("NCBI_API_KEY", secret)
+        .env(env.0, env.1)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("binary starts");
+    write(child.stdin.as_mut().unwrap());
+    drop(child.stdin.take());
+    let out = child
+        .wait_with_output()
+        .expect("binary exits when stdin closes");
+    assert!(out.status.success());
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn stdout_carries_only_json_rpc_replies_and_no_key() {
+    let secret = "stdio-secret-key-5521";
     let lines = [
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}).to_string(),
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
@@ -24,19 +41,11 @@ fn stdout_carries_only_json_rpc_replies_and_no_key() {
         json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "system_api_key_status", "arguments": {}}}).to_string(),
         json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list"}).to_string(),
     ];
-    {
-        let stdin = child.stdin.as_mut().unwrap();
+    let (stdout, stderr) = session(("NCBI_API_KEY", secret), |stdin| {
         for l in &lines {
             writeln!(stdin, "{l}").unwrap();
         }
-    }
-    drop(child.stdin.take());
-    let out = child
-        .wait_with_output()
-        .expect("binary exits when stdin closes");
-    assert!(out.status.success());
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    });
     let replies: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|_| panic!("non-JSON on stdout: {l:?}")))
@@ -69,16 +78,7 @@ fn unknown_command_exits_2_with_usage_on_stderr_only() {
 
 #[test]
 fn an_oversized_or_garbled_line_is_refused_and_the_server_keeps_serving() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_entrez-mcp"))
-        .arg("stdio")
-        .env("ENTREZ_DATA_DIR", ":memory:")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary starts");
-    {
-        let stdin = child.stdin.as_mut().unwrap();
+    let (stdout, _) = session(("ENTREZ_DATA_DIR", ":memory:"), |stdin| {
         // 40 MB on one line: ten times the limit, sent in pieces as a peer would.
         let piece = vec![b'x'; 1 << 20];
         for _ in 0..40 {
@@ -93,13 +93,7 @@ fn an_oversized_or_garbled_line_is_refused_and_the_server_keeps_serving() {
             json!({"jsonrpc": "2.0", "id": 7, "method": "ping"})
         )
         .unwrap();
-    }
-    drop(child.stdin.take());
-    let out = child
-        .wait_with_output()
-        .expect("binary exits when stdin closes");
-    assert!(out.status.success());
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    });
     let replies: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())

@@ -157,3 +157,23 @@ pub fn call_tool_with(
 pub fn rpc(server: &Server, msg: Value) -> Value {
     block_on(server.handle_bytes(msg.to_string().as_bytes(), &Default::default())).expect("a reply")
 }
+
+/// A server whose E-utilities are at `eutils_base` (a local stand-in), over real HTTP, paced in memory.
+pub fn networked_server(eutils_base: &str, api_key: Option<&str>) -> Server {
+    let base = eutils_base.to_string();
+    let key = api_key.map(String::from);
+    let config = Config::from_lookup(move |k| match k {
+        "EUTILS_BASE_URL" => Some(base.clone()),
+        "NCBI_EMAIL" => Some("tests@example.org".into()),
+        "NCBI_API_KEY" => key.clone(),
+        _ => None,
+    });
+    Server::new(config, Box::new(entrez_mcp::platform::SystemPlatform))
+        .unwrap()
+        .with_network(entrez_mcp::net::Network {
+            transport: Box::new(
+                entrez_mcp::edge::native::transport::ReqwestTransport::new().unwrap(),
+            ),
+            pacer: Box::new(entrez_mcp::entrez::limiter::MemoryPacer::new()),
+        })
+}
