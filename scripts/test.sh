@@ -250,6 +250,8 @@ done
 
 # Dataset lifetime on the E2E servers: long enough for every suite, short enough to wait out.
 E2E_DATA_TTL_SECS=60
+# A request body that trickles in gets 408 after this long (slow-clients suite).
+E2E_HTTP_BODY_TIMEOUT_MS=5000
 
 e2e() {
   local bin="$ROOT/target/release/entrez-mcp"
@@ -266,6 +268,10 @@ e2e() {
     echo "MCP_SESSION_SECRET=e2e-session-secret-$(date +%s)-0123456789abcdef"
     # Short-lived datasets, so the entrez_data suite can watch one expire on each edge.
     echo "ENTREZ_DATA_TTL_SECS=$E2E_DATA_TTL_SECS"
+    # An upstream attempt that drips in for 8 s is cut off (hostile-upstream suite), and a
+    # client that trickles its request body in for 5 s gets 408 (slow-clients suite).
+    echo "ENTREZ_UPSTREAM_TIMEOUT_MS=8000"
+    echo "ENTREZ_HTTP_BODY_TIMEOUT_MS=$E2E_HTTP_BODY_TIMEOUT_MS"
     if [ -n "$eutils_base" ]; then
       echo "EUTILS_BASE_URL=$eutils_base/entrez/eutils/"
     fi
@@ -321,7 +327,8 @@ e2e() {
       continue
     fi
     run_suite "http-$edge" E2E_URL="$url" E2E_EDGE="$edge" E2E_REPLAY="$eutils_base" \
-      E2E_EXTERNAL_REPLAY="$external_base" E2E_DATA_TTL_SECS="$E2E_DATA_TTL_SECS" E2E_NATIVE_PID="$pid" -- "${HTTP_SUITES[@]}"
+      E2E_EXTERNAL_REPLAY="$external_base" E2E_DATA_TTL_SECS="$E2E_DATA_TTL_SECS" E2E_NATIVE_PID="$pid" \
+      E2E_HTTP_BODY_TIMEOUT_MS="$E2E_HTTP_BODY_TIMEOUT_MS" -- "${HTTP_SUITES[@]}"
     run_conformance "$edge" "$url"
   done
 

@@ -51,6 +51,9 @@ pub struct Config {
     pub session_secret: Option<ApiKey>,
     /// `MCP_SESSION_TTL_SECS`: session lifetime.
     pub session_ttl_secs: u64,
+    /// `ENTREZ_UPSTREAM_TIMEOUT_MS`: the time one upstream attempt may take, headers and
+    /// body together, in place of each service's own (30 s E-utilities and PMC, 35 s PubChem).
+    pub upstream_timeout_ms: Option<u64>,
 }
 
 impl Config {
@@ -93,7 +96,15 @@ impl Config {
                 .and_then(|v| v.parse().ok())
                 .filter(|v| *v > 0)
                 .unwrap_or(DEFAULT_SESSION_TTL_SECS),
+            upstream_timeout_ms: get("ENTREZ_UPSTREAM_TIMEOUT_MS")
+                .and_then(|v| v.parse().ok())
+                .filter(|v| *v > 0),
         }
+    }
+
+    /// How long one upstream attempt may take: the setting if given, else `built_in`.
+    pub fn attempt_timeout_ms(&self, built_in: u64) -> u64 {
+        self.upstream_timeout_ms.unwrap_or(built_in)
     }
 
     /// Defaults only, as if no variable were set.
@@ -132,5 +143,16 @@ mod tests {
         );
         assert_eq!(c.email, None);
         assert_eq!(c.session_ttl_secs, 60);
+    }
+
+    #[test]
+    fn an_upstream_time_limit_replaces_each_services_own() {
+        assert_eq!(Config::defaults().attempt_timeout_ms(35_000), 35_000);
+        let set = |v: &'static str| {
+            Config::from_lookup(move |n| (n == "ENTREZ_UPSTREAM_TIMEOUT_MS").then(|| v.into()))
+        };
+        assert_eq!(set("8000").attempt_timeout_ms(35_000), 8_000);
+        assert_eq!(set("0").attempt_timeout_ms(30_000), 30_000);
+        assert_eq!(set("soon").attempt_timeout_ms(30_000), 30_000);
     }
 }

@@ -52,12 +52,13 @@ impl<'a> EntrezClient<'a> {
 
     /// Sends `request` and returns the 200 reply, retrying transient failures.
     pub async fn send(&self, request: &EutilsRequest) -> Result<HttpReply, Error> {
-        let call = request.build(
+        let mut call = request.build(
             &self.config.eutils_base_url,
             &self.config.tool,
             self.config.email.as_deref(),
             self.api_key,
         );
+        call.timeout_ms = self.config.attempt_timeout_ms(call.timeout_ms);
         let bucket = bucket_for(self.api_key);
         let started = self.platform.now_unix_ms();
         let mut attempt = 0;

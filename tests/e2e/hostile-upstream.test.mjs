@@ -65,6 +65,39 @@ describe(`hostile upstream [${EDGE}]`, { skip: (!URL_UNDER_TEST || !REPLAY) && '
     });
   }
 
+  test('a body that drips in is cut off at the attempt time limit, retried, and others are served meanwhile', async () => {
+    const before = (await replay('/__replay/stats')).requests;
+    await replay('/__replay/fail', { body: 'drip', count: 1 });
+    const started = Date.now();
+    const dripping = client.callTool({ name: 'entrez_query', arguments: FETCH }, undefined, { timeout: 60_000 });
+    while ((await replay('/__replay/stats')).requests === before) await new Promise((r) => setTimeout(r, 50));
+    const other = await connect();
+    try {
+      const quick = Date.now();
+      const fine = await other.callTool({ name: 'entrez_query', arguments: FETCH }, undefined, { timeout: 60_000 });
+      assert.equal(fine.isError, false, JSON.stringify(fine.structuredContent));
+      assert.ok(Date.now() - quick < 5_000, `another caller waited ${Date.now() - quick} ms behind a dripping reply`);
+    } finally {
+      await other.close();
+    }
+    const r = await dripping;
+    const ms = Date.now() - started;
+    // ENTREZ_UPSTREAM_TIMEOUT_MS is 8 s in scripts/test.sh; the retry finds a normal reply.
+    assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
+    assert.ok(ms >= 7_000 && ms < 30_000, `the dripping call took ${ms} ms`);
+    assert.equal((await replay('/__replay/stats')).requests, before + 3);
+  });
+
+  test('a connection reset halfway through a body is retried, never parsed', async () => {
+    const before = (await replay('/__replay/stats')).requests;
+    await replay('/__replay/fail', { body: 'reset', count: 1 });
+    const known = { operation: 'fetch', database: 'pubmed', ids: ['12091962'] };
+    const r = await client.callTool({ name: 'entrez_query', arguments: known }, undefined, { timeout: 60_000 });
+    assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
+    assert.equal(r.structuredContent.count, 1, JSON.stringify(r.structuredContent).slice(0, 500));
+    assert.equal((await replay('/__replay/stats')).requests, before + 2, 'the cut-off reply was not retried');
+  });
+
   test('a key quoted back by upstream reaches the caller as [redacted]', async () => {
     const keyed = await connect({ 'X-NCBI-API-Key': CALLER_KEY });
     try {

@@ -3,11 +3,13 @@
 //!
 //! These are not NCBI's behaviour; they are what a broken proxy, a captive
 //! portal or an attacker on the path could send: a body that never ends, a
-//! gzip bomb, a length no one could read, and an error that quotes the key.
+//! gzip bomb, a length no one could read, a body that drips in a byte at a
+//! time, a connection reset halfway through, and an error that quotes the key.
 
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::Response;
+use futures_util::StreamExt;
 use std::time::{Duration, Instant};
 
 /// 256 MiB of zeros, gzip-compressed to 255 KB (tests/fixtures/hostile).
@@ -24,6 +26,10 @@ pub enum Hostile {
     GzipBomb,
     /// A Content-Length of 2 GB over a few bytes.
     Declared,
+    /// The start of a reply, then one byte every 250 ms (until the client leaves or 30 s pass).
+    Drip,
+    /// Half a reply, then the connection is cut.
+    Reset,
     /// A 200 whose `<ERROR>` quotes the api_key of the request.
     QuoteKey,
 }
@@ -35,6 +41,8 @@ impl Hostile {
             "endless" => Hostile::Endless,
             "gzip_bomb" => Hostile::GzipBomb,
             "declared" => Hostile::Declared,
+            "drip" => Hostile::Drip,
+            "reset" => Hostile::Reset,
             "quote_key" => Hostile::QuoteKey,
             _ => return None,
         })
@@ -54,6 +62,32 @@ impl Hostile {
                     }
                 });
                 Response::new(Body::from_stream(stream))
+            }
+            Hostile::Drip => {
+                let started = Instant::now();
+                let head = futures_util::stream::iter([Ok::<_, std::io::Error>(Bytes::from_static(
+                    b"<?xml version=\"1.0\" ?>\n<PubmedArticleSet>\n",
+                ))]);
+                let drops = futures_util::stream::unfold((), move |()| async move {
+                    if started.elapsed() >= ENDLESS_FOR {
+                        return None;
+                    }
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                    Some((Ok(Bytes::from_static(b" ")), ()))
+                });
+                Response::new(Body::from_stream(head.chain(drops)))
+            }
+            Hostile::Reset => {
+                let parts = futures_util::stream::iter([
+                    Ok(Bytes::from_static(
+                        b"<?xml version=\"1.0\" ?>\n<PubmedArticleSet>\n<PubmedArticle>",
+                    )),
+                    Err(std::io::Error::new(
+                        std::io::ErrorKind::ConnectionReset,
+                        "cut off on purpose",
+                    )),
+                ]);
+                Response::new(Body::from_stream(parts))
             }
             Hostile::GzipBomb => {
                 let mut r = Response::new(Body::from(GZIP_BOMB));

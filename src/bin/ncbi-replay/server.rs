@@ -405,7 +405,9 @@ fn parse_fault(v: &Value) -> Result<(Fault, u64), String> {
     let hostile = match v.get("body").and_then(Value::as_str) {
         None => None,
         Some(name) => Some(Hostile::parse(name).ok_or_else(|| {
-            format!("unknown body {name:?}; use endless, gzip_bomb, declared or quote_key")
+            format!(
+                "unknown body {name:?}; use endless, gzip_bomb, declared, drip, reset or quote_key"
+            )
         })?),
     };
     let status = match (

@@ -58,6 +58,8 @@ pub struct ExternalClient<'a> {
     pub service: Service,
     /// Retry limits.
     pub retry: RetryPolicy,
+    /// `ENTREZ_UPSTREAM_TIMEOUT_MS`, in place of the call's own time limit.
+    pub timeout_ms: Option<u64>,
     notes: Mutex<Notes>,
 }
 
@@ -74,6 +76,7 @@ impl<'a> ExternalClient<'a> {
             platform: ctx.platform,
             service,
             retry: EXTERNAL_RETRY,
+            timeout_ms: ctx.config.upstream_timeout_ms,
             notes: Mutex::new(Notes::default()),
         })
     }
@@ -180,7 +183,9 @@ impl<'a> ExternalClient<'a> {
             attempt += 1;
             self.pace().await?;
             self.note(|n| n.requests += 1);
-            let outcome = self.transport.send(call.clone()).await;
+            let mut attempt_call = call.clone();
+            attempt_call.timeout_ms = self.timeout_ms.unwrap_or(call.timeout_ms);
+            let outcome = self.transport.send(attempt_call).await;
             let mut min_wait = 0;
             let (status, retry_after, failure) = match outcome {
                 Ok(reply) => {
