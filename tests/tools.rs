@@ -87,17 +87,47 @@ fn every_listed_tool_has_title_schemas_and_truthful_annotations() {
         let upstream = ["entrez_query", "entrez_external", "validate"].contains(&name);
         assert_eq!(t["annotations"]["readOnlyHint"], true, "{name}");
         assert_eq!(t["annotations"]["openWorldHint"], upstream, "{name}");
-        // Served verbatim: identical to the file under schemas/.
-        let file = std::fs::read_to_string(format!(
-            "{}/schemas/{name}.input.json",
-            env!("CARGO_MANIFEST_DIR")
-        ))
+        // Listed as the file under schemas/ without examples and top-level conditionals;
+        // entrez_tool_info serves the file exactly.
+        let file: Value = serde_json::from_str(
+            &std::fs::read_to_string(format!(
+                "{}/schemas/{name}.input.json",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap(),
+        )
         .unwrap();
-        assert_eq!(
-            t["inputSchema"],
-            serde_json::from_str::<Value>(&file).unwrap()
-        );
+        let mut listed = file.clone();
+        for key in [
+            "examples", "allOf", "oneOf", "anyOf", "if", "then", "else", "not",
+        ] {
+            listed.as_object_mut().unwrap().remove(key);
+        }
+        assert_eq!(t["inputSchema"], listed, "{name}");
+        let info = call_tool(&s, "entrez_tool_info", json!({ "name": name }));
+        assert_eq!(info["structuredContent"]["inputSchema"], file, "{name}");
+        if file.get("allOf").is_some() || file.get("oneOf").is_some() {
+            assert!(
+                listed["description"].as_str().is_some_and(|d| d.len() > 20),
+                "{name} drops conditional rules without stating them"
+            );
+        }
     }
+    // What a model reads to choose and call a tool: name, description, inputSchema.
+    let model_facing: usize = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            json!({"name": t["name"], "description": t["description"], "inputSchema": t["inputSchema"]})
+                .to_string()
+                .len()
+        })
+        .sum();
+    assert!(
+        model_facing <= 16 * 1024,
+        "model-facing tools/list is {model_facing} bytes"
+    );
 }
 
 #[test]
@@ -173,11 +203,19 @@ fn capabilities_derive_operations_parameters_and_examples_from_schemas() {
         .iter()
         .find(|t| t["name"] == "entrez_tool_info")
         .unwrap();
-    assert_eq!(info["parameters"][0]["name"], "name");
-    assert_eq!(info["parameters"][0]["required"], true);
-    assert_eq!(info["examples"][0], json!({"name": "entrez_capabilities"}));
+    assert_eq!(info["operations"], json!([]));
+    assert!(
+        info.get("parameters").is_none(),
+        "the summary carries no parameters"
+    );
     let text = r["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("- system_api_key_status — "), "{text}");
+    // Within the 1-3 KB the tool declares for its summary.
+    assert!(
+        r.to_string().len() <= 3 * 1024,
+        "{} bytes",
+        r.to_string().len()
+    );
 
     let detailed = call_tool(&s, "entrez_capabilities", json!({"format": "detailed"}));
     assert!(detailed["content"][0]["text"]
@@ -193,6 +231,10 @@ fn capabilities_derive_operations_parameters_and_examples_from_schemas() {
         serde_json::from_str(as_json["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(parsed, as_json["structuredContent"]);
     assert_eq!(parsed["tool_count"], 1);
+    let info = &parsed["tools"][0];
+    assert_eq!(info["parameters"][0]["name"], "name");
+    assert_eq!(info["parameters"][0]["required"], true);
+    assert_eq!(info["examples"][0], json!({"name": "entrez_capabilities"}));
 
     let unknown = call_tool(
         &s,
@@ -494,7 +536,7 @@ fn validate_reports_codes_paths_defaults_and_batches() {
     assert_eq!(both["isError"], true);
     assert!(both["structuredContent"]["error"]["suggestions"]
         .to_string()
-        .contains("Either one call"));
+        .contains("Either tool"));
 }
 
 #[test]

@@ -18,7 +18,7 @@ pub const CALLER_KEY_HEADER: &str = "X-NCBI-API-Key";
 pub const SPEC: ToolSpec = ToolSpec {
     name: "system_api_key_status",
     title: "NCBI API key status",
-    description: "Reports whether an NCBI API key is in effect and where it comes from (the caller's X-NCBI-API-Key header or the server's NCBI_API_KEY secret), the resulting E-utilities rate limit (3 requests/s without a key, 10 with one), and the tool and email identifiers sent to NCBI. Never reveals any part of the key.",
+    description: "Whether an NCBI API key is in effect and the rate limit that follows. The key comes from your X-NCBI-API-Key header or the server's secret; 3 requests/s without one, 10 with. Also the tool and email sent to NCBI; never reveals the key.",
     input_schema: include_str!("../../schemas/system_api_key_status.input.json"),
     output_schema: include_str!("../../schemas/system_api_key_status.output.json"),
     annotations: ToolAnnotations::LOCAL_READ_ONLY,

@@ -1,6 +1,7 @@
 //! `entrez_capabilities`: what every registered tool does, derived from the registry.
 
-use super::describe::{describe, first_sentence, parameter_lines};
+use super::describe::{describe, first_sentence, operations, parameter_lines};
+use super::registry::RegisteredTool;
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
 use crate::error::{ErrorKind, Result};
@@ -12,7 +13,7 @@ use serde_json::{json, Value};
 pub const SPEC: ToolSpec = ToolSpec {
     name: "entrez_capabilities",
     title: "Server capabilities",
-    description: "Lists every tool of this NCBI Entrez server with its operations, parameters, example calls and typical output size. Start here to plan a research workflow. Formats: summary (one line per tool), detailed (parameters and examples), json (the structured data as text). Filter with tool.",
+    description: "Lists this server's tools with their operations and typical output size. format detailed adds parameters and examples; start here to plan a workflow.",
     input_schema: include_str!("../../schemas/entrez_capabilities.input.json"),
     output_schema: include_str!("../../schemas/entrez_capabilities.output.json"),
     annotations: ToolAnnotations::LOCAL_READ_ONLY,
@@ -30,7 +31,12 @@ fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
             .ok_or_else(|| ctx.registry.unknown_tool(name, ErrorKind::NotFound))?],
         None => ctx.registry.tools().iter().collect(),
     };
-    let tools: Vec<Value> = selected.iter().map(|t| describe(t)).collect();
+    // The summary stays small enough to read first (its declared 1-3 KB); the
+    // other formats carry every parameter and example.
+    let tools: Vec<Value> = match format {
+        "summary" => selected.iter().map(|t| outline(t)).collect(),
+        _ => selected.iter().map(|t| describe(t)).collect(),
+    };
     let structured = json!({
         "server": {
             "name": crate::SERVER_NAME,
@@ -49,6 +55,16 @@ fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
     Ok(ToolOutput::new(structured, text))
 }
 
+/// One tool in a line's worth of data: name, first sentence, operations, output size.
+fn outline(tool: &RegisteredTool) -> Value {
+    json!({
+        "name": tool.spec.name,
+        "summary": first_sentence(tool.spec.description),
+        "operations": operations(tool),
+        "typical_output": tool.spec.typical_output,
+    })
+}
+
 fn summary_text(tools: &[Value]) -> String {
     let mut out = format!("{} tool(s):\n", tools.len());
     for t in tools {
@@ -61,7 +77,7 @@ fn summary_text(tools: &[Value]) -> String {
         out.push_str(&format!(
             "- {} — {}{}\n",
             t["name"].as_str().unwrap_or(""),
-            first_sentence(t["description"].as_str().unwrap_or("")),
+            t["summary"].as_str().unwrap_or(""),
             ops.filter(|o| !o.is_empty())
                 .map(|o| format!(" Operations: {o}."))
                 .unwrap_or_default()

@@ -55,6 +55,26 @@ pub fn parameters(tool: &RegisteredTool) -> Vec<Value> {
         .collect()
 }
 
+/// The inputSchema as `tools/list` shows it to a model: the file's schema without
+/// its `examples` (entrez_tool_info and entrez_capabilities' detailed format show
+/// them) and without its top-level conditional rules (`allOf`, `oneOf`, `anyOf`,
+/// `if`/`then`/`else`, `not`), which the schema's own `description` states in a
+/// sentence. Conditionals cost a model many tokens to read, and several clients
+/// refuse them in a tool schema; what remains accepts everything the file's
+/// schema accepts, and every call is still checked against the whole file
+/// (entrez_tool_info serves it exactly).
+pub fn listed_input_schema(schema: &Value) -> Value {
+    let mut listed = schema.clone();
+    if let Some(top) = listed.as_object_mut() {
+        for key in [
+            "examples", "allOf", "oneOf", "anyOf", "if", "then", "else", "not",
+        ] {
+            top.remove(key);
+        }
+    }
+    listed
+}
+
 /// The example calls kept in the inputSchema's `examples`.
 pub fn examples(tool: &RegisteredTool) -> Vec<Value> {
     tool.input_schema

@@ -8,8 +8,8 @@
 use super::output::{call_warnings_text, error_result_in, ToolOutput};
 use super::spec::{is_valid_tool_name, ToolSpec};
 use super::{
-    api_key_status, arguments, capabilities, entrez_data, entrez_external, entrez_query, intake,
-    tool_info, validate, ToolContext,
+    api_key_status, arguments, capabilities, describe, entrez_data, entrez_external, entrez_query,
+    intake, tool_info, validate, ToolContext,
 };
 use crate::error::{Error, ErrorKind};
 use crate::suggest::closest;
@@ -35,8 +35,10 @@ pub const NEEDS_STORE: &[&str] = &[entrez_data::SPEC.name];
 pub struct RegisteredTool {
     /// The static row from the table.
     pub spec: ToolSpec,
-    /// The parsed inputSchema, served verbatim.
+    /// The parsed inputSchema, as the file has it (entrez_tool_info serves it whole).
     pub input_schema: Value,
+    /// The inputSchema `tools/list` serves ([`describe::listed_input_schema`]).
+    pub listed_input_schema: Value,
     /// The parsed outputSchema, served verbatim.
     pub output_schema: Value,
     input_validator: Validator,
@@ -82,6 +84,7 @@ impl Registry {
                 compile(spec.name, "output", spec.output_schema)?;
             tools.push(RegisteredTool {
                 spec: *spec,
+                listed_input_schema: describe::listed_input_schema(&input_schema),
                 input_schema,
                 output_schema,
                 input_validator,
@@ -219,7 +222,7 @@ impl Registry {
             "name": tool.spec.name,
             "title": tool.spec.title,
             "description": tool.spec.description,
-            "inputSchema": tool.input_schema,
+            "inputSchema": tool.listed_input_schema,
             "outputSchema": tool.output_schema,
             "annotations": tool.spec.annotations.to_value(tool.spec.title),
         })

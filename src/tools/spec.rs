@@ -1,5 +1,13 @@
 //! The static description of one tool: a row of the registry table.
 
+/// The one line every lenient tool's description ends with: the shapes intake accepts.
+macro_rules! lenient {
+    () => {
+        "Lenient: lists as \"1,2\", numbers as text, null for omitted, NCBI's names (db, id, WebEnv); repairs are listed in call_warnings."
+    };
+}
+pub(crate) use lenient;
+
 use super::output::{TextForm, ToolOutput};
 use crate::error::Result;
 use crate::platform::BoxFuture;

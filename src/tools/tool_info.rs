@@ -11,7 +11,7 @@ use serde_json::Value;
 pub const SPEC: ToolSpec = ToolSpec {
     name: "entrez_tool_info",
     title: "Tool details",
-    description: "Full metadata of one tool of this server: description, operations, every parameter with its type and allowed values, example calls, annotations and the exact input and output JSON Schemas. Use it before calling a tool you have not used yet.",
+    description: "Full metadata of one tool. Every parameter with type and allowed values, example calls, annotations and the exact JSON Schemas.",
     input_schema: include_str!("../../schemas/entrez_tool_info.input.json"),
     output_schema: include_str!("../../schemas/entrez_tool_info.output.json"),
     annotations: ToolAnnotations::LOCAL_READ_ONLY,

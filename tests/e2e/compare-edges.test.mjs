@@ -144,7 +144,8 @@ describe('native vs worker', { skip: !(NATIVE && WORKER) && 'E2E_NATIVE_URL and 
   test('tools/call: each tool with its examples, bogus arguments and a typo', async () => {
     let id = 100;
     for (const tool of tools) {
-      const examples = tool.inputSchema.examples || [{}];
+      const info = await both(`${tool.name} info`, rpc({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'entrez_tool_info', arguments: { name: tool.name } } }));
+      const examples = info.body?.result?.structuredContent?.examples || [{}];
       for (const args of examples) {
         await both(`${tool.name} ${JSON.stringify(args)}`, rpc({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: tool.name, arguments: args } }));
       }

@@ -1,4 +1,4 @@
-// Every example call in every tool's inputSchema, through one edge, with the
+// Every example call of every tool (entrez_tool_info serves them), through one edge, with the
 // official SDK client (which validates each structuredContent against the
 // tool's outputSchema). The examples cover every entrez_query and
 // entrez_external operation, so this proves each operation end to end through
@@ -9,7 +9,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { EDGE, URL_UNDER_TEST, listAllTools } from './helpers.mjs';
+import { EDGE, URL_UNDER_TEST, listAllTools, withExamples } from './helpers.mjs';
 
 describe(`every schema example [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, () => {
   let client;
@@ -19,7 +19,7 @@ describe(`every schema example [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL i
     const transport = new StreamableHTTPClientTransport(new URL(URL_UNDER_TEST));
     client = new Client({ name: 'entrez-mcp-examples', version: '1.0.0' }, { capabilities: {} });
     await client.connect(transport, { timeout: 15_000 });
-    tools = await listAllTools(client);
+    tools = await withExamples(client, await listAllTools(client));
   });
 
   after(async () => {
@@ -30,7 +30,7 @@ describe(`every schema example [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL i
     for (const name of ['entrez_query', 'entrez_external']) {
       const tool = tools.find((t) => t.name === name);
       assert.ok(tool, `${name} is listed`);
-      const ops = new Set((tool.inputSchema.examples || []).map((e) => e.operation));
+      const ops = new Set(tool.examples.map((e) => e.operation));
       for (const op of tool.inputSchema.properties.operation.enum) {
         assert.ok(ops.has(op), `${name} has no example for operation ${op}`);
       }
@@ -41,7 +41,7 @@ describe(`every schema example [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL i
     let calls = 0;
     // entrez_data's examples name a dataset id that only exists after staging; its own suites cover it.
     for (const tool of tools.filter((t) => t.name !== 'entrez_data')) {
-      for (const args of tool.inputSchema.examples || []) {
+      for (const args of tool.examples) {
         const label = `${tool.name} ${JSON.stringify(args)}`;
         const result = await client.callTool({ name: tool.name, arguments: args }, undefined, { timeout: 90_000 });
         assert.equal(result.isError, false, `${label} → ${JSON.stringify(result.structuredContent)}`);

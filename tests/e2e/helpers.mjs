@@ -128,6 +128,18 @@ export async function listAllTools(client, maxPages = 20) {
   throw new Error(`tools/list still had a nextCursor after ${maxPages} pages`);
 }
 
+/**
+ * Adds `examples` to each listed tool: the example calls entrez_tool_info serves with
+ * the tool's whole inputSchema (tools/list leaves them out to keep what a model reads small).
+ */
+export async function withExamples(client, tools) {
+  for (const tool of tools) {
+    const info = await client.callTool({ name: 'entrez_tool_info', arguments: { name: tool.name } });
+    tool.examples = info.structuredContent?.examples || [];
+  }
+  return tools;
+}
+
 /** The text of every text content block of a tool result, joined. */
 export function resultText(result) {
   return (result.content || [])

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { EDGE, URL_UNDER_TEST, listAllTools, resultText, typoOf } from './helpers.mjs';
+import { EDGE, URL_UNDER_TEST, listAllTools, withExamples, resultText, typoOf } from './helpers.mjs';
 
 const CALLER_KEY = 'e2e-secret-key-0000';
 const SECRET_FRAGMENT = 'e2e-secret-key';
@@ -50,7 +50,7 @@ describe(`sdk client [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set'
     client = new Client({ name: 'entrez-mcp-e2e', version: '1.0.0' }, { capabilities: {} });
     client.onerror = (e) => transportErrors.push(e);
     await client.connect(transport, { timeout: 15_000 });
-    tools = remember('tools/list', await listAllTools(client));
+    tools = remember('tools/list', await withExamples(client, await listAllTools(client)));
   });
 
   after(async () => {
@@ -89,16 +89,14 @@ describe(`sdk client [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set'
       }
       assert.equal(tool.inputSchema?.type, 'object', `${where}: inputSchema root type object`);
       assert.equal(tool.outputSchema?.type, 'object', `${where}: outputSchema root type object`);
-      assert.ok(
-        Array.isArray(tool.inputSchema.examples) && tool.inputSchema.examples.length > 0,
-        `${where}: inputSchema.examples has a valid call`,
-      );
+      assert.equal(tool.inputSchema.examples, undefined, `${where}: tools/list leaves examples to entrez_tool_info`);
+      assert.ok(tool.examples.length > 0, `${where}: entrez_tool_info has a valid example call`);
     }
   });
 
   test('tools/call: every tool succeeds with its first example', async () => {
     for (const tool of tools) {
-      const args = tool.inputSchema.examples[0];
+      const args = tool.examples[0];
       const result = remember(`call ${tool.name}`, await client.callTool({ name: tool.name, arguments: args }));
       assert.equal(result.isError, false, `${tool.name}(${JSON.stringify(args)}) isError false: ${resultText(result)}`);
       assert.ok(result.structuredContent && typeof result.structuredContent === 'object', `${tool.name}: structuredContent`);
@@ -108,7 +106,7 @@ describe(`sdk client [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set'
 
   test('tools/call: an unexpected property is an invalid_arguments tool error', async () => {
     for (const tool of tools) {
-      const args = { ...tool.inputSchema.examples[0], bogus_param: 1 };
+      const args = { ...tool.examples[0], bogus_param: 1 };
       const result = remember(`bogus ${tool.name}`, await client.callTool({ name: tool.name, arguments: args }));
       assertInvalidArguments(tool.name, result, 'bogus_param');
     }
@@ -120,7 +118,7 @@ describe(`sdk client [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set'
       const props = tool.inputSchema.properties || {};
       const [name] = Object.entries(props).find(([, s]) => Array.isArray(s.enum) && s.enum.every((v) => typeof v === 'string')) || [];
       if (!name) continue;
-      const args = { ...tool.inputSchema.examples[0], [name]: 'definitely_not_a_valid_value' };
+      const args = { ...tool.examples[0], [name]: 'definitely_not_a_valid_value' };
       const result = remember(`enum ${tool.name}`, await client.callTool({ name: tool.name, arguments: args }));
       assertInvalidArguments(tool.name, result, `$.${name}`);
       checked++;

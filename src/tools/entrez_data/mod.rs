@@ -28,7 +28,14 @@ use serde_json::{json, Value};
 pub const SPEC: ToolSpec = ToolSpec {
     name: "entrez_data",
     title: "Stage Entrez records into SQL tables",
-    description: "Fetch up to 10,000 Entrez records into a private SQLite dataset with normalized tables, then answer questions with SQL instead of reading records one by one. Operations: fetch_and_stage (database plus ids, or webenv/query_key, or a search term that is searched first; fetched in paced batches of up to 500; returns data_access_id), query (one read-only SQL statement; default 100 rows, max 1000, with the total row count), schema (tables, columns, keys, indexes, row counts and three example queries that run on the dataset), list_datasets (your datasets with status, size and expiry) and drop_dataset. Layouts: pubmed (article, author, affiliation, mesh, keyword, publication_type, abstract_section), pmc (article, author, affiliation, keyword, section), gene (gene, gene_alias, genomic_location), protein/nuccore (sequence, feature, feature_qualifier, sequence_reference), taxonomy (taxon, taxon_lineage); any other database: record(uid, title, json) plus record_field(uid, name, value). Queries are checked by SQLite itself: writes, DDL, ATTACH, PRAGMA writes and multiple statements are refused, and each query has a time limit. Datasets belong to your session and expire after 24 hours by default.",
+    description: concat!(
+        "Stage up to 10,000 Entrez records in a private SQLite dataset and answer questions with SQL. fetch_and_stage ",
+        "(ids, webenv with query_key, or a term searched first) returns data_access_id; query runs one read-only ",
+        "statement; schema shows the tables (pubmed: article, author, affiliation, mesh, keyword, publication_type, ",
+        "abstract_section; pmc, gene, protein, nuccore and taxonomy have their own; other databases record and ",
+        "record_field) with example queries. Datasets are yours only and expire (24 h by default). ",
+        crate::tools::spec::lenient!()
+    ),
     input_schema: include_str!("../../../schemas/entrez_data.input.json"),
     output_schema: include_str!("../../../schemas/entrez_data.output.json"),
     annotations: ToolAnnotations {

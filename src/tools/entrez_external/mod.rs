@@ -36,16 +36,13 @@ use serde_json::Value;
 pub const SPEC: ToolSpec = ToolSpec {
     name: "entrez_external",
     title: "PubChem and PMC services",
-    description: "NCBI services outside the E-utilities. Set service and operation together. \
-service pubchem (PUG REST, paced at 5 requests/s): \
-compound — look a compound up by cid (up to 100), name, smiles, inchi, inchikey, formula or listkey and get data properties (formula, weight, SMILES, InChI/InChIKey, IUPAC name, XLogP, TPSA, H-bond counts; the default), record, synonyms, description, cids, or picture (properties plus the 2D structure as a PNG image); \
-substance — deposited records by sid, sourceid (with source) or name: record, synonyms, cids, description; \
-bioassay — an assay by aid: summary (default) or description; \
-structure_search — compounds by identity, substructure, superstructure or similarity (threshold) to a SMILES, InChI, SMARTS or CID; mode fast answers at once, mode async lets PubChem work longer and is collected for up to 60 s. \
-service pmc: id_convert — PMCID/PMID/DOI/manuscript id conversion for up to 200 ids of one type; \
-oa_service — whether PMC articles are in the Open Access subset, with license and tgz/PDF download links; \
-citation_export — citations for PMIDs (database pubmed) or PMCIDs (database pmc) as citation (AMA/APA/MLA/NLM text), csl, ris, medline/nbib or bibtex. \
-Use entrez_query instead for searching PubMed, PMC or other Entrez databases.",
+    description: concat!(
+        "NCBI services beyond the E-utilities. service pubchem (PUG REST): compound, substance and bioassay lookups, ",
+        "structure_search (identity, substructure, superstructure, similarity). service pmc: id_convert (PMCID, PMID, ",
+        "DOI), oa_service (Open Access links and license), citation_export. Search PubMed or PMC with entrez_query. ",
+        "Example: {\"service\":\"pubchem\",\"operation\":\"compound\",\"namespace\":\"name\",\"identifier\":\"aspirin\"}. ",
+        crate::tools::spec::lenient!()
+    ),
     input_schema: include_str!("../../../schemas/entrez_external.input.json"),
     output_schema: include_str!("../../../schemas/entrez_external.output.json"),
     annotations: ToolAnnotations {

@@ -21,7 +21,15 @@ use serde_json::Value;
 pub const SPEC: ToolSpec = ToolSpec {
     name: "entrez_query",
     title: "NCBI Entrez E-utilities",
-    description: "Query NCBI Entrez with every E-utility: info (einfo: databases, fields, links), search (esearch: ids, counts, query translation, history server), summary (esummary: document summaries), fetch (efetch: full records parsed into typed data — PubMed articles with abstracts, authors, MeSH; PMC full text; GenBank/GenPept/FASTA sequences; taxonomy), link (elink: related records, scores, full-text links), post (epost to the history server), global_query (hit counts across databases), spell (espell) and citation_match (ecitmatch). Requests are paced under NCBI's rate limit and retried on 429/5xx. Results are capped (max_records, default 50); use search with usehistory and then fetch with webenv/query_key and retstart to page.",
+    description: concat!(
+        "Every NCBI E-utility, with fetched records parsed into data. info (einfo), search (esearch), summary ",
+        "(esummary), fetch (efetch: PubMed/PMC articles, sequences, taxonomy), link (elink), post (epost), global_query ",
+        "(egquery), spell (espell), citation_match (ecitmatch). Paced under NCBI's rate limit; 429/5xx retried. Up to ",
+        "max_records (50) records are parsed per call: page with retstart, or search with usehistory then fetch by ",
+        "webenv/query_key; stage big sets with entrez_data. ",
+        "Example: {\"operation\":\"search\",\"term\":\"crispr[tiab] AND 2024[dp]\",\"retmax\":5}. ",
+        crate::tools::spec::lenient!()
+    ),
     input_schema: include_str!("../../../schemas/entrez_query.input.json"),
     output_schema: include_str!("../../../schemas/entrez_query.output.json"),
     annotations: ToolAnnotations {
