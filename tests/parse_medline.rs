@@ -191,3 +191,18 @@ CN  - The Consortium\r\nFAU - Roe, R\r\nAU  - Roe R\r\nAD  - Lab C.\r\nOT  - *fi
     assert!(r.keywords[0].major && r.keywords[0].keyword == "first");
     assert!(!r.keywords[1].major);
 }
+
+#[test]
+fn a_pmc_line_that_starts_inside_a_multibyte_character_parses() {
+    // The eutils fuzz target's first crash (2026-11-23): "PMC -" followed by bytes that
+    // decode to U+FFFD, which slicing the first three bytes split.
+    let crash: &[u8] = &[
+        32, 10, 80, 77, 67, 32, 45, 91, 182, 8, 73, 60, 33, 48, 68, 116, 50, 79, 67, 47, 100, 37,
+        10, 1, 92, 78, 32, 32, 45, 91, 8, 8, 219, 211, 219, 219, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 158, 20, 123, 0, 0, 48, 57,
+    ];
+    // Reading it must not panic; what it yields is beside the point.
+    let _ = entrez_mcp::parse::medline::parse_medline(&String::from_utf8_lossy(crash));
+    let typed = entrez_mcp::parse::medline::parse_medline("PMID- 1\nPMC - \u{FFFD}8I\n").unwrap();
+    assert_eq!(typed.len(), 1);
+}

@@ -194,7 +194,8 @@ pub(crate) fn pmcid(raw: &str) -> Option<String> {
     if t.is_empty() {
         return None;
     }
-    if t.len() > 3 && t[..3].eq_ignore_ascii_case("PMC") {
+    // Compared as bytes: the first three need not be characters (fuzzing found "\u{FFFD}…").
+    if t.len() > 3 && t.as_bytes()[..3].eq_ignore_ascii_case(b"PMC") {
         return Some(format!("PMC{}", &t[3..]));
     }
     Some(format!("PMC{t}"))
@@ -227,6 +228,12 @@ mod tests {
         );
         assert_eq!(normalize_orcid("0000-0002-4590"), None);
         assert_eq!(normalize_orcid("0000-0002-45z0-7461"), None);
+    }
+
+    #[test]
+    fn a_pmcid_starting_with_a_multibyte_character_is_no_panic() {
+        assert_eq!(pmcid("\u{FFFD}8I"), Some("PMC\u{FFFD}8I".into()));
+        assert_eq!(pmcid("pmc123"), Some("PMC123".into()));
     }
 
     #[test]
