@@ -62,6 +62,21 @@ ensure_wasm_tools() {
   worker="$(lock_version worker)"
   [ -n "$worker" ] || die "worker not found in Cargo.lock"
   ensure_cargo_tool worker-build "$worker" worker-build
+  ensure_worker_toolchain
+}
+
+# The toolchain the Worker bundle is built with: a pinned nightly, because only nightly
+# rebuilds the standard library for size (scripts/build-worker.sh says what that buys).
+# ENTREZ_WORKER_TOOLCHAIN=stable builds with the default toolchain instead.
+WORKER_NIGHTLY="nightly-2026-10-30"
+ensure_worker_toolchain() {
+  local tc="${ENTREZ_WORKER_TOOLCHAIN:-$WORKER_NIGHTLY}"
+  [ "$tc" = stable ] && return 0
+  command -v rustup >/dev/null || die "the Worker build needs rustup for $tc (or ENTREZ_WORKER_TOOLCHAIN=stable)"
+  if ! rustup component list --toolchain "$tc" --installed 2>/dev/null | grep -q '^rust-src'; then
+    log "rustup toolchain install $tc (rust-src, for the Worker's size build)"
+    rustup toolchain install "$tc" --profile minimal -c rust-src || die "could not install $tc"
+  fi
 }
 
 _apt_updated=""
