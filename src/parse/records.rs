@@ -40,6 +40,25 @@ pub enum Format {
     Raw,
 }
 
+impl Format {
+    /// The name results give the format (`format` in a fetch result).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::PubmedXml => "pubmed_xml",
+            Format::Medline => "medline",
+            Format::PmcXml => "pmc_jats",
+            Format::GbseqXml => "gbseq_xml",
+            Format::TinyseqXml => "tinyseq_xml",
+            Format::Fasta => "fasta",
+            Format::FlatFile => "flat_file",
+            Format::TaxonomyXml => "taxonomy_xml",
+            Format::IpgXml => "ipg_xml",
+            Format::GenericXml => "generic_xml",
+            Format::Raw => "raw",
+        }
+    }
+}
+
 /// Records read from one efetch body.
 #[derive(Debug, Clone)]
 pub enum Records {

@@ -13,6 +13,7 @@
 //! asks the plan rather than guessing, so validation and sending agree.
 
 use super::{codes, path, Report};
+use crate::parse::records::Format;
 use crate::tools::entrez_query::plan::fetch_format;
 
 /// One row of NBK25499 Table 1.
@@ -162,7 +163,7 @@ pub fn check_fetch(
     retmode: Option<&str>,
     report: &mut Report,
 ) {
-    let (sent_type, sent_mode, _) = fetch_format(db, rettype, retmode);
+    let (sent_type, sent_mode, format) = fetch_format(db, rettype, retmode);
     let sent_type = sent_type.unwrap_or_default();
     let chosen = rettype.is_some() || retmode.is_some();
     if sent_mode == "json" {
@@ -189,6 +190,14 @@ pub fn check_fetch(
         .iter()
         .any(|r| rettype_matches(r, canonical, &sent_type) && r.retmode == sent_mode)
     {
+        chosen_format(
+            db,
+            canonical,
+            (rettype, retmode),
+            (&sent_type, &sent_mode),
+            format,
+            report,
+        );
         return;
     }
     let same_type: Vec<&&Row> = rows
@@ -262,6 +271,46 @@ pub fn check_fetch(
     report.suggest(format!("Set retmode to \"{}\".", modes[0]));
 }
 
+/// Says so when this server, not the caller, picks what fetch asks NCBI for: a rettype
+/// NCBI was not given (gb/gp for sequences), or retmode xml where NCBI's EFetch table
+/// also offers the rettype as text or ASN.1 (NCBI's own answer to an omitted retmode).
+fn chosen_format(
+    db: &str,
+    canonical: &str,
+    (rettype, retmode): (Option<&str>, Option<&str>),
+    (sent_type, sent_mode): (&str, &str),
+    format: Format,
+    report: &mut Report,
+) {
+    let at = match (rettype, retmode) {
+        (None, _) if !sent_type.is_empty() => "rettype",
+        (_, None) if sent_mode == "xml" => {
+            let mut modes = rows_for(canonical)
+                .filter(|r| rettype_matches(r, canonical, sent_type))
+                .map(|r| r.retmode)
+                .peekable();
+            if modes.peek().is_none() || modes.all(|m| m == "xml") {
+                return;
+            }
+            "retmode"
+        }
+        _ => return,
+    };
+    let asked = if sent_type.is_empty() {
+        format!("retmode {sent_mode}")
+    } else {
+        format!("rettype {sent_type}, retmode {sent_mode}")
+    };
+    report.warn(
+        codes::FORMAT_CHOSEN,
+        path(at),
+        format!(
+            "No {at} given: this server asks NCBI for {asked} (read as {}) rather than leaving the choice to NCBI for {db}; set rettype and retmode to choose another format.",
+            format.name()
+        ),
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,8 +339,32 @@ mod tests {
             "gtr",
             "nlmcatalog",
         ] {
-            assert!(errors(db, None, None).is_empty(), "{db}");
+            let found = errors(db, None, None);
+            assert!(
+                found.iter().all(|c| *c == "format_chosen"),
+                "{db}: {found:?}"
+            );
         }
+    }
+
+    #[test]
+    fn a_format_the_server_picks_is_named() {
+        // gb/gp are this server's choice for sequences; NCBI was not asked for them.
+        assert_eq!(errors("nuccore", None, None), ["format_chosen"]);
+        assert_eq!(errors("protein", None, Some("text")), ["format_chosen"]);
+        // fasta and gene come as text (or ASN.1) too: xml in their place is a choice.
+        assert_eq!(errors("protein", Some("fasta"), None), ["format_chosen"]);
+        assert_eq!(errors("gene", None, None), ["format_chosen"]);
+        // XML is the only form NCBI lists for these, and text rettypes are sent as text.
+        for (db, t) in [
+            ("pubmed", None),
+            ("pmc", None),
+            ("taxonomy", None),
+            ("pubmed", Some("medline")),
+        ] {
+            assert!(errors(db, t, None).is_empty(), "{db} {t:?}");
+        }
+        assert!(errors("nuccore", Some("gb"), Some("xml")).is_empty());
     }
 
     #[test]

@@ -231,8 +231,13 @@ fn fetches() -> Vec<Case> {
     let np = json!(["NP_000537.3"]);
     vec![
         ok(Q, fetch("pubmed", pmid.clone())),
-        // PopSet is a sequence database EInfo's recorded list omits; fetched as GenBank.
-        ok(Q, fetch("popset", json!(["12829836"]))),
+        // PopSet is a sequence database EInfo's recorded list omits; fetched as GenBank,
+        // this server's choice of rettype, which the result names.
+        warned(
+            Q,
+            fetch("popset", json!(["12829836"])),
+            &[("format_chosen", "$.rettype")],
+        ),
         // A gene's region of its chromosome: TP53 on NC_000017.11, minus strand.
         ok(
             Q,
@@ -242,7 +247,7 @@ fn fetches() -> Vec<Case> {
                 json!({"rettype": "fasta", "retmode": "text", "seq_start": 7668402, "seq_stop": 7687550, "strand": 2}),
             ),
         ),
-        bad(
+        bad_warned(
             Q,
             f(
                 "nuccore",
@@ -250,14 +255,16 @@ fn fetches() -> Vec<Case> {
                 json!({"seq_start": 500, "seq_stop": 100}),
             ),
             &[("sequence_range_reversed", "$.seq_start")],
+            &[("format_chosen", "$.rettype")],
         ),
-        bad(
+        bad_warned(
             Q,
             f("nuccore", nm.clone(), json!({"strand": 3, "complexity": 9})),
             &[
                 ("schema_maximum", "$.strand"),
                 ("schema_maximum", "$.complexity"),
             ],
+            &[("format_chosen", "$.rettype")],
         ),
         warned(
             Q,
@@ -290,7 +297,11 @@ fn fetches() -> Vec<Case> {
                 json!({"rettype": "medline", "retmode": "text"}),
             ),
         ),
-        ok(Q, fetch("nuccore", nm.clone())),
+        warned(
+            Q,
+            fetch("nuccore", nm.clone()),
+            &[("format_chosen", "$.rettype")],
+        ),
         ok(
             Q,
             f(
@@ -323,7 +334,11 @@ fn fetches() -> Vec<Case> {
                 json!({"rettype": "fasta_cds_aa", "retmode": "text"}),
             ),
         ),
-        ok(Q, fetch("protein", np.clone())),
+        warned(
+            Q,
+            fetch("protein", np.clone()),
+            &[("format_chosen", "$.rettype")],
+        ),
         ok(
             Q,
             f(
@@ -341,7 +356,11 @@ fn fetches() -> Vec<Case> {
             ),
         ),
         ok(Q, fetch("taxonomy", json!(["9606"]))),
-        ok(Q, fetch("gene", json!(["7157"]))),
+        warned(
+            Q,
+            fetch("gene", json!(["7157"])),
+            &[("format_chosen", "$.retmode")],
+        ),
         ok(
             Q,
             f(
@@ -351,8 +370,16 @@ fn fetches() -> Vec<Case> {
             ),
         ),
         ok(Q, fetch("sra", json!(["SRR390728"]))),
-        ok(Q, fetch("biosample", json!(["SAMN02604091"]))),
-        ok(Q, fetch("snp", json!(["rs7412"]))),
+        warned(
+            Q,
+            fetch("biosample", json!(["SAMN02604091"])),
+            &[("format_chosen", "$.retmode")],
+        ),
+        warned(
+            Q,
+            fetch("snp", json!(["rs7412"])),
+            &[("format_chosen", "$.retmode")],
+        ),
         ok(Q, fetch("clinvar", json!(["12345"]))),
         ok(
             Q,

@@ -174,13 +174,12 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
         Records::Generic(r) => r.iter().map(to_value).collect(),
         Records::Raw => Vec::new(),
     };
-    let format_name = format_name(format);
     if format == Format::Raw {
         let raw = text_body();
         let truncated = raw.len() > MAX_TEXT_CHARS;
         let shown: String = raw.chars().take(MAX_TEXT_CHARS).collect();
         let structured = json!({
-            "operation": "fetch", "database": db, "format": format_name,
+            "operation": "fetch", "database": db, "format": format.name(),
             "content_type": reply.header("content-type").unwrap_or("text/plain"),
             "count": 0, "total": 0, "truncated": truncated, "records": [], "raw": shown, "warnings": [],
         });
@@ -203,7 +202,7 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
         ));
     }
     let structured = json!({
-        "operation": "fetch", "database": db, "format": format_name,
+        "operation": "fetch", "database": db, "format": format.name(),
         "content_type": reply.header("content-type").unwrap_or("text/xml"),
         "count": shown.len(), "total": total, "truncated": total > shown.len(),
         "records": shown, "warnings": warnings,
@@ -211,22 +210,6 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
     let text = render::records(format, &structured);
     let hint = (total > cap).then(|| paging_hint(ctx, cap, total));
     Ok(output(structured, text, hint))
-}
-
-fn format_name(format: Format) -> &'static str {
-    match format {
-        Format::PubmedXml => "pubmed_xml",
-        Format::Medline => "medline",
-        Format::PmcXml => "pmc_jats",
-        Format::GbseqXml => "gbseq_xml",
-        Format::TinyseqXml => "tinyseq_xml",
-        Format::Fasta => "fasta",
-        Format::FlatFile => "flat_file",
-        Format::TaxonomyXml => "taxonomy_xml",
-        Format::IpgXml => "ipg_xml",
-        Format::GenericXml => "generic_xml",
-        Format::Raw => "raw",
-    }
 }
 
 /// elink (XML: the only form that carries every command's reply).
