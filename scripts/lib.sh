@@ -73,9 +73,11 @@ ensure_worker_toolchain() {
   local tc="${ENTREZ_WORKER_TOOLCHAIN:-$WORKER_NIGHTLY}"
   [ "$tc" = stable ] && return 0
   command -v rustup >/dev/null || die "the Worker build needs rustup for $tc (or ENTREZ_WORKER_TOOLCHAIN=stable)"
-  if ! rustup component list --toolchain "$tc" --installed 2>/dev/null | grep -q '^rust-src'; then
-    log "rustup toolchain install $tc (rust-src, for the Worker's size build)"
-    rustup toolchain install "$tc" --profile minimal -c rust-src || die "could not install $tc"
+  if ! rustup component list --toolchain "$tc" --installed 2>/dev/null | grep -q '^rust-src' \
+    || ! rustup target list --toolchain "$tc" --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    log "rustup toolchain install $tc (rust-src and wasm32, for the Worker's size build)"
+    rustup toolchain install "$tc" --profile minimal -c rust-src -t wasm32-unknown-unknown \
+      || die "could not install $tc"
   fi
 }
 
