@@ -107,7 +107,7 @@ step "cargo build --release (native binaries)" cargo build --release && RELEASE_
 WORKER_OK=0
 worker_bundle() {
   bash "$ROOT/scripts/build-worker.sh" || return 1
-  local wasm js raw gz
+  local wasm js raw gz wasm_gz
   wasm="$ROOT/build/index_bg.wasm"
   js="$ROOT/build/index.js"
   [ -f "$wasm" ] && [ -f "$js" ] && [ -f "$ROOT/build/worker/shim.mjs" ] || {
@@ -115,10 +115,11 @@ worker_bundle() {
     return 1
   }
   raw=$(cat "$wasm" "$js" | wc -c)
-  gz=$(($(gzip -9 -c "$wasm" | wc -c) + $(gzip -9 -c "$js" | wc -c)))
+  wasm_gz=$(gzip -9 -c "$wasm" | wc -c)
+  gz=$((wasm_gz + $(gzip -9 -c "$js" | wc -c)))
   WORKER_GZIP_BYTES=$gz
   WORKER_SIZE_LINE="$(printf 'worker bundle: %d bytes raw, %d bytes gzip (wasm %d); ceiling %d; Workers limit 3 MB gzip (free) / 10 MB (paid)' \
-    "$raw" "$gz" "$(gzip -9 -c "$wasm" | wc -c)" "$WORKER_GZIP_CEILING")"
+    "$raw" "$gz" "$wasm_gz" "$WORKER_GZIP_CEILING")"
   echo "$WORKER_SIZE_LINE"
 }
 # The gzipped bundle (wasm plus JS glue, gzip -9) may not grow past this many bytes:

@@ -131,7 +131,7 @@ pub mod codes {
     pub const IGNORED_PARAMETER: &str = "ignored_parameter";
     /// A fetch retmax above the per-call cap, which will be lowered.
     pub const RETMAX_CAPPED: &str = "retmax_capped";
-    /// fetch or summary: the server chose the format NCBI is asked for (rettype/retmode omitted).
+    /// fetch: the server chose the format NCBI is asked for (rettype/retmode omitted).
     pub const FORMAT_CHOSEN: &str = "format_chosen";
     /// An EFetch database or default format that NCBI's table does not list.
     pub const UNDOCUMENTED_FORMAT: &str = "undocumented_format";

@@ -178,14 +178,16 @@ impl<'a> ExternalClient<'a> {
     /// Sends `call`; returns the reply once it is final, or the error once retries are spent.
     pub async fn send(&self, call: &HttpCall) -> Result<HttpReply, Error> {
         let started = self.platform.now_unix_ms();
+        let call = HttpCall {
+            timeout_ms: self.timeout_ms.unwrap_or(call.timeout_ms),
+            ..call.clone()
+        };
         let mut attempt = 0;
         loop {
             attempt += 1;
             self.pace().await?;
             self.note(|n| n.requests += 1);
-            let mut attempt_call = call.clone();
-            attempt_call.timeout_ms = self.timeout_ms.unwrap_or(call.timeout_ms);
-            let outcome = self.transport.send(attempt_call).await;
+            let outcome = self.transport.send(call.clone()).await;
             let mut min_wait = 0;
             let (status, retry_after, failure) = match outcome {
                 Ok(reply) => {
