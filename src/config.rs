@@ -54,7 +54,13 @@ pub struct Config {
     /// `ENTREZ_UPSTREAM_TIMEOUT_MS`: the time one upstream attempt may take, headers and
     /// body together, in place of each service's own (30 s E-utilities and PMC, 35 s PubChem).
     pub upstream_timeout_ms: Option<u64>,
+    /// `ENTREZ_WEBSITE_URL`: the page `serverInfo.websiteUrl` points to; by default the
+    /// E-utilities documentation, the service this server puts in an assistant's hands.
+    pub website_url: String,
 }
+
+/// The default `serverInfo.websiteUrl`: NCBI's E-utilities book.
+pub const DEFAULT_WEBSITE_URL: &str = "https://www.ncbi.nlm.nih.gov/books/NBK25501/";
 
 impl Config {
     /// Builds the configuration from a name → value lookup; empty values count as unset.
@@ -99,6 +105,9 @@ impl Config {
             upstream_timeout_ms: get("ENTREZ_UPSTREAM_TIMEOUT_MS")
                 .and_then(|v| v.parse().ok())
                 .filter(|v| *v > 0),
+            website_url: get("ENTREZ_WEBSITE_URL")
+                .filter(|u| u.starts_with("https://"))
+                .unwrap_or_else(|| DEFAULT_WEBSITE_URL.to_string()),
         }
     }
 

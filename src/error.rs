@@ -21,8 +21,13 @@ pub enum ErrorKind {
     MethodNotFound,
     /// The params of a protocol method were wrong, e.g. an unknown tool (-32602).
     InvalidParams,
-    /// `resources/read` for a URI this server does not have, or not for this caller (-32002).
+    /// `resources/read` for a URI this server does not have, or not for this caller
+    /// (-32002 in the handshake era, -32602 from 2026-07-28; see [`Error::for_modern_era`]).
     ResourceNotFound,
+    /// HTTP headers that disagree with the body, or a required one missing (MCP -32020).
+    HeaderMismatch,
+    /// A protocol version this server does not speak (MCP -32022, `data.supported` lists ours).
+    UnsupportedVersion,
     /// Tool arguments failed validation; the tool never ran.
     InvalidArguments,
     /// A named thing (tool, dataset, record) does not exist.
@@ -48,6 +53,8 @@ impl ErrorKind {
             ErrorKind::MethodNotFound => "method_not_found",
             ErrorKind::InvalidParams => "invalid_params",
             ErrorKind::ResourceNotFound => "resource_not_found",
+            ErrorKind::HeaderMismatch => "header_mismatch",
+            ErrorKind::UnsupportedVersion => "unsupported_protocol_version",
             ErrorKind::InvalidArguments => "invalid_arguments",
             ErrorKind::NotFound => "not_found",
             ErrorKind::Upstream => "upstream_error",
@@ -68,6 +75,8 @@ impl ErrorKind {
             // MCP 2025-11-25 (server/resources, Error Handling); SEP-2164 moves it to
             // -32602 in later protocol versions, which clients already accept as an error.
             ErrorKind::ResourceNotFound => Some(-32002),
+            ErrorKind::HeaderMismatch => Some(-32020),
+            ErrorKind::UnsupportedVersion => Some(-32022),
             _ => None,
         }
     }
@@ -138,15 +147,36 @@ impl Error {
         json!({ "error": error })
     }
 
+    /// The same error as the stateless era words it: 2026-07-28 retired -32002 for a
+    /// resource not found in favour of -32602 (Invalid params).
+    pub fn for_modern_era(mut self) -> Self {
+        if self.kind == ErrorKind::ResourceNotFound {
+            self.kind = ErrorKind::InvalidParams;
+        }
+        self
+    }
+
     /// The JSON-RPC `error` member for protocol kinds (tool kinds map to -32603).
+    ///
+    /// `data` carries the stable code and suggestions; where the specification defines
+    /// `data` fields (-32022's `supported` and `requested`), they are the details' fields.
     pub fn to_rpc_error(&self) -> Value {
         let code = self.kind.rpc_code().unwrap_or(-32603);
-        let mut data = json!({ "code": self.code });
+        let mut data = match (&self.details, self.kind) {
+            (Some(Value::Object(fields)), ErrorKind::UnsupportedVersion) => {
+                Value::Object(fields.clone())
+            }
+            _ => json!({}),
+        };
+        data["code"] = json!(self.code);
         if !self.suggestions.is_empty() {
             data["suggestions"] = json!(self.suggestions);
         }
-        if let Some(details) = &self.details {
-            data["details"] = details.clone();
+        match &self.details {
+            Some(details) if self.kind != ErrorKind::UnsupportedVersion => {
+                data["details"] = details.clone();
+            }
+            _ => {}
         }
         json!({ "code": code, "message": self.message, "data": data })
     }

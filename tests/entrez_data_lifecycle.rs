@@ -98,7 +98,7 @@ fn datasets_belong_to_their_session() {
     // Without a session the caller's key decides; stdio (neither) is one local owner.
     let keyed = entrez_mcp::tools::RequestContext {
         caller_api_key: Some(entrez_mcp::secret::ApiKey::new("caller-key")),
-        session_id: None,
+        ..Default::default()
     };
     assert_eq!(
         ok_as(&s, json!({"operation": "list_datasets"}), &keyed)["owner_scope"],

@@ -196,7 +196,7 @@ fn capabilities_derive_operations_parameters_and_examples_from_schemas() {
     let sc = &r["structuredContent"];
     assert_eq!(sc["format"], "summary");
     assert_eq!(sc["tool_count"], s.registry.tools().len());
-    assert_eq!(sc["server"]["protocol_versions"][0], "2025-11-25");
+    assert_eq!(sc["server"]["protocol_versions"][0], "2026-07-28");
     let info = sc["tools"]
         .as_array()
         .unwrap()
@@ -300,7 +300,7 @@ fn api_key_status_reports_source_and_limit_without_the_key() {
 
     let caller = RequestContext {
         caller_api_key: Some(ApiKey::new("callerkey999")),
-        session_id: None,
+        ..Default::default()
     };
     let r = call_tool_with(&with_key, "system_api_key_status", json!({}), &caller);
     assert_eq!(r["structuredContent"]["source"], "caller_header");
@@ -322,7 +322,13 @@ fn ping_initialize_and_unknown_methods_over_the_dispatcher() {
     );
     let r = rpc(
         &s,
-        json!({"jsonrpc": "2.0", "id": 1, "method": "prompts/list"}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "sampling/createMessage"}),
+    );
+    assert_eq!(rpc_code(&r), Some(-32601));
+    // server/discover is a stateless request: without its _meta it belongs to no era here.
+    let r = rpc(
+        &s,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "server/discover"}),
     );
     assert_eq!(rpc_code(&r), Some(-32601));
     let n = block_on(s.handle_bytes(

@@ -6,16 +6,18 @@
 //! server answer the same request the same way.
 
 pub mod guard;
+pub mod mirrored;
 pub mod session;
 
 use crate::error::{Error, ErrorKind};
 use crate::protocol::jsonrpc::{self, Incoming};
+use crate::protocol::meta::Era;
 use crate::protocol::progress::Notifier;
 use crate::protocol::version;
 use crate::protocol::Server;
 use crate::secret::ApiKey;
 use crate::tools::api_key_status::CALLER_KEY_HEADER;
-use crate::tools::RequestContext;
+use crate::tools::{RequestContext, Transport};
 use serde_json::{json, Value};
 pub use session::{SessionState, Sessions};
 
@@ -121,7 +123,7 @@ impl Endpoint {
     }
 
     /// Whether the edge should be ready to answer `req` with an SSE stream: a tools/call
-    /// that asks for progress from a client that accepts `text/event-stream`.
+    /// that asks for progress or log messages, from a client that accepts `text/event-stream`.
     pub fn wants_stream(&self, req: &HttpRequest) -> bool {
         let accepts = req
             .header("Accept")
@@ -131,7 +133,8 @@ impl Endpoint {
         }
         match jsonrpc::parse_message(&req.body) {
             Ok(Incoming::Request { method, params, .. }) => {
-                method == "tools/call" && crate::protocol::progress::token(&params).is_some()
+                self.server
+                    .wants_notifications(&method, &params, &caller_context(req))
             }
             _ => false,
         }
@@ -255,37 +258,63 @@ impl Endpoint {
             Ok(m) => m,
             Err(e) => return HttpResponse::rpc_error(400, e.id, *e.error),
         };
-        let context = RequestContext {
-            caller_api_key: req
-                .header(CALLER_KEY_HEADER)
-                .map(str::trim)
-                .filter(|k| !k.is_empty())
-                .map(ApiKey::new),
-            session_id: req.header(SESSION_HEADER).map(str::to_string),
-        };
-        if let Incoming::Request { method, .. } = &message {
-            if method == "initialize" {
-                return self.initialize(message, context).await;
+        let context = caller_context(req);
+        match &message {
+            Incoming::Request { method, params, .. } => match Era::of(params) {
+                // A malformed or unsupported stateless request: the specification's 400s.
+                Err(e) => return era_error(req, &message, e),
+                Ok(Era::Stateless(s)) => {
+                    if let Err(e) = mirrored::check(req, &s.version, method, params) {
+                        return HttpResponse::rpc_error(400, request_id(&message), e);
+                    }
+                    let era = Era::Stateless(s);
+                    if !Server::knows_method(method, &era) {
+                        let mut r = self.answer(message, &context, None).await;
+                        r.status = 404;
+                        return r;
+                    }
+                    // No session in this era: an Mcp-Session-Id header is ignored.
+                    let context = RequestContext {
+                        session_id: None,
+                        ..context
+                    };
+                    return self.answer(message, &context, notifier).await;
+                }
+                Ok(Era::Handshake) => {
+                    if method == "initialize" {
+                        return self.initialize(message, context).await;
+                    }
+                    // Unknown methods do nothing, so answer them before session rules.
+                    if !Server::knows_method(method, &Era::Handshake) {
+                        return self.answer(message, &context, None).await;
+                    }
+                }
+            },
+            // The stateless era has no client notifications over HTTP; accept and ignore them.
+            Incoming::Notification { .. } if stateless_header(req) => {
+                return HttpResponse::empty(202)
             }
-            // Unknown methods do nothing, so answer them before session rules: a
-            // newer client's discovery probe then gets a clean -32601 and falls back.
-            if !Server::knows_method(method) {
-                return self.answer(message, &context, None).await;
-            }
+            _ => {}
         }
         if let Some(v) = req.header(VERSION_HEADER) {
-            if !version::is_supported(v.trim()) {
+            let v = v.trim();
+            if version::is_modern(v) {
+                // The header speaks 2026-07-28 but the body carries no _meta version.
                 return HttpResponse::rpc_error(
                     400,
-                    Value::Null,
-                    http_error(
-                        ErrorKind::InvalidRequest,
-                        "unsupported_protocol_version",
-                        format!(
-                            "Bad Request: unsupported MCP-Protocol-Version \"{v}\"; supported: {}.",
-                            version::SUPPORTED_VERSIONS.join(", ")
-                        ),
-                    ),
+                    request_id(&message),
+                    Error::new(
+                        ErrorKind::InvalidParams,
+                        format!("Bad Request: a {v} request needs params._meta[\"{}\"] (and its clientCapabilities).", crate::protocol::meta::PROTOCOL_VERSION),
+                    )
+                    .with_code("invalid_request_meta"),
+                );
+            }
+            if !version::is_legacy(v) {
+                return HttpResponse::rpc_error(
+                    400,
+                    request_id(&message),
+                    crate::protocol::meta::unsupported(v),
                 );
             }
         }
@@ -294,7 +323,7 @@ impl Endpoint {
                 return HttpResponse::rpc_error(
                     400,
                     Value::Null,
-                    http_error(ErrorKind::InvalidRequest, "missing_session", "Bad Request: Mcp-Session-Id header is required; send initialize first and echo the id it returns."),
+                    http_error(ErrorKind::InvalidRequest, "missing_session", "Bad Request: Mcp-Session-Id header is required; send initialize first and echo the id it returns (or send 2026-07-28 requests, which need no session)."),
                 )
             }
             Some(id) => {
@@ -385,6 +414,52 @@ impl Endpoint {
     }
 }
 
+/// The request facts every answer starts from: the caller's key, the session header.
+fn caller_context(req: &HttpRequest) -> RequestContext {
+    RequestContext {
+        caller_api_key: req
+            .header(CALLER_KEY_HEADER)
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+            .map(ApiKey::new),
+        session_id: req.header(SESSION_HEADER).map(str::to_string),
+        transport: Transport::Http,
+        stateless: false,
+    }
+}
+
+fn request_id(message: &Incoming) -> Value {
+    match message {
+        Incoming::Request { id, .. } => id.clone(),
+        _ => Value::Null,
+    }
+}
+
+fn stateless_header(req: &HttpRequest) -> bool {
+    req.header(VERSION_HEADER)
+        .is_some_and(|v| version::is_modern(v.trim()))
+}
+
+/// 400 for a stateless request the server cannot take: -32022 for a version it does
+/// not speak, -32020 when the version header says otherwise, else -32602.
+fn era_error(req: &HttpRequest, message: &Incoming, error: Error) -> HttpResponse {
+    let requested = error
+        .details
+        .as_ref()
+        .and_then(|d| d.get("requested"))
+        .and_then(Value::as_str);
+    let error = match (error.kind, req.header(VERSION_HEADER).map(str::trim), requested) {
+        (ErrorKind::UnsupportedVersion, Some(header), Some(body)) if header != body => {
+            Error::new(
+                ErrorKind::HeaderMismatch,
+                format!("Header mismatch: MCP-Protocol-Version header \"{header}\" does not match _meta protocolVersion \"{body}\"."),
+            )
+        }
+        _ => error,
+    };
+    HttpResponse::rpc_error(400, request_id(message), error)
+}
+
 /// One Server-Sent Events frame carrying a JSON-RPC message.
 pub fn sse_frame(message: &Value) -> Vec<u8> {
     let mut frame = b"event: message\ndata: ".to_vec();
@@ -398,6 +473,8 @@ pub fn sse_headers() -> Vec<(String, String)> {
     vec![
         ("Content-Type".into(), "text/event-stream".into()),
         ("Cache-Control".into(), "no-cache".into()),
+        // Reverse proxies must pass each event on as it comes (2026-07-28 asks for it).
+        ("X-Accel-Buffering".into(), "no".into()),
     ]
 }
 
@@ -408,7 +485,7 @@ fn preflight() -> HttpResponse {
             ("Access-Control-Allow-Methods".into(), "POST, DELETE, OPTIONS".into()),
             (
                 "Access-Control-Allow-Headers".into(),
-                format!("Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, {CALLER_KEY_HEADER}"),
+                format!("Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, {CALLER_KEY_HEADER}"),
             ),
             ("Access-Control-Max-Age".into(), "86400".into()),
         ],

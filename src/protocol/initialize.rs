@@ -1,6 +1,8 @@
-//! The `initialize` result: who we are, what we can do, how the tools fit together.
+//! Who we are, what we can do, how the tools fit together: the `initialize`
+//! result of the handshake era and the `server/discover` result of the stateless one.
 
-use super::version::negotiate;
+use super::resources;
+use super::version::{negotiate, SUPPORTED_VERSIONS};
 use serde_json::{json, Value};
 
 /// Guidance for an assistant on how the tools fit together.
@@ -14,21 +16,100 @@ This server gives access to NCBI Entrez (PubMed, PMC, Gene, Protein, Nucleotide,
 - system_api_key_status tells whether an NCBI API key is in effect and the rate limit that follows (3 requests/s without a key, 10 with one). Callers may send their own key in the X-NCBI-API-Key header.
 - Results carry structuredContent that matches each tool's outputSchema, plus a readable text block.";
 
-/// Builds the `initialize` result for the client's requested version.
-pub fn result(requested_version: Option<&str>, capabilities_extra: Option<Value>) -> Value {
-    let mut capabilities = json!({ "tools": { "listChanged": false } });
-    if let Some(experimental) = capabilities_extra {
-        capabilities["experimental"] = experimental;
+/// What this server offers, as both eras announce it.
+#[derive(Debug, Clone, Copy)]
+pub struct Offer {
+    /// Whether there is a dataset store (resources, the dataset prompts).
+    pub staging: bool,
+    /// Whether `validate` is registered (`experimental.toolValidation`).
+    pub validation: bool,
+}
+
+/// The server icon: an SVG, inlined so no client has to fetch it from anywhere.
+pub const ICON_SVG: &str = include_str!("../../assets/icon.svg");
+
+/// `serverInfo` (handshake) and `_meta["io.modelcontextprotocol/serverInfo"]` (stateless).
+pub fn server_info(website_url: &str) -> Value {
+    use base64::Engine as _;
+    let icon = base64::engine::general_purpose::STANDARD.encode(ICON_SVG);
+    json!({
+        "name": crate::SERVER_NAME,
+        "title": "NCBI Entrez MCP server",
+        "version": crate::SERVER_VERSION,
+        "description": "Search PubMed and every Entrez database, fetch records and sequences, stage results in SQL, and query PubChem and PMC.",
+        "websiteUrl": website_url,
+        "icons": [{ "src": format!("data:image/svg+xml;base64,{icon}"), "mimeType": "image/svg+xml", "sizes": ["any"] }],
+    })
+}
+
+/// The capabilities object.
+pub fn capabilities(offer: Offer) -> Value {
+    let mut capabilities = json!({
+        "tools": { "listChanged": false },
+        "prompts": { "listChanged": false },
+        "completions": {},
+        "logging": {},
+    });
+    if offer.staging {
+        capabilities["resources"] = resources::capability();
     }
+    if offer.validation {
+        capabilities["experimental"] =
+            json!({ "toolValidation": crate::tools::validate::capability() });
+    }
+    capabilities
+}
+
+/// The `initialize` result for the client's requested version.
+pub fn result(requested_version: Option<&str>, offer: Offer, website_url: &str) -> Value {
     json!({
         "protocolVersion": negotiate(requested_version),
-        "capabilities": capabilities,
-        "serverInfo": {
-            "name": crate::SERVER_NAME,
-            "title": "NCBI Entrez MCP server",
-            "version": crate::SERVER_VERSION,
-            "description": "Search PubMed and every Entrez database, fetch records and sequences, stage results in SQL, and query PubChem and PMC.",
-        },
+        "capabilities": capabilities(offer),
+        "serverInfo": server_info(website_url),
         "instructions": INSTRUCTIONS,
     })
+}
+
+/// The `server/discover` result (before the stateless era's common result fields).
+pub fn discover(offer: Offer) -> Value {
+    json!({
+        "supportedVersions": SUPPORTED_VERSIONS,
+        "capabilities": capabilities(offer),
+        "instructions": INSTRUCTIONS,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_eras_announce_the_same_capabilities() {
+        let offer = Offer {
+            staging: true,
+            validation: true,
+        };
+        let init = result(Some("2025-11-25"), offer, "https://example.org/");
+        let disc = discover(offer);
+        assert_eq!(init["capabilities"], disc["capabilities"]);
+        for key in ["tools", "prompts", "completions", "logging", "resources"] {
+            assert!(disc["capabilities"].get(key).is_some(), "{key}");
+        }
+        assert!(disc["capabilities"]["experimental"]["toolValidation"].is_object());
+        assert_eq!(disc["supportedVersions"][0], "2026-07-28");
+        let bare = capabilities(Offer {
+            staging: false,
+            validation: false,
+        });
+        assert!(bare.get("resources").is_none() && bare.get("experimental").is_none());
+    }
+
+    #[test]
+    fn the_icon_is_an_inline_svg() {
+        let info = server_info("https://example.org/");
+        let src = info["icons"][0]["src"].as_str().unwrap();
+        assert!(src.starts_with("data:image/svg+xml;base64,"));
+        assert!(ICON_SVG.starts_with("<svg") && !ICON_SVG.contains("<script"));
+        assert_eq!(info["websiteUrl"], "https://example.org/");
+    }
 }

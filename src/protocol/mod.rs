@@ -1,9 +1,13 @@
 //! The MCP protocol, independent of any transport.
 
+pub mod completion;
 pub mod cursor;
 pub mod initialize;
 pub mod jsonrpc;
+pub mod logging;
+pub mod meta;
 pub mod progress;
+pub mod prompts;
 pub mod resources;
 pub mod server;
 pub mod version;

@@ -48,6 +48,10 @@ pub async fn list(ctx: &ToolContext<'_>) -> Result<Value> {
     };
     staging.store.expire(ctx.platform.now_unix_ms()).await?;
     let owner = owner_of(ctx.request);
+    if !owner.can_list() {
+        // The handle pool: its ids are known only to whoever staged each dataset.
+        return Ok(json!({ "resources": [] }));
+    }
     let now = ctx.platform.now_unix_ms();
     let resources: Vec<Value> = staging
         .store

@@ -1,8 +1,17 @@
 //! The dispatcher both edges call: one JSON-RPC message in, at most one out.
+//!
+//! Each request is served in the era it declares (see [`Era`]): a request with
+//! `_meta["io.modelcontextprotocol/protocolVersion"]` statelessly, as 2026-07-28
+//! prescribes (its result says `resultType`, who answered and, for lists, how
+//! long it stays fresh); anything else as part of the handshake era that
+//! `initialize` opened. The tools, prompts and resources are the same in both.
 
+use super::initialize::Offer;
 use super::jsonrpc::{self, Incoming};
+use super::logging::{LogLevel, Logger};
+use super::meta::{Era, SERVER_INFO};
 use super::progress::{self, Notifier, Progress};
-use super::{cursor, initialize, resources};
+use super::{completion, cursor, initialize, prompts, resources};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
 use crate::net::Network;
@@ -12,16 +21,29 @@ use crate::staging::Staging;
 use crate::tools::{Registry, RequestContext, ToolContext};
 use serde_json::{json, Map, Value};
 
-/// Methods this server answers; anything else is -32601.
-pub const METHODS: &[&str] = &[
-    "initialize",
-    "ping",
+/// Methods both eras answer.
+const COMMON_METHODS: [&str; 8] = [
     "tools/list",
     "tools/call",
     "resources/list",
     "resources/templates/list",
     "resources/read",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
 ];
+
+/// Methods of the handshake era only (2026-07-28 removed them).
+pub const HANDSHAKE_ONLY: &[&str] = &["initialize", "ping", "logging/setLevel"];
+
+/// Methods of the stateless era only.
+pub const STATELESS_ONLY: &[&str] = &["server/discover"];
+
+/// How long the lists that change only with a deployment stay fresh, in ms.
+pub const STATIC_TTL_MS: u64 = 3_600_000;
+
+/// Most sessions whose `logging/setLevel` is remembered; the oldest is forgotten first.
+const MAX_SESSION_LEVELS: usize = 10_000;
 
 /// Tools per `tools/list` page.
 pub const DEFAULT_PAGE_SIZE: usize = 50;
@@ -36,6 +58,8 @@ pub struct Server {
     network: Option<Network>,
     staging: Option<Staging>,
     page_size: usize,
+    // logging/setLevel per session (handshake era); the key "" is the stdio process.
+    session_levels: std::sync::Mutex<Vec<(String, LogLevel)>>,
 }
 
 impl Server {
@@ -49,6 +73,7 @@ impl Server {
             network: None,
             staging: None,
             page_size: DEFAULT_PAGE_SIZE,
+            session_levels: std::sync::Mutex::new(Vec::new()),
         })
     }
 
@@ -76,9 +101,61 @@ impl Server {
         self.platform.as_ref()
     }
 
-    /// Whether `method` is one this server answers (notifications excluded).
-    pub fn knows_method(method: &str) -> bool {
-        METHODS.contains(&method)
+    /// Whether `method` is one this server answers in `era` (notifications excluded).
+    pub fn knows_method(method: &str, era: &Era) -> bool {
+        let own = match era {
+            Era::Handshake => HANDSHAKE_ONLY,
+            Era::Stateless(_) => STATELESS_ONLY,
+        };
+        COMMON_METHODS.contains(&method) || own.contains(&method)
+    }
+
+    /// Whether a request may raise notifications (progress or log messages) worth
+    /// answering with a stream: a tool call that asked for progress or logs.
+    pub fn wants_notifications(
+        &self,
+        method: &str,
+        params: &Map<String, Value>,
+        request: &RequestContext,
+    ) -> bool {
+        method == "tools/call"
+            && (progress::token(params).is_some()
+                || Era::of(params).is_ok_and(|era| self.log_threshold(&era, request).is_some()))
+    }
+
+    /// What the server offers, as `initialize` and `server/discover` announce it.
+    pub fn offer(&self) -> Offer {
+        Offer {
+            staging: self.staging.is_some(),
+            validation: self
+                .registry
+                .get(crate::tools::validate::SPEC.name)
+                .is_some(),
+        }
+    }
+
+    /// The level from which a request's log messages are sent, if at all: its own
+    /// (stateless) or its session's (handshake).
+    fn log_threshold(&self, era: &Era, request: &RequestContext) -> Option<LogLevel> {
+        match era {
+            Era::Stateless(s) => s.log_level,
+            Era::Handshake => {
+                let key = request.session_id.as_deref().unwrap_or("");
+                let levels = self.session_levels.lock().ok()?;
+                levels.iter().rev().find(|(k, _)| k == key).map(|(_, l)| *l)
+            }
+        }
+    }
+
+    fn set_session_level(&self, request: &RequestContext, level: LogLevel) {
+        let key = request.session_id.clone().unwrap_or_default();
+        if let Ok(mut levels) = self.session_levels.lock() {
+            levels.retain(|(k, _)| *k != key);
+            if levels.len() >= MAX_SESSION_LEVELS {
+                levels.remove(0);
+            }
+            levels.push((key, level));
+        }
     }
 
     /// Handles raw bytes (one stdio line): framing errors are answered too.
@@ -119,7 +196,28 @@ impl Server {
     ) -> Option<Value> {
         match message {
             Incoming::Request { id, method, params } => {
-                let mut reply = match self.dispatch(&method, params, request, notifier).await {
+                let outcome = match Era::of(&params) {
+                    Err(e) => Err(e),
+                    Ok(era) => {
+                        let request = &RequestContext {
+                            stateless: era.stateless().is_some(),
+                            session_id: match era {
+                                Era::Handshake => request.session_id.clone(),
+                                Era::Stateless(_) => None,
+                            },
+                            ..request.clone()
+                        };
+                        match self
+                            .dispatch(&era, &method, params, request, notifier)
+                            .await
+                        {
+                            Ok(result) => Ok(self.finish(&era, &method, result)),
+                            Err(e) if era.stateless().is_some() => Err(e.for_modern_era()),
+                            Err(e) => Err(e),
+                        }
+                    }
+                };
+                let mut reply = match outcome {
                     Ok(result) => jsonrpc::success(id, result),
                     Err(e) => jsonrpc::failure(id, &e),
                 };
@@ -141,11 +239,16 @@ impl Server {
 
     async fn dispatch(
         &self,
+        era: &Era,
         method: &str,
         params: Map<String, Value>,
         request: &RequestContext,
         notifier: Option<&dyn Notifier>,
     ) -> Result<Value, Error> {
+        if !Self::knows_method(method, era) {
+            return Err(method_not_found(method, era));
+        }
+        let staging = self.staging.is_some();
         match method {
             "initialize" => {
                 let version = match params.get("protocolVersion") {
@@ -154,15 +257,28 @@ impl Server {
                         "initialize needs params.protocolVersion as a string, e.g. \"2025-11-25\".",
                     )),
                 };
-                let mut result =
-                    initialize::result(Some(version), self.experimental_capabilities());
-                // Dataset schemas are resources only where there are datasets.
-                if self.staging.is_some() {
-                    result["capabilities"]["resources"] = resources::capability();
-                }
-                Ok(result)
+                Ok(initialize::result(
+                    Some(version),
+                    self.offer(),
+                    &self.config.website_url,
+                ))
             }
+            "server/discover" => Ok(initialize::discover(self.offer())),
             "ping" => Ok(json!({})),
+            "logging/setLevel" => {
+                let level = params
+                    .get("level")
+                    .and_then(Value::as_str)
+                    .and_then(LogLevel::parse)
+                    .ok_or_else(|| {
+                        invalid_params(&format!(
+                            "logging/setLevel needs params.level, one of {}.",
+                            LogLevel::NAMES.join(", ")
+                        ))
+                    })?;
+                self.set_session_level(request, level);
+                Ok(json!({}))
+            }
             "tools/list" => self.list_tools(params.get("cursor")),
             "tools/call" => {
                 let name = match params.get("name") {
@@ -175,12 +291,24 @@ impl Server {
                     _ => None,
                 };
                 let ctx = self.context(request, progress);
-                self.registry.call(&ctx, name, arguments).await
+                let started = self.platform.now_unix_ms();
+                let result = self.registry.call(&ctx, name, arguments).await?;
+                if let (Some(level), Some(n)) = (self.log_threshold(era, request), notifier) {
+                    let elapsed = self.platform.now_unix_ms().saturating_sub(started);
+                    Logger::new(n, level).tool_call(name, &result, elapsed);
+                }
+                Ok(result)
             }
-            "resources/list" | "resources/templates/list" | "resources/read"
-                if self.staging.is_none() =>
-            {
-                Err(method_not_found(method))
+            "prompts/list" => Ok(prompts::list(staging)),
+            "prompts/get" => match params.get("name") {
+                Some(Value::String(name)) => prompts::get(name, params.get("arguments"), staging),
+                _ => Err(invalid_params("prompts/get needs params.name as a string.")),
+            },
+            "completion/complete" => {
+                completion::complete(&self.context(request, None), &params).await
+            }
+            "resources/list" | "resources/templates/list" | "resources/read" if !staging => {
+                Err(method_not_found(method, era))
             }
             "resources/list" => resources::list(&self.context(request, None)).await,
             "resources/templates/list" => Ok(resources::templates()),
@@ -195,8 +323,34 @@ impl Server {
                 };
                 resources::read(&self.context(request, None), uri).await
             }
-            other => Err(method_not_found(other)),
+            other => Err(method_not_found(other, era)),
         }
+    }
+
+    /// A stateless result's common fields: `resultType`, who answered, and for the
+    /// cacheable methods how long it stays fresh and for whom.
+    fn finish(&self, era: &Era, method: &str, mut result: Value) -> Value {
+        if era.stateless().is_none() {
+            return result;
+        }
+        result["resultType"] = json!("complete");
+        if !result.get("_meta").is_some_and(Value::is_object) {
+            result["_meta"] = json!({});
+        }
+        result["_meta"][SERVER_INFO] = initialize::server_info(&self.config.website_url);
+        let cache = match method {
+            "server/discover" | "tools/list" | "prompts/list" | "resources/templates/list" => {
+                Some((STATIC_TTL_MS, "public"))
+            }
+            // The caller's own datasets: they change with every staging, and are theirs.
+            "resources/list" | "resources/read" => Some((0, "private")),
+            _ => None,
+        };
+        if let Some((ttl, scope)) = cache {
+            result["ttlMs"] = json!(ttl);
+            result["cacheScope"] = json!(scope);
+        }
+        result
     }
 
     fn context<'a>(
@@ -233,27 +387,36 @@ impl Server {
         }
         Ok(result)
     }
-
-    /// `capabilities.experimental`; announces only what the registered tools back.
-    fn experimental_capabilities(&self) -> Option<Value> {
-        self.registry
-            .get(crate::tools::validate::SPEC.name)
-            .map(|_| json!({ "toolValidation": crate::tools::validate::capability() }))
-    }
 }
 
 fn invalid_params(message: &str) -> Error {
     Error::new(ErrorKind::InvalidParams, message.to_string())
 }
 
-fn method_not_found(method: &str) -> Error {
+fn method_not_found(method: &str, era: &Era) -> Error {
+    let (own, other, other_era) = match era {
+        Era::Handshake => (
+            HANDSHAKE_ONLY,
+            STATELESS_ONLY,
+            "stateless 2026-07-28 requests",
+        ),
+        Era::Stateless(_) => (
+            STATELESS_ONLY,
+            HANDSHAKE_ONLY,
+            "a session opened with initialize",
+        ),
+    };
+    let answered: Vec<&str> = COMMON_METHODS.iter().chain(own).copied().collect();
     let mut e = Error::new(
         ErrorKind::MethodNotFound,
         format!("Method not found: {method}"),
     )
-    .suggest(format!("This server answers: {}.", METHODS.join(", ")));
-    if method == "server/discover" {
-        e = e.suggest("Discovery is not offered; start the session with initialize (protocol 2025-11-25, 2025-06-18 or 2025-03-26).");
+    .suggest(format!(
+        "Here this server answers: {}.",
+        answered.join(", ")
+    ));
+    if other.contains(&method) {
+        e = e.suggest(format!("{method} belongs to {other_era}."));
     }
     e
 }

@@ -13,10 +13,14 @@
 //! - [`store`]: the [`SqlStore`] trait a backend implements;
 //! - [`wire`]: the messages between the Worker and its Durable Objects.
 //!
-//! Ownership: a dataset belongs to the MCP session that staged it. Where a
-//! transport has no sessions, it belongs to a hash of the caller's NCBI key,
-//! and without either (stdio: one local user) to the fixed owner `local`.
-//! Other owners' datasets are indistinguishable from ones that do not exist.
+//! Ownership: a dataset belongs to the MCP session that staged it (the
+//! handshake era over HTTP). Without a session it belongs to a hash of the
+//! caller's NCBI key; on stdio, one local user, to the fixed owner `local`.
+//! A stateless (2026-07-28) HTTP request with neither session nor key stages
+//! into the shared `handle` pool: such a dataset is reached by its 128-bit
+//! `data_access_id` alone, which only the caller that staged it was told, and
+//! no one can list the pool. Other owners' datasets are indistinguishable from
+//! ones that do not exist.
 
 pub mod collect;
 pub mod guard;
@@ -31,7 +35,7 @@ pub use limits::Limits;
 pub use store::SqlStore;
 
 use crate::platform::Platform;
-use crate::tools::RequestContext;
+use crate::tools::{RequestContext, Transport};
 use sha2::{Digest, Sha256};
 
 /// A store and the limits it is used under; what a server needs to offer `entrez_data`.
@@ -51,6 +55,8 @@ pub enum OwnerScope {
     ApiKey,
     /// The single local user (stdio).
     Local,
+    /// Nobody in particular: a stateless HTTP request without a key; the id is the handle.
+    Handle,
 }
 
 impl OwnerScope {
@@ -60,6 +66,7 @@ impl OwnerScope {
             OwnerScope::Session => "session",
             OwnerScope::ApiKey => "api_key",
             OwnerScope::Local => "local",
+            OwnerScope::Handle => "handle",
         }
     }
 }
@@ -73,7 +80,24 @@ pub struct Owner {
     pub scope: OwnerScope,
 }
 
-/// The owner for a request: session first, then caller key, else `local`.
+/// The stored owner of datasets in the handle pool.
+pub const HANDLE_OWNER: &str = "handle";
+
+impl Owner {
+    /// Whether this owner may use a dataset stored under `dataset_owner`: its own, or
+    /// one in the handle pool (whoever presents such an id was given it).
+    pub fn may_use(&self, dataset_owner: &str) -> bool {
+        dataset_owner == self.key || dataset_owner == HANDLE_OWNER
+    }
+
+    /// Whether listing this owner's datasets shows only the caller's own (not the pool).
+    pub fn can_list(&self) -> bool {
+        self.scope != OwnerScope::Handle
+    }
+}
+
+/// The owner for a request: session first, then caller key, then the local user
+/// (stdio) or the handle pool (stateless HTTP).
 pub fn owner_of(request: &RequestContext) -> Owner {
     if let Some(session) = request.session_id.as_deref().filter(|s| !s.is_empty()) {
         return Owner {
@@ -87,9 +111,15 @@ pub fn owner_of(request: &RequestContext) -> Owner {
             scope: OwnerScope::ApiKey,
         };
     }
-    Owner {
-        key: "local".to_string(),
-        scope: OwnerScope::Local,
+    match request.transport {
+        Transport::Http => Owner {
+            key: HANDLE_OWNER.to_string(),
+            scope: OwnerScope::Handle,
+        },
+        Transport::Local => Owner {
+            key: "local".to_string(),
+            scope: OwnerScope::Local,
+        },
     }
 }
 
@@ -151,6 +181,7 @@ mod tests {
         let both = RequestContext {
             caller_api_key: Some(ApiKey::new("k3y")),
             session_id: Some("sess".into()),
+            ..RequestContext::default()
         };
         let o = owner_of(&both);
         assert_eq!(o.scope, OwnerScope::Session);
@@ -159,11 +190,38 @@ mod tests {
         let key_only = RequestContext {
             caller_api_key: Some(ApiKey::new("k3y")),
             session_id: None,
+            transport: Transport::Http,
+            stateless: true,
         };
         let k = owner_of(&key_only);
         assert_eq!(k.scope, OwnerScope::ApiKey);
         assert!(!k.key.contains("k3y"));
         assert_eq!(owner_of(&RequestContext::default()).key, "local");
+    }
+
+    #[test]
+    fn a_keyless_stateless_http_caller_stages_into_the_unlistable_pool() {
+        let anonymous = RequestContext {
+            transport: Transport::Http,
+            stateless: true,
+            ..RequestContext::default()
+        };
+        let o = owner_of(&anonymous);
+        assert_eq!(
+            (o.key.as_str(), o.scope),
+            (HANDLE_OWNER, OwnerScope::Handle)
+        );
+        assert!(!o.can_list());
+        assert!(o.may_use(HANDLE_OWNER) && !o.may_use("local"));
+        // Anyone holding a pool dataset's id may use it; nobody else's.
+        let session = owner_of(&RequestContext {
+            session_id: Some("s".into()),
+            transport: Transport::Http,
+            ..RequestContext::default()
+        });
+        assert!(session.can_list());
+        assert!(session.may_use(HANDLE_OWNER) && session.may_use(&session.key));
+        assert!(!session.may_use("local") && !o.may_use(&session.key));
     }
 
     #[test]

@@ -36,6 +36,20 @@ pub struct RequestContext {
     pub caller_api_key: Option<ApiKey>,
     /// The MCP session the request belongs to, when the transport has sessions.
     pub session_id: Option<String>,
+    /// The transport it came over: shared (HTTP) or one local user's (stdio, in-process).
+    pub transport: Transport,
+    /// Whether it is a self-contained 2026-07-28 request rather than part of a session.
+    pub stateless: bool,
+}
+
+/// Who can be on the other end of a transport.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Transport {
+    /// One local user: stdio, or the server called in-process.
+    #[default]
+    Local,
+    /// Anyone who can reach the endpoint: Streamable HTTP.
+    Http,
 }
 
 /// Everything a tool handler may use.

@@ -33,7 +33,8 @@ pub const SPEC: ToolSpec = ToolSpec {
         "(ids, webenv with query_key, or a term searched first) returns data_access_id; query runs one read-only ",
         "statement; schema shows the tables (pubmed: article, author, affiliation, mesh, keyword, publication_type, ",
         "abstract_section; pmc, gene, protein, nuccore and taxonomy have their own; other databases record and ",
-        "record_field) with example queries. Datasets are yours only and expire (24 h by default). ",
+        "record_field) with example queries. Datasets expire (24 h by default); a session, your X-NCBI-API-Key, or ",
+        "on a stateless request the data_access_id itself decides who may use them. ",
         crate::tools::spec::lenient!()
     ),
     input_schema: include_str!("../../../schemas/entrez_data.input.json"),
@@ -100,7 +101,7 @@ pub async fn owned_dataset(ctx: &ToolContext<'_>, id: &str) -> Result<DatasetInf
         )
         .with_code("dataset_not_found")
         .suggest("Call entrez_data with operation list_datasets to see your datasets.")
-        .suggest("Datasets belong to the session that staged them and expire; stage again with fetch_and_stage.")
+        .suggest("Datasets belong to the session or X-NCBI-API-Key that staged them (a stateless request without a key: to whoever holds the id) and expire; stage again with fetch_and_stage.")
         .with_details(json!({ "data_access_id": id }))
     };
     if !is_dataset_id(id) {
@@ -108,7 +109,7 @@ pub async fn owned_dataset(ctx: &ToolContext<'_>, id: &str) -> Result<DatasetInf
     }
     let owner = owner_of(ctx.request);
     let info = match staging.store.get(id).await? {
-        Some(info) if info.owner == owner.key => info,
+        Some(info) if owner.may_use(&info.owner) => info,
         // Someone else's dataset reads exactly like no dataset.
         _ => return Err(missing()),
     };

@@ -165,9 +165,19 @@ pub async fn list_datasets(ctx: &ToolContext<'_>) -> Result<ToolOutput> {
     let staging: &Staging = staging(ctx)?;
     let owner = owner_of(ctx.request);
     staging.store.expire(ctx.platform.now_unix_ms()).await?;
-    let list = staging.store.list(&owner.key).await?;
+    // The handle pool is everyone's: listing it would hand out other callers' ids.
+    let list = if owner.can_list() {
+        staging.store.list(&owner.key).await?
+    } else {
+        Vec::new()
+    };
     let bytes: u64 = list.iter().map(|d| d.bytes).sum();
-    let mut text = if list.is_empty() {
+    let mut text = if !owner.can_list() {
+        "No datasets can be listed: this stateless request has no session and no X-NCBI-API-Key, \
+so its datasets are reached by the data_access_id fetch_and_stage returned. \
+Send X-NCBI-API-Key (or open a session with initialize) to stage datasets you can list."
+            .to_string()
+    } else if list.is_empty() {
         "No datasets. Stage one with entrez_data operation fetch_and_stage.".to_string()
     } else {
         format!(
