@@ -109,3 +109,68 @@ fn an_oversized_or_garbled_line_is_refused_and_the_server_keeps_serving() {
     let ping = replies.iter().find(|r| r["id"] == 7).unwrap();
     assert_eq!(ping["result"], json!({}));
 }
+
+#[test]
+fn stdio_serves_stateless_requests_with_logs_on_request() {
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let mut logged = meta.clone();
+    logged["io.modelcontextprotocol/logLevel"] = json!("debug");
+    let lines = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}).to_string(),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "validate", "arguments": {"tool": "entrez_query", "arguments": {"operation": "search", "database": "pubmed", "term": "x", "retmax": "5"}}, "_meta": logged}}).to_string(),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "entrez_capabilities", "arguments": {}, "_meta": meta}}).to_string(),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "ping", "params": {"_meta": meta}}).to_string(),
+    ];
+    let (stdout, _) = session(
+        ("ENTREZ_WEBSITE_URL", "https://example.org/entrez"),
+        |stdin| {
+            for l in &lines {
+                writeln!(stdin, "{l}").unwrap();
+            }
+        },
+    );
+    let messages: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let by_id = |id: i64| {
+        messages
+            .iter()
+            .find(|m| m["id"] == json!(id))
+            .cloned()
+            .unwrap()
+    };
+    let discover = by_id(1)["result"].clone();
+    assert_eq!(discover["supportedVersions"][0], "2026-07-28");
+    assert_eq!(
+        discover["_meta"]["io.modelcontextprotocol/serverInfo"]["websiteUrl"],
+        "https://example.org/entrez"
+    );
+    assert_eq!(by_id(2)["result"]["resultType"], "complete");
+    assert_eq!(
+        by_id(4)["error"]["code"],
+        -32601,
+        "ping is gone in 2026-07-28"
+    );
+    // Log messages only for the request that asked, and before its result.
+    let logs: Vec<&Value> = messages
+        .iter()
+        .filter(|m| m["method"] == "notifications/message")
+        .collect();
+    assert!(!logs.is_empty(), "{stdout}");
+    assert!(logs
+        .iter()
+        .any(|l| l["params"]["level"] == "info" && l["params"]["data"]["tool"] == "validate"));
+    assert!(
+        logs.iter()
+            .all(|l| l["params"]["data"]["tool"] == "validate"),
+        "{logs:?}"
+    );
+    let position = |pred: &dyn Fn(&Value) -> bool| messages.iter().position(pred).unwrap();
+    assert!(
+        position(&|m| m["method"] == "notifications/message") < position(&|m| m["id"] == json!(2))
+    );
+}
