@@ -246,12 +246,18 @@ fn the_handshake_era_keeps_working_beside_it() {
                 .all(|v| v.as_str().unwrap().starts_with("pub")),
         "{values:?}"
     );
+    // server/discover without _meta is a malformed stateless request, session or not.
     let r = in_session(
         &ep,
         &s,
         &json!({"jsonrpc": "2.0", "id": 5, "method": "server/discover"}),
     );
-    assert_eq!(rpc_code(&r.json_body()), Some(-32601));
+    assert_eq!((r.status, rpc_code(&r.json_body())), (400, Some(-32602)));
+    let bare =
+        json!({"jsonrpc": "2.0", "id": 6, "method": "server/discover", "params": {"_meta": {}}})
+            .to_string();
+    let r = block_on(ep.handle(post(&bare, &[])));
+    assert_eq!((r.status, rpc_code(&r.json_body())), (400, Some(-32602)));
     // The initialize result carries the icon and website too.
     let init = block_on(ep.handle(post(&initialize_body("2025-11-25"), &[]))).json_body();
     assert!(init["result"]["serverInfo"]["icons"][0]["src"]

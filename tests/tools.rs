@@ -325,12 +325,12 @@ fn ping_initialize_and_unknown_methods_over_the_dispatcher() {
         json!({"jsonrpc": "2.0", "id": 1, "method": "sampling/createMessage"}),
     );
     assert_eq!(rpc_code(&r), Some(-32601));
-    // server/discover is a stateless request: without its _meta it belongs to no era here.
+    // server/discover is a stateless request: without its _meta it is malformed.
     let r = rpc(
         &s,
         json!({"jsonrpc": "2.0", "id": 2, "method": "server/discover"}),
     );
-    assert_eq!(rpc_code(&r), Some(-32601));
+    assert_eq!(rpc_code(&r), Some(-32602));
     let n = block_on(s.handle_bytes(
         br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
         &Default::default(),

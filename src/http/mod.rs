@@ -284,6 +284,10 @@ impl Endpoint {
                     if method == "initialize" {
                         return self.initialize(message, context).await;
                     }
+                    if crate::protocol::server::STATELESS_ONLY.contains(&method.as_str()) {
+                        let e = crate::protocol::meta::missing(method);
+                        return HttpResponse::rpc_error(400, request_id(&message), e);
+                    }
                     // Unknown methods do nothing, so answer them before session rules.
                     if !Server::knows_method(method, &Era::Handshake) {
                         return self.answer(message, &context, None).await;

@@ -107,6 +107,18 @@ pub fn unsupported(requested: &str) -> Error {
     .with_details(json!({ "supported": version::SUPPORTED_VERSIONS, "requested": requested }))
 }
 
+/// -32602 for a stateless-only method (`server/discover`) sent without its `_meta`.
+pub fn missing(method: &str) -> Error {
+    invalid(format!(
+        "{method} is a {} request: params._meta needs \"{PROTOCOL_VERSION}\" and \"{CLIENT_CAPABILITIES}\".",
+        version::LATEST_VERSION
+    ))
+    .suggest(format!(
+        "Send {{\"_meta\": {{\"{PROTOCOL_VERSION}\": \"{}\", \"{CLIENT_CAPABILITIES}\": {{}}}}}}, or open a session with initialize instead.",
+        version::LATEST_VERSION
+    ))
+}
+
 fn invalid(message: String) -> Error {
     Error::new(ErrorKind::InvalidParams, message).with_code("invalid_request_meta")
 }

@@ -245,6 +245,9 @@ impl Server {
         request: &RequestContext,
         notifier: Option<&dyn Notifier>,
     ) -> Result<Value, Error> {
+        if *era == Era::Handshake && STATELESS_ONLY.contains(&method) {
+            return Err(super::meta::missing(method));
+        }
         if !Self::knows_method(method, era) {
             return Err(method_not_found(method, era));
         }
