@@ -156,16 +156,21 @@ impl Error {
         self
     }
 
+    // Errors whose `data` fields the specification names: -32022 (`supported`,
+    // `requested`) and a resource not found (`uri`, under either era's code).
+    fn flattens_details(&self) -> bool {
+        self.kind == ErrorKind::UnsupportedVersion || self.code == "resource_not_found"
+    }
+
     /// The JSON-RPC `error` member for protocol kinds (tool kinds map to -32603).
     ///
     /// `data` carries the stable code and suggestions; where the specification defines
-    /// `data` fields (-32022's `supported` and `requested`), they are the details' fields.
+    /// `data` fields (-32022's `supported` and `requested`, a missing resource's `uri`),
+    /// they are the details' fields.
     pub fn to_rpc_error(&self) -> Value {
         let code = self.kind.rpc_code().unwrap_or(-32603);
-        let mut data = match (&self.details, self.kind) {
-            (Some(Value::Object(fields)), ErrorKind::UnsupportedVersion) => {
-                Value::Object(fields.clone())
-            }
+        let mut data = match &self.details {
+            Some(Value::Object(fields)) if self.flattens_details() => Value::Object(fields.clone()),
             _ => json!({}),
         };
         data["code"] = json!(self.code);
@@ -173,7 +178,7 @@ impl Error {
             data["suggestions"] = json!(self.suggestions);
         }
         match &self.details {
-            Some(details) if self.kind != ErrorKind::UnsupportedVersion => {
+            Some(details) if !self.flattens_details() => {
                 data["details"] = details.clone();
             }
             _ => {}

@@ -211,6 +211,10 @@ fn dataset_schemas_are_resources_of_their_owner_only() {
     ] {
         let r = rpc("resources/read", params.clone(), &ctx);
         assert_eq!(r["error"]["code"], -32002, "{params}: {r}");
+        assert_eq!(
+            r["error"]["data"]["uri"], params["uri"],
+            "the URI is named in data"
+        );
         assert!(r["error"]["message"]
             .as_str()
             .unwrap()
