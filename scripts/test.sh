@@ -194,6 +194,26 @@ run_conformance() {
   E2E_FAILED=$((E2E_FAILED + bad))
   SUMMARY+=("$(printf '  %-8s %-52s %s passed, %s failed' "$([ "$bad" -eq 0 ] && echo ok || echo FAILED)" "conformance $label (${#CONFORMANCE_SCENARIOS[@]} scenarios)" "$ok" "$bad")")
   [ "$bad" -eq 0 ] || FAILED_STEPS=$((FAILED_STEPS + 1))
+  local rev
+  for rev in "${CONFORMANCE_REQUIREMENTS[@]}"; do run_requirements "$label" "$url" "$rev"; done
+}
+
+# Each protocol revision's requirement set (conformance 0.2.0-alpha.12, installed as
+# conformance-next beside 0.1.16): every scenario must pass but those listed, with their
+# reasons, in tests/conformance/expected-failures-<revision>.yaml; a listed one that
+# starts passing fails the run too, so the list stays exact.
+CONFORMANCE_REQUIREMENTS=(2026-07-28 2025-11-25)
+run_requirements() {
+  local label="$1" url="$2" rev="$3" dir="$TMP/conformance/$1-$3" rc
+  mkdir -p "$dir"
+  log "conformance [$label]: requirements $rev"
+  (cd "$dir" && timeout 600 node "$ROOT/node_modules/conformance-next/dist/index.js" server --url "$url" \
+    --requirements "$rev" --expected-failures "$ROOT/tests/conformance/expected-failures-$rev.yaml" >"$dir/out.txt" 2>&1)
+  rc=$?
+  grep -E '^Total:|Baseline check|Unexpected|Stale|^  [✗✓] ' "$dir/out.txt" | grep -v '^  ~'
+  if [ "$rc" -eq 0 ]; then E2E_PASSED=$((E2E_PASSED + 1)); else E2E_FAILED=$((E2E_FAILED + 1)); fi
+  SUMMARY+=("$(printf '  %-8s %-52s %s' "$([ "$rc" -eq 0 ] && echo ok || echo FAILED)" "conformance $label requirements $rev" "$(grep -m1 '^Total:' "$dir/out.txt")")")
+  [ "$rc" -eq 0 ] || FAILED_STEPS=$((FAILED_STEPS + 1))
 }
 
 # start_bg NAME LOG COMMAND...: starts a server in its own process group; sets BG_PID.
