@@ -108,6 +108,9 @@ ensure_apt_packages() {
   # wasm32 inside the Worker (sqlite-wasm-rs; gcc cannot target wasm32).
   command -v cc >/dev/null || needed+=(gcc libc6-dev)
   command -v clang >/dev/null || needed+=(clang)
+  # The official Python MCP client runs in the E2E suites from a venv.
+  command -v python3 >/dev/null || needed+=(python3)
+  python3 -m venv --help >/dev/null 2>&1 || needed+=(python3-venv)
   if [ "${#needed[@]}" -gt 0 ]; then
     apt_install "${needed[@]}" "${optional[@]}" || die "could not install ${needed[*]}"
   elif [ "${#optional[@]}" -gt 0 ]; then
@@ -130,6 +133,23 @@ ensure_node_modules() {
   (cd "$ROOT" && npm install --no-save --no-audit --no-fund --loglevel=error)
   "$ROOT/node_modules/.bin/node" --version | grep -q '^v22\.' \
     || die "node_modules/.bin/node is not Node 22"
+  echo "$want" >"$stamp"
+}
+
+# The official Python MCP client (tests/e2e/python/requirements.txt) in a venv under target/,
+# reinstalled only when the requirements change.
+PY_CLIENT_VENV="$ROOT/target/e2e-python"
+ensure_python_client() {
+  local stamp="$PY_CLIENT_VENV/.entrez-mcp-setup" want
+  want="$(sha256sum "$ROOT/tests/e2e/python/requirements.txt" | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$PY_CLIENT_VENV/bin/python" ]; then
+    return 0
+  fi
+  log "python venv with $(tr '\n' ' ' <"$ROOT/tests/e2e/python/requirements.txt")"
+  rm -rf "$PY_CLIENT_VENV"
+  python3 -m venv "$PY_CLIENT_VENV" || die "python3 -m venv failed"
+  "$PY_CLIENT_VENV/bin/pip" install --quiet --disable-pip-version-check -r "$ROOT/tests/e2e/python/requirements.txt" \
+    || die "pip install of the Python MCP client failed"
   echo "$want" >"$stamp"
 }
 

@@ -198,6 +198,23 @@ run_conformance() {
   for rev in "${CONFORMANCE_REQUIREMENTS[@]}"; do run_requirements "$label" "$url" "$rev"; done
 }
 
+# The official Python MCP client (mcp 2.x) with its defaults: it probes server/discover and
+# must end in the 2026-07-28 era, not fall back, then call every tool (tests/e2e/python).
+run_python_client() {
+  local label="$1" rc out envs=()
+  shift
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  log "e2e: python mcp client [$label]"
+  out=$(env "${envs[@]}" timeout 300 "$PY_CLIENT_VENV/bin/python" "$ROOT/tests/e2e/python/modern_client.py" "$@" 2>"$TMP/python-$label.err")
+  rc=$?
+  echo "$out"
+  [ "$rc" -eq 0 ] || tail -20 "$TMP/python-$label.err"
+  if [ "$rc" -eq 0 ]; then E2E_PASSED=$((E2E_PASSED + 1)); else E2E_FAILED=$((E2E_FAILED + 1)); fi
+  SUMMARY+=("$(printf '  %-8s %-52s %s' "$([ "$rc" -eq 0 ] && echo ok || echo FAILED)" "e2e python mcp 2.x client $label" "$(echo "$out" | grep -o '"protocol_version": "[^"]*"')")")
+  [ "$rc" -eq 0 ] || FAILED_STEPS=$((FAILED_STEPS + 1))
+}
+
 # Each protocol revision's requirement set (conformance 0.2.0-alpha.12, installed as
 # conformance-next beside 0.1.16): every scenario must pass but those listed, with their
 # reasons, in tests/conformance/expected-failures-<revision>.yaml; a listed one that
@@ -359,11 +376,17 @@ e2e() {
       E2E_EXTERNAL_REPLAY="$external_base" E2E_DATA_TTL_SECS="$E2E_DATA_TTL_SECS" E2E_NATIVE_PID="$pid" \
       E2E_HTTP_BODY_TIMEOUT_MS="$E2E_HTTP_BODY_TIMEOUT_MS" -- "${HTTP_SUITES[@]}"
     run_conformance "$edge" "$url"
+    run_python_client "http-$edge" -- --http "$url"
   done
 
   if [ "$RELEASE_OK" = 1 ]; then
     mkdir -p "$TMP/stdio-data"
     run_suite "stdio-native" E2E_BIN="$bin" ENTREZ_DATA_DIR="$TMP/stdio-data" -- tests/e2e/stdio.test.mjs
+    mkdir -p "$TMP/python-stdio-data"
+    # The stdio server inherits the client's environment: the E2E settings, upstreams at the replays.
+    # shellcheck disable=SC2046 # one NAME=value word per line of the settings file
+    run_python_client "stdio-native" $(grep -v '^MCP_SESSION_SECRET=' "$env_file") \
+      ENTREZ_DATA_DIR="$TMP/python-stdio-data" -- --stdio "$bin"
   else
     skip "e2e stdio" "no release binary"
     E2E_FAILED=$((E2E_FAILED + 1))
