@@ -124,7 +124,7 @@ worker_bundle() {
 }
 # The gzipped bundle (wasm plus JS glue, gzip -9) may not grow past this many bytes:
 # the size measured when it was set, plus about 1% for ordinary growth (README).
-WORKER_GZIP_CEILING=1430000
+WORKER_GZIP_CEILING=1445000
 WORKER_SIZE_LINE=""
 WORKER_GZIP_BYTES=0
 step "worker bundle (worker-build --release)" worker_bundle && WORKER_OK=1
