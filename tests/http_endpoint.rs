@@ -105,13 +105,14 @@ fn unknown_methods_are_32601_even_without_a_session() {
     );
     assert_eq!(r.status, 200);
     assert_eq!(rpc_code(&r.json_body()), Some(-32601));
-    // A 2026-07-28 client probes statelessly before it falls back to initialize.
+    // server/discover without its _meta is a malformed 2026-07-28 request: 400, -32602,
+    // and the suggestions name both ways in (the _meta, or initialize).
     let probe =
         json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}}).to_string();
     let r = block_on(ep.handle(post(&probe, &[("MCP-Protocol-Version", "2026-07-28")])));
-    assert_eq!(r.status, 200);
+    assert_eq!(r.status, 400);
     let b = r.json_body();
-    assert_eq!(rpc_code(&b), Some(-32601));
+    assert_eq!(rpc_code(&b), Some(-32602));
     assert_eq!(b["id"], 1);
     assert!(b["error"]["data"]["suggestions"]
         .to_string()

@@ -5,6 +5,7 @@
 //! header rule and session decision lives here, so the Worker and the native
 //! server answer the same request the same way.
 
+mod era;
 pub mod guard;
 pub mod mirrored;
 pub mod session;
@@ -15,9 +16,9 @@ use crate::protocol::meta::Era;
 use crate::protocol::progress::Notifier;
 use crate::protocol::version;
 use crate::protocol::Server;
-use crate::secret::ApiKey;
 use crate::tools::api_key_status::CALLER_KEY_HEADER;
-use crate::tools::{RequestContext, Transport};
+use crate::tools::RequestContext;
+use era::{caller_context, era_error, request_id, stateless_header};
 use serde_json::{json, Value};
 pub use session::{SessionState, Sessions};
 
@@ -416,52 +417,6 @@ impl Endpoint {
             )
         }
     }
-}
-
-/// The request facts every answer starts from: the caller's key, the session header.
-fn caller_context(req: &HttpRequest) -> RequestContext {
-    RequestContext {
-        caller_api_key: req
-            .header(CALLER_KEY_HEADER)
-            .map(str::trim)
-            .filter(|k| !k.is_empty())
-            .map(ApiKey::new),
-        session_id: req.header(SESSION_HEADER).map(str::to_string),
-        transport: Transport::Http,
-        stateless: false,
-    }
-}
-
-fn request_id(message: &Incoming) -> Value {
-    match message {
-        Incoming::Request { id, .. } => id.clone(),
-        _ => Value::Null,
-    }
-}
-
-fn stateless_header(req: &HttpRequest) -> bool {
-    req.header(VERSION_HEADER)
-        .is_some_and(|v| version::is_modern(v.trim()))
-}
-
-/// 400 for a stateless request the server cannot take: -32022 for a version it does
-/// not speak, -32020 when the version header says otherwise, else -32602.
-fn era_error(req: &HttpRequest, message: &Incoming, error: Error) -> HttpResponse {
-    let requested = error
-        .details
-        .as_ref()
-        .and_then(|d| d.get("requested"))
-        .and_then(Value::as_str);
-    let error = match (error.kind, req.header(VERSION_HEADER).map(str::trim), requested) {
-        (ErrorKind::UnsupportedVersion, Some(header), Some(body)) if header != body => {
-            Error::new(
-                ErrorKind::HeaderMismatch,
-                format!("Header mismatch: MCP-Protocol-Version header \"{header}\" does not match _meta protocolVersion \"{body}\"."),
-            )
-        }
-        _ => error,
-    };
-    HttpResponse::rpc_error(400, request_id(message), error)
 }
 
 /// One Server-Sent Events frame carrying a JSON-RPC message.

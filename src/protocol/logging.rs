@@ -124,15 +124,7 @@ impl<'a> Logger<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
-
-    #[derive(Default)]
-    struct Collect(Mutex<Vec<Value>>);
-    impl Notifier for Collect {
-        fn notify(&self, n: Value) {
-            self.0.lock().unwrap().push(n);
-        }
-    }
+    use crate::protocol::progress::Collect;
 
     #[test]
     fn names_round_trip_in_severity_order() {

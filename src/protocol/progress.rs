@@ -53,19 +53,21 @@ pub fn token(params: &Map<String, Value>) -> Option<&Value> {
         .filter(|t| t.is_string() || t.is_i64() || t.is_u64())
 }
 
+/// A notifier that keeps what it is sent, for the protocol's unit tests.
+#[cfg(test)]
+#[derive(Default)]
+pub(crate) struct Collect(pub(crate) std::sync::Mutex<Vec<Value>>);
+
+#[cfg(test)]
+impl Notifier for Collect {
+    fn notify(&self, n: Value) {
+        self.0.lock().unwrap().push(n);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
-
-    #[derive(Default)]
-    struct Collect(Mutex<Vec<Value>>);
-
-    impl Notifier for Collect {
-        fn notify(&self, n: Value) {
-            self.0.lock().unwrap().push(n);
-        }
-    }
 
     #[test]
     fn reports_carry_the_token_and_optional_fields() {
