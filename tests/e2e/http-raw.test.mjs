@@ -48,11 +48,18 @@ describe(`raw http [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }
     assert.equal(res.json.id, 3);
   });
 
-  test('server/discover without a session, from a newer client: -32601', async () => {
+  test('server/discover without its _meta: 400, -32602; with it: the discover result', async () => {
     const res = await post(url, { jsonrpc: '2.0', id: 4, method: 'server/discover', params: {} }, { 'MCP-Protocol-Version': '2026-07-28' });
-    assert.ok(res.json, `a JSON body: ${res.status} ${res.text}`);
-    assert.equal(res.json.error?.code, -32601, res.text);
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.json?.error?.code, -32602, res.text);
     assert.equal(res.json.id, 4);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const ok = await post(url, { jsonrpc: '2.0', id: 5, method: 'server/discover', params: { _meta: meta } },
+      { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'server/discover' });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.json.result.resultType, 'complete');
+    assert.equal(ok.json.result.supportedVersions[0], '2026-07-28');
+    assert.ok(!ok.headers.get('mcp-session-id'), 'no session in the stateless era');
   });
 
   test('GET /mcp: 405 (no SSE stream offered)', async () => {
