@@ -31,6 +31,9 @@ pub struct HttpCall {
     pub timeout_ms: u64,
     /// The most reply bytes (after decompression) the edge may read; past it the call fails.
     pub max_bytes: u64,
+    /// Whether the edge follows a 3xx to its Location; when false the 3xx itself is the reply
+    /// (elink `retmode=ref` answers with the provider's URL as a redirect, which is the result).
+    pub follow_redirects: bool,
 }
 
 impl std::fmt::Debug for HttpCall {
@@ -42,6 +45,7 @@ impl std::fmt::Debug for HttpCall {
             .field("body_bytes", &self.body.as_ref().map(Vec::len))
             .field("timeout_ms", &self.timeout_ms)
             .field("max_bytes", &self.max_bytes)
+            .field("follow_redirects", &self.follow_redirects)
             .finish()
     }
 }
@@ -231,6 +235,7 @@ mod tests {
             body: None,
             timeout_ms: 1,
             max_bytes: 1,
+            follow_redirects: true,
         };
         assert!(!format!("{call:?}").contains("SECRET"));
     }

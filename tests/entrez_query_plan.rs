@@ -179,7 +179,7 @@ fn fetch_picks_the_richest_parsed_format_per_database() {
         format!("{BASE}efetch.fcgi?db=protein&id=NP_000537.3&rettype=gp&retmode=xml{ID}")
     );
     let h = planned(json!({"operation": "fetch", "webenv": "W", "query_key": 2, "retmax": 5000}));
-    assert_eq!(url(&h), format!("{BASE}efetch.fcgi?db=pubmed&WebEnv=W&query_key=2&retmode=xml&retstart=0&retmax=200{ID}"));
+    assert_eq!(url(&h), format!("{BASE}efetch.fcgi?db=pubmed&WebEnv=W&query_key=2&retmode=xml&retstart=0&retmax=500{ID}"));
 }
 
 #[test]
@@ -327,4 +327,95 @@ fn post_adds_ids_to_an_existing_history_with_webenv() {
         url(&r),
         format!("{BASE}epost.fcgi?db=pubmed&id=11237011%2C12466850&WebEnv=MCID_1{ID}")
     );
+}
+
+#[test]
+fn einfo_and_esummary_send_the_version_and_reply_form_asked_for() {
+    // NBK25499, EInfo: einfo.fcgi?db=protein&version=2.0, and JSON by retmode.
+    let v2 = planned(json!({"operation": "info", "database": "protein", "version": "2.0"}));
+    assert_eq!(
+        url(&v2),
+        format!("{BASE}einfo.fcgi?db=protein&version=2.0{ID}")
+    );
+    let v1 = planned(json!({"operation": "info", "database": "protein", "version": "1.0"}));
+    assert_eq!(url(&v1), format!("{BASE}einfo.fcgi?db=protein{ID}"));
+    let json = planned(json!({"operation": "info", "database": "pubmed", "retmode": "json"}));
+    assert_eq!(
+        url(&json),
+        format!("{BASE}einfo.fcgi?db=pubmed&retmode=json{ID}")
+    );
+    let all = planned(json!({"operation": "info", "retmode": "json"}));
+    assert_eq!(url(&all), format!("{BASE}einfo.fcgi?retmode=json{ID}"));
+    let docsum1 = planned(
+        json!({"operation": "summary", "database": "protein", "ids": ["15718680"], "retmode": "xml", "version": "1.0"}),
+    );
+    assert_eq!(
+        url(&docsum1),
+        format!("{BASE}esummary.fcgi?db=protein&id=15718680{ID}")
+    );
+}
+
+#[test]
+fn esearch_sends_its_rettype_and_json() {
+    let count = planned(
+        json!({"operation": "search", "term": "asthma", "rettype": "count", "retmode": "json"}),
+    );
+    assert_eq!(
+        url(&count),
+        format!("{BASE}esearch.fcgi?db=pubmed&term=asthma&retstart=0&retmax=20&rettype=count&retmode=json{ID}")
+    );
+}
+
+#[test]
+fn elink_sends_each_id_apart_with_by_id_and_every_documented_option() {
+    // NBK25499, ELink: ...&id=15718680&id=157427902&id=119703751 gives one link set per id.
+    let by_id = planned(
+        json!({"operation": "link", "dbfrom": "protein", "database": "gene", "ids": ["15718680", "157427902"], "by_id": true}),
+    );
+    assert_eq!(
+        url(&by_id),
+        format!(
+            "{BASE}elink.fcgi?dbfrom=protein&db=gene&cmd=neighbor&id=15718680&id=157427902{ID}"
+        )
+    );
+    assert_eq!(by_id.id_count(), 2);
+    // ...&cmd=llinkslib&id=16210666&holding=CTgov
+    let holding = planned(
+        json!({"operation": "link", "cmd": "llinkslib", "ids": ["16210666"], "holding": "CTgov"}),
+    );
+    assert_eq!(
+        url(&holding),
+        format!("{BASE}elink.fcgi?dbfrom=pubmed&cmd=llinkslib&holding=CTgov&id=16210666{ID}")
+    );
+    // ...&cmd=prlinks&retmode=ref: the redirect is the answer, so it is not followed.
+    let reference = planned(
+        json!({"operation": "link", "cmd": "prlinks", "ids": ["19880848"], "retmode": "ref"}),
+    );
+    assert_eq!(
+        url(&reference),
+        format!("{BASE}elink.fcgi?dbfrom=pubmed&cmd=prlinks&id=19880848&retmode=ref{ID}")
+    );
+    assert!(!reference.follow_redirects);
+    let call = reference.build(BASE, "t", None, None);
+    assert!(!call.follow_redirects);
+    let json = planned(
+        json!({"operation": "link", "dbfrom": "nuccore", "database": "protein", "ids": ["34577062"], "idtype": "acc", "retmode": "json"}),
+    );
+    assert_eq!(
+        url(&json),
+        format!("{BASE}elink.fcgi?dbfrom=nuccore&db=protein&cmd=neighbor&idtype=acc&id=34577062&retmode=json{ID}")
+    );
+    assert!(json.follow_redirects);
+}
+
+#[test]
+fn ecitmatch_names_xml_as_the_caller_did() {
+    let citation = json!({"journal": "science", "year": "1987", "volume": "235", "first_page": "182", "author": "palmenberg ac", "key": "Art2"});
+    let as_rettype =
+        planned(json!({"operation": "citation_match", "rettype": "xml", "citations": [citation]}));
+    assert_eq!(as_rettype.get("rettype"), Some("xml"));
+    assert_eq!(as_rettype.get("retmode"), None);
+    let default = planned(json!({"operation": "citation_match", "citations": [citation]}));
+    assert_eq!(default.get("retmode"), Some("xml"));
+    assert_eq!(default.get("rettype"), None);
 }

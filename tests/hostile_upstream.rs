@@ -113,6 +113,7 @@ fn call(url: String) -> HttpCall {
         body: None,
         timeout_ms: 20_000,
         max_bytes: 1 << 20,
+        follow_redirects: true,
     }
 }
 

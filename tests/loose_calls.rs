@@ -257,10 +257,10 @@ fn said(n: &Value) -> BTreeSet<(String, String)> {
                 continue;
             }
             "usehistory" => continue,
-            "retmode" if n["operation"] == "summary" && value == "xml" => {
-                out.insert(("version".into(), "2.0".into()));
-                continue;
-            }
+            // XML is NCBI's own default for these: nothing is sent for it.
+            "retmode" if n["operation"] != "fetch" && value == "xml" => continue,
+            // Version 1.0 is NCBI's default: no `version` is sent for it.
+            "version" if value == "1.0" => continue,
             "citations" => {
                 let lines: Vec<String> = value
                     .as_array()
@@ -281,9 +281,6 @@ fn said(n: &Value) -> BTreeSet<(String, String)> {
             other => other,
         };
         out.insert((param.to_string(), text(value)));
-    }
-    if n["operation"] == "info" && n.get("database").is_some() {
-        out.insert(("version".into(), "2.0".into()));
     }
     out
 }

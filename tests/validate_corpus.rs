@@ -302,7 +302,7 @@ fn normalized_arguments_are_the_call_as_sent() {
     };
     assert_eq!(
         norm(json!({"operation": "search", "database": "PubMed", "term": "asthma"})),
-        json!({"operation": "search", "database": "pubmed", "term": "asthma", "retstart": 0, "retmax": 20, "usehistory": false})
+        json!({"operation": "search", "database": "pubmed", "term": "asthma", "retstart": 0, "retmax": 20, "usehistory": false, "retmode": "xml"})
     );
     assert_eq!(
         norm(json!({"operation": "fetch", "ids": [" 19304878 ", 30242208]})),
@@ -313,8 +313,8 @@ fn normalized_arguments_are_the_call_as_sent() {
         json!({"operation": "fetch", "database": "protein", "ids": ["NP_000537.3"], "rettype": "gp", "retmode": "xml", "max_records": 50})
     );
     assert_eq!(
-        norm(json!({"operation": "fetch", "webenv": "W", "query_key": 1, "retmax": 500})),
-        json!({"operation": "fetch", "database": "pubmed", "webenv": "W", "query_key": 1, "retstart": 0, "retmax": 200, "retmode": "xml", "max_records": 50})
+        norm(json!({"operation": "fetch", "webenv": "W", "query_key": 1, "retmax": 600})),
+        json!({"operation": "fetch", "database": "pubmed", "webenv": "W", "query_key": 1, "retstart": 0, "retmax": 500, "retmode": "xml", "max_records": 50})
     );
     assert_eq!(
         norm(json!({"operation": "summary", "database": "gene", "ids": ["7157"]})),
@@ -322,12 +322,12 @@ fn normalized_arguments_are_the_call_as_sent() {
     );
     assert_eq!(
         norm(json!({"operation": "link", "ids": ["19304878"]})),
-        json!({"operation": "link", "dbfrom": "pubmed", "database": "pubmed", "cmd": "neighbor", "ids": ["19304878"]})
+        json!({"operation": "link", "dbfrom": "pubmed", "database": "pubmed", "cmd": "neighbor", "ids": ["19304878"], "retmode": "xml"})
     );
     // info without a database lists every database: no pubmed default may appear.
     assert_eq!(
         norm(json!({"operation": "info"})),
-        json!({"operation": "info"})
+        json!({"operation": "info", "retmode": "xml"})
     );
     let global =
         norm(json!({"operation": "global_query", "term": "x", "databases": ["PubMed", "GENE"]}));

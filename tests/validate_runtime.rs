@@ -118,7 +118,7 @@ fn ids_are_looked_up_at_ncbi_within_the_budget() {
     // A database the replay holds no esummary JSON for: the check is reported as not made.
     let gene = runtime(
         &s,
-        json!({"operation": "summary", "database": "gene", "ids": ["7157"]}),
+        json!({"operation": "summary", "database": "gene", "ids": ["7157"], "retmode": "json"}),
     );
     assert_eq!(gene["valid"], true);
     assert_eq!(

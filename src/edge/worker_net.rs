@@ -16,7 +16,8 @@ use futures_util::StreamExt;
 use std::time::Duration;
 use worker::{
     durable_object, AbortController, Date, Delay, DurableObject, Env, Fetch, Headers, Method,
-    ObjectNamespace, Request, RequestInit, Response, Result as WorkerResult, State,
+    ObjectNamespace, Request, RequestInit, RequestRedirect, Response, Result as WorkerResult,
+    State,
 };
 
 /// The Durable Object binding name declared in wrangler.toml.
@@ -57,6 +58,9 @@ impl Transport for FetchTransport {
                 CoreMethod::Post => Method::Post,
             })
             .with_headers(headers);
+            if !call.follow_redirects {
+                init.with_redirect(RequestRedirect::Manual);
+            }
             if let Some(body) = &call.body {
                 init.with_body(Some(
                     worker::js_sys::Uint8Array::from(body.as_slice()).into(),

@@ -73,6 +73,10 @@ impl<'a> EntrezClient<'a> {
             }
             let outcome = self.transport.send(call.clone()).await;
             let (status, retry_after, failure) = match outcome {
+                // elink retmode=ref: the redirect names the provider's page, and that is the answer.
+                Ok(reply) if !call.follow_redirects && (300..400).contains(&reply.status) => {
+                    return Ok(reply);
+                }
                 Ok(reply) if reply.status == 200 => {
                     // NCBI reports many mistakes as 200 with an error body: never a silent success.
                     return match body_error(&reply.body, reply.header("content-type")) {

@@ -73,6 +73,8 @@ pub struct EutilsRequest {
     pub utility: Utility,
     /// Parameters in the order they are sent.
     pub params: Vec<(String, String)>,
+    /// Whether a redirect is followed (false only for elink's `retmode=ref`, whose redirect is the answer).
+    pub follow_redirects: bool,
 }
 
 impl EutilsRequest {
@@ -81,7 +83,14 @@ impl EutilsRequest {
         EutilsRequest {
             utility,
             params: Vec::new(),
+            follow_redirects: true,
         }
+    }
+
+    /// The same request, answered by its redirect instead of following it.
+    pub fn redirect_is_answer(mut self) -> Self {
+        self.follow_redirects = false;
+        self
     }
 
     /// Adds a parameter.
@@ -145,6 +154,7 @@ impl EutilsRequest {
                 body: Some(encoded.into_bytes()),
                 timeout_ms: EUTILS_TIMEOUT_MS,
                 max_bytes: self.utility.max_reply_bytes(),
+                follow_redirects: self.follow_redirects,
             }
         } else {
             HttpCall {
@@ -154,6 +164,7 @@ impl EutilsRequest {
                 body: None,
                 timeout_ms: EUTILS_TIMEOUT_MS,
                 max_bytes: self.utility.max_reply_bytes(),
+                follow_redirects: self.follow_redirects,
             }
         }
     }

@@ -3,6 +3,7 @@
 pub mod body_errors;
 pub mod ecitmatch;
 pub mod einfo;
+pub mod einfo_json;
 pub mod elink;
 pub mod elink_json;
 pub mod envelope;

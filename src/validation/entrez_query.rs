@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 /// Parameters each operation reads besides `operation`; the plan ignores the rest.
 pub const USES: &[(&str, &[&str])] = &[
-    ("info", &["database"]),
+    ("info", &["database", "retmode", "version"]),
     (
         "search",
         &[
@@ -32,6 +32,8 @@ pub const USES: &[(&str, &[&str])] = &[
             "retmax",
             "usehistory",
             "idtype",
+            "rettype",
+            "retmode",
         ],
     ),
     (
@@ -44,6 +46,7 @@ pub const USES: &[(&str, &[&str])] = &[
             "retstart",
             "retmax",
             "retmode",
+            "version",
             "max_records",
         ],
     ),
@@ -80,12 +83,16 @@ pub const USES: &[(&str, &[&str])] = &[
             "mindate",
             "maxdate",
             "reldate",
+            "retmode",
+            "idtype",
+            "holding",
+            "by_id",
         ],
     ),
     ("post", &["database", "ids", "webenv"]),
     ("global_query", &["term", "databases"]),
     ("spell", &["database", "term"]),
-    ("citation_match", &["citations"]),
+    ("citation_match", &["citations", "rettype", "retmode"]),
 ];
 
 /// esearch returns at most this many ids per call, and PubMed's esearch no
@@ -125,6 +132,8 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
             if let Some(db) = str_arg(args, "database") {
                 databases::check(db, &path("database"), false, report);
             }
+            reply_mode("einfo", args, report);
+            version("einfo", str_arg(args, "database").is_some(), args, report);
         }
         "search" => search(args, report),
         "summary" => {
@@ -140,6 +149,7 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
                 };
                 ids::check(&ids, "ids", databases::canonical(&db), Some(limit), report);
                 summary_modes(args, json, &ids, report);
+                version("esummary", true, args, report);
             }
         }
         "fetch" => {
@@ -185,6 +195,18 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
         }
         "spell" => {
             database(args, false, report);
+        }
+        "citation_match" => {
+            for key in ["rettype", "retmode"] {
+                if let Some(v) = str_arg(args, key).filter(|v| !v.eq_ignore_ascii_case("xml")) {
+                    report.error(
+                        if key == "rettype" { codes::UNSUPPORTED_RETTYPE } else { codes::UNSUPPORTED_RETMODE },
+                        path(key),
+                        format!("ecitmatch takes {key} xml only, not {v}; its reply is one pipe-delimited line per citation either way."),
+                    );
+                    report.suggest(format!("Set {key} to \"xml\" or leave it out."));
+                }
+            }
         }
         _ => {}
     }
@@ -258,7 +280,64 @@ fn history_pair(op: &str, args: &Value, report: &mut Report) {
     ));
 }
 
+/// XML or JSON: the two forms einfo and esearch (and esummary) answer in.
+fn reply_mode(utility: &str, args: &Value, report: &mut Report) {
+    if let Some(mode) = str_arg(args, "retmode").filter(|m| !matches!(*m, "xml" | "json")) {
+        report.error(
+            codes::UNSUPPORTED_RETMODE,
+            path("retmode"),
+            format!("{utility} returns xml or json, not {mode}."),
+        );
+        report.suggest("Set retmode to \"xml\" or \"json\", or leave it out.");
+    }
+}
+
+/// einfo and esummary XML come in version 1.0 (NCBI's default) or 2.0 (this server's, unless told).
+fn version(utility: &str, applies: bool, args: &Value, report: &mut Report) {
+    let mode = str_arg(args, "retmode");
+    if mode.is_some_and(|m| !matches!(m, "xml" | "json")) {
+        return; // An unsupported retmode is the error already reported.
+    }
+    let json = mode.map_or(utility == "esummary", |m| m == "json");
+    let given = str_arg(args, "version");
+    if !applies || json {
+        if given.is_some() {
+            report.warn(
+                codes::IGNORED_PARAMETER,
+                path("version"),
+                format!(
+                    "version applies to {utility}'s XML{}; it is not sent.",
+                    if utility == "einfo" {
+                        " for one database"
+                    } else {
+                        ""
+                    }
+                ),
+            );
+        }
+        return;
+    }
+    if given.is_none() {
+        report.warn(
+            codes::FORMAT_CHOSEN,
+            path("version"),
+            format!("No version given: this server asks {utility} for version=2.0 XML (fuller fields) rather than NCBI's default 1.0; set version \"1.0\" for NCBI's."),
+        );
+    }
+}
+
 fn search(args: &Value, report: &mut Report) {
+    reply_mode("esearch", args, report);
+    if let Some(t) = str_arg(args, "rettype")
+        .filter(|t| !matches!(t.to_ascii_lowercase().as_str(), "uilist" | "count"))
+    {
+        report.error(
+            codes::UNSUPPORTED_RETTYPE,
+            path("rettype"),
+            format!("esearch's rettype is uilist (ids, the default) or count (the count alone), not {t}."),
+        );
+        report.suggest("Set rettype to \"count\" for the number of matches only, or leave it out.");
+    }
     let db = database(args, false, report);
     let canonical = db.as_deref().map(databases::canonical).unwrap_or("");
     if let Some(term) = str_arg(args, "term") {
@@ -338,13 +417,13 @@ fn region(db: &str, args: &Value, report: &mut Report) {
 }
 
 fn summary_modes(args: &Value, json: bool, ids: &[(usize, String)], report: &mut Report) {
-    if let Some(mode) = str_arg(args, "retmode").filter(|m| !matches!(*m, "xml" | "json")) {
-        report.error(
-            codes::UNSUPPORTED_RETMODE,
+    reply_mode("esummary", args, report);
+    if str_arg(args, "retmode").is_none() {
+        report.warn(
+            codes::FORMAT_CHOSEN,
             path("retmode"),
-            format!("esummary returns xml or json, not {mode}."),
+            "No retmode given: this server asks esummary for JSON (retmode=json, with an error per missing id) rather than NCBI's default XML; set retmode \"xml\" for XML.",
         );
-        report.suggest("Set retmode to \"json\" (the default) or \"xml\".");
     }
     let retmax = int_arg(args, "retmax").unwrap_or(plan::DEFAULT_RECORDS);
     if json && ids.is_empty() && retmax > JSON_SUMMARY_MAX {
@@ -384,6 +463,61 @@ fn link(args: &Value, ids: &[(usize, String)], report: &mut Report) {
         terms::check(term, &path("term"), to, report);
     }
     dates::check_parameters(args, report);
+    link_modes(args, from, ids, report);
+}
+
+/// elink's reply forms, its one-provider filter and its per-id mode (NBK25499, ELink).
+fn link_modes(args: &Value, from: &str, ids: &[(usize, String)], report: &mut Report) {
+    let cmd = str_arg(args, "cmd").unwrap_or("neighbor");
+    match str_arg(args, "retmode") {
+        None | Some("xml" | "json") => {}
+        Some("ref") => {
+            if cmd != "prlinks" {
+                report.error(
+                    codes::UNSUPPORTED_RETMODE,
+                    path("retmode"),
+                    format!("retmode ref redirects to a full-text provider, which only cmd prlinks names; cmd is {cmd}."),
+                );
+                report.suggest("Set cmd to \"prlinks\", or drop retmode ref.");
+            } else if ids.len() != 1 {
+                report.error(
+                    codes::UNSUPPORTED_RETMODE,
+                    path("retmode"),
+                    format!("retmode ref redirects to one provider page, so it takes exactly one id; {} were given.", ids.len()),
+                );
+                report.suggest("Call once per id, or drop retmode ref to get every id's provider links as data.");
+            }
+        }
+        Some(other) => {
+            report.error(
+                codes::UNSUPPORTED_RETMODE,
+                path("retmode"),
+                format!("elink returns xml, json or (prlinks) ref, not {other}."),
+            );
+            report.suggest("Set retmode to \"xml\" or \"json\", or leave it out.");
+        }
+    }
+    if args.get("holding").is_some() && !matches!(cmd, "llinks" | "llinkslib") {
+        report.warn(
+            codes::IGNORED_PARAMETER,
+            path("holding"),
+            format!("holding filters LinkOut providers for cmd llinks or llinkslib; NCBI ignores it with cmd {cmd} (it is sent as given)."),
+        );
+    }
+    if args.get("idtype").is_some() && !matches!(from, "nuccore" | "protein" | "popset") {
+        report.warn(
+            codes::IGNORED_PARAMETER,
+            path("idtype"),
+            "idtype acc applies to sequence databases (nuccore, nucleotide, protein) only; NCBI ignores it here (it is sent as given).",
+        );
+    }
+    if args.get("by_id").and_then(Value::as_bool) == Some(true) && ids.is_empty() {
+        report.warn(
+            codes::IGNORED_PARAMETER,
+            path("by_id"),
+            "by_id sends each listed id as its own id= parameter; a history set (webenv/query_key) has no list to split.",
+        );
+    }
 }
 
 fn linkname(name: &str, from: &str, to: Option<&str>, report: &mut Report) {

@@ -15,6 +15,42 @@ fn links_posts_and_the_rest() -> Vec<Case> {
         ),
         ok(Q, link(json!({"linkname": "pubmed_pmc_refs"}))),
         ok(Q, link(json!({"cmd": "prlinks"}))),
+        // NBK25499, ELink: retmode=ref with prlinks and one id; holding with llinks; id= per id.
+        ok(Q, link(json!({"cmd": "prlinks", "retmode": "ref"}))),
+        bad(
+            Q,
+            link(json!({"cmd": "neighbor", "retmode": "ref"})),
+            &[("unsupported_retmode", "$.retmode")],
+        ),
+        bad(
+            Q,
+            json!({"operation": "link", "cmd": "prlinks", "retmode": "ref", "ids": ["19880848", "19822630"]}),
+            &[("unsupported_retmode", "$.retmode")],
+        ),
+        ok(Q, link(json!({"cmd": "llinkslib", "holding": "CTgov"}))),
+        warned(
+            Q,
+            link(json!({"cmd": "neighbor", "holding": "CTgov"})),
+            &[("ignored_parameter", "$.holding")],
+        ),
+        ok(
+            Q,
+            json!({"operation": "link", "dbfrom": "protein", "database": "gene", "ids": ["15718680", "157427902"], "by_id": true}),
+        ),
+        warned(
+            Q,
+            json!({"operation": "link", "webenv": "MCID_1", "query_key": 1, "by_id": true}),
+            &[("ignored_parameter", "$.by_id")],
+        ),
+        ok(
+            Q,
+            json!({"operation": "link", "dbfrom": "nuccore", "database": "protein", "ids": ["NM_000546.6"], "idtype": "acc", "retmode": "json"}),
+        ),
+        warned(
+            Q,
+            link(json!({"idtype": "acc"})),
+            &[("ignored_parameter", "$.idtype")],
+        ),
         ok(
             Q,
             json!({"operation": "link", "dbfrom": "nuccore", "database": "protein", "ids": ["NM_000546.6"]}),

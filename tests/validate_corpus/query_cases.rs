@@ -17,7 +17,7 @@ pub fn search(term: &str) -> Value {
 
 /// A summary of `ids` in `db`.
 pub fn summary(db: &str, ids: Value) -> Value {
-    json!({"operation": "summary", "database": db, "ids": ids})
+    json!({"operation": "summary", "database": db, "ids": ids, "retmode": "json"})
 }
 
 /// A fetch of `ids` from `db`.
@@ -43,37 +43,95 @@ pub fn pmids(n: usize) -> Value {
 fn info_and_search() -> Vec<Case> {
     vec![
         ok(Q, json!({"operation": "info"})),
-        ok(Q, json!({"operation": "info", "database": "pubmed"})),
-        ok(Q, json!({"operation": "info", "database": "PubMed"})),
+        ok(
+            Q,
+            json!({"operation": "info", "database": "pubmed", "version": "2.0"}),
+        ),
+        ok(
+            Q,
+            json!({"operation": "info", "database": "PubMed", "version": "2.0"}),
+        ),
         bad(
             Q,
-            json!({"operation": "info", "database": "pubmd"}),
+            json!({"operation": "info", "database": "pubmd", "version": "2.0"}),
             &[("invalid_database", "$.database")],
         ),
         bad(
             Q,
-            json!({"operation": "info", "database": "unigene"}),
+            json!({"operation": "info", "database": "unigene", "version": "2.0"}),
             &[("retired_database", "$.database")],
         ),
         bad(
             Q,
-            json!({"operation": "info", "database": "homologene"}),
+            json!({"operation": "info", "database": "homologene", "version": "2.0"}),
             &[("retired_database", "$.database")],
         ),
         bad(
             Q,
-            json!({"operation": "info", "database": "dbsnp"}),
+            json!({"operation": "info", "database": "dbsnp", "version": "2.0"}),
             &[("invalid_database", "$.database")],
         ),
         bad(
             Q,
-            json!({"operation": "info", "database": "zzqqxx"}),
+            json!({"operation": "info", "database": "zzqqxx", "version": "2.0"}),
             &[("invalid_database", "$.database")],
         ),
         warned(
             Q,
-            json!({"operation": "info", "database": "gene", "term": "x"}),
+            json!({"operation": "info", "database": "gene", "version": "2.0", "term": "x"}),
             &[("ignored_parameter", "$.term")],
+        ),
+        // The server's own choices of reply form are named (NBK25499: 1.0 and XML are NCBI's defaults).
+        warned(
+            Q,
+            json!({"operation": "info", "database": "gene"}),
+            &[("format_chosen", "$.version")],
+        ),
+        ok(
+            Q,
+            json!({"operation": "info", "database": "gene", "version": "1.0"}),
+        ),
+        ok(
+            Q,
+            json!({"operation": "info", "database": "gene", "retmode": "json"}),
+        ),
+        warned(
+            Q,
+            json!({"operation": "info", "version": "2.0"}),
+            &[("ignored_parameter", "$.version")],
+        ),
+        warned(
+            Q,
+            json!({"operation": "summary", "ids": ["19304878"]}),
+            &[("format_chosen", "$.retmode")],
+        ),
+        warned(
+            Q,
+            json!({"operation": "summary", "ids": ["19304878"], "retmode": "xml"}),
+            &[("format_chosen", "$.version")],
+        ),
+        ok(
+            Q,
+            json!({"operation": "summary", "ids": ["19304878"], "retmode": "xml", "version": "1.0"}),
+        ),
+        ok(
+            Q,
+            json!({"operation": "search", "term": "asthma", "rettype": "count", "retmode": "json"}),
+        ),
+        bad(
+            Q,
+            json!({"operation": "search", "term": "asthma", "rettype": "abstract"}),
+            &[("unsupported_rettype", "$.rettype")],
+        ),
+        bad(
+            Q,
+            json!({"operation": "search", "term": "asthma", "retmode": "asn.1"}),
+            &[("unsupported_retmode", "$.retmode")],
+        ),
+        bad(
+            Q,
+            json!({"operation": "citation_match", "rettype": "text", "citations": [{"journal": "science", "year": "1987", "volume": "235", "first_page": "182", "author": "palmenberg ac"}]}),
+            &[("unsupported_rettype", "$.rettype")],
         ),
         bad(
             Q,

@@ -158,7 +158,10 @@ fn summaries() -> Vec<Case> {
         ),
         warned(
             Q,
-            with(summary("pubmed", pmids(600)), json!({"retmode": "xml"})),
+            with(
+                summary("pubmed", pmids(600)),
+                json!({"retmode": "xml", "version": "2.0"}),
+            ),
             &[("many_ids_post", "$.ids")],
         ),
         bad(
@@ -176,16 +179,16 @@ fn summaries() -> Vec<Case> {
         ),
         ok(
             Q,
-            json!({"operation": "summary", "webenv": "MCID_1", "query_key": 1, "retmax": 100}),
+            json!({"operation": "summary", "webenv": "MCID_1", "query_key": 1, "retmax": 100, "retmode": "json"}),
         ),
         bad(
             Q,
-            json!({"operation": "summary", "webenv": "MCID_1", "query_key": 1, "retmax": 1000}),
+            json!({"operation": "summary", "webenv": "MCID_1", "query_key": 1, "retmax": 1000, "retmode": "json"}),
             &[("retmax_too_large", "$.retmax")],
         ),
         ok(
             Q,
-            json!({"operation": "summary", "webenv": "MCID_1", "query_key": 1, "retmax": 1000, "retmode": "xml"}),
+            json!({"operation": "summary", "webenv": "MCID_1", "query_key": 1, "retmax": 1000, "retmode": "xml", "version": "2.0"}),
         ),
         warned(
             Q,
@@ -207,7 +210,7 @@ fn summaries() -> Vec<Case> {
         ),
         bad(
             Q,
-            json!({"operation": "summary", "database": "pubmed"}),
+            json!({"operation": "summary", "database": "pubmed", "retmode": "json"}),
             &[("schema_any_of", "$")],
         ),
         too_many_bad_ids(),
@@ -478,7 +481,7 @@ fn fetches() -> Vec<Case> {
         ),
         warned(
             Q,
-            json!({"operation": "fetch", "webenv": "MCID_1", "query_key": 1, "retmax": 500}),
+            json!({"operation": "fetch", "webenv": "MCID_1", "query_key": 1, "retmax": 600}),
             &[("retmax_capped", "$.retmax")],
         ),
         ok(

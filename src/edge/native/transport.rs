@@ -8,25 +8,41 @@ use std::time::Duration;
 /// Sends core [`HttpCall`]s with one shared connection pool.
 pub struct ReqwestTransport {
     client: reqwest::Client,
+    /// The same pool settings with redirects left to the caller (elink `retmode=ref`).
+    no_redirects: reqwest::Client,
 }
 
 impl ReqwestTransport {
     /// A transport with a descriptive user agent.
     pub fn new() -> Result<Self, String> {
+        let agent = concat!("entrez-mcp/", env!("CARGO_PKG_VERSION"));
         let client = reqwest::Client::builder()
-            .user_agent(concat!("entrez-mcp/", env!("CARGO_PKG_VERSION")))
+            .user_agent(agent)
             .build()
             .map_err(|e| format!("HTTP client: {e}"))?;
-        Ok(ReqwestTransport { client })
+        let no_redirects = reqwest::Client::builder()
+            .user_agent(agent)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| format!("HTTP client: {e}"))?;
+        Ok(ReqwestTransport {
+            client,
+            no_redirects,
+        })
     }
 }
 
 impl Transport for ReqwestTransport {
     fn send<'a>(&'a self, call: HttpCall) -> BoxFuture<'a, Result<HttpReply, Error>> {
         Box::pin(async move {
+            let client = if call.follow_redirects {
+                &self.client
+            } else {
+                &self.no_redirects
+            };
             let mut req = match call.method {
-                Method::Get => self.client.get(&call.url),
-                Method::Post => self.client.post(&call.url),
+                Method::Get => client.get(&call.url),
+                Method::Post => client.post(&call.url),
             };
             for (k, v) in &call.headers {
                 req = req.header(k, v);

@@ -52,6 +52,44 @@ pub struct Info {
     /// The database described; none lists every database.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub database: Option<String>,
+    /// XML or JSON.
+    pub retmode: ReplyMode,
+    /// 2.0 (this server's choice for one database's XML) or 1.0 (NCBI's default, no `version` sent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<Version>,
+}
+
+/// XML or JSON, for the utilities that offer both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReplyMode {
+    /// XML.
+    Xml,
+    /// JSON.
+    Json,
+}
+
+/// The XML version einfo and esummary answer in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Version {
+    /// NCBI's default: no `version` parameter.
+    #[serde(rename = "1.0")]
+    V1,
+    /// `version=2.0`.
+    #[serde(rename = "2.0")]
+    V2,
+}
+
+/// How elink answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LinkMode {
+    /// XML (the default, and the only form of every command's reply).
+    Xml,
+    /// JSON.
+    Json,
+    /// prlinks: a redirect to the provider's page, reported as its URL.
+    Ref,
 }
 
 /// Date limits shared by esearch and elink.
@@ -103,6 +141,11 @@ pub struct Search {
     /// `acc`: accessions instead of UIDs (sequence databases).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub idtype: Option<String>,
+    /// `uilist` (NCBI's default) or `count`, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rettype: Option<String>,
+    /// XML (NCBI's default) or JSON.
+    pub retmode: ReplyMode,
 }
 
 /// The records a summary, fetch or link is about.
@@ -139,16 +182,6 @@ impl Records {
     }
 }
 
-/// How esummary answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SummaryMode {
-    /// JSON, with per-id errors (the default).
-    Json,
-    /// XML docsum version 2.0.
-    Xml,
-}
-
 /// esummary.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
@@ -157,8 +190,11 @@ pub struct Summary {
     /// Ids or a history page.
     #[serde(flatten)]
     pub records: Records,
-    /// JSON or XML.
-    pub retmode: SummaryMode,
+    /// JSON (this server's default: per-id errors) or XML.
+    pub retmode: ReplyMode,
+    /// XML only: 2.0 (the default here) or 1.0 (NCBI's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<Version>,
     /// Most summaries parsed into the result.
     pub max_records: usize,
 }
@@ -225,6 +261,17 @@ pub struct Link {
     /// Date limits on the linked records.
     #[serde(flatten)]
     pub dates: Dates,
+    /// XML, JSON or (prlinks) ref.
+    pub retmode: LinkMode,
+    /// `acc`: accessions instead of UIDs in the links.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idtype: Option<String>,
+    /// llinks/llinkslib: one LinkOut provider.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub holding: Option<String>,
+    /// Each id as its own `id=` parameter: one link set per id.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub by_id: bool,
 }
 
 /// epost.
@@ -263,6 +310,13 @@ pub struct Spell {
 pub struct CitationMatch {
     /// The citations, each as its bdata fields.
     pub citations: Vec<Citation>,
+    /// `xml`, sent as `retmode` (as NCBI's example URLs write it) unless the caller named `rettype`
+    /// (as NBK25499's parameter list does); the reply is the same pipe-delimited text either way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retmode: Option<String>,
+    /// `xml`, when the caller named it so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rettype: Option<String>,
 }
 
 /// One citation line of ecitmatch's bdata, with `|` and line breaks removed.
@@ -287,9 +341,16 @@ impl QueryCall {
     pub fn read(args: &Value) -> Option<QueryCall> {
         let a = Args(Canonical::of(args)?);
         Some(match a.text("operation")?.as_str() {
-            "info" => QueryCall::Info(Info {
-                database: a.lower("database"),
-            }),
+            "info" => {
+                let database = a.lower("database");
+                let retmode = a.reply_mode();
+                QueryCall::Info(Info {
+                    // Version 2.0 describes fields and links more fully; it exists for one database's XML.
+                    version: (database.is_some() && retmode == ReplyMode::Xml).then(|| a.version()),
+                    database,
+                    retmode,
+                })
+            }
             "search" => QueryCall::Search(Search {
                 database: a.database("database"),
                 term: a.text("term"),
@@ -302,16 +363,23 @@ impl QueryCall {
                 retmax: a.int("retmax").unwrap_or(plan::DEFAULT_SEARCH_RETMAX),
                 usehistory: a.flag("usehistory"),
                 idtype: a.text("idtype"),
+                rettype: a.lower("rettype"),
+                retmode: a.reply_mode(),
             }),
-            "summary" => QueryCall::Summary(Summary {
-                database: a.database("database"),
-                records: a.records(Some(u64::MAX)),
-                retmode: match a.text("retmode").as_deref() {
-                    Some("xml") => SummaryMode::Xml,
-                    _ => SummaryMode::Json,
-                },
-                max_records: a.max_records(),
-            }),
+            "summary" => {
+                // JSON unless XML is asked for: its per-id errors name each missing id.
+                let retmode = match a.text("retmode").as_deref() {
+                    Some("xml") => ReplyMode::Xml,
+                    _ => ReplyMode::Json,
+                };
+                QueryCall::Summary(Summary {
+                    database: a.database("database"),
+                    records: a.records(Some(u64::MAX)),
+                    retmode,
+                    version: (retmode == ReplyMode::Xml).then(|| a.version()),
+                    max_records: a.max_records(),
+                })
+            }
             "fetch" => {
                 let database = a.database("database");
                 let (rettype, retmode, format) = plan::fetch_format(
@@ -358,6 +426,14 @@ impl QueryCall {
                     term: a.text("term"),
                     records: a.records(None),
                     dates: a.dates(),
+                    retmode: match a.text("retmode").as_deref() {
+                        Some("json") => LinkMode::Json,
+                        Some("ref") => LinkMode::Ref,
+                        _ => LinkMode::Xml,
+                    },
+                    idtype: a.text("idtype"),
+                    holding: a.text("holding"),
+                    by_id: a.flag("by_id"),
                 })
             }
             "post" => QueryCall::Post(Post {
@@ -383,9 +459,16 @@ impl QueryCall {
                 database: a.database("database"),
                 term: a.text("term"),
             }),
-            "citation_match" => QueryCall::CitationMatch(CitationMatch {
-                citations: a.citations(),
-            }),
+            "citation_match" => {
+                let rettype = a.lower("rettype");
+                QueryCall::CitationMatch(CitationMatch {
+                    citations: a.citations(),
+                    retmode: a
+                        .lower("retmode")
+                        .or_else(|| rettype.is_none().then(|| "xml".into())),
+                    rettype,
+                })
+            }
             _ => return None,
         })
     }
@@ -409,6 +492,20 @@ impl<'a> std::ops::Deref for Args<'a> {
 impl Args<'_> {
     fn database(&self, name: &str) -> String {
         self.lower(name).unwrap_or_else(|| "pubmed".into())
+    }
+
+    fn reply_mode(&self) -> ReplyMode {
+        match self.text("retmode").as_deref() {
+            Some("json") => ReplyMode::Json,
+            _ => ReplyMode::Xml,
+        }
+    }
+
+    fn version(&self) -> Version {
+        match self.text("version").as_deref() {
+            Some("1.0") => Version::V1,
+            _ => Version::V2,
+        }
     }
 
     fn int(&self, name: &str) -> Option<u64> {

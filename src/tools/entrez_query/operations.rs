@@ -1,10 +1,12 @@
 //! Running each `entrez_query` operation: send, parse, cap, describe.
 
 use super::call::{
-    CitationMatch, Fetch, GlobalQuery, Info, Link, Post, Search, Spell, Summary, SummaryMode,
+    CitationMatch, Fetch, GlobalQuery, Info, Link, LinkMode, Post, ReplyMode, Search, Spell,
+    Summary,
 };
 use super::plan::{self, Format};
 use super::render;
+use crate::entrez::databases;
 use crate::error::{Error, ErrorKind, Result};
 use crate::parse;
 use crate::parse::records::Records;
@@ -54,7 +56,11 @@ fn paging_hint(ctx: &ToolContext<'_>, shown: usize, total: usize) -> String {
 /// einfo.
 pub async fn info(ctx: &ToolContext<'_>, call: &Info) -> Result<ToolOutput> {
     let reply = ctx.entrez()?.send(&plan::info(call)).await?;
-    match parse::einfo::parse_einfo(&reply.body)? {
+    let parsed = match call.retmode {
+        ReplyMode::Xml => parse::einfo::parse_einfo(&reply.body)?,
+        ReplyMode::Json => parse::einfo_json::parse_einfo_json(&reply.body)?,
+    };
+    match parsed {
         parse::einfo::EInfo::Databases(dbs) => {
             let text = format!("{} Entrez databases:\n{}", dbs.len(), dbs.join(", "));
             Ok(output(
@@ -79,7 +85,10 @@ pub async fn info(ctx: &ToolContext<'_>, call: &Info) -> Result<ToolOutput> {
 pub async fn search(ctx: &ToolContext<'_>, call: &Search) -> Result<ToolOutput> {
     let db = &call.database;
     let reply = ctx.entrez()?.send(&plan::search(call)).await?;
-    let r = parse::esearch::parse_esearch_xml(&reply.body)?;
+    let r = match call.retmode {
+        ReplyMode::Xml => parse::esearch::parse_esearch_xml(&reply.body)?,
+        ReplyMode::Json => parse::esearch::parse_esearch_json(&reply.body)?,
+    };
     let mut warnings: Vec<String> = Vec::new();
     for p in &r.error_list.phrases_not_found {
         warnings.push(format!(
@@ -123,7 +132,7 @@ pub async fn search(ctx: &ToolContext<'_>, call: &Search) -> Result<ToolOutput> 
 pub async fn summary(ctx: &ToolContext<'_>, call: &Summary) -> Result<ToolOutput> {
     let db = &call.database;
     let reply = ctx.entrez()?.send(&plan::summary(call)).await?;
-    let parsed = if call.retmode == SummaryMode::Json {
+    let parsed = if call.retmode == ReplyMode::Json {
         parse::esummary_json::parse_esummary_json(&reply.body)?
     } else {
         parse::esummary::parse_esummary_xml(&reply.body)?
@@ -176,18 +185,30 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
     };
     if format == Format::Raw {
         let raw = text_body();
-        let truncated = raw.len() > MAX_TEXT_CHARS;
+        let length = raw.chars().count();
+        let truncated = length > MAX_TEXT_CHARS;
         let shown: String = raw.chars().take(MAX_TEXT_CHARS).collect();
+        let mut warnings = Vec::new();
+        if truncated {
+            warnings.push(format!(
+                "The reply ({length} characters) was cut to its first {MAX_TEXT_CHARS}: ask for fewer records per call{}.",
+                if call.region.seq_start.is_some() || databases::genbank_rettype(db).is_some() {
+                    ", or a region of the sequence (seq_start, seq_stop)"
+                } else {
+                    ""
+                }
+            ));
+        }
         let structured = json!({
             "operation": "fetch", "database": db, "format": format.name(),
             "content_type": reply.header("content-type").unwrap_or("text/plain"),
-            "count": 0, "total": 0, "truncated": truncated, "records": [], "raw": shown, "warnings": [],
+            "count": 0, "total": 0, "truncated": truncated, "records": [], "raw": shown,
+            "raw_length": length, "warnings": warnings,
         });
         return Ok(output(
             structured,
             shown,
-            truncated
-                .then(|| "The raw reply was shortened; request fewer ids per call.".to_string()),
+            truncated.then(|| "The raw reply was shortened: fetch fewer ids per call, page a history set with retstart/retmax, or (sequences) ask for a region with seq_start/seq_stop.".to_string()),
         ));
     }
     let requested = call.records.ids().len();
@@ -212,10 +233,14 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
     Ok(output(structured, text, hint))
 }
 
-/// elink (XML: the only form that carries every command's reply).
+/// elink, in XML, JSON, or (prlinks retmode=ref) as the provider URL NCBI redirects to.
 pub async fn link(ctx: &ToolContext<'_>, call: &Link) -> Result<ToolOutput> {
     let reply = ctx.entrez()?.send(&plan::link(call)).await?;
-    let r = parse::elink::parse_elink_xml(&reply.body)?;
+    let r = match call.retmode {
+        LinkMode::Xml => parse::elink::parse_elink_xml(&reply.body)?,
+        LinkMode::Json => parse::elink::parse_elink_json(&reply.body)?,
+        LinkMode::Ref => return Ok(link_ref(call, &reply)),
+    };
     let mut structured = to_value(&r);
     structured["operation"] = json!("link");
     structured["dbfrom"] = json!(call.dbfrom);
@@ -227,6 +252,32 @@ pub async fn link(ctx: &ToolContext<'_>, call: &Link) -> Result<ToolOutput> {
         .collect::<Vec<_>>());
     let text = render::link(&structured);
     Ok(output(structured, text, None))
+}
+
+/// prlinks with retmode=ref: NCBI answers with a redirect to the full text, and its target is the result.
+fn link_ref(call: &Link, reply: &crate::net::HttpReply) -> ToolOutput {
+    let url = reply
+        .header("location")
+        .filter(|_| (300..400).contains(&reply.status));
+    let id = call.records.ids().first().cloned().unwrap_or_default();
+    let (text, warnings) = match url {
+        Some(u) => (
+            format!("{} {id}: the full text is at {u}", call.dbfrom),
+            vec![],
+        ),
+        None => (
+            format!("NCBI named no provider for {} {id}.", call.dbfrom),
+            vec![format!(
+                "NCBI answered HTTP {} without a redirect: no LinkOut provider for this id.",
+                reply.status
+            )],
+        ),
+    };
+    let structured = json!({
+        "operation": "link", "dbfrom": call.dbfrom, "cmd": call.cmd, "linksets": [],
+        "url": url, "warnings": warnings,
+    });
+    output(structured, text, None)
 }
 
 /// epost.

@@ -6,8 +6,8 @@
 //! pairs replace id lists wherever NCBI accepts them.
 
 use super::call::{
-    CitationMatch, Dates, Fetch, GlobalQuery, Info, Link, Post, Records, Search, Spell, Summary,
-    SummaryMode,
+    CitationMatch, Dates, Fetch, GlobalQuery, Info, Link, LinkMode, Post, Records, ReplyMode,
+    Search, Spell, Summary, Version,
 };
 use crate::entrez::{databases, EutilsRequest, Utility};
 use serde_json::Value;
@@ -16,8 +16,8 @@ use serde_json::Value;
 pub const DEFAULT_SEARCH_RETMAX: u64 = 20;
 /// Default number of records fetched or summarised from a history set.
 pub const DEFAULT_RECORDS: u64 = 20;
-/// Most records one fetch call parses into a result.
-pub const MAX_FETCH_RECORDS: u64 = 200;
+/// Most records one fetch call asks for (the most a result can show, `max_records` 500).
+pub const MAX_FETCH_RECORDS: u64 = 500;
 /// Databases `global_query` counts in when none are given.
 pub const GLOBAL_DATABASES: &[&str] = &[
     "pubmed",
@@ -88,13 +88,20 @@ fn with_dates(req: EutilsRequest, dates: &Dates) -> EutilsRequest {
         .opt("reldate", dates.reldate.map(|d| d.to_string()))
 }
 
+/// `version=2.0` when the call asks for it; nothing for NCBI's own 1.0.
+fn with_version(req: EutilsRequest, version: Option<Version>) -> EutilsRequest {
+    req.opt("version", (version == Some(Version::V2)).then_some("2.0"))
+}
+
+/// `retmode=json` when the call asks for JSON; XML is NCBI's default.
+fn with_reply_mode(req: EutilsRequest, mode: ReplyMode) -> EutilsRequest {
+    req.opt("retmode", (mode == ReplyMode::Json).then_some("json"))
+}
+
 /// einfo: all databases, or one database's fields and links.
 pub fn info(call: &Info) -> EutilsRequest {
-    let req = EutilsRequest::new(Utility::Info);
-    match &call.database {
-        Some(db) => req.param("db", db).param("version", "2.0"),
-        None => req,
-    }
+    let req = EutilsRequest::new(Utility::Info).opt("db", call.database.as_deref());
+    with_reply_mode(with_version(req, call.version), call.retmode)
 }
 
 /// esearch with every documented option.
@@ -109,23 +116,21 @@ pub fn search(call: &Search) -> EutilsRequest {
     req = with_dates(req, &call.dates)
         .param("retstart", call.retstart.to_string())
         .param("retmax", call.retmax.to_string())
-        .opt("idtype", call.idtype.as_deref());
+        .opt("idtype", call.idtype.as_deref())
+        .opt("rettype", call.rettype.as_deref());
     if call.usehistory {
         req = req.param("usehistory", "y");
     }
-    req
+    with_reply_mode(req, call.retmode)
 }
 
-/// esummary; JSON unless the caller asks for XML (then docsum version 2.0).
+/// esummary; JSON unless the caller asks for XML (then docsum version 2.0 unless 1.0 is asked for).
 pub fn summary(call: &Summary) -> EutilsRequest {
     let req = with_records(
         EutilsRequest::new(Utility::Summary).param("db", &call.database),
         &call.records,
     );
-    match call.retmode {
-        SummaryMode::Xml => req.param("version", "2.0"),
-        SummaryMode::Json => req.param("retmode", "json"),
-    }
+    with_reply_mode(with_version(req, call.version), call.retmode)
 }
 
 /// The rettype/retmode sent and how the reply is parsed, for a database.
@@ -197,15 +202,27 @@ pub fn fetch(call: &Fetch) -> EutilsRequest {
     }
 }
 
-/// elink with its command; JSON is not used because prlinks/llinks only come as XML.
+/// elink with its command: XML unless JSON or (prlinks) ref is asked for; `by_id` sends each
+/// id as its own `id=`, which NCBI answers with one link set per id (NBK25499, ELink: id).
 pub fn link(call: &Link) -> EutilsRequest {
     let req = EutilsRequest::new(Utility::Link)
         .param("dbfrom", &call.dbfrom)
         .opt("db", call.database.as_deref())
         .param("cmd", &call.cmd)
         .opt("linkname", call.linkname.as_deref())
-        .opt("term", call.term.as_deref());
-    with_dates(with_records(req, &call.records), &call.dates)
+        .opt("term", call.term.as_deref())
+        .opt("holding", call.holding.as_deref())
+        .opt("idtype", call.idtype.as_deref());
+    let req = match &call.records {
+        Records::Ids { ids } if call.by_id => ids.iter().fold(req, |r, id| r.param("id", id)),
+        records => with_records(req, records),
+    };
+    let req = with_dates(req, &call.dates);
+    match call.retmode {
+        LinkMode::Xml => req,
+        LinkMode::Json => req.param("retmode", "json"),
+        LinkMode::Ref => req.param("retmode", "ref").redirect_is_answer(),
+    }
 }
 
 /// epost of ids to the history server.
@@ -237,7 +254,8 @@ pub fn citation_match(call: &CitationMatch) -> EutilsRequest {
         .collect();
     EutilsRequest::new(Utility::CitMatch)
         .param("db", "pubmed")
-        .param("retmode", "xml")
+        .opt("retmode", call.retmode.as_deref())
+        .opt("rettype", call.rettype.as_deref())
         .param("bdata", lines.join("\r"))
 }
 

@@ -12,7 +12,7 @@
 //! ids, GIs): esummary answers accessions with the GI they resolve to, so a
 //! missing accession could not be told apart from one NCBI renamed.
 
-use super::super::entrez_query::call::{QueryCall, Records, Summary, SummaryMode};
+use super::super::entrez_query::call::{QueryCall, Records, ReplyMode, Summary};
 use super::super::entrez_query::plan;
 use crate::parse;
 use crate::tools::ToolContext;
@@ -86,7 +86,8 @@ pub async fn check(ctx: &ToolContext<'_>, tool: &str, args: &Value, report: &mut
         records: Records::Ids {
             ids: checked.iter().map(|(_, id)| id.clone()).collect(),
         },
-        retmode: SummaryMode::Json,
+        retmode: ReplyMode::Json,
+        version: None,
         max_records: MAX_IDS,
     });
     let (client, network) = match (ctx.entrez(), ctx.network) {

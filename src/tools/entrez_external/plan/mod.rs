@@ -92,6 +92,7 @@ pub(crate) fn form_call(url: String, pairs: &[(String, String)], timeout_ms: u64
         body: Some(form_encode(pairs).into_bytes()),
         timeout_ms,
         max_bytes: MAX_REPLY_BYTES,
+        follow_redirects: true,
     }
 }
 
@@ -104,5 +105,6 @@ pub(crate) fn get_call(url: String, timeout_ms: u64) -> HttpCall {
         body: None,
         timeout_ms,
         max_bytes: MAX_REPLY_BYTES,
+        follow_redirects: true,
     }
 }
