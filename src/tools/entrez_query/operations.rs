@@ -173,7 +173,6 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
     let format = call.format;
     let reply = ctx.entrez()?.send(&plan::fetch(call)).await?;
     let body = &reply.body;
-    let text_body = || String::from_utf8_lossy(body).into_owned();
     let records: Vec<Value> = match parse::records::parse(format, body)? {
         Records::Pubmed(r) | Records::Medline(r) => r.iter().map(to_value).collect(),
         Records::Pmc(r) => r.iter().map(to_value).collect(),
@@ -184,7 +183,15 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
         Records::Raw => Vec::new(),
     };
     if format == Format::Raw {
-        let raw = text_body();
+        // Binary replies (EFetch's binary ASN.1) travel as base64, never as mangled text.
+        let (raw, encoding) = match std::str::from_utf8(body) {
+            Ok(t) => (t.to_string(), "text"),
+            Err(_) => {
+                use base64::Engine;
+                let encoded = base64::engine::general_purpose::STANDARD.encode(body);
+                (encoded, "base64")
+            }
+        };
         let length = raw.chars().count();
         let truncated = length > MAX_TEXT_CHARS;
         let shown: String = raw.chars().take(MAX_TEXT_CHARS).collect();
@@ -203,7 +210,7 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
             "operation": "fetch", "database": db, "format": format.name(),
             "content_type": reply.header("content-type").unwrap_or("text/plain"),
             "count": 0, "total": 0, "truncated": truncated, "records": [], "raw": shown,
-            "raw_length": length, "warnings": warnings,
+            "raw_length": length, "raw_encoding": encoding, "warnings": warnings,
         });
         return Ok(output(
             structured,
