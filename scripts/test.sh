@@ -326,6 +326,7 @@ e2e() {
       echo "PMC_IDCONV_URL=$external_base/tools/idconv/api/v1/articles/"
       echo "PMC_OA_URL=$external_base/pmc/utils/oa/oa.fcgi"
       echo "PMC_CTXP_URL=$external_base/api/ctxp/v1/"
+      echo "PMC_BIOC_URL=$external_base/research/bionlp/RESTful/pmcoa.cgi/"
     fi
   } >"$env_file"
 

@@ -17,6 +17,9 @@ pub const DEFAULT_PMC_IDCONV_URL: &str =
 pub const DEFAULT_PMC_OA_URL: &str = "https://www.ncbi.nlm.nih.gov/pmc/utils/oa/oa.fcgi";
 /// Default literature citation exporter URL.
 pub const DEFAULT_PMC_CTXP_URL: &str = "https://pmc.ncbi.nlm.nih.gov/api/ctxp/v1/";
+/// Default BioC API (PMC Open Access full text) URL.
+pub const DEFAULT_PMC_BIOC_URL: &str =
+    "https://www.ncbi.nlm.nih.gov/research/bionlp/RESTful/pmcoa.cgi/";
 /// Default `tool` parameter sent to NCBI.
 pub const DEFAULT_NCBI_TOOL: &str = "entrez-mcp";
 /// Hosts accepted in the `Host` header when `ALLOWED_HOSTS` is not set.
@@ -43,6 +46,8 @@ pub struct Config {
     pub pmc_oa_url: String,
     /// `PMC_CTXP_URL`.
     pub pmc_ctxp_url: String,
+    /// `PMC_BIOC_URL`.
+    pub pmc_bioc_url: String,
     /// `ALLOWED_ORIGINS`: browser origins allowed besides localhost ones; `*` allows any.
     pub allowed_origins: Vec<String>,
     /// `ALLOWED_HOSTS`: accepted `Host` header names; `*.suffix` patterns allowed.
@@ -90,6 +95,7 @@ impl Config {
                 .unwrap_or_else(|| DEFAULT_PMC_IDCONV_URL.to_string()),
             pmc_oa_url: get("PMC_OA_URL").unwrap_or_else(|| DEFAULT_PMC_OA_URL.to_string()),
             pmc_ctxp_url: get("PMC_CTXP_URL").unwrap_or_else(|| DEFAULT_PMC_CTXP_URL.to_string()),
+            pmc_bioc_url: get("PMC_BIOC_URL").unwrap_or_else(|| DEFAULT_PMC_BIOC_URL.to_string()),
             allowed_origins: list("ALLOWED_ORIGINS").unwrap_or_default(),
             allowed_hosts: list("ALLOWED_HOSTS").unwrap_or_else(|| {
                 DEFAULT_ALLOWED_HOSTS

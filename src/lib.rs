@@ -59,6 +59,7 @@ pub mod net;
 pub mod parse;
 pub mod platform;
 pub mod protocol;
+pub mod pubchem;
 pub mod secret;
 pub mod staging;
 pub mod suggest;

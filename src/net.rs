@@ -186,6 +186,32 @@ pub fn form_encode(pairs: &[(String, String)]) -> String {
     out
 }
 
+/// Decodes `%XX` escapes (and, for form bodies and query strings, `+` as a space);
+/// a stray `%` stays as it is, and bytes that are not UTF-8 become U+FFFD.
+pub fn percent_decode(s: &str, plus_is_space: bool) -> String {
+    let bytes = s.as_bytes();
+    let hex = |b: u8| (b as char).to_digit(16);
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = match bytes.get(i..i + 3) {
+            Some([b'%', h, l]) => hex(*h).zip(hex(*l)).map(|(h, l)| (h * 16 + l) as u8),
+            _ => None,
+        };
+        match (escaped, bytes[i]) {
+            (Some(byte), _) => {
+                out.push(byte);
+                i += 3;
+                continue;
+            }
+            (None, b'+') if plus_is_space => out.push(b' '),
+            (None, b) => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Percent-encodes everything outside RFC 3986's unreserved set.
 pub fn percent_encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -238,5 +264,15 @@ mod tests {
             follow_redirects: true,
         };
         assert!(!format!("{call:?}").contains("SECRET"));
+    }
+
+    #[test]
+    fn decoding_reads_escapes_and_leaves_stray_percents() {
+        assert_eq!(percent_decode("R%26D%20Chemicals", false), "R&D Chemicals");
+        assert_eq!(percent_decode("a+b%2Bc", true), "a b+c");
+        assert_eq!(percent_decode("a+b", false), "a+b");
+        assert_eq!(percent_decode("100%", false), "100%");
+        assert_eq!(percent_decode("%zz%4", false), "%zz%4");
+        assert_eq!(percent_decode("%C3%A9", false), "é");
     }
 }

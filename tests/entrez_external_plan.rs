@@ -242,28 +242,37 @@ fn substances_assays_pictures_and_listkeys() {
         format!("{PUG}compound/cid/2244/PNG?image_size=large")
     );
     assert_eq!(
-        get(&plan::listkey_poll(&cfg, "1234567")),
+        get(&plan::listkey_poll(&cfg, "1234567", None)),
         format!("{PUG}compound/listkey/1234567/cids/JSON")
     );
 }
 
 #[test]
 fn structure_searches_use_pug_rest_search_forms_and_options() {
+    // max_records is PubChem's MaxRecords, sent when given; fast searches come back as a
+    // ListKey with the hit count, which the tool pages through.
     let c = search(
         json!({"search_type": "similarity", "namespace": "smiles", "identifier": "CC(=O)OC1=CC=CC=C1C(=O)O", "threshold": 95, "max_records": 20}),
     );
-    assert_eq!(get(&c), format!("{PUG}compound/fastsimilarity_2d/smiles/CC(=O)OC1=CC=CC=C1C(=O)O/cids/JSON?Threshold=95&MaxRecords=20"));
+    assert_eq!(get(&c), format!("{PUG}compound/fastsimilarity_2d/smiles/CC(=O)OC1=CC=CC=C1C(=O)O/cids/JSON?Threshold=95&MaxRecords=20&list_return=listkey"));
     let c = search(json!({"search_type": "similarity", "identifier": "c1ccccc1"}));
     assert_eq!(
         get(&c),
         format!(
-            "{PUG}compound/fastsimilarity_2d/smiles/c1ccccc1/cids/JSON?Threshold=90&MaxRecords=100"
+            "{PUG}compound/fastsimilarity_2d/smiles/c1ccccc1/cids/JSON?Threshold=90&list_return=listkey"
         )
     );
-    let c = search(json!({"search_type": "substructure", "identifier": "C1=CC=CC=C1"}));
+    let c = search(json!({"search_type": "similarity_3d", "namespace": "cid", "identifier": 2244}));
     assert_eq!(
         get(&c),
-        format!("{PUG}compound/fastsubstructure/smiles/C1=CC=CC=C1/cids/JSON?MaxRecords=100")
+        format!("{PUG}compound/fastsimilarity_3d/cid/2244/cids/JSON?list_return=listkey")
+    );
+    let c = search(
+        json!({"search_type": "substructure", "identifier": "C1=CC=CC=C1", "options": {"StripHydrogen": true, "matchisotopes": "yes"}}),
+    );
+    assert_eq!(
+        get(&c),
+        format!("{PUG}compound/fastsubstructure/smiles/C1=CC=CC=C1/cids/JSON?StripHydrogen=true&MatchIsotopes=true&list_return=listkey")
     );
     let c = search(
         json!({"search_type": "substructure", "identifier": "C1=CC=CC=C1", "mode": "async", "max_records": 500}),
@@ -275,18 +284,18 @@ fn structure_searches_use_pug_rest_search_forms_and_options() {
     let c = search(
         json!({"search_type": "identity", "identifier": "CC(=O)OC1=CC=CC=C1C(=O)O", "identity_type": "same_connectivity"}),
     );
-    assert_eq!(get(&c), format!("{PUG}compound/fastidentity/smiles/CC(=O)OC1=CC=CC=C1C(=O)O/cids/JSON?MaxRecords=100&identity_type=same_connectivity"));
+    assert_eq!(get(&c), format!("{PUG}compound/fastidentity/smiles/CC(=O)OC1=CC=CC=C1C(=O)O/cids/JSON?identity_type=same_connectivity&list_return=listkey"));
     let c =
         search(json!({"search_type": "superstructure", "namespace": "cid", "identifier": 2244}));
     assert_eq!(
         get(&c),
-        format!("{PUG}compound/fastsuperstructure/cid/2244/cids/JSON?MaxRecords=100")
+        format!("{PUG}compound/fastsuperstructure/cid/2244/cids/JSON?list_return=listkey")
     );
     let c = search(json!({"search_type": "similarity", "identifier": "C/C=C/C", "mode": "async"}));
     let (url, body) = post(&c);
     assert_eq!(
         url,
-        format!("{PUG}compound/similarity/smiles/cids/JSON?Threshold=90&MaxRecords=100")
+        format!("{PUG}compound/similarity/smiles/cids/JSON?Threshold=90")
     );
     assert_eq!(body, "smiles=C%2FC%3DC%2FC");
     let c = search(
@@ -295,9 +304,14 @@ fn structure_searches_use_pug_rest_search_forms_and_options() {
     let (url, body) = post(&c);
     assert_eq!(
         url,
-        format!("{PUG}compound/fastsubstructure/inchi/cids/JSON?MaxRecords=100")
+        format!("{PUG}compound/fastsubstructure/inchi/cids/JSON?list_return=listkey")
     );
     assert!(body.starts_with("inchi=InChI%3D1S%2FC6H6%2F"));
+    // A page of a search's ListKey.
+    assert_eq!(
+        get(&plan::listkey_poll(&config(), "99", Some((1000, 1000)))),
+        format!("{PUG}compound/listkey/99/cids/JSON?listkey_start=1000&listkey_count=1000")
+    );
 }
 
 #[test]
@@ -367,7 +381,7 @@ fn oa_service_and_citation_exporter_use_their_documented_parameters() {
     let id = plan::normalize_pmcid("5334499").unwrap();
     assert_eq!(id, "PMC5334499");
     assert_eq!(
-        get(&plan::oa_service(&cfg, &id)),
+        get(&plan::oa_service(&cfg, &id, None)),
         format!("https://www.ncbi.nlm.nih.gov/pmc/utils/oa/oa.fcgi?id=PMC5334499&{ID}")
     );
     assert!(plan::normalize_pmcid("10.1093/x").is_err());

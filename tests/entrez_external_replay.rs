@@ -28,6 +28,7 @@ fn server(replay: &ExternalReplay) -> Server {
         "PMC_IDCONV_URL",
         "PMC_OA_URL",
         "PMC_CTXP_URL",
+        "PMC_BIOC_URL",
     ]
     .iter()
     .map(|k| (k.to_string(), replay.env(k)))
@@ -353,6 +354,25 @@ fn structure_searches_fast_and_async() {
     assert_eq!(sim["threshold"], 95);
     assert_eq!(sim["mode"], "fast");
     assert_eq!(sim["polls"], 0);
+    // Counted through a ListKey, then collected a page at a time: nothing cut without a word.
+    assert_eq!(sim["total"], 3);
+    assert_eq!(sim["truncated"], false);
+    let searched: Vec<String> = log(&replay)
+        .iter()
+        .map(|l| l["path"].as_str().unwrap().to_string() + "?" + l["query"].as_str().unwrap_or(""))
+        .collect();
+    assert!(
+        searched.iter().any(|p| p.contains("/cids/JSON?")
+            && p.contains("list_return=listkey")
+            && p.contains("Threshold=95")),
+        "{searched:?}"
+    );
+    assert!(
+        searched.iter().any(|p| p.contains("/compound/listkey/")
+            && p.contains("listkey_start=0")
+            && p.contains("listkey_count=1000")),
+        "{searched:?}"
+    );
     let sub = ok(
         &s,
         pubchem(
@@ -921,4 +941,171 @@ fn live_pmc_id_converter_oa_and_citations() {
         .as_str()
         .unwrap()
         .contains("TY  -"));
+}
+
+#[test]
+fn pug_rest_answers_in_the_format_asked_for_and_faults_in_it_too() {
+    let replay = ExternalReplay::start();
+    let s = server(&replay);
+    let json_table = ok(
+        &s,
+        pubchem(
+            "pug_rest",
+            json!({"domain": "compound", "namespace": "cid", "identifier": [2244, 2519], "data": "property/MolecularFormula,XLogP", "output": "JSON"}),
+        ),
+    );
+    assert_eq!(
+        json_table["data"]["PropertyTable"]["Properties"][0]["CID"],
+        2244
+    );
+    assert_eq!(json_table["method"], "GET");
+    let csv = ok(
+        &s,
+        pubchem(
+            "pug_rest",
+            json!({"path": "compound/cid/2244,2519/property/MolecularFormula,XLogP/CSV"}),
+        ),
+    );
+    let text = csv["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("\"CID\",\"MolecularFormula\",\"XLogP\""),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert_eq!(csv["request"]["data"], "property/MolecularFormula,XLogP");
+    let txt = ok(
+        &s,
+        pubchem(
+            "pug_rest",
+            json!({"domain": "compound", "namespace": "name", "identifier": "aspirin", "data": "cids", "output": "TXT"}),
+        ),
+    );
+    assert_eq!(txt["text"], "2244\n");
+    let png = call(
+        &s,
+        pubchem(
+            "pug_rest",
+            json!({"domain": "compound", "namespace": "cid", "identifier": 2244, "output": "PNG", "options": {"image_size": "small"}}),
+        ),
+    );
+    assert_eq!(png["isError"], false, "{png}");
+    assert!(png["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["type"] == "image"));
+    assert!(log(&replay).iter().any(
+        |l| l["path"] == "/rest/pug/compound/cid/2244/PNG" && l["query"] == "image_size=small"
+    ));
+    // An XML request meets an XML fault, read into PubChem's own words.
+    let missing = err(
+        &s,
+        pubchem(
+            "pug_rest",
+            json!({"domain": "compound", "namespace": "name", "identifier": "notachemicalname", "data": "cids", "output": "XML"}),
+        ),
+    );
+    assert_eq!(missing["code"], "pubchem_not_found", "{missing}");
+    assert!(
+        missing["message"]
+            .as_str()
+            .unwrap()
+            .contains("No CID found"),
+        "{missing}"
+    );
+    // An asynchronous search is polled and collected in the output asked for.
+    let pending = ok(
+        &s,
+        pubchem(
+            "pug_rest",
+            json!({"domain": "compound", "namespace": "substructure/smiles", "identifier": "C1=CC=CC=C1", "data": "cids", "output": "XML"}),
+        ),
+    );
+    assert!(pending["polls"].as_u64().unwrap() >= 1, "{pending}");
+    assert!(
+        pending["text"].as_str().unwrap().contains("<CID>"),
+        "{pending}"
+    );
+    let listkey = pending["listkey"].as_str().unwrap();
+    assert!(log(&replay)
+        .iter()
+        .any(|l| l["path"] == format!("/rest/pug/compound/listkey/{listkey}/cids/XML")));
+}
+
+#[test]
+fn pmc_listings_formats_and_full_text() {
+    let replay = ExternalReplay::start();
+    let s = server(&replay);
+    // The OA service's identification, then a date listing paged by its resumption token.
+    let ident = ok(&s, pmc("oa_service", json!({})));
+    assert_eq!(ident["identification"]["formats"], json!(["tgz", "pdf"]));
+    let first = call(
+        &s,
+        pmc(
+            "oa_service",
+            json!({"from": "2013-01-01", "until": "2017-12-31"}),
+        ),
+    );
+    assert_eq!(first["isError"], false, "{first}");
+    let sc = &first["structuredContent"];
+    assert_eq!(sc["count"], 1);
+    assert_eq!(sc["total"], 2);
+    let token = sc["resumption_token"].as_str().unwrap().to_string();
+    assert!(
+        sc["call_warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["code"] == "results_capped"),
+        "{sc}"
+    );
+    assert!(log(&replay).iter().any(|l| l["query"]
+        .as_str()
+        .unwrap_or("")
+        .contains("from=2013-01-01&until=2017-12-31")));
+    let second = ok(&s, pmc("oa_service", json!({"resumption_token": token})));
+    assert_eq!(second["count"], 1);
+    assert!(second.get("resumption_token").is_none(), "{second}");
+    assert_ne!(second["records"][0]["id"], sc["records"][0]["id"]);
+    // The ID Converter's own XML, as the service writes it.
+    let xml = ok(
+        &s,
+        pmc(
+            "id_convert",
+            json!({"ids": ["PMC3531190"], "idtype": "pmcid", "format": "xml", "versions": false}),
+        ),
+    );
+    assert!(
+        xml["text"].as_str().unwrap().contains("pmid=\"23193287\""),
+        "{xml}"
+    );
+    assert!(log(&replay).iter().any(|l| l["query"]
+        .as_str()
+        .unwrap_or("")
+        .contains("versions=no&format=xml")));
+    // BioC: passages by section, XML as text, and an article outside the OA subset named.
+    let bioc = ok(
+        &s,
+        pmc("bioc", json!({"ids": ["PMC3531190", "PMC9999991"]})),
+    );
+    assert_eq!(bioc["found"], 1);
+    let passages = bioc["articles"][0]["passages"].as_array().unwrap();
+    assert_eq!(passages[1]["section"], "ABSTRACT");
+    assert!(bioc["warnings"][0].as_str().unwrap().contains("PMC9999991"));
+    assert!(log(&replay)
+        .iter()
+        .any(|l| l["path"] == "/research/bionlp/RESTful/pmcoa.cgi/BioC_json/PMC3531190/unicode"));
+    let as_xml = ok(
+        &s,
+        pmc(
+            "bioc",
+            json!({"ids": ["23193287"], "format": "xml", "encoding": "ascii"}),
+        ),
+    );
+    assert!(as_xml["articles"][0]["xml"]
+        .as_str()
+        .unwrap()
+        .contains("<collection>"));
+    let none = err(&s, pmc("bioc", json!({"ids": ["PMC9999991"]})));
+    assert_eq!(none["code"], "pmc_bioc_not_found");
 }

@@ -83,7 +83,12 @@ fn summary_uses_json_or_docsum_2_0_and_history() {
     );
     let h =
         planned(json!({"operation": "summary", "webenv": "MCID_abc", "query_key": 1, "retmax": 5}));
-    assert_eq!(url(&h), format!("{BASE}esummary.fcgi?db=pubmed&WebEnv=MCID_abc&query_key=1&retstart=0&retmax=5&retmode=json{ID}"));
+    assert_eq!(
+        url(&h),
+        format!(
+            "{BASE}esummary.fcgi?db=pubmed&WebEnv=MCID_abc&query_key=1&retmax=5&retmode=json{ID}"
+        )
+    );
 }
 
 #[test]
@@ -179,7 +184,10 @@ fn fetch_picks_the_richest_parsed_format_per_database() {
         format!("{BASE}efetch.fcgi?db=protein&id=NP_000537.3&rettype=gp&retmode=xml{ID}")
     );
     let h = planned(json!({"operation": "fetch", "webenv": "W", "query_key": 2, "retmax": 5000}));
-    assert_eq!(url(&h), format!("{BASE}efetch.fcgi?db=pubmed&WebEnv=W&query_key=2&retmode=xml&retstart=0&retmax=500{ID}"));
+    assert_eq!(
+        url(&h),
+        format!("{BASE}efetch.fcgi?db=pubmed&WebEnv=W&query_key=2&retmode=xml&retmax=500{ID}")
+    );
 }
 
 #[test]

@@ -15,6 +15,8 @@ mod external_pmc_cases;
 mod link_cases;
 #[path = "validate_corpus/other_cases.rs"]
 mod other_cases;
+#[path = "validate_corpus/pug_rest_cases.rs"]
+mod pug_rest_cases;
 #[path = "validate_corpus/query_cases.rs"]
 mod query_cases;
 #[path = "validate_corpus/record_cases.rs"]
@@ -120,6 +122,7 @@ fn all_cases() -> Vec<Case> {
     cases.extend(other_cases::cases());
     cases.extend(external_cases::cases());
     cases.extend(external_pmc_cases::cases());
+    cases.extend(pug_rest_cases::cases());
     cases
 }
 
@@ -314,7 +317,7 @@ fn normalized_arguments_are_the_call_as_sent() {
     );
     assert_eq!(
         norm(json!({"operation": "fetch", "webenv": "W", "query_key": 1, "retmax": 600})),
-        json!({"operation": "fetch", "database": "pubmed", "webenv": "W", "query_key": 1, "retstart": 0, "retmax": 500, "retmode": "xml", "max_records": 50})
+        json!({"operation": "fetch", "database": "pubmed", "webenv": "W", "query_key": 1, "retmax": 500, "retmode": "xml", "max_records": 50})
     );
     assert_eq!(
         norm(json!({"operation": "summary", "database": "gene", "ids": ["7157"]})),

@@ -97,6 +97,18 @@ fn read_object(
             out.insert(key, value);
             continue;
         };
+        // A parameter whose values are listed per operation (the schema's conditional rules)
+        // is read against those lists, so their values too are matched in any case.
+        let listed;
+        let prop = match conditional_enum(schema, &name) {
+            Some(values) if prop.get("enum").is_none() => {
+                let mut p = prop.clone();
+                p["enum"] = Value::Array(values);
+                listed = p;
+                &listed
+            }
+            _ => prop,
+        };
         // A blank value of a parameter some operation requires is kept, for the rules to name.
         let optional = !required_anywhere(schema, &name);
         let Some(value) = read_value(tool, &name, prop, value, &path, optional, intake) else {
@@ -158,6 +170,31 @@ fn canonical_name(tool: &str, props: &Map<String, Value>, key: &str) -> Option<S
 }
 
 /// Whether `name` is required by the schema itself or by any of its conditional parts.
+/// Every value the schema's top-level conditional rules list for `name` (`enum` or `const`).
+fn conditional_enum(schema: &Value, name: &str) -> Option<Vec<Value>> {
+    let mut values: Vec<Value> = Vec::new();
+    for rule in schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let prop = &rule["then"]["properties"][name];
+        let listed = prop["enum"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .chain(prop.get("const").cloned());
+        for v in listed {
+            if !values.contains(&v) {
+                values.push(v);
+            }
+        }
+    }
+    (!values.is_empty()).then_some(values)
+}
+
 fn required_anywhere(schema: &Value, name: &str) -> bool {
     match schema {
         Value::Object(map) => map.iter().any(|(key, value)| match key.as_str() {

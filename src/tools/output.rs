@@ -22,6 +22,9 @@ pub struct ToolOutput {
     pub extra: Vec<Content>,
     /// How the content blocks present the result.
     pub form: TextForm,
+    /// Warnings with a stable code that only running the call could find (`results_capped`),
+    /// added to the result's `call_warnings` beside those of its reading.
+    pub coded_warnings: Vec<Value>,
 }
 
 /// How a tool's result is written into its content blocks.
@@ -45,7 +48,16 @@ impl ToolOutput {
             text_annotations: None,
             extra: Vec::new(),
             form: TextForm::Readable,
+            coded_warnings: Vec::new(),
         }
+    }
+
+    /// Adds a coded warning found while running: `code` from the validation codes, `path` the
+    /// argument it concerns.
+    pub fn with_warning(mut self, code: &str, path: &str, message: impl Into<String>) -> Self {
+        self.coded_warnings
+            .push(json!({"code": code, "path": path, "message": message.into()}));
+        self
     }
 
     /// Writes the result in `form`.

@@ -230,7 +230,8 @@ impl Registry {
 }
 
 /// Adds what the call's reading repaired or noticed to a successful result, in both forms.
-fn with_call_warnings(mut output: ToolOutput, call_warnings: Vec<Value>) -> ToolOutput {
+fn with_call_warnings(mut output: ToolOutput, mut call_warnings: Vec<Value>) -> ToolOutput {
+    call_warnings.append(&mut output.coded_warnings);
     if call_warnings.is_empty() || !output.structured.is_object() {
         return output;
     }

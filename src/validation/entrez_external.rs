@@ -13,18 +13,27 @@
 //! Defaults and limits come from `tools::entrez_external::plan`, the request
 //! builder, so a call that passes here is one it will build.
 
-use super::{codes, item_path, path, pmc_ids, pubchem_ids, Context, Report};
+use super::{codes, item_path, path, pmc_ids, pubchem_ids, pug_rest, Context, Report};
 use crate::tools::entrez_external::call::ExternalCall;
-use crate::tools::entrez_external::plan::{DEFAULT_MAX_RECORDS, DEFAULT_THRESHOLD};
+use crate::tools::entrez_external::plan::DEFAULT_THRESHOLD;
 use serde_json::{json, Map, Value};
 
 /// The operations of each service.
 pub const SERVICES: &[(&str, &[&str])] = &[
     (
         "pubchem",
-        &["compound", "substance", "bioassay", "structure_search"],
+        &[
+            "compound",
+            "substance",
+            "bioassay",
+            "structure_search",
+            "pug_rest",
+        ],
     ),
-    ("pmc", &["id_convert", "oa_service", "citation_export"]),
+    (
+        "pmc",
+        &["id_convert", "oa_service", "citation_export", "bioc"],
+    ),
 ];
 
 /// The namespaces each PubChem operation takes, its default first (as the request builder).
@@ -85,7 +94,11 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
     }
     if *owner == "pmc" {
         pmc_ids::check(op, args, report);
+    } else if op == "pug_rest" {
+        pug_rest::check(args, report);
     } else {
+        pug_rest::check_options(args, report);
+        pug_rest::check_properties(args, report);
         pubchem(op, args, report);
     }
     // The call as it runs: the same typed value the tool reads.
@@ -151,7 +164,6 @@ fn defaults(op: &str, namespace: &str, out: &mut Map<String, Value>) {
         "bioassay" => fill("data", json!("summary")),
         _ => {
             fill("mode", json!("fast"));
-            fill("max_records", json!(DEFAULT_MAX_RECORDS));
             if out.get("search_type").and_then(Value::as_str) == Some("similarity") {
                 out.entry("threshold").or_insert(json!(DEFAULT_THRESHOLD));
             }

@@ -137,8 +137,12 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
         }
         "search" => search(args, report),
         "summary" => {
+            history_page(args, &ids, report);
             if let Some(db) = database(args, false, report) {
-                let json = str_arg(args, "retmode") != Some("xml");
+                let json = match str_arg(args, "retmode") {
+                    Some(mode) => mode == "json",
+                    None => str_arg(args, "version").is_none(),
+                };
                 let limit = if json {
                     (
                         ids::JSON_SUMMARY_MAX_IDS,
@@ -153,6 +157,7 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
             }
         }
         "fetch" => {
+            history_page(args, &ids, report);
             if let Some(db) = database(args, true, report) {
                 let canonical = databases::canonical(&db);
                 ids::check(&ids, "ids", canonical, None, report);
@@ -280,6 +285,23 @@ fn history_pair(op: &str, args: &Value, report: &mut Report) {
     ));
 }
 
+/// A summary or fetch of a history set without retmax gets this server's page size, not
+/// NCBI's (up to 10,000 records): a cap, named with how to get the rest.
+fn history_page(args: &Value, ids: &[(usize, String)], report: &mut Report) {
+    if !ids.is_empty() || args.get("webenv").is_none() || args.get("retmax").is_some() {
+        return;
+    }
+    report.warn(
+        codes::RESULTS_CAPPED,
+        path("retmax"),
+        format!(
+            "No retmax given: this server asks for the first {} records of the history set (retmax={}), where NCBI would send up to 10,000; page with retstart and retmax.",
+            plan::DEFAULT_RECORDS,
+            plan::DEFAULT_RECORDS
+        ),
+    );
+}
+
 /// XML or JSON: the two forms einfo and esearch (and esummary) answer in.
 fn reply_mode(utility: &str, args: &Value, report: &mut Report) {
     if let Some(mode) = str_arg(args, "retmode").filter(|m| !matches!(*m, "xml" | "json")) {
@@ -298,7 +320,11 @@ fn version(utility: &str, applies: bool, args: &Value, report: &mut Report) {
     if mode.is_some_and(|m| !matches!(m, "xml" | "json")) {
         return; // An unsupported retmode is the error already reported.
     }
-    let json = mode.map_or(utility == "esummary", |m| m == "json");
+    let json = match mode {
+        Some(m) => m == "json",
+        // esummary answers JSON unless XML is named (a version names it).
+        None => utility == "esummary" && str_arg(args, "version").is_none(),
+    };
     let given = str_arg(args, "version");
     if !applies || json {
         if given.is_some() {

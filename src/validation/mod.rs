@@ -27,6 +27,7 @@ pub mod entrez_query;
 pub mod ids;
 pub mod pmc_ids;
 pub mod pubchem_ids;
+pub mod pug_rest;
 pub mod rettypes;
 pub mod smiles;
 pub mod terms;
@@ -87,6 +88,20 @@ pub mod codes {
     pub const MIXED_ID_TYPES: &str = "mixed_id_types";
     /// A similarity threshold that is not a whole percentage from 0 to 100.
     pub const THRESHOLD_OUT_OF_RANGE: &str = "threshold_out_of_range";
+    /// pug_rest: a domain PUG REST does not document.
+    pub const INVALID_DOMAIN: &str = "invalid_domain";
+    /// pug_rest: a namespace the domain does not have (or a missing or extra one).
+    pub const INVALID_NAMESPACE: &str = "invalid_namespace";
+    /// pug_rest: an operation the domain does not offer, or a property, xref or target name PubChem does not document.
+    pub const INVALID_PUG_OPERATION: &str = "invalid_pug_operation";
+    /// pug_rest: an output format PubChem does not document for the operation.
+    pub const UNSUPPORTED_OUTPUT: &str = "unsupported_output";
+    /// A PUG REST option PubChem does not document.
+    pub const UNKNOWN_OPTION: &str = "unknown_option";
+    /// A documented PUG REST option with a value of the wrong type.
+    pub const INVALID_OPTION_VALUE: &str = "invalid_option_value";
+    /// pug_rest: a path that does not follow PUG REST's grammar.
+    pub const INVALID_PATH: &str = "invalid_path";
     /// No dataset with this id belongs to the caller.
     pub const DATASET_NOT_FOUND: &str = "dataset_not_found";
     /// The caller's dataset has passed its expiry time.
@@ -133,6 +148,12 @@ pub mod codes {
     pub const RETMAX_CAPPED: &str = "retmax_capped";
     /// fetch: the server chose the format NCBI is asked for (rettype/retmode omitted).
     pub const FORMAT_CHOSEN: &str = "format_chosen";
+    /// A result cut to a server limit or default (records, CIDs, synonyms, text), with the total
+    /// and how to get the rest; raised while the call runs.
+    pub const RESULTS_CAPPED: &str = "results_capped";
+    /// A value the caller left out that this server sends on its own (a detected id type),
+    /// where NCBI would otherwise apply its own default.
+    pub const DEFAULT_CHOSEN: &str = "default_chosen";
     /// An EFetch database or default format that NCBI's table does not list.
     pub const UNDOCUMENTED_FORMAT: &str = "undocumented_format";
     /// A PubMed link name that einfo does not list.
@@ -179,6 +200,13 @@ pub mod codes {
         IDTYPE_MISMATCH,
         MIXED_ID_TYPES,
         THRESHOLD_OUT_OF_RANGE,
+        INVALID_DOMAIN,
+        INVALID_NAMESPACE,
+        INVALID_PUG_OPERATION,
+        UNSUPPORTED_OUTPUT,
+        UNKNOWN_OPTION,
+        INVALID_OPTION_VALUE,
+        INVALID_PATH,
         DATASET_NOT_FOUND,
         DATASET_EXPIRED,
         SQL_ERROR,
@@ -221,6 +249,8 @@ pub mod codes {
         IGNORED_PARAMETER,
         RETMAX_CAPPED,
         FORMAT_CHOSEN,
+        RESULTS_CAPPED,
+        DEFAULT_CHOSEN,
         UNDOCUMENTED_FORMAT,
         UNKNOWN_LINKNAME,
         UNKNOWN_SORT,

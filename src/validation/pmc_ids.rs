@@ -202,10 +202,42 @@ pub fn check(op: &str, args: &Value, report: &mut Report) -> Value {
             let (list, idtype) = id_convert(args, report);
             if let Some(t) = idtype {
                 normalized.insert("idtype".into(), json!(t.as_str()));
+                if args.get("idtype").is_none() {
+                    report.warn(
+                        codes::DEFAULT_CHOSEN,
+                        path("idtype"),
+                        format!("No idtype given: this server reads the ids as {} and sends idtype={}, where NCBI would detect the type itself (and turns some DOIs away).", t.as_str(), t.as_str()),
+                    );
+                }
+            }
+            if args.get("format").is_none() {
+                report.warn(
+                    codes::FORMAT_CHOSEN,
+                    path("format"),
+                    "No format given: this server asks the ID Converter for format=json (read into records) rather than its default, XML; set format xml or csv for the service's own text.",
+                );
             }
             list
         }
+        "oa_service" if args.get("ids").is_none() => {
+            oa_listing(args, report);
+            return Value::Object(normalized);
+        }
+        "bioc" => {
+            let list = each(args, report, bioc_id);
+            too_many(list.len(), PER_ID_MAX, "bioc", report);
+            list
+        }
         "oa_service" => {
+            for key in ["from", "until", "resumption_token"] {
+                if args.get(key).is_some() {
+                    report.warn(
+                        codes::IGNORED_PARAMETER,
+                        path(key),
+                        format!("{key} lists records by date; with ids, each id is looked up and {key} is not sent."),
+                    );
+                }
+            }
             let list = each(args, report, oa_id);
             too_many(list.len(), PER_ID_MAX, "oa_service", report);
             // The OA service is asked for PMC + digits whatever form was given.
@@ -325,6 +357,41 @@ fn id_convert(args: &Value, report: &mut Report) -> (Vec<(usize, String)>, Optio
     }
     let detected = groups.first().map(|(t, _)| *t);
     (list, detected)
+}
+
+/// An OA listing: dates with a resumption token say two different things.
+fn oa_listing(args: &Value, report: &mut Report) {
+    if args.get("resumption_token").is_some() {
+        for key in ["from", "until", "format"] {
+            if args.get(key).is_some() {
+                report.warn(
+                    codes::IGNORED_PARAMETER,
+                    path(key),
+                    format!(
+                        "A resumption_token names its page by itself; {key} is not sent with it."
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The BioC API takes a PMID or a PMCID.
+fn bioc_id(id: &str) -> Option<Bad> {
+    match kind(id) {
+        Some(IdType::Pmcid | IdType::Pmid) => None,
+        Some(other) => bad(
+            codes::INVALID_ID,
+            format!(
+                "\"{id}\" is {}; the BioC API takes PMIDs and PMCIDs.",
+                describe(other)
+            ),
+            Some(format!(
+                "Convert it first: operation id_convert with ids [\"{id}\"]."
+            )),
+        ),
+        None => unknown(id, "a PMID or PMCID"),
+    }
 }
 
 fn oa_id(id: &str) -> Option<Bad> {

@@ -60,6 +60,14 @@ pub const TABLE: &[Row] = &[
     row(&["gene"], "", "asn.1", "text ASN.1"),
     row(&["gene"], "", "xml", "XML"),
     row(&["gene"], "gene_table", "text", "Gene table"),
+    // Not in Table 1, but NCBI's own sample applications (NBK25498, "ESearch – ELink –
+    // ESummary – EFetch") fetch genes with rettype=xml&retmode=xml.
+    row(
+        &["gene"],
+        "xml",
+        "xml",
+        "XML (as NBK25498's samples name it)",
+    ),
     row(&["mesh"], "full", "text", "Full record"),
     row(&["nlmcatalog"], "", "text", "Full record"),
     row(&["nlmcatalog"], "", "xml", "XML"),
@@ -83,6 +91,15 @@ pub const TABLE: &[Row] = &[
     row(&["nuccore"], "fasta_cds_na", "text", "CDS nucleotide FASTA"),
     row(&["nuccore"], "fasta_cds_aa", "text", "CDS protein FASTA"),
     row(&["protein"], "gp", "text", "GenPept flat file"),
+    // Not in Table 1, but NBK25499's own EFetch example fetches a popset with rettype=gp:
+    // a population set's protein translations as GenPept.
+    row(
+        &["popset"],
+        "gp",
+        "text",
+        "GenPept flat file (NBK25499's popset example)",
+    ),
+    row(&["popset"], "gp", "xml", "GBSeq XML of the set's proteins"),
     row(&["protein"], "gp", "xml", "GBSeq XML"),
     row(&["protein"], "gpc", "xml", "INSDSeq XML"),
     row(&["protein"], "ipg", "xml", "Identical Protein XML"),

@@ -29,6 +29,7 @@ impl ExternalReplay {
             "PMC_IDCONV_URL" => Some(format!("http://{a}/tools/idconv/api/v1/articles/")),
             "PMC_OA_URL" => Some(format!("http://{a}/pmc/utils/oa/oa.fcgi")),
             "PMC_CTXP_URL" => Some(format!("http://{a}/api/ctxp/v1/")),
+            "PMC_BIOC_URL" => Some(format!("http://{a}/research/bionlp/RESTful/pmcoa.cgi/")),
             _ => None,
         }
     }

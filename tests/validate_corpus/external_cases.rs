@@ -33,8 +33,13 @@ pub fn pc(op: &str, extra: Value) -> Value {
 }
 
 /// A service pmc call.
+/// id_convert's reply format is named, so cases about ids are not also about formats.
 pub fn pm(op: &str, extra: Value) -> Value {
-    with(json!({"service": "pmc", "operation": op}), extra)
+    let base = match op {
+        "id_convert" => json!({"service": "pmc", "operation": op, "format": "json"}),
+        _ => json!({"service": "pmc", "operation": op}),
+    };
+    with(base, extra)
 }
 
 /// A compound lookup by `ns`.
@@ -203,13 +208,17 @@ fn warned_pubchem() -> Vec<Case> {
 
 fn wrong_services() -> Vec<Case> {
     vec![
-        bad(
+        bad_warned(
             T,
             json!({"service": "pubchem", "operation": "id_convert", "ids": ["PMC3531190"]}),
             &[
                 ("schema_enum", "$.operation"),
                 ("schema_false_schema", "$.ids"),
                 ("wrong_service", "$.service"),
+            ],
+            &[
+                ("default_chosen", "$.idtype"),
+                ("format_chosen", "$.format"),
             ],
         ),
         bad(

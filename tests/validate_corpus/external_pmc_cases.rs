@@ -8,17 +8,25 @@
 use super::common::call_tool;
 use super::counted_server;
 use super::external_cases::{compound, pc, pm, search, with, ASPIRIN_KEY, ASPIRIN_SMILES, T};
-use super::{bad, ok, warned, Case};
+use super::{bad, bad_warned, ok, warned, Case};
 use serde_json::{json, Value};
 
 fn valid_pmc() -> Vec<Case> {
     vec![
-        ok(T, pm("id_convert", json!({"ids": ["PMC3531190"]}))),
+        warned(
+            T,
+            pm("id_convert", json!({"ids": ["PMC3531190"]})),
+            &[("default_chosen", "$.idtype")],
+        ),
         ok(
             T,
             pm("id_convert", json!({"ids": ["23193287"], "idtype": "pmid"})),
         ),
-        ok(T, pm("id_convert", json!({"ids": [23193287]}))),
+        warned(
+            T,
+            pm("id_convert", json!({"ids": [23193287]})),
+            &[("default_chosen", "$.idtype")],
+        ),
         ok(
             T,
             pm(
@@ -37,9 +45,10 @@ fn valid_pmc() -> Vec<Case> {
             T,
             pm("id_convert", json!({"ids": ["3531190"], "idtype": "pmcid"})),
         ),
-        ok(
+        warned(
             T,
             pm("id_convert", json!({"ids": ["PMC3531190", "PMC5334499"]})),
+            &[("default_chosen", "$.idtype")],
         ),
         ok(T, pm("oa_service", json!({"ids": ["PMC3531190"]}))),
         ok(
@@ -81,7 +90,7 @@ fn warned_pmc() -> Vec<Case> {
         warned(
             T,
             pm("id_convert", json!({"ids": ["PMC3531190", "pmc3531190"]})),
-            &[("duplicate_id", "$.ids[1]")],
+            &[("default_chosen", "$.idtype"), ("duplicate_id", "$.ids[1]")],
         ),
     ]
 }
@@ -128,10 +137,11 @@ fn bad_pmc_ids() -> Vec<Case> {
             pm("id_convert", json!({"ids": [" "]})),
             &[("invalid_id", "$.ids[0]")],
         ),
-        bad(
+        bad_warned(
             T,
             pm("id_convert", json!({"ids": many})),
             &[("schema_max_items", "$.ids"), ("too_many_ids", "$.ids")],
+            &[("default_chosen", "$.idtype")],
         ),
         bad(
             T,
@@ -249,12 +259,12 @@ fn external_arguments_are_normalized_as_the_tool_reads_them() {
             json!({"search_type": "similarity", "identifier": ASPIRIN_SMILES})
         )),
         json!({"service": "pubchem", "operation": "structure_search", "search_type": "similarity", "namespace": "smiles",
-            "identifier": ASPIRIN_SMILES, "mode": "fast", "max_records": 100, "threshold": 90})
+            "identifier": ASPIRIN_SMILES, "mode": "fast", "threshold": 90})
     );
     // No PubChem defaults leak into a PMC call.
     assert_eq!(
         norm(pm("id_convert", json!({"ids": [" 23193287 "]}))),
-        json!({"service": "pmc", "operation": "id_convert", "ids": ["23193287"], "idtype": "pmid"})
+        json!({"service": "pmc", "operation": "id_convert", "ids": ["23193287"], "idtype": "pmid", "format": "json"})
     );
     assert_eq!(
         norm(pm("oa_service", json!({"ids": ["5334499", "pmc3531190"]})))["ids"],

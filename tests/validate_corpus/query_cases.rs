@@ -114,6 +114,12 @@ fn info_and_search() -> Vec<Case> {
             Q,
             json!({"operation": "summary", "ids": ["19304878"], "retmode": "xml", "version": "1.0"}),
         ),
+        // A history set fetched without retmax gets this server's page, not NCBI's 10,000.
+        warned(
+            Q,
+            json!({"operation": "fetch", "webenv": "MCID_1", "query_key": 1}),
+            &[("results_capped", "$.retmax")],
+        ),
         ok(
             Q,
             json!({"operation": "search", "term": "asthma", "rettype": "count", "retmode": "json"}),

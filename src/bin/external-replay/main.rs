@@ -25,6 +25,7 @@
 //! Usage: `external-replay --listen 127.0.0.1:0 [--pubchem-limit 5] [--pmc-limit 3] [--log-requests]`
 //! prints `listening on http://127.0.0.1:PORT` on stdout once bound.
 
+mod bioc;
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "../replay-common/cli.rs"]
 mod cli;
@@ -36,6 +37,7 @@ mod form;
 mod pmc;
 #[cfg(not(target_arch = "wasm32"))]
 mod pubchem;
+mod pug_formats;
 #[cfg(not(target_arch = "wasm32"))]
 mod server;
 

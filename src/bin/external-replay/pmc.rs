@@ -29,12 +29,9 @@ fn detect(id: &str) -> &'static str {
 /// `/tools/idconv/api/v1/articles/?ids=...&idtype=...&format=json`.
 pub fn idconv(app: &App, req: &Incoming) -> Reply {
     let p = &req.params;
-    if p.get("format") != Some("json") {
-        return Reply::body(
-            400,
-            "text/plain",
-            "This replay serves the ID Converter's JSON output only: send format=json.\n",
-        );
+    let format = p.get("format").unwrap_or("xml");
+    if !matches!(format, "json" | "xml" | "csv") {
+        return Reply::body(400, "text/plain", format!("Invalid format {format}\n"));
     }
     let request_echo =
         p.0.iter()
@@ -91,20 +88,104 @@ pub fn idconv(app: &App, req: &Incoming) -> Reply {
             }
         })
         .collect();
-    Reply::json(
+    match format {
+        "xml" => Reply::body(200, "application/xml", idconv_xml(&records)),
+        "csv" => Reply::body(200, "text/csv", idconv_csv(&records)),
+        _ => Reply::json(
+            200,
+            &json!({"status": "ok", "responseDate": app.data.response_date, "request": request_echo, "records": records}),
+        ),
+    }
+}
+
+/// The ID Converter's XML: `<pmcids status="ok"><record requested-id=… pmcid=… pmid=… doi=…/>`.
+fn idconv_xml(records: &[Value]) -> String {
+    let mut out = String::from("<?xml version=\"1.0\"?>\n<pmcids status=\"ok\">\n");
+    for r in records {
+        let attr = |k: &str| match id_text(&r[k]) {
+            v if v.is_empty() => String::new(),
+            v => format!(" {k}=\"{v}\""),
+        };
+        let status = if r["status"] == "error" {
+            " status=\"error\""
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "  <record{}{}{}{}{status}/>\n",
+            attr("requested-id"),
+            attr("pmcid"),
+            attr("pmid"),
+            attr("doi")
+        ));
+    }
+    out.push_str("</pmcids>\n");
+    out
+}
+
+/// The ID Converter's CSV: a header, then one line per requested id.
+fn idconv_csv(records: &[Value]) -> String {
+    let mut out = String::from("PMCID,PMID,DOI,Version,MID,IsCurrent,IsLive,ReleaseDate,Msg\n");
+    for r in records {
+        out.push_str(&format!(
+            "{},{},{},,,,,,{}\n",
+            id_text(&r["pmcid"]),
+            id_text(&r["pmid"]),
+            id_text(&r["doi"]),
+            id_text(&r["errmsg"])
+        ));
+    }
+    out
+}
+
+/// The identification reply (the OA web service page's sample, counts illustrative).
+const OA_IDENTIFICATION: &str = "<?xml version=\"1.0\"?>\n<OA><responseDate>2026-01-15 10:00:00</responseDate><request>https://www.ncbi.nlm.nih.gov/pmc/utils/oa/oa.fcgi</request><repositoryName>PubMed Central Open Access FTP Repository</repositoryName><formats><format>tgz</format><format>pdf</format></formats><records><count format=\"tgz\">2</count><count format=\"pdf\">1</count><earliest>2013-01-03 12:00:00</earliest><latest>2017-03-17 13:10:45</latest></records></OA>\n";
+
+/// The token the replay's listing pages with: one record per page, so paging shows.
+const OA_TOKEN: &str = "2!20130101000000!!!replay";
+
+/// A listing page: the records of [`OA_RECORDS`] one at a time, the first with a resumption link.
+fn oa_page(index: usize) -> Reply {
+    let records: Vec<&str> = OA_RECORDS
+        .iter()
+        .map(|(_, xml)| {
+            let start = xml.find("<record ").unwrap_or(0);
+            let end = xml
+                .find("</record>")
+                .map(|e| e + "</record>".len())
+                .unwrap_or(xml.len());
+            &xml[start..end]
+        })
+        .collect();
+    let Some(record) = records.get(index) else {
+        return Reply::body(200, "text/xml", "<?xml version=\"1.0\"?>\n<OA><responseDate>2026-01-15 10:00:00</responseDate><error code=\"badResumptionToken\">The value of the resumptionToken argument is invalid or expired.</error></OA>\n");
+    };
+    let resumption = if index + 1 < records.len() {
+        format!("<resumption><link token=\"{OA_TOKEN}\" href=\"https://www.ncbi.nlm.nih.gov/pmc/utils/oa/oa.fcgi?resumptionToken={OA_TOKEN}\"/></resumption>")
+    } else {
+        String::new()
+    };
+    Reply::body(
         200,
-        &json!({"status": "ok", "responseDate": app.data.response_date, "request": request_echo, "records": records}),
+        "text/xml",
+        format!(
+            "<?xml version=\"1.0\"?>\n<OA><responseDate>2026-01-15 10:00:00</responseDate><request>https://www.ncbi.nlm.nih.gov/pmc/utils/oa/oa.fcgi</request><records returned-count=\"1\" total-count=\"{}\">{record}</records>{resumption}</OA>\n",
+            records.len()
+        ),
     )
 }
 
-/// `/pmc/utils/oa/oa.fcgi?id=PMC...`.
+/// `/pmc/utils/oa/oa.fcgi`: by `id`, by `from`/`until` (paged by `resumptionToken`), or bare.
 pub fn oa(_app: &App, req: &Incoming) -> Reply {
-    let Some(id) = req.params.get("id") else {
-        return Reply::body(
-            200,
-            "text/xml",
-            "<?xml version=\"1.0\"?>\n<OA><responseDate>2026-01-15 10:00:00</responseDate><error code=\"badArgument\">this replay needs the id parameter</error></OA>\n",
-        );
+    let p = &req.params;
+    if let Some(token) = p.get("resumptionToken") {
+        return oa_page(if token == OA_TOKEN { 1 } else { usize::MAX });
+    }
+    if p.get("from").is_some() || p.get("until").is_some() {
+        return oa_page(0);
+    }
+    let Some(id) = p.get("id") else {
+        return Reply::body(200, "text/xml", OA_IDENTIFICATION);
     };
     let id = id.trim().to_ascii_uppercase();
     if let Some((_, xml)) = OA_RECORDS.iter().find(|(k, _)| *k == id) {

@@ -5,6 +5,7 @@
 //! path lands in the wrong segment and gets PubChem's BadRequest fault.
 
 use crate::form::decode;
+use crate::pug_formats;
 use crate::server::{App, Incoming, Pending, Reply};
 use serde_json::{json, Map, Value};
 
@@ -20,6 +21,7 @@ const COMPOUND_INPUTS: &[&str] = &[
 const SEARCHES: &[&str] = &[
     "fastidentity",
     "fastsimilarity_2d",
+    "fastsimilarity_3d",
     "fastsubstructure",
     "fastsuperstructure",
     "identity",
@@ -88,8 +90,13 @@ fn plausible_smiles(s: &str) -> bool {
     depth == 0 && !bracket && rings == 0 && !s.is_empty()
 }
 
-/// Answers one PUG REST request.
+/// Answers one PUG REST request, faults in the format it asked for.
 pub fn handle(app: &App, req: &Incoming) -> Reply {
+    let output = pug_formats::output_of(&req.path).to_string();
+    pug_formats::fault_as(answer(app, req), &output)
+}
+
+fn answer(app: &App, req: &Incoming) -> Reply {
     let rest = req.path.trim_start_matches("/rest/pug/");
     let segs: Vec<String> = rest.split('/').map(|s| decode(s, false)).collect();
     let seg = |i: usize| segs.get(i).map(String::as_str).unwrap_or("");
@@ -167,9 +174,25 @@ fn compound(app: &App, req: &Incoming, segs: &[String]) -> Reply {
                     if let Some(p) = app.lock().listkeys.get_mut(&id) {
                         p.waits_left -= 1;
                     }
+                    if tail.last().map(String::as_str) == Some("XML") {
+                        return waiting_xml(&id);
+                    }
                     return waiting(&id);
                 }
-                Some(p) => p.cids,
+                Some(p) => {
+                    // listkey_start / listkey_count page a stored list (PUG REST, Pagination).
+                    let start: usize = req
+                        .params
+                        .get("listkey_start")
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(0);
+                    let count: usize = req
+                        .params
+                        .get("listkey_count")
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(usize::MAX);
+                    p.cids.into_iter().skip(start).take(count).collect()
+                }
             }
         }
     };
@@ -180,6 +203,30 @@ fn compound(app: &App, req: &Incoming, segs: &[String]) -> Reply {
     match tail.as_slice() {
         ["JSON"] => Reply::json(200, &records(app, &cids)),
         ["property", list, "JSON"] => properties(app, &cids, list),
+        ["property", list, out @ ("CSV" | "TXT")] => {
+            let table = properties(app, &cids, list);
+            let Ok(v) = serde_json::from_slice::<Value>(&table.body) else {
+                return table;
+            };
+            let Some(rows) = v["PropertyTable"]["Properties"].as_array() else {
+                return table;
+            };
+            let names: Vec<&str> = list.split(',').map(str::trim).collect();
+            match (*out, names.as_slice()) {
+                ("CSV", _) => pug_formats::properties_csv(rows, &names),
+                ("TXT", [one]) => pug_formats::lines(rows.iter().map(|r| match &r[*one] {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })),
+                _ => fault(
+                    app,
+                    "PUGREST.BadRequest",
+                    Some("TXT output holds one property"),
+                ),
+            }
+        }
+        ["cids", "TXT"] => pug_formats::lines(cids.iter().map(u64::to_string)),
+        ["cids", "XML"] => pug_formats::cids_xml(&cids),
         ["synonyms", "JSON"] => {
             let info: Vec<Value> = cids
                 .iter()
@@ -290,13 +337,21 @@ fn search(app: &App, req: &Incoming, segs: &[String]) -> Reply {
         );
     }
     let (query, tail) = split_input(req, segs, 3, ns);
-    if tail.iter().map(String::as_str).collect::<Vec<_>>() != ["cids", "JSON"] {
-        return fault(
-            app,
-            "PUGREST.BadRequest",
-            Some("Structure searches here answer cids/JSON"),
-        );
-    }
+    let output = match tail
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["cids", out @ ("JSON" | "XML" | "TXT")] => out.to_string(),
+        _ => {
+            return fault(
+                app,
+                "PUGREST.BadRequest",
+                Some("Structure searches here answer cids in JSON, XML or TXT"),
+            )
+        }
+    };
     if matches!(ns, "smiles" | "smarts") && !plausible_smiles(&query) {
         return fault(app, "PUGREST.BadRequest", None);
     }
@@ -320,18 +375,52 @@ fn search(app: &App, req: &Incoming, segs: &[String]) -> Reply {
         .filter_map(|hit| hit[0].as_u64())
         .take(max)
         .collect();
-    if searcher.starts_with("fast") {
+    let as_listkey = req.params.get("list_return") == Some("listkey");
+    if searcher.starts_with("fast") && !as_listkey {
         if cids.is_empty() {
             return not_found(app, "hits");
         }
-        return Reply::json(200, &json!({"IdentifierList": {"CID": cids}}));
+        return match output.as_str() {
+            "XML" => pug_formats::cids_xml(&cids),
+            "TXT" => pug_formats::lines(cids.iter().map(u64::to_string)),
+            _ => Reply::json(200, &json!({"IdentifierList": {"CID": cids}})),
+        };
+    }
+    if as_listkey {
+        // The hits stored under a ListKey, answered with its size (PUG REST, list_return).
+        let mut s = app.lock();
+        let key = s.next_listkey.to_string();
+        s.next_listkey += 1;
+        let size = cids.len();
+        s.listkeys.insert(
+            key.clone(),
+            Pending {
+                cids,
+                waits_left: 0,
+            },
+        );
+        return Reply::json(
+            200,
+            &json!({"IdentifierList": {"ListKey": key, "Size": size}}),
+        );
     }
     let mut s = app.lock();
     let key = s.next_listkey.to_string();
     s.next_listkey += 1;
     let waits_left = s.async_waits;
     s.listkeys.insert(key.clone(), Pending { cids, waits_left });
+    if output == "XML" {
+        return waiting_xml(&key);
+    }
     waiting(&key)
+}
+
+fn waiting_xml(listkey: &str) -> Reply {
+    Reply::body(
+        202,
+        "application/xml",
+        format!("<?xml version=\"1.0\"?>\n<Waiting xmlns=\"http://pubchem.ncbi.nlm.nih.gov/pug_rest\">\n  <ListKey>{listkey}</ListKey>\n  <Message>Your request is running</Message>\n</Waiting>\n"),
+    )
 }
 
 fn substance(app: &App, req: &Incoming, segs: &[String]) -> Reply {

@@ -3,7 +3,7 @@
 
 use crate::data::Data;
 use crate::form::{self, Params};
-use crate::{pmc, pubchem};
+use crate::{bioc, pmc, pubchem};
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -160,6 +160,10 @@ fn router(app: Arc<App>) -> Router {
         .route("/pmc/utils/oa/oa.fcgi", any(service_handler))
         .route("/api/ctxp/v1/{db}", any(service_handler))
         .route("/api/ctxp/v1/{db}/", any(service_handler))
+        .route(
+            "/research/bionlp/RESTful/pmcoa.cgi/{*path}",
+            any(service_handler),
+        )
         .route("/__replay/stats", get(stats))
         .route("/__replay/reset", post(reset))
         .route("/__replay/fail", post(fail))
@@ -178,6 +182,8 @@ fn service_of(path: &str) -> (&'static str, &'static str) {
         ("idconv", "pmc")
     } else if path.starts_with("/pmc/utils/oa/") {
         ("oa", "pmc")
+    } else if path.starts_with("/research/bionlp/") {
+        ("bioc", "pmc")
     } else {
         ("ctxp", "pmc")
     }
@@ -301,6 +307,7 @@ async fn service_handler(State(app): State<Arc<App>>, request: Request) -> Respo
                 "pubchem" => pubchem::handle(&app, &incoming),
                 "idconv" => pmc::idconv(&app, &incoming),
                 "oa" => pmc::oa(&app, &incoming),
+                "bioc" => bioc::handle(&incoming),
                 _ => pmc::ctxp(&app, &incoming),
             };
             let level = forced.unwrap_or_else(|| level_for(count_pct).to_string());

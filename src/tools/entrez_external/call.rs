@@ -10,7 +10,8 @@
 //! Parameters an operation does not use are not part of it (the semantic
 //! rules warn about them).
 
-use super::plan::{normalize_pmcid, Data, Domain, IdType, DEFAULT_MAX_RECORDS, DEFAULT_THRESHOLD};
+use super::plan::{normalize_pmcid, Data, Domain, IdType, DEFAULT_THRESHOLD};
+use crate::pubchem::{grammar, PugRequest};
 use crate::tools::canonical::Canonical;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
@@ -27,12 +28,36 @@ pub enum ExternalCall {
     Bioassay(Lookup),
     /// PubChem structure search.
     StructureSearch(StructureSearch),
+    /// Any documented PUG REST request.
+    PugRest(PugRestCall),
     /// PMC ID Converter.
     IdConvert(IdConvert),
     /// PMC OA web service.
     OaService(OaService),
     /// PMC literature citation exporter.
     CitationExport(CitationExport),
+    /// NCBI's BioC API: full text of PMC Open Access articles in BioC.
+    Bioc(Bioc),
+}
+
+/// A `pug_rest` call: the documented request, and whether the server picked its output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PugRestCall {
+    /// The request as PubChem documents it.
+    pub request: PugRequest,
+    /// No output was named, so JSON is asked for (and the result says so).
+    pub output_chosen: bool,
+}
+
+impl Serialize for PugRestCall {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // The enum's tag writes `operation`; the request writes everything else.
+        let mut v = self.request.to_value();
+        if let Some(map) = v.as_object_mut() {
+            map.remove("operation");
+        }
+        v.serialize(s)
+    }
 }
 
 /// One identifier, or a list (CIDs, SIDs, AIDs).
@@ -76,6 +101,15 @@ pub struct Lookup {
     /// PNG size, for data picture.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub image_size: Option<String>,
+    /// data properties: the property names asked for (empty: this server's common set).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub properties: Vec<String>,
+    /// PUG REST options, under PubChem's spelling, values as sent.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "options_object"
+    )]
+    pub options: Vec<(String, String)>,
 }
 
 /// An identity, substructure, superstructure or similarity search.
@@ -94,11 +128,18 @@ pub struct StructureSearch {
     /// Tanimoto percent, for similarity searches.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threshold: Option<u64>,
-    /// Most hits asked for (PubChem's MaxRecords).
-    pub max_records: u64,
+    /// PubChem's MaxRecords, when the caller set it; otherwise every hit is counted and paged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_records: Option<u64>,
     /// Which identity, for identity searches.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub identity_type: Option<String>,
+    /// Further PUG REST search options (StripHydrogen, MatchIsotopes, Stereo, …).
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "options_object"
+    )]
+    pub options: Vec<(String, String)>,
 }
 
 /// One ID Converter request.
@@ -114,15 +155,50 @@ pub struct IdConvert {
         serialize_with = "idtype_name"
     )]
     pub idtype: Option<IdType>,
+    /// `false`: versions=no, the version ids left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub versions: Option<bool>,
+    /// `true`: showaiid=yes, the article instance id added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub showaiid: Option<bool>,
+    /// json (read into records; this server's default), xml or csv (returned as text).
+    pub format: String,
 }
 
-/// OA web service requests, one per id.
+/// OA web service requests: one per id, or a listing by dates or resumption token, or (with
+/// nothing) the service's identification.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OaService {
     /// Always `pmc`.
     pub service: &'static str,
     /// PMCIDs as sent (`PMC` + digits; a bare number is read as a PMCID's digits).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ids: Vec<String>,
+    /// Records updated since.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// Records updated until.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
+    /// tgz or pdf: only records with that download.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// The next page of a listing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resumption_token: Option<String>,
+}
+
+/// BioC API requests, one per id.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Bioc {
+    /// Always `pmc`.
+    pub service: &'static str,
+    /// PMIDs or PMCIDs.
+    pub ids: Vec<String>,
+    /// json (read into passages) or xml (returned as text).
+    pub format: String,
+    /// unicode or ascii.
+    pub encoding: String,
 }
 
 /// Citation exporter requests, one per id.
@@ -136,6 +212,30 @@ pub struct CitationExport {
     pub database: String,
     /// The export format asked for.
     pub format: String,
+}
+
+fn options_object<S: Serializer>(options: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(options.len()))?;
+    for (k, v) in options {
+        map.serialize_entry(k, &crate::pubchem::request::typed(k, v))?;
+    }
+    map.end()
+}
+
+/// The `options` argument read as PUG REST options (unknown names and bad values are the
+/// semantic check's to name; here they are left out).
+fn options(a: Canonical<'_>) -> Vec<(String, String)> {
+    a.get("options")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| {
+            let spec = crate::pubchem::options::option(k)?;
+            let value = crate::pubchem::options::option_value(spec.kind, v).ok()?;
+            Some((spec.name.to_string(), value))
+        })
+        .collect()
 }
 
 fn data_name<S: Serializer>(data: &Data, s: S) -> Result<S::Ok, S::Error> {
@@ -174,9 +274,17 @@ impl ExternalCall {
                     mode: text("mode").unwrap_or_else(|| "fast".into()),
                     threshold: (search_type == "similarity")
                         .then(|| int("threshold").unwrap_or(DEFAULT_THRESHOLD)),
-                    max_records: int("max_records").unwrap_or(DEFAULT_MAX_RECORDS),
+                    max_records: int("max_records"),
                     identity_type: text("identity_type").filter(|_| search_type == "identity"),
+                    options: options(a),
                     search_type,
+                })
+            }
+            "pug_rest" => {
+                let (request, output_chosen) = crate::pubchem::read(args).ok()?;
+                ExternalCall::PugRest(PugRestCall {
+                    request,
+                    output_chosen,
                 })
             }
             "id_convert" => {
@@ -192,6 +300,9 @@ impl ExternalCall {
                     service: "pmc",
                     ids,
                     idtype,
+                    versions: a.get("versions").and_then(Value::as_bool),
+                    showaiid: a.get("showaiid").and_then(Value::as_bool),
+                    format: text("format").unwrap_or_else(|| "json".into()),
                 })
             }
             "oa_service" => ExternalCall::OaService(OaService {
@@ -202,6 +313,16 @@ impl ExternalCall {
                     // An id that is no PMCID stays as given; the service call names it.
                     .map(|id| normalize_pmcid(&id).unwrap_or(id))
                     .collect(),
+                from: text("from"),
+                until: text("until"),
+                format: text("format"),
+                resumption_token: text("resumption_token"),
+            }),
+            "bioc" => ExternalCall::Bioc(Bioc {
+                service: "pmc",
+                ids: a.list("ids"),
+                format: text("format").unwrap_or_else(|| "json".into()),
+                encoding: text("encoding").unwrap_or_else(|| "unicode".into()),
             }),
             "citation_export" => {
                 let ids = a.list("ids");
@@ -245,6 +366,15 @@ fn lookup(a: Canonical<'_>, operation: &str) -> Lookup {
         namespace,
         data,
         image_size: text("image_size").filter(|_| data == Data::Picture),
+        properties: a
+            .list("properties")
+            .iter()
+            .flat_map(|p| p.split(','))
+            .filter_map(|p| grammar::canonical_list_item(grammar::PROPERTIES, p))
+            .map(String::from)
+            .filter(|_| matches!(data, Data::Properties | Data::Picture))
+            .collect(),
+        options: options(a),
     }
 }
 

@@ -15,13 +15,16 @@
 //! Like every tool here it is pure core: it names no runtime and compiles for
 //! wasm32, reaching the network only through [`crate::net::Transport`].
 
+pub mod bioc;
 pub mod call;
 pub mod cite;
 pub mod client;
+pub mod oa;
 pub mod plan;
 pub mod pmc;
 pub mod pubchem;
 pub mod pug;
+pub mod pug_rest;
 pub mod render;
 pub mod throttle;
 
@@ -38,8 +41,9 @@ pub const SPEC: ToolSpec = ToolSpec {
     title: "PubChem and PMC services",
     description: concat!(
         "NCBI services beyond the E-utilities. service pubchem (PUG REST): compound, substance and bioassay lookups, ",
-        "structure_search (identity, substructure, superstructure, similarity). service pmc: id_convert (PMCID, PMID, ",
-        "DOI), oa_service (Open Access links and license), citation_export. Search PubMed or PMC with entrez_query. ",
+        "structure_search (identity, substructure, superstructure, similarity, 3-D), pug_rest (any documented PUG REST ",
+        "request, as fields or as PubChem's path). service pmc: id_convert (PMCID, PMID, DOI), oa_service (Open Access ",
+        "links, license, listings), citation_export, bioc (full text). Search PubMed or PMC with entrez_query. ",
         "Example: {\"service\":\"pubchem\",\"operation\":\"compound\",\"namespace\":\"name\",\"identifier\":\"aspirin\"}. ",
         crate::tools::spec::lenient!()
     ),
@@ -63,13 +67,27 @@ pub const OPERATIONS: &[(&str, ())] = &[
     ("substance", ()),
     ("bioassay", ()),
     ("structure_search", ()),
+    ("pug_rest", ()),
     ("id_convert", ()),
     ("oa_service", ()),
     ("citation_export", ()),
+    ("bioc", ()),
 ];
 
 async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
     let named = args["operation"].as_str().unwrap_or_default();
+    if named == "pug_rest" {
+        // A request the grammar refuses: say which part, as validate would.
+        if let Err(problems) = crate::pubchem::read(&args) {
+            let first = problems
+                .first()
+                .map(|p| p.message.clone())
+                .unwrap_or_default();
+            return Err(crate::error::Error::new(crate::error::ErrorKind::InvalidArguments, first)
+                .with_details(serde_json::json!({"problems": problems.iter().map(|p| serde_json::json!({"path": p.path, "message": p.message})).collect::<Vec<_>>()}))
+                .suggest("validate this call to see every problem; PUG REST requests are <domain>/<namespace>/<identifiers>/<operation>/<output>."));
+        }
+    }
     let Some(call) = ExternalCall::read(&args) else {
         return Err(super::unknown_operation(
             "entrez_external",
@@ -82,8 +100,10 @@ async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
             pubchem::lookup(ctx, l).await
         }
         ExternalCall::StructureSearch(s) => pubchem::structure_search(ctx, s).await,
+        ExternalCall::PugRest(p) => pug_rest::run(ctx, p).await,
         ExternalCall::IdConvert(c) => pmc::id_convert(ctx, c).await,
-        ExternalCall::OaService(c) => pmc::oa_service(ctx, c).await,
+        ExternalCall::OaService(c) => oa::oa_service(ctx, c).await,
         ExternalCall::CitationExport(c) => pmc::citation_export(ctx, c).await,
+        ExternalCall::Bioc(c) => bioc::bioc(ctx, c).await,
     }
 }

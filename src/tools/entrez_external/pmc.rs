@@ -1,4 +1,5 @@
-//! PMC operations: the ID Converter, the OA web service and the citation exporter.
+//! PMC operations: the ID Converter and the citation exporter (the OA web service is in
+//! [`super::oa`], the BioC API in [`super::bioc`]).
 //!
 //! All three share the `pmc` pacing bucket (3 per window, the limit NCBI
 //! documents for the citation exporter) and NCBI's `tool`/`email`
@@ -7,7 +8,7 @@
 //! worked; only when every id failed does the call become an error, so an
 //! assistant never mistakes "nothing found" for an empty success.
 
-use super::call::{CitationExport, IdConvert, OaService};
+use super::call::{CitationExport, IdConvert};
 use super::cite;
 use super::client::{excerpt, ExternalClient};
 use super::plan::{self, IdType, Service};
@@ -15,11 +16,9 @@ use super::render;
 use crate::error::{Error, ErrorKind, Result};
 use crate::net::HttpReply;
 use crate::tools::{ToolContext, ToolOutput};
-use quick_xml::events::Event;
-use quick_xml::Reader;
 use serde_json::{json, Value};
 
-fn http_error(service: &str, reply: &HttpReply, what: &str) -> Error {
+pub(super) fn http_error(service: &str, reply: &HttpReply, what: &str) -> Error {
     Error::new(
         ErrorKind::Upstream,
         format!(
@@ -104,6 +103,16 @@ pub async fn id_convert(ctx: &ToolContext<'_>, request: &IdConvert) -> Result<To
         return Err(http_error("PMC ID Converter", &reply, "the request")
             .suggest("Check that every id is of the declared idtype (pmcid, pmid, doi or mid)."));
     }
+    if request.format != "json" {
+        // XML and CSV come back as the service wrote them.
+        let text = String::from_utf8_lossy(&reply.body).into_owned();
+        let structured = json!({
+            "service": "pmc", "operation": "id_convert", "idtype": idtype.as_str(),
+            "format": request.format, "count": ids.len(), "converted": 0, "records": [],
+            "text": text, "warnings": client.warnings(),
+        });
+        return Ok(render::output(structured, text, None));
+    }
     let v: Value = serde_json::from_slice(&reply.body).map_err(|_| {
         Error::new(
             ErrorKind::Upstream,
@@ -167,191 +176,6 @@ pub async fn id_convert(ctx: &ToolContext<'_>, request: &IdConvert) -> Result<To
         "count": records.len(), "converted": converted, "records": records, "warnings": warnings,
     });
     let text = render::id_convert(&structured);
-    Ok(render::output(structured, text, None))
-}
-
-/// What the OA web service said about one article.
-#[derive(Debug, Clone, PartialEq)]
-pub enum OaAnswer {
-    /// The article's record: citation, license and download links.
-    Record(Value),
-    /// An `<error code="...">` answer.
-    Error {
-        /// E.g. idIsNotOpenAccess.
-        code: String,
-        /// The service's sentence.
-        message: String,
-    },
-}
-
-/// Reads an OA web service reply (`<OA>` with `<records>` or `<error>`).
-pub fn parse_oa(body: &[u8]) -> std::result::Result<OaAnswer, Error> {
-    let text = std::str::from_utf8(body).map_err(|_| unreadable_oa())?;
-    let mut reader = Reader::from_str(text);
-    let mut record: Option<Value> = None;
-    let mut error: Option<(String, String)> = None;
-    let mut in_error = false;
-    loop {
-        let event = reader.read_event().map_err(|_| unreadable_oa())?;
-        // An empty <error/> has no text to collect.
-        let opens = matches!(event, Event::Start(_));
-        match event {
-            Event::Start(e) | Event::Empty(e) => {
-                let mut attrs = serde_json::Map::new();
-                for a in e.attributes().flatten() {
-                    let key = a.key.as_ref().to_string();
-                    let value = a
-                        .normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                        .map(|v| v.into_owned())
-                        .unwrap_or_default();
-                    attrs.insert(key, json!(value));
-                }
-                match e.name().as_ref() {
-                    "record" if record.is_none() => {
-                        record = Some(json!({
-                            "id": attrs.get("id"),
-                            "citation": attrs.get("citation"),
-                            "license": attrs.get("license"),
-                            "retracted": attrs.get("retracted").and_then(Value::as_str).map(|r| r == "yes"),
-                            "links": [],
-                        }));
-                    }
-                    "link" => {
-                        if let Some(list) = record.as_mut().and_then(|r| r["links"].as_array_mut())
-                        {
-                            list.push(json!({"format": attrs.get("format"), "href": attrs.get("href"), "updated": attrs.get("updated")}));
-                        }
-                    }
-                    "error" => {
-                        let code = attrs
-                            .get("code")
-                            .and_then(Value::as_str)
-                            .unwrap_or("error")
-                            .to_string();
-                        error = Some((code, String::new()));
-                        in_error = opens;
-                    }
-                    _ => {}
-                }
-            }
-            Event::Text(t) if in_error => {
-                if let Some((_, m)) = error.as_mut() {
-                    m.push_str(&t.xml10_content());
-                }
-            }
-            Event::GeneralRef(r) if in_error => {
-                if let Some((_, m)) = error.as_mut() {
-                    let name = r.xml10_content();
-                    if let Ok(Some(c)) = r.resolve_char_ref() {
-                        m.push(c);
-                    } else if let Some(s) = quick_xml::escape::resolve_predefined_entity(&name) {
-                        m.push_str(s);
-                    }
-                }
-            }
-            Event::End(e) if e.name().as_ref() == "error" => in_error = false,
-            Event::Eof => break,
-            _ => {}
-        }
-    }
-    if let Some((code, message)) = error {
-        return Ok(OaAnswer::Error {
-            code,
-            message: message.trim().to_string(),
-        });
-    }
-    record.map(OaAnswer::Record).ok_or_else(unreadable_oa)
-}
-
-fn unreadable_oa() -> Error {
-    Error::new(
-        ErrorKind::Upstream,
-        "The PMC OA web service sent a reply that is neither a record nor an error.",
-    )
-    .with_code("pmc_unreadable")
-    .suggest("Retry later; the service may be under maintenance.")
-}
-
-/// The sentence for an OA error code, saying what it means and what to do.
-pub fn oa_error_sentence(id: &str, code: &str, message: &str) -> String {
-    match code {
-        "idIsNotOpenAccess" => format!("{id} is in PMC but not in the Open Access subset, so PMC offers no package or PDF to download; read it on the PMC website, or fetch what NCBI allows with entrez_query (operation fetch, database pmc)."),
-        "idDoesNotExist" => format!("{id} is not a PMC article; check the PMCID, or convert a PMID or DOI with operation id_convert first."),
-        _ => format!("{id}: {code}{}", if message.is_empty() { String::new() } else { format!(" ({message})") }),
-    }
-}
-
-/// oa_service: one request per PMCID.
-pub async fn oa_service(ctx: &ToolContext<'_>, request: &OaService) -> Result<ToolOutput> {
-    let client = ExternalClient::new(ctx, Service::Pmc)?;
-    let ids: Vec<String> = request
-        .ids
-        .iter()
-        .map(|i| plan::normalize_pmcid(i))
-        .collect::<Result<_>>()?;
-    let mut records = Vec::new();
-    for id in &ids {
-        let reply = client.send(&plan::oa_service(ctx.config, id)).await?;
-        if reply.status != 200 {
-            let e = http_error("PMC OA web service", &reply, id);
-            records.push(json!({"id": id, "open_access": false, "links": [], "error": {"code": "http_error", "message": e.message}}));
-            continue;
-        }
-        records.push(match parse_oa(&reply.body)? {
-            OaAnswer::Record(mut r) => {
-                r["open_access"] = json!(true);
-                if r["id"].is_null() {
-                    r["id"] = json!(id);
-                }
-                r
-            }
-            OaAnswer::Error { code, message } => json!({
-                "id": id, "open_access": false, "links": [],
-                "error": {"code": code, "message": oa_error_sentence(id, &code, &message), "service_message": message},
-            }),
-        });
-    }
-    let available = records.iter().filter(|r| r["open_access"] == true).count();
-    if available == 0 {
-        let codes: Vec<&str> = records
-            .iter()
-            .filter_map(|r| r["error"]["code"].as_str())
-            .collect();
-        let all_same = codes.windows(2).all(|w| w[0] == w[1]);
-        let code = match codes.first() {
-            Some(&"idIsNotOpenAccess") if all_same => "pmc_not_open_access",
-            Some(&"idDoesNotExist") if all_same => "pmc_id_not_found",
-            _ => "pmc_oa_unavailable",
-        };
-        let sentences: Vec<&str> = records
-            .iter()
-            .filter_map(|r| r["error"]["message"].as_str())
-            .collect();
-        let kind = if code == "pmc_id_not_found" {
-            ErrorKind::NotFound
-        } else {
-            ErrorKind::Upstream
-        };
-        let mut e = Error::new(kind, sentences.join(" ")).with_code(code);
-        e = match code {
-            "pmc_not_open_access" => e
-                .suggest("Read the article on pmc.ncbi.nlm.nih.gov, or fetch it with entrez_query (operation fetch, database pmc) where the publisher allows.")
-                .suggest("Only articles in the PMC Open Access subset have downloadable packages and PDFs here."),
-            "pmc_id_not_found" => e.suggest("Convert PMIDs or DOIs to PMCIDs with operation id_convert first."),
-            _ => e.suggest("Retry later."),
-        };
-        return Err(e.with_details(json!({"records": records})));
-    }
-    let warnings: Vec<String> = records
-        .iter()
-        .filter_map(|r| r["error"]["message"].as_str().map(String::from))
-        .chain(client.warnings())
-        .collect();
-    let structured = json!({
-        "service": "pmc", "operation": "oa_service", "count": records.len(), "open_access": available,
-        "records": records, "warnings": warnings,
-    });
-    let text = render::oa_service(&structured);
     Ok(render::output(structured, text, None))
 }
 

@@ -16,6 +16,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::net::{HttpCall, HttpReply};
 use crate::tools::content::Content;
 use crate::tools::{ToolContext, ToolOutput};
+use crate::validation::codes;
 use serde_json::{json, Value};
 
 /// Longest this tool waits for an asynchronous PubChem search.
@@ -32,15 +33,21 @@ pub const MAX_CIDS: usize = 1_000;
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 /// What was asked, for error messages that fit the request.
-struct Ask<'a> {
-    what: &'a str,
-    namespace: &'a str,
-    identifier: String,
-    data: Option<Data>,
-    search: bool,
+pub(super) struct Ask<'a> {
+    /// The record kind (compound, substance, …).
+    pub what: &'a str,
+    /// The namespace as the call named it.
+    pub namespace: String,
+    /// The identifiers, joined.
+    pub identifier: String,
+    /// What a lookup asked for.
+    pub data: Option<Data>,
+    /// Whether it was a search (a timeout then suggests narrowing it).
+    pub search: bool,
 }
 
-fn fault_error(status: u16, fault: Option<&Fault>, body: &[u8], ask: &Ask<'_>) -> Error {
+/// The error for a reply that is not a success, in PubChem's own words where it gave them.
+pub(super) fn fault_error(status: u16, fault: Option<&Fault>, body: &[u8], ask: &Ask<'_>) -> Error {
     let code = fault.map(|f| f.code.as_str()).unwrap_or(match status {
         404 => "PUGREST.NotFound",
         400 => "PUGREST.BadRequest",
@@ -53,7 +60,9 @@ fn fault_error(status: u16, fault: Option<&Fault>, body: &[u8], ask: &Ask<'_>) -
         None => excerpt(body),
     };
     let who = format!("{} \"{}\"", ask.namespace, ask.identifier);
-    let structural = matches!(ask.namespace, "smiles" | "inchi" | "smarts");
+    let structural = ["smiles", "inchi", "smarts"]
+        .iter()
+        .any(|n| ask.namespace.ends_with(n));
     let e = match code {
         "PUGREST.NotFound" => {
             let e = Error::new(
@@ -61,7 +70,7 @@ fn fault_error(status: u16, fault: Option<&Fault>, body: &[u8], ask: &Ask<'_>) -
                 format!("PubChem found no {} for {who}{said}.", ask.what),
             )
             .with_code("pubchem_not_found");
-            match ask.namespace {
+            match ask.namespace.as_str() {
                 "name" => e.suggest("Check the spelling: PubChem matches names and synonyms exactly. Try the common name, a CAS number, or the InChIKey (namespace inchikey)."),
                 "smiles" | "inchi" => e.suggest("PubChem has no record of exactly this structure; look for close ones with operation structure_search and search_type similarity."),
                 "formula" => e.suggest("Check the formula's capitalisation (e.g. C9H8O4); no compound in PubChem has this one."),
@@ -203,7 +212,7 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup) -> Result<ToolOutpu
     let mut reply = client.send(&plan.call).await?;
     let wants_properties = matches!(plan.data, Data::Properties | Data::Picture);
     let mut legacy = false;
-    if wants_properties && reply.status == 400 {
+    if wants_properties && request.properties.is_empty() && reply.status == 400 {
         let rejected_names = pug::fault(&reply.body)
             .is_some_and(|f| f.sentence().to_ascii_lowercase().contains("propert"));
         if rejected_names {
@@ -221,15 +230,13 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup) -> Result<ToolOutpu
     };
     let ask = Ask {
         what,
-        namespace: &plan.namespace,
+        namespace: plan.namespace.clone(),
         identifier: plan.identifiers.join(","),
         data: Some(plan.data),
         search: false,
     };
-    let domain = plan.domain;
-    let tail = plan.tail.clone();
     let (v, listkey, _) = json_reply(ctx, &client, reply, &ask, |key| {
-        plan::listkey_call(ctx.config, domain, key, &tail)
+        plan::listkey_call(ctx.config, &plan.request, key, None)
     })
     .await?;
     let operation = what;
@@ -243,6 +250,8 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup) -> Result<ToolOutpu
     if let Some(k) = listkey {
         structured["listkey"] = json!(k);
     }
+    // Cuts this server makes to the result: warnings in the result and, coded, in call_warnings.
+    let mut capped: Vec<String> = Vec::new();
     let count = match (plan.domain, plan.data) {
         (Domain::Compound, Data::Properties | Data::Picture) => {
             let list = pug::properties(&v);
@@ -260,8 +269,8 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup) -> Result<ToolOutpu
         (_, Data::Synonyms) => {
             let (list, truncated) = cap_synonyms(pug::synonyms(&v));
             if truncated {
-                warnings.push(format!(
-                    "Only the first {MAX_SYNONYMS} synonyms of each record are listed; synonym_count gives the total."
+                capped.push(format!(
+                    "Only the first {MAX_SYNONYMS} synonyms of each record are listed; synonym_count gives the total, and pug_rest with data synonyms and output TXT returns them all."
                 ));
             }
             put(&mut structured, "synonyms", list)
@@ -274,8 +283,8 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup) -> Result<ToolOutpu
             structured["total"] = json!(total);
             structured["truncated"] = json!(total > kept.len());
             if total > kept.len() {
-                warnings.push(format!(
-                    "{total} CIDs matched; the first {MAX_CIDS} are listed."
+                capped.push(format!(
+                    "{total} CIDs matched; the first {MAX_CIDS} are listed. Page through all of them with pug_rest and options list_return listkey, then namespace listkey with listkey_start and listkey_count."
                 ));
             }
             structured["cids"] = json!(kept);
@@ -310,10 +319,14 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup) -> Result<ToolOutpu
             None => warnings.push("No CID came back, so no picture could be fetched.".into()),
         }
     }
+    warnings.extend(capped.iter().cloned());
     finish(&client, &mut structured, warnings);
     let text = render::pubchem_lookup(&structured);
     let hint = render::lookup_hint(&structured);
     let mut out = render::output(structured, text, hint);
+    for message in capped {
+        out = out.with_warning(codes::RESULTS_CAPPED, "$.data", message);
+    }
     if let Some(bytes) = picture {
         out = out.with_content(Content::image(&bytes, "image/png"));
     }
@@ -346,7 +359,7 @@ async fn fetch_picture(
     if reply.status != 200 {
         let ask = Ask {
             what: "picture",
-            namespace: "cid",
+            namespace: "cid".into(),
             identifier: cid.to_string(),
             data: Some(Data::Picture),
             search: false,
@@ -365,6 +378,11 @@ async fn fetch_picture(
 }
 
 /// identity, substructure, superstructure and similarity searches.
+///
+/// A fast search answers with a ListKey and the number of hits (`list_return=listkey`); the
+/// first [`plan::SEARCH_PAGE`] CIDs are then collected from it, and the result gives the
+/// total and the call for the next page. An asynchronous search is polled, and its whole
+/// list counted.
 pub async fn structure_search(
     ctx: &ToolContext<'_>,
     request: &StructureSearch,
@@ -373,7 +391,7 @@ pub async fn structure_search(
     let plan = plan::structure_search(ctx.config, request)?;
     let ask = Ask {
         what: "compound",
-        namespace: &plan.namespace,
+        namespace: plan.namespace.clone(),
         identifier: plan.query.clone(),
         data: None,
         search: true,
@@ -381,23 +399,65 @@ pub async fn structure_search(
     let reply = client.send(&plan.call).await?;
     let mut warnings: Vec<String> = Vec::new();
     let outcome = json_reply(ctx, &client, reply, &ask, |key| {
-        plan::listkey_poll(ctx.config, key)
+        plan::listkey_poll(ctx.config, key, None)
     })
     .await;
-    let (cids, listkey, polls) = match outcome {
-        Ok((v, listkey, polls)) => (pug::cids(&v), listkey, polls),
+    let (mut v, mut listkey, polls) = match outcome {
+        Ok(found) => found,
         // For a search by structure, "nothing found" is an answer, not a failure.
         Err(e) if e.code == "pubchem_not_found" && plan.namespace != "cid" => {
             warnings.push("No compound matched.".into());
-            (Vec::new(), None, 0)
+            (json!({}), None, 0)
         }
         Err(e) => return Err(e),
     };
-    if cids.len() as u64 >= plan.max_records {
-        warnings.push(format!(
-            "PubChem stopped at max_records ({}); there may be more hits. Raise max_records (up to 10000) or narrow the query.",
-            plan.max_records
+    // A fast search's ListKey: count, then collect the first page.
+    let mut total: Option<u64> = None;
+    if plan.paged {
+        if let Some((key, size)) = pug::listkey_of(&v) {
+            total = Some(size);
+            listkey = Some(key.clone());
+            v = if size == 0 {
+                warnings.push("No compound matched.".into());
+                json!({})
+            } else {
+                let page = plan::listkey_poll(ctx.config, &key, Some((0, plan::SEARCH_PAGE)));
+                let reply = client.send(&page).await?;
+                json_reply(ctx, &client, reply, &ask, |k| {
+                    plan::listkey_poll(ctx.config, k, None)
+                })
+                .await?
+                .0
+            };
+        }
+    }
+    let mut cids = pug::cids(&v);
+    let total = total.unwrap_or(cids.len() as u64);
+    let mut capped = None;
+    if cids.len() > plan::SEARCH_PAGE as usize {
+        cids.truncate(plan::SEARCH_PAGE as usize);
+    }
+    if total > cids.len() as u64 {
+        let next = match &listkey {
+            Some(k) => format!(
+                "page through them with {{\"operation\":\"compound\",\"namespace\":\"listkey\",\"identifier\":\"{k}\",\"data\":\"cids\",\"options\":{{\"listkey_start\":{},\"listkey_count\":{}}}}}",
+                cids.len(),
+                plan::SEARCH_PAGE
+            ),
+            None => "narrow the search".to_string(),
+        };
+        capped = Some(format!(
+            "{total} compounds matched; the first {} are listed: {next}.",
+            cids.len()
         ));
+    }
+    if let Some(m) = plan.max_records.filter(|m| total >= *m) {
+        warnings.push(format!(
+            "PubChem stopped at max_records ({m}), as asked; there may be more hits. Leave max_records out to count them all."
+        ));
+    }
+    if let Some(c) = &capped {
+        warnings.push(c.clone());
     }
     let mut structured = json!({
         "service": "pubchem",
@@ -406,11 +466,15 @@ pub async fn structure_search(
         "mode": plan.mode,
         "namespace": plan.namespace,
         "query": plan.query,
-        "max_records": plan.max_records,
         "count": cids.len(),
+        "total": total,
+        "truncated": total > cids.len() as u64,
         "cids": cids,
         "polls": polls,
     });
+    if let Some(m) = plan.max_records {
+        structured["max_records"] = json!(m);
+    }
     if let Some(t) = plan.threshold {
         structured["threshold"] = json!(t);
     }
@@ -420,5 +484,9 @@ pub async fn structure_search(
     finish(&client, &mut structured, warnings);
     let text = render::structure_search(&structured);
     let hint = render::search_hint(&structured);
-    Ok(render::output(structured, text, hint))
+    let mut out = render::output(structured, text, hint);
+    if let Some(message) = capped {
+        out = out.with_warning(codes::RESULTS_CAPPED, "$.identifier", message);
+    }
+    Ok(out)
 }

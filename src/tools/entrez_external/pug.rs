@@ -56,6 +56,83 @@ pub fn fault(body: &[u8]) -> Option<Fault> {
     })
 }
 
+/// The `Fault` in a body of any output format: JSON, XML (`<Fault><Code>…`), or the
+/// `Code: PUGREST.…` / `Message: …` lines PubChem writes in text formats.
+pub fn fault_in(body: &[u8]) -> Option<Fault> {
+    if let Some(f) = fault(body) {
+        return Some(f);
+    }
+    let text = String::from_utf8_lossy(&body[..body.len().min(64 * 1024)]);
+    let code = element(&text, "Code").or_else(|| line_value(&text, "Code"))?;
+    if !code.starts_with("PUGREST.") {
+        return None;
+    }
+    let message = element(&text, "Message")
+        .or_else(|| line_value(&text, "Message"))
+        .unwrap_or_default();
+    let details = element(&text, "Details")
+        .or_else(|| line_value(&text, "Detail"))
+        .into_iter()
+        .collect();
+    Some(Fault {
+        code,
+        message,
+        details,
+    })
+}
+
+/// The ListKey of a `Waiting` reply in JSON or XML, if the body is one.
+pub fn waiting_in(body: &[u8]) -> Option<String> {
+    if body.len() > 64 * 1024 {
+        return None;
+    }
+    if let Ok(v) = serde_json::from_slice::<Value>(body) {
+        return waiting(&v);
+    }
+    let text = String::from_utf8_lossy(body);
+    if !text.contains("<Waiting") {
+        return None;
+    }
+    element(&text, "ListKey").filter(|k| k.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+/// The text of the first `<name>…</name>` (with or without attributes), trimmed.
+fn element(text: &str, name: &str) -> Option<String> {
+    let open = text.find(&format!("<{name}"))?;
+    let after = &text[open + name.len() + 1..];
+    if !after.starts_with(['>', ' ']) {
+        return None;
+    }
+    let start = after.find('>')? + 1;
+    let end = after[start..].find(&format!("</{name}>"))?;
+    Some(after[start..start + end].trim().to_string())
+}
+
+/// The value of a `Name: value` line.
+fn line_value(text: &str, name: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix(name)
+            .and_then(|r| r.strip_prefix(':'))
+            .map(|v| v.trim().to_string())
+    })
+}
+
+/// The ListKey and list size of an `IdentifierList` given as a ListKey (`list_return=listkey`).
+pub fn listkey_of(v: &Value) -> Option<(String, u64)> {
+    let list = v.get("IdentifierList")?;
+    let key = &list["ListKey"];
+    let key = key
+        .as_str()
+        .map(String::from)
+        .or_else(|| key.as_u64().map(|k| k.to_string()))?;
+    let size = list["Size"]
+        .as_u64()
+        .or_else(|| list["Size"].as_str().and_then(|s| s.parse().ok()))
+        .unwrap_or(0);
+    Some((key, size))
+}
+
 /// The ListKey of a `Waiting` body (an asynchronous search still running).
 pub fn waiting(v: &Value) -> Option<String> {
     let key = &v["Waiting"]["ListKey"];

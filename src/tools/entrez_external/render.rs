@@ -391,3 +391,87 @@ pub fn citations(r: &Value) -> String {
     }
     out.trim_end().to_string()
 }
+
+/// The text block of a `pug_rest` JSON reply: tables and lists as lines, anything else as JSON.
+pub fn pug_json(v: &Value) -> String {
+    if let Some(rows) = v["PropertyTable"]["Properties"].as_array() {
+        return rows
+            .iter()
+            .map(|r| {
+                r.as_object()
+                    .map(|o| {
+                        o.iter()
+                            .map(|(k, v)| format!("{k}: {}", scalar(v)))
+                            .collect::<Vec<_>>()
+                            .join(" · ")
+                    })
+                    .unwrap_or_default()
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    if let Some(list) = v.get("IdentifierList") {
+        let mut out = String::new();
+        for key in [
+            "CID",
+            "SID",
+            "AID",
+            "GeneID",
+            "ProteinAccession",
+            "PathwayAccession",
+            "TaxonomyID",
+        ] {
+            if let Some(ids) = list[key].as_array() {
+                out.push_str(&format!(
+                    "{} {key}s: {}",
+                    ids.len(),
+                    ids.iter().map(scalar).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+        if let Some(k) = list["ListKey"].as_str() {
+            out.push_str(&format!("ListKey {k} ({} ids)", list["Size"]));
+        }
+        if !out.is_empty() {
+            return out;
+        }
+    }
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The text block of a BioC result: each article's passages under their sections.
+pub fn bioc(r: &Value) -> String {
+    let mut out = format!(
+        "{} of {} article(s) from the BioC API.",
+        r["found"], r["count"]
+    );
+    for a in r["articles"].as_array().into_iter().flatten() {
+        out.push_str(&format!("\n\n== {} ==", s(&a["id"])));
+        if let Some(x) = a["xml"].as_str() {
+            out.push_str(&format!("\n{x}"));
+            continue;
+        }
+        if let Some(e) = a["error"].as_str() {
+            out.push_str(&format!("\n{e}"));
+            continue;
+        }
+        let mut section = String::new();
+        for p in a["passages"].as_array().into_iter().flatten() {
+            let here = s(&p["section"]).to_string();
+            if here != section {
+                out.push_str(&format!("\n[{here}]"));
+                section = here;
+            }
+            out.push_str(&format!("\n{}", s(&p["text"])));
+        }
+    }
+    warnings(&mut out, r);
+    out
+}

@@ -367,9 +367,10 @@ impl QueryCall {
                 retmode: a.reply_mode(),
             }),
             "summary" => {
-                // JSON unless XML is asked for: its per-id errors name each missing id.
-                let retmode = match a.text("retmode").as_deref() {
-                    Some("xml") => ReplyMode::Xml,
+                // JSON unless XML is asked for (or a version, which only XML has): JSON's
+                // per-id errors name each missing id.
+                let retmode = match (a.text("retmode").as_deref(), a.text("version")) {
+                    (Some("xml"), _) | (None, Some(_)) => ReplyMode::Xml,
                     _ => ReplyMode::Json,
                 };
                 QueryCall::Summary(Summary {
@@ -528,10 +529,12 @@ impl Args<'_> {
         if !ids.is_empty() || self.text("webenv").is_none() {
             return Records::Ids { ids };
         }
+        // retstart is sent when given (NCBI starts at the first record); retmax always, for
+        // NCBI would otherwise send up to 10,000 records (a server cap, named by validate).
         Records::History {
             webenv: self.text("webenv").unwrap_or_default(),
             query_key: self.int("query_key").unwrap_or(1),
-            retstart: page_cap.map(|_| self.int("retstart").unwrap_or(0)),
+            retstart: page_cap.and_then(|_| self.int("retstart")),
             retmax: page_cap
                 .map(|cap| self.int("retmax").unwrap_or(plan::DEFAULT_RECORDS).min(cap)),
         }

@@ -14,7 +14,7 @@ pub use pmc::*;
 pub use pubchem::*;
 
 use crate::error::{Error, ErrorKind};
-use crate::net::{form_encode, HttpCall, Method};
+use crate::net::{HttpCall, Method};
 use serde_json::Value;
 
 /// Timeout for one PUG REST request; PubChem itself stops synchronous work at 30 s.
@@ -73,27 +73,6 @@ pub use crate::tools::canonical::text_list as string_list;
 /// An `invalid_arguments` error: the request is wrong before it is ever sent.
 pub(crate) fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::InvalidArguments, message)
-}
-
-/// Base URL plus path, with exactly one slash between them whatever the configuration wrote.
-pub(crate) fn join(base: &str, path: &str) -> String {
-    format!("{}/{}", base.trim_end_matches('/'), path)
-}
-
-/// A form-encoded POST.
-pub(crate) fn form_call(url: String, pairs: &[(String, String)], timeout_ms: u64) -> HttpCall {
-    HttpCall {
-        method: Method::Post,
-        url,
-        headers: vec![(
-            "Content-Type".into(),
-            "application/x-www-form-urlencoded".into(),
-        )],
-        body: Some(form_encode(pairs).into_bytes()),
-        timeout_ms,
-        max_bytes: MAX_REPLY_BYTES,
-        follow_redirects: true,
-    }
 }
 
 /// A GET with everything in the URL.

@@ -5,7 +5,7 @@ use super::{get_call, invalid, string_list, PMC_TIMEOUT_MS};
 use crate::config::Config;
 use crate::error::Error;
 use crate::net::{form_encode, HttpCall};
-use crate::tools::entrez_external::call::IdConvert;
+use crate::tools::entrez_external::call::{Bioc, IdConvert, OaService};
 use serde_json::Value;
 
 /// PMC article id kinds, as the ID Converter names them.
@@ -102,8 +102,17 @@ pub fn id_convert(config: &Config, call: &IdConvert) -> Result<(HttpCall, IdType
     let mut pairs = vec![
         ("ids".to_string(), ids.join(",")),
         ("idtype".to_string(), idtype.as_str().to_string()),
-        ("format".to_string(), "json".to_string()),
     ];
+    // versions=no and showaiid=yes are the documented values that change the reply.
+    match call.versions {
+        Some(false) => pairs.push(("versions".into(), "no".into())),
+        Some(true) => pairs.push(("versions".into(), "yes".into())),
+        None => {}
+    }
+    if let Some(show) = call.showaiid {
+        pairs.push(("showaiid".into(), if show { "yes" } else { "no" }.into()));
+    }
+    pairs.push(("format".to_string(), call.format.clone()));
     identification(config, &mut pairs);
     Ok((
         get_call(query_url(&config.pmc_idconv_url, &pairs), PMC_TIMEOUT_MS),
@@ -124,11 +133,53 @@ pub fn normalize_pmcid(id: &str) -> Result<String, Error> {
     Ok(format!("PMC{digits}"))
 }
 
-/// One OA web service request: `oa.fcgi?id=PMC...`.
-pub fn oa_service(config: &Config, pmcid: &str) -> HttpCall {
+/// One OA web service request: `oa.fcgi?id=PMC...` (with `format` when a download kind is named).
+pub fn oa_service(config: &Config, pmcid: &str, format: Option<&str>) -> HttpCall {
     let mut pairs = vec![("id".to_string(), pmcid.to_string())];
+    if let Some(f) = format {
+        pairs.push(("format".into(), f.to_string()));
+    }
     identification(config, &mut pairs);
     get_call(query_url(&config.pmc_oa_url, &pairs), PMC_TIMEOUT_MS)
+}
+
+/// An OA listing: records updated between `from` and `until` (optionally of one `format`), or
+/// the page a `resumptionToken` names; with none of them, the service's identification.
+pub fn oa_listing(config: &Config, call: &OaService) -> HttpCall {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    match &call.resumption_token {
+        Some(token) => pairs.push(("resumptionToken".into(), token.clone())),
+        None => {
+            for (k, v) in [
+                ("from", &call.from),
+                ("until", &call.until),
+                ("format", &call.format),
+            ] {
+                if let Some(v) = v {
+                    pairs.push((k.into(), v.clone()));
+                }
+            }
+        }
+    }
+    if pairs.is_empty() {
+        return get_call(config.pmc_oa_url.clone(), PMC_TIMEOUT_MS);
+    }
+    identification(config, &mut pairs);
+    get_call(query_url(&config.pmc_oa_url, &pairs), PMC_TIMEOUT_MS)
+}
+
+/// One BioC API request: `<base>/BioC_<format>/<id>/<encoding>`.
+pub fn bioc(config: &Config, call: &Bioc, id: &str) -> HttpCall {
+    let base = config.pmc_bioc_url.trim_end_matches('/');
+    get_call(
+        format!(
+            "{base}/BioC_{}/{}/{}",
+            call.format,
+            crate::pubchem::request::path_segment(id),
+            call.encoding
+        ),
+        PMC_TIMEOUT_MS,
+    )
 }
 
 /// The `format` sent for a requested export format: nbib is MEDLINE text, BibTeX is built from CSL JSON.

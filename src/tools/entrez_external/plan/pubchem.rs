@@ -7,18 +7,15 @@
 //! use the synchronous `fast*` searches by default and the asynchronous
 //! forms (which answer with a ListKey to poll) on request.
 
-use super::{form_call, get_call, invalid, join, PUBCHEM_TIMEOUT_MS};
+use super::{invalid, MAX_REPLY_BYTES, PUBCHEM_TIMEOUT_MS};
 use crate::config::Config;
 use crate::error::Error;
-use crate::net::{form_encode, percent_encode, HttpCall};
+use crate::net::HttpCall;
+use crate::pubchem::{grammar, PugRequest};
 use crate::tools::entrez_external::call::{Lookup, StructureSearch};
 
-/// Joined id lists longer than this are POSTed.
-pub const POST_LIST_CHARS: usize = 800;
-/// Structure text longer than this is POSTed whatever it contains.
-pub const POST_TEXT_CHARS: usize = 400;
-/// Default cap on structure-search hits (PubChem's `MaxRecords`).
-pub const DEFAULT_MAX_RECORDS: u64 = 100;
+/// CIDs one structure search shows per page of its ListKey.
+pub const SEARCH_PAGE: u64 = 1_000;
 /// Default similarity threshold (PubChem's own default, Tanimoto percent).
 pub const DEFAULT_THRESHOLD: u64 = 90;
 
@@ -110,8 +107,8 @@ pub struct PugPlan {
     pub identifiers: Vec<String>,
     /// What was asked for.
     pub data: Data,
-    /// The operation and output path (`property/.../JSON`), reused to collect a ListKey.
-    pub tail: String,
+    /// The request, for collecting an asynchronous answer by its ListKey.
+    pub request: PugRequest,
 }
 
 /// A structure search request.
@@ -119,7 +116,7 @@ pub struct PugPlan {
 pub struct SearchPlan {
     /// The HTTP call.
     pub call: HttpCall,
-    /// identity, substructure, superstructure or similarity.
+    /// identity, substructure, superstructure, similarity or similarity_3d.
     pub search_type: String,
     /// fast (synchronous) or async (ListKey, polled).
     pub mode: String,
@@ -127,74 +124,54 @@ pub struct SearchPlan {
     pub namespace: String,
     /// The query structure or CID.
     pub query: String,
-    /// Similarity threshold, for similarity searches.
+    /// Similarity threshold, for 2-D similarity searches.
     pub threshold: Option<u64>,
-    /// Most hits asked for.
-    pub max_records: u64,
+    /// The caller's MaxRecords, when given.
+    pub max_records: Option<u64>,
+    /// Whether the hits come back as a ListKey to page through (fast searches).
+    pub paged: bool,
 }
 
-/// Whether a structure, name or other text must travel in a form body.
-pub fn needs_post(text: &str) -> bool {
-    text.len() > POST_TEXT_CHARS
-        || text.chars().any(|c| {
-            matches!(c, '/' | '#' | '?' | '%' | '\\' | '+' | ',')
-                || c.is_whitespace()
-                || !c.is_ascii()
-                || c.is_ascii_control()
-        })
+pub use crate::pubchem::request::{needs_post, path_segment, POST_LIST_CHARS, POST_TEXT_CHARS};
+
+/// A request for `domain`/`namespace` (a documented row) asking `operation` in JSON.
+fn request(
+    domain: &'static str,
+    namespace: &str,
+    second: Option<&'static str>,
+    identifiers: Vec<String>,
+    operation: &str,
+    list: Vec<String>,
+) -> Result<PugRequest, Error> {
+    let ns = grammar::namespace(domain, namespace).ok_or_else(|| {
+        invalid(format!(
+            "Namespace {namespace} is not offered for {domain}."
+        ))
+    })?;
+    let op = grammar::operation(domain, operation)
+        .ok_or_else(|| invalid(format!("PubChem offers no {operation} for {domain}.")))?;
+    Ok(PugRequest {
+        domain,
+        namespace: Some(ns),
+        second,
+        source: None,
+        identifiers,
+        organism: None,
+        operation: op,
+        operation_list: list,
+        operation_sid: false,
+        output: "JSON".into(),
+        options: Vec::new(),
+    })
 }
 
-/// Encodes one path segment, leaving readable the characters SMILES writes most (`()=@:*`) and
-/// the comma PUG REST separates id lists with (text containing a comma is POSTed instead).
-pub fn path_segment(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                '-' | '.' | '_' | '~' | '(' | ')' | '=' | '@' | ':' | '*' | ','
-            )
-        {
-            out.push(c);
-        } else {
-            out.push_str(&percent_encode(c.encode_utf8(&mut [0; 4])));
-        }
-    }
-    out
-}
-
-/// Builds a PUG REST call: the input in the path, or with `post` in a form body.
-///
-/// `input` is the namespace path (e.g. `compound/smiles`), `key` the form
-/// field name, `value` the identifier(s), `tail` the operation and output.
-fn pug_call(
-    base: &str,
-    input: &str,
-    key: &str,
-    value: &str,
-    tail: &str,
-    options: &[(String, String)],
-    post: bool,
-) -> HttpCall {
-    let query = if options.is_empty() {
-        String::new()
-    } else {
-        format!("?{}", form_encode(options))
-    };
-    if post {
-        let url = join(base, &format!("{input}/{tail}{query}"));
-        form_call(
-            url,
-            &[(key.to_string(), value.to_string())],
-            PUBCHEM_TIMEOUT_MS,
-        )
-    } else {
-        let url = join(
-            base,
-            &format!("{input}/{}/{tail}{query}", path_segment(value)),
-        );
-        get_call(url, PUBCHEM_TIMEOUT_MS)
-    }
+/// The call for a request, under this server's PubChem limits.
+pub fn call_of(config: &Config, request: &PugRequest) -> HttpCall {
+    request.to_call(
+        &config.pubchem_base_url,
+        PUBCHEM_TIMEOUT_MS,
+        MAX_REPLY_BYTES,
+    )
 }
 
 fn digits_only(ids: &[String], what: &str) -> Result<(), Error> {
@@ -220,69 +197,50 @@ fn single<'a>(ids: &'a [String], namespace: &str) -> Result<&'a str, Error> {
     }
 }
 
-/// The PUG REST tail (`<operation>/<output>`) for what a lookup wants.
-pub fn operation_tail(domain: Domain, data: Data, legacy_properties: bool) -> String {
-    match (domain, data) {
-        (_, Data::Record) => "JSON".into(),
-        (Domain::Compound, Data::Properties | Data::Picture) => format!(
-            "property/{}/JSON",
-            if legacy_properties {
-                LEGACY_COMPOUND_PROPERTIES
-            } else {
-                COMPOUND_PROPERTIES
-            }
-        ),
-        (_, Data::Synonyms) => "synonyms/JSON".into(),
-        (_, Data::Description) => "description/JSON".into(),
-        (_, Data::Summary) => "summary/JSON".into(),
-        (_, Data::Cids) => "cids/JSON".into(),
-        // The schema never pairs properties with substances or assays.
-        (_, Data::Properties | Data::Picture) => "JSON".into(),
+/// The operation and its list for what a lookup wants (`property` with the property names).
+pub fn operation_of(
+    data: Data,
+    properties: &[String],
+    legacy: bool,
+) -> (&'static str, Vec<String>) {
+    let names = |list: &str| list.split(',').map(String::from).collect::<Vec<_>>();
+    match data {
+        Data::Record => ("", Vec::new()),
+        Data::Properties | Data::Picture if !properties.is_empty() => {
+            ("property", properties.to_vec())
+        }
+        Data::Properties | Data::Picture if legacy => {
+            ("property", names(LEGACY_COMPOUND_PROPERTIES))
+        }
+        Data::Properties | Data::Picture => ("property", names(COMPOUND_PROPERTIES)),
+        Data::Synonyms => ("synonyms", Vec::new()),
+        Data::Description => ("description", Vec::new()),
+        Data::Summary => ("summary", Vec::new()),
+        Data::Cids => ("cids", Vec::new()),
     }
 }
 
 /// A compound, substance or bioassay lookup.
 pub fn pubchem_lookup(config: &Config, lookup: &Lookup, legacy: bool) -> Result<PugPlan, Error> {
-    let base = &config.pubchem_base_url;
     let (domain, data) = (lookup.domain, lookup.data);
-    let operation = match domain {
-        Domain::Compound => "compound",
-        Domain::Substance => "substance",
-        Domain::Assay => "bioassay",
-    };
     let namespace = lookup.namespace.clone();
     let ids = lookup.identifier.values();
     if ids.is_empty() {
         return Err(invalid("identifier is empty."));
     }
-    let tail = operation_tail(domain, data, legacy);
     let d = domain.path();
-    let call = match namespace.as_str() {
+    let (op, list) = operation_of(data, &lookup.properties, legacy);
+    let mut req = match namespace.as_str() {
         "cid" | "sid" | "aid" => {
             digits_only(&ids, &namespace.to_ascii_uppercase())?;
-            let joined = ids.join(",");
-            let long = joined.len() > POST_LIST_CHARS;
-            pug_call(
-                base,
-                &format!("{d}/{namespace}"),
-                &namespace,
-                &joined,
-                &tail,
-                &[],
-                long,
-            )
+            request(d, &namespace, None, ids.clone(), op, list)?
         }
-        "name" | "smiles" | "inchi" => {
+        "name" | "smiles" | "inchi" | "listkey" => {
             let value = single(&ids, &namespace)?;
-            pug_call(
-                base,
-                &format!("{d}/{namespace}"),
-                &namespace,
-                value,
-                &tail,
-                &[],
-                needs_post(value),
-            )
+            if namespace == "listkey" {
+                digits_only(std::slice::from_ref(&value.to_string()), "ListKey")?;
+            }
+            request(d, &namespace, None, vec![value.to_string()], op, list)?
         }
         "inchikey" => {
             let key = single(&ids, "inchikey")?;
@@ -290,10 +248,7 @@ pub fn pubchem_lookup(config: &Config, lookup: &Lookup, legacy: bool) -> Result<
                 return Err(invalid(format!("\"{key}\" is not an InChIKey (27 characters: 14 letters, hyphen, 10 letters, hyphen, 1 letter)."))
                     .suggest("Send the structure itself with namespace inchi or smiles instead."));
             }
-            get_call(
-                join(base, &format!("{d}/inchikey/{key}/{tail}")),
-                PUBCHEM_TIMEOUT_MS,
-            )
+            request(d, "inchikey", None, vec![key.to_string()], op, list)?
         }
         "formula" => {
             let formula = single(&ids, "formula")?;
@@ -303,52 +258,32 @@ pub fn pubchem_lookup(config: &Config, lookup: &Lookup, legacy: bool) -> Result<
                 )));
             }
             // fastformula answers synchronously; plain formula would return a ListKey.
-            get_call(
-                join(base, &format!("{d}/fastformula/{formula}/{tail}")),
-                PUBCHEM_TIMEOUT_MS,
-            )
-        }
-        "listkey" => {
-            let key = single(&ids, "listkey")?;
-            digits_only(std::slice::from_ref(&key.to_string()), "ListKey")?;
-            get_call(
-                join(base, &format!("{d}/listkey/{key}/{tail}")),
-                PUBCHEM_TIMEOUT_MS,
-            )
+            request(d, "fastformula", None, vec![formula.to_string()], op, list)?
         }
         "sourceid" => {
             let id = single(&ids, "sourceid")?;
             let source = lookup.source.as_deref().ok_or_else(|| {
                 invalid("Namespace sourceid needs source, the depositor's name (e.g. DTP/NCI).")
             })?;
-            // Both are path segments with no form-body alternative; PubChem's convention writes a "/" inside them as ".".
-            let source = source.replace('/', ".");
-            let id = id.replace('/', ".");
-            get_call(
-                join(
-                    base,
-                    &format!(
-                        "{d}/sourceid/{}/{}/{tail}",
-                        path_segment(&source),
-                        path_segment(&id)
-                    ),
-                ),
-                PUBCHEM_TIMEOUT_MS,
-            )
+            let mut r = request(d, "sourceid", None, vec![id.to_string()], op, list)?;
+            r.source = Some(source.to_string());
+            r
         }
         other => {
             return Err(invalid(format!(
-                "Namespace {other} is not offered for {operation}."
+                "Namespace {other} is not offered for {}.",
+                lookup.domain.path()
             )))
         }
     };
+    req.options = lookup.options.clone();
     Ok(PugPlan {
-        call,
+        call: call_of(config, &req),
         domain,
         namespace,
         identifiers: ids,
         data,
-        tail,
+        request: req,
     })
 }
 
@@ -366,30 +301,74 @@ pub fn is_inchikey(s: &str) -> bool {
 
 /// The 2D depiction of one compound: `/compound/cid/{cid}/PNG`.
 pub fn picture(config: &Config, cid: u64, image_size: Option<&str>) -> HttpCall {
-    let mut url = join(&config.pubchem_base_url, &format!("compound/cid/{cid}/PNG"));
+    let mut r = record_request("compound", "cid", &cid.to_string());
+    r.output = "PNG".into();
     if let Some(size) = image_size {
-        url.push_str(&format!("?image_size={}", percent_encode(size)));
+        r.options.push(("image_size".into(), size.to_string()));
     }
-    get_call(url, PUBCHEM_TIMEOUT_MS)
+    call_of(config, &r)
 }
 
-/// Collecting what an asynchronous request stored under a ListKey: `/<domain>/listkey/{key}/<tail>`.
-pub fn listkey_call(config: &Config, domain: Domain, listkey: &str, tail: &str) -> HttpCall {
-    get_call(
-        join(
-            &config.pubchem_base_url,
-            &format!("{}/listkey/{}/{tail}", domain.path(), path_segment(listkey)),
-        ),
-        PUBCHEM_TIMEOUT_MS,
+fn record_request(domain: &'static str, namespace: &str, id: &str) -> PugRequest {
+    // Rows that the grammar's own tests hold present: compound and substance records.
+    request(
+        domain,
+        namespace,
+        None,
+        vec![id.to_string()],
+        "",
+        Vec::new(),
     )
+    .expect("documented record namespaces")
 }
 
-/// Collecting the CIDs of an asynchronous search: `/compound/listkey/{key}/cids/JSON`.
-pub fn listkey_poll(config: &Config, listkey: &str) -> HttpCall {
-    listkey_call(config, Domain::Compound, listkey, "cids/JSON")
+/// Collecting what a request stored under a ListKey: `/<domain>/listkey/{key}/<operation>/JSON`,
+/// optionally one page of it (`listkey_start`, `listkey_count`).
+pub fn listkey_call(
+    config: &Config,
+    original: &PugRequest,
+    listkey: &str,
+    page: Option<(u64, u64)>,
+) -> HttpCall {
+    let domain = match original.domain {
+        "substance" => "substance",
+        "assay" => "assay",
+        _ => "compound",
+    };
+    let (op, list) = (original.operation.name, original.operation_list.clone());
+    let mut r = request(domain, "listkey", None, vec![listkey.to_string()], op, list)
+        .unwrap_or_else(|_| {
+            request(
+                "compound",
+                "listkey",
+                None,
+                vec![listkey.to_string()],
+                "cids",
+                Vec::new(),
+            )
+            .expect("compound listkey cids is documented")
+        });
+    if let Some((start, count)) = page {
+        r.options = vec![
+            ("listkey_start".into(), start.to_string()),
+            ("listkey_count".into(), count.to_string()),
+        ];
+    }
+    call_of(config, &r)
+}
+
+/// Collecting the CIDs of a search: `/compound/listkey/{key}/cids/JSON`, one page of them when asked.
+pub fn listkey_poll(config: &Config, listkey: &str, page: Option<(u64, u64)>) -> HttpCall {
+    let cids = request("compound", "listkey", None, Vec::new(), "cids", Vec::new())
+        .expect("compound listkey cids is documented");
+    listkey_call(config, &cids, listkey, page)
 }
 
 /// An identity, substructure, superstructure or similarity search.
+///
+/// Fast searches ask PubChem for a ListKey (`list_return=listkey`) so the result can say how
+/// many compounds matched and page through them, instead of cutting the list at a cap nobody
+/// asked for; MaxRecords is sent only when the caller sets max_records.
 pub fn structure_search(config: &Config, search: &StructureSearch) -> Result<SearchPlan, Error> {
     let search_type = search.search_type.clone();
     let mode = search.mode.clone();
@@ -401,35 +380,54 @@ pub fn structure_search(config: &Config, search: &StructureSearch) -> Result<Sea
         ("fast", t) => format!("fast{t}"),
         (_, t) => t.to_string(),
     };
-    let max_records = search.max_records;
-    let threshold = search.threshold;
-    let mut options: Vec<(String, String)> = Vec::new();
-    if let Some(t) = threshold {
-        options.push(("Threshold".into(), t.to_string()));
-    }
-    options.push(("MaxRecords".into(), max_records.to_string()));
-    if let Some(kind) = &search.identity_type {
-        options.push(("identity_type".into(), kind.clone()));
-    }
     if namespace == "cid" {
         digits_only(std::slice::from_ref(&query), "CID")?;
     }
-    let call = pug_call(
-        &config.pubchem_base_url,
-        &format!("compound/{searcher}/{namespace}"),
-        &namespace,
-        &query,
-        "cids/JSON",
-        &options,
-        needs_post(&query),
-    );
+    let row = grammar::namespace("compound", &searcher)
+        .ok_or_else(|| invalid(format!("PubChem has no {mode} {search_type} search.")))?;
+    let second = row
+        .second
+        .iter()
+        .find(|s| **s == namespace)
+        .copied()
+        .ok_or_else(|| {
+            invalid(format!(
+                "A {search_type} search takes smiles, inchi, smarts or cid, not {namespace}."
+            ))
+        })?;
+    let mut r = request(
+        "compound",
+        &searcher,
+        Some(second),
+        vec![query.clone()],
+        "cids",
+        Vec::new(),
+    )?;
+    let threshold = search.threshold;
+    if let Some(t) = threshold {
+        r.options.push(("Threshold".into(), t.to_string()));
+    }
+    if let Some(m) = search.max_records {
+        r.options.push(("MaxRecords".into(), m.to_string()));
+    }
+    if let Some(kind) = &search.identity_type {
+        r.options.push(("identity_type".into(), kind.clone()));
+    }
+    for (k, v) in &search.options {
+        r.set_option(k, v.clone());
+    }
+    let paged = mode == "fast";
+    if paged {
+        r.set_option("list_return", "listkey");
+    }
     Ok(SearchPlan {
-        call,
+        call: call_of(config, &r),
         search_type,
         mode,
         namespace,
         query,
         threshold,
-        max_records,
+        max_records: search.max_records,
+        paged,
     })
 }

@@ -1,0 +1,195 @@
+//! `pug_rest`: any request PubChem's PUG REST documents, sent exactly as read.
+//!
+//! The request was read once into a [`PugRequest`] (see [`crate::pubchem`]);
+//! here it is sent through the PubChem bucket, an asynchronous answer (a
+//! ListKey that PubChem is still working on) is collected within
+//! [`super::pubchem::POLL_DEADLINE_MS`], a `Fault` in any output format
+//! becomes an error with PubChem's own words, and the reply comes back in the
+//! format asked for: JSON as data, PNG as an image block, every text format
+//! (XML, CSV, SDF, TXT, ASNT, JSONP, ASNB's base64) as text, cut with a clear
+//! note beyond [`MAX_TEXT_CHARS`].
+
+use super::call::PugRestCall;
+use super::client::{excerpt, ExternalClient};
+use super::plan::{Service, MAX_REPLY_BYTES, PUBCHEM_TIMEOUT_MS};
+use super::pubchem::{
+    fault_error, Ask, POLL_DEADLINE_MS, POLL_FIRST_INTERVAL_MS, POLL_MAX_INTERVAL_MS,
+};
+use super::{pug, render};
+use crate::error::{Error, ErrorKind, Result};
+use crate::net::{HttpCall, HttpReply, Method};
+use crate::tools::content::Content;
+use crate::tools::{ToolContext, ToolOutput};
+use crate::validation::codes;
+use serde_json::{json, Value};
+
+/// Most characters of a text reply kept in the result.
+pub const MAX_TEXT_CHARS: usize = 60_000;
+/// Largest JSON reply kept as data; a larger one comes back as (cut) text.
+pub const MAX_JSON_BYTES: usize = 512 * 1024;
+
+/// Sends the request and returns PubChem's answer in the format asked for.
+pub async fn run(ctx: &ToolContext<'_>, call: &PugRestCall) -> Result<ToolOutput> {
+    let request = &call.request;
+    let client = ExternalClient::new(ctx, Service::PubChem)?;
+    let http = request.to_call(
+        &ctx.config.pubchem_base_url,
+        PUBCHEM_TIMEOUT_MS,
+        MAX_REPLY_BYTES,
+    );
+    let ask = Ask {
+        what: request.domain,
+        namespace: request.namespace_name().unwrap_or_default(),
+        identifier: request.identifiers.join(","),
+        data: None,
+        search: request.is_asynchronous()
+            || request
+                .namespace_name()
+                .is_some_and(|n| n.starts_with("fast")),
+    };
+    let (reply, listkey, polls) = collect(ctx, &client, &http, call, &ask).await?;
+    let mut warnings: Vec<String> = Vec::new();
+    let mut structured = json!({
+        "service": "pubchem",
+        "operation": "pug_rest",
+        "request": request.to_value(),
+        "method": match http.method { Method::Get => "GET", Method::Post => "POST" },
+        "output": request.output,
+        "content_type": reply.header("content-type").unwrap_or(""),
+        "length": reply.body.len(),
+        "truncated": false,
+        "polls": polls,
+    });
+    if let Some(k) = &listkey {
+        structured["listkey"] = json!(k);
+    }
+    let mut capped: Option<String> = None;
+    let mut image: Option<Vec<u8>> = None;
+    let text = match request.output.as_str() {
+        "PNG" => {
+            if !reply.body.starts_with(b"\x89PNG\r\n\x1a\n") {
+                return Err(Error::new(
+                    ErrorKind::Upstream,
+                    "PubChem's reply to a PNG request is not a PNG image.",
+                )
+                .with_code("pubchem_unreadable"));
+            }
+            structured["image"] =
+                json!({"mime_type": "image/png", "byte_length": reply.body.len()});
+            image = Some(reply.body.clone());
+            format!(
+                "A {}-byte PNG of the first record of {}.",
+                reply.body.len(),
+                ask.identifier
+            )
+        }
+        "JSON" if reply.body.len() <= MAX_JSON_BYTES => {
+            let data: Value =
+                serde_json::from_slice(&reply.body).map_err(|_| unreadable(&reply))?;
+            let text = render::pug_json(&data);
+            structured["data"] = data;
+            text
+        }
+        _ => {
+            let body = String::from_utf8_lossy(&reply.body);
+            let length = body.chars().count();
+            let shown: String = body.chars().take(MAX_TEXT_CHARS).collect();
+            if length > MAX_TEXT_CHARS
+                || (request.output == "JSON" && reply.body.len() > MAX_JSON_BYTES)
+            {
+                structured["truncated"] = json!(true);
+                let message = format!(
+                    "PubChem's {} reply has {length} characters; the first {} are shown. Ask for fewer identifiers, a property table or list instead of full records, or page a list with options listkey_start and listkey_count.",
+                    request.output,
+                    shown.chars().count()
+                );
+                warnings.push(message.clone());
+                capped = Some(message);
+            }
+            structured["text"] = json!(shown);
+            shown
+        }
+    };
+    warnings.extend(client.warnings());
+    structured["warnings"] = json!(warnings);
+    if let Some(t) = client.notes().worst_throttling {
+        structured["throttling"] = t.to_value();
+    }
+    let mut out = render::output(structured, text, None);
+    if let Some(message) = capped {
+        out = out.with_warning(codes::RESULTS_CAPPED, "$.output", message);
+    }
+    if let Some(bytes) = image {
+        out = out.with_content(Content::image(&bytes, "image/png"));
+    }
+    Ok(out)
+}
+
+/// The final reply: sent, and for an asynchronous request polled until PubChem has the result.
+async fn collect(
+    ctx: &ToolContext<'_>,
+    client: &ExternalClient<'_>,
+    http: &HttpCall,
+    call: &PugRestCall,
+    ask: &Ask<'_>,
+) -> Result<(HttpReply, Option<String>, u32)> {
+    let mut reply = client.send(http).await?;
+    let mut listkey = None;
+    let mut polls = 0;
+    let started = ctx.platform.now_unix_ms();
+    let mut interval = POLL_FIRST_INTERVAL_MS;
+    loop {
+        if let Some(key) = pug::waiting_in(&reply.body) {
+            let elapsed = ctx.platform.now_unix_ms().saturating_sub(started);
+            if elapsed + interval > POLL_DEADLINE_MS {
+                return Err(Error::new(
+                    ErrorKind::Upstream,
+                    format!(
+                        "PubChem was still working on the request (ListKey {key}) after {} s.",
+                        POLL_DEADLINE_MS / 1000
+                    ),
+                )
+                .with_code("pubchem_search_pending")
+                .suggest(format!(
+                    "Collect it later with path {}.",
+                    call.request.listkey_path(&key)
+                ))
+                .with_details(json!({"listkey": key})));
+            }
+            client.transport.sleep(interval).await;
+            interval = (interval + interval / 2).min(POLL_MAX_INTERVAL_MS);
+            polls += 1;
+            let poll = HttpCall {
+                method: Method::Get,
+                url: format!(
+                    "{}/{}",
+                    ctx.config.pubchem_base_url.trim_end_matches('/'),
+                    call.request.listkey_path(&key)
+                ),
+                headers: Vec::new(),
+                body: None,
+                ..http.clone()
+            };
+            reply = client.send(&poll).await?;
+            listkey = Some(key);
+            continue;
+        }
+        if reply.status != 200 {
+            let fault = pug::fault_in(&reply.body);
+            return Err(fault_error(reply.status, fault.as_ref(), &reply.body, ask));
+        }
+        return Ok((reply, listkey, polls));
+    }
+}
+
+fn unreadable(reply: &HttpReply) -> Error {
+    Error::new(
+        ErrorKind::Upstream,
+        format!(
+            "PubChem sent a reply that is not JSON{}.",
+            excerpt(&reply.body)
+        ),
+    )
+    .with_code("pubchem_unreadable")
+    .suggest("Retry in a moment; PubChem may be under maintenance.")
+}
