@@ -12,6 +12,7 @@ use crate::parse;
 use crate::parse::records::Records;
 use crate::tools::content::{Annotations, Content, Role};
 use crate::tools::{ToolContext, ToolOutput};
+use crate::validation::codes;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -164,7 +165,16 @@ pub async fn summary(ctx: &ToolContext<'_>, call: &Summary) -> Result<ToolOutput
     });
     let text = render::summary(db, &structured);
     let hint = (total > cap).then(|| paging_hint(ctx, cap, total));
-    Ok(output(structured, text, hint))
+    Ok(capped(output(structured, text, hint.clone()), hint))
+}
+
+/// Names a cut made to a result (records beyond max_records, text beyond its bound) as a
+/// `results_capped` warning with the total and the way to the rest.
+fn capped(out: ToolOutput, hint: Option<String>) -> ToolOutput {
+    match hint {
+        Some(h) => out.with_warning(codes::RESULTS_CAPPED, "$.max_records", h),
+        None => out,
+    }
 }
 
 /// efetch, parsed according to the database and format.
@@ -212,11 +222,15 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
             "count": 0, "total": 0, "truncated": truncated, "records": [], "raw": shown,
             "raw_length": length, "raw_encoding": encoding, "warnings": warnings,
         });
-        return Ok(output(
+        let out = output(
             structured,
             shown,
             truncated.then(|| "The raw reply was shortened: fetch fewer ids per call, page a history set with retstart/retmax, or (sequences) ask for a region with seq_start/seq_stop.".to_string()),
-        ));
+        );
+        return Ok(match warnings.first() {
+            Some(w) => out.with_warning(codes::RESULTS_CAPPED, "$.ids", w.clone()),
+            None => out,
+        });
     }
     let requested = call.records.ids().len();
     let total = records.len();
@@ -237,7 +251,7 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
     });
     let text = render::records(format, &structured);
     let hint = (total > cap).then(|| paging_hint(ctx, cap, total));
-    Ok(output(structured, text, hint))
+    Ok(capped(output(structured, text, hint.clone()), hint))
 }
 
 /// elink, in XML, JSON, or (prlinks retmode=ref) as the provider URL NCBI redirects to.
