@@ -17,8 +17,9 @@ import { EDGE, URL_UNDER_TEST } from './helpers.mjs';
 
 const corpus = JSON.parse(readFileSync(new URL('../fixtures/loose-calls/corpus.json', import.meta.url), 'utf8'));
 
-// Fields that describe the moment rather than the call (PubChem's load report, timings).
-const VOLATILE = new Set(['throttling', 'elapsed_ms']);
+// Fields that describe the moment rather than the call: PubChem's load report, timings,
+// and the ListKey PubChem stores each run of a search under.
+const VOLATILE = new Set(['throttling', 'elapsed_ms', 'listkey']);
 const steady = (v) =>
   Array.isArray(v)
     ? v.map(steady)

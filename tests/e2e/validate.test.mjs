@@ -100,7 +100,7 @@ describe(`validate [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }
     assert.equal(await upstreamRequests(), before + 1, 'exactly one lookup');
     const fine = await validate({
       tool: 'entrez_query',
-      arguments: { operation: 'summary', database: 'pubmed', ids: ['90000001', '90000002'] },
+      arguments: { operation: 'summary', database: 'pubmed', ids: ['90000001', '90000002'], retmode: 'json' },
       level: 'runtime',
     });
     assert.equal(fine.valid, true, JSON.stringify(fine));
