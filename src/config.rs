@@ -62,6 +62,9 @@ pub struct Config {
     /// `ENTREZ_WEBSITE_URL`: the page `serverInfo.websiteUrl` points to; by default the
     /// E-utilities documentation, the service this server puts in an assistant's hands.
     pub website_url: String,
+    /// Who may call over HTTP, and what anonymous callers may spend (see [`crate::auth`]);
+    /// open unless an edge reads `MCP_AUTH_*` into it.
+    pub auth: crate::auth::AuthConfig,
 }
 
 /// The default `serverInfo.websiteUrl`: NCBI's E-utilities book.
@@ -114,6 +117,7 @@ impl Config {
             website_url: get("ENTREZ_WEBSITE_URL")
                 .filter(|u| u.starts_with("https://"))
                 .unwrap_or_else(|| DEFAULT_WEBSITE_URL.to_string()),
+            auth: crate::auth::AuthConfig::open(),
         }
     }
 

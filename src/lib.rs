@@ -19,6 +19,8 @@
 //!   ids are all decided there.
 //! - [`tools`]: the registry table, schema validation of every call, the
 //!   result and content model, and one file per tool.
+//! - [`auth`]: who is calling over HTTP (none, bearer tokens, or OAuth 2.1
+//!   access tokens as the MCP authorization specification defines them).
 //! - [`error`]: the one error type. Its kind decides whether it becomes a
 //!   JSON-RPC error (protocol faults) or an `isError` tool result with a
 //!   stable code and suggestions (everything else).
@@ -51,6 +53,7 @@
 //! and results are validated against the outputSchema before they leave, so a
 //! client that validates never sees a result that breaks its schema.
 
+pub mod auth;
 pub mod config;
 pub mod entrez;
 pub mod error;

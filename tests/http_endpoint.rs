@@ -177,6 +177,7 @@ fn delete_terminates_natively_and_is_405_where_sessions_are_stateless() {
             path: "/mcp".into(),
             headers: vec![("Mcp-Session-Id".into(), id.into())],
             body: vec![],
+            ..Default::default()
         }))
     };
     assert_eq!(del(&ep, &s).status, 204);
@@ -214,6 +215,7 @@ fn get_is_405_and_other_paths_404() {
             path: path.into(),
             headers: vec![("Accept".into(), "text/event-stream".into())],
             body: vec![],
+            ..Default::default()
         }))
     };
     let r = get("/mcp");
@@ -299,6 +301,7 @@ fn preflight_allows_the_mcp_headers() {
         path: "/mcp".into(),
         headers: vec![("Origin".into(), "http://localhost:3000".into())],
         body: vec![],
+        ..Default::default()
     }));
     assert_eq!(r.status, 204);
     let allowed = r.header("Access-Control-Allow-Headers").unwrap();

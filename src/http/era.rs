@@ -21,6 +21,8 @@ pub(super) fn caller_context(req: &HttpRequest) -> RequestContext {
         session_id: req.header(SESSION_HEADER).map(str::to_string),
         transport: Transport::Http,
         stateless: false,
+        principal: None,
+        client_ip: req.client_ip.clone(),
     }
 }
 

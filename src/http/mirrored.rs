@@ -107,6 +107,7 @@ mod tests {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
             body: Vec::new(),
+            ..HttpRequest::default()
         }
     }
 

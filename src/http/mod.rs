@@ -5,6 +5,7 @@
 //! header rule and session decision lives here, so the Worker and the native
 //! server answer the same request the same way.
 
+mod access;
 mod era;
 pub mod guard;
 pub mod mirrored;
@@ -42,6 +43,9 @@ pub struct HttpRequest {
     pub headers: Vec<(String, String)>,
     /// The raw body.
     pub body: Vec<u8>,
+    /// The caller's address as the edge knows it (the socket's peer natively,
+    /// `CF-Connecting-IP` on Workers); limits anonymous callers.
+    pub client_ip: Option<String>,
 }
 
 impl HttpRequest {
@@ -100,12 +104,14 @@ impl HttpResponse {
     }
 }
 
-/// The MCP endpoint: a server plus the session policy of the edge.
+/// The MCP endpoint: a server plus the session policy and the authentication of the edge.
 pub struct Endpoint {
     /// The dispatcher.
     pub server: Server,
     /// Session issuing and checking.
     pub sessions: Sessions,
+    /// Who may call (open unless the edge configures a mode).
+    pub auth: crate::auth::Authenticator,
 }
 
 fn http_error(kind: ErrorKind, code: &str, message: impl Into<String>) -> Error {
@@ -115,7 +121,17 @@ fn http_error(kind: ErrorKind, code: &str, message: impl Into<String>) -> Error 
 impl Endpoint {
     /// Wraps a server with a session policy.
     pub fn new(server: Server, sessions: Sessions) -> Endpoint {
-        Endpoint { server, sessions }
+        Endpoint {
+            server,
+            sessions,
+            auth: crate::auth::Authenticator::open(),
+        }
+    }
+
+    /// The same endpoint, authenticating callers with `auth`.
+    pub fn with_auth(mut self, auth: crate::auth::Authenticator) -> Endpoint {
+        self.auth = auth;
+        self
     }
 
     /// Handles one HTTP request, answering with one JSON body.
@@ -173,9 +189,25 @@ impl Endpoint {
                     .suggest("Add this origin to ALLOWED_ORIGINS (comma-separated) if it should reach the server."),
             );
         }
+        if let Some(r) = access::metadata(&self.auth, &req) {
+            return r;
+        }
+        // Every request to the endpoint that does something names its caller first.
+        let principal = match (req.path.as_str(), req.method.as_str()) {
+            (MCP_PATH, "POST" | "DELETE") => {
+                match access::caller(&self.auth, &self.server, &req).await {
+                    Ok(p) => p,
+                    Err(mut refused) => {
+                        cors(&mut refused, origin);
+                        return refused;
+                    }
+                }
+            }
+            _ => None,
+        };
         let mut response = match (req.path.as_str(), req.method.as_str()) {
-            (MCP_PATH, "POST") => self.post(&req, notifier).await,
-            (MCP_PATH, "DELETE") => self.delete(&req),
+            (MCP_PATH, "POST") => self.post(&req, principal, notifier).await,
+            (MCP_PATH, "DELETE") => self.delete(&req, principal),
             (MCP_PATH, "OPTIONS") => preflight(),
             (MCP_PATH, _) => {
                 let mut r = HttpResponse::rpc_error(
@@ -201,20 +233,16 @@ impl Endpoint {
                 &json!({ "error": "Not found: the MCP endpoint is /mcp" }),
             ),
         };
-        if let Some(o) = origin {
-            response
-                .headers
-                .push(("Access-Control-Allow-Origin".into(), o));
-            response.headers.push((
-                "Access-Control-Expose-Headers".into(),
-                "Mcp-Session-Id, Mcp-Protocol-Version".into(),
-            ));
-            response.headers.push(("Vary".into(), "Origin".into()));
-        }
+        cors(&mut response, origin);
         response
     }
 
-    async fn post(&self, req: &HttpRequest, notifier: Option<&dyn Notifier>) -> HttpResponse {
+    async fn post(
+        &self,
+        req: &HttpRequest,
+        principal: Option<crate::auth::Principal>,
+        notifier: Option<&dyn Notifier>,
+    ) -> HttpResponse {
         let content_type = req
             .header("Content-Type")
             .unwrap_or("")
@@ -259,7 +287,18 @@ impl Endpoint {
             Ok(m) => m,
             Err(e) => return HttpResponse::rpc_error(400, e.id, *e.error),
         };
-        let context = caller_context(req);
+        let context = RequestContext {
+            principal,
+            ..caller_context(req)
+        };
+        if let Incoming::Request { method, params, .. } = &message {
+            if let Err(refused) =
+                access::scope_check(&self.auth, context.principal.as_ref(), method, params)
+            {
+                return refused;
+            }
+        }
+        let principal_key = principal_key(&context);
         match &message {
             Incoming::Request { method, params, .. } => match Era::of(params) {
                 // A malformed or unsupported stateless request: the specification's 400s.
@@ -332,7 +371,7 @@ impl Endpoint {
                 )
             }
             Some(id) => {
-                if self.sessions.check(id, self.server.platform().now_unix_ms()) != SessionState::Active {
+                if self.sessions.check(id, self.server.platform().now_unix_ms(), &principal_key) != SessionState::Active {
                     return HttpResponse::rpc_error(
                         404,
                         Value::Null,
@@ -348,9 +387,11 @@ impl Endpoint {
     async fn initialize(&self, message: Incoming, context: RequestContext) -> HttpResponse {
         let mut random = [0u8; 16];
         self.server.platform().fill_random(&mut random);
-        let id = self
-            .sessions
-            .issue(random, self.server.platform().now_unix_ms());
+        let id = self.sessions.issue(
+            random,
+            self.server.platform().now_unix_ms(),
+            &principal_key(&context),
+        );
         let context = RequestContext {
             session_id: Some(id.clone()),
             ..context
@@ -379,7 +420,7 @@ impl Endpoint {
         }
     }
 
-    fn delete(&self, req: &HttpRequest) -> HttpResponse {
+    fn delete(&self, req: &HttpRequest, principal: Option<crate::auth::Principal>) -> HttpResponse {
         if !self.sessions.supports_termination() {
             let mut r = HttpResponse::rpc_error(
                 405,
@@ -400,10 +441,11 @@ impl Endpoint {
                 ),
             );
         };
-        if self
-            .sessions
-            .terminate(id, self.server.platform().now_unix_ms())
-        {
+        if self.sessions.terminate(
+            id,
+            self.server.platform().now_unix_ms(),
+            principal.as_ref().map_or("", |p| p.key.as_str()),
+        ) {
             HttpResponse::empty(204)
         } else {
             HttpResponse::rpc_error(
@@ -416,6 +458,29 @@ impl Endpoint {
                 ),
             )
         }
+    }
+}
+
+/// The key a session is bound to: the caller's identity, or nobody's.
+fn principal_key(context: &RequestContext) -> String {
+    context
+        .principal
+        .as_ref()
+        .map(|p| p.key.clone())
+        .unwrap_or_default()
+}
+
+/// CORS headers for a browser caller (the challenge header must be readable too).
+fn cors(response: &mut HttpResponse, origin: Option<String>) {
+    if let Some(o) = origin {
+        response
+            .headers
+            .push(("Access-Control-Allow-Origin".into(), o));
+        response.headers.push((
+            "Access-Control-Expose-Headers".into(),
+            "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate".into(),
+        ));
+        response.headers.push(("Vary".into(), "Origin".into()));
     }
 }
 

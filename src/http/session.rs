@@ -45,14 +45,14 @@ impl Sessions {
     }
 
     /// A new session id from 16 random bytes, issued at `now_ms`.
-    pub fn issue(&self, random: [u8; 16], now_ms: u64) -> String {
+    pub fn issue(&self, random: [u8; 16], now_ms: u64, principal: &str) -> String {
         let payload = format!("{}{:016x}", hex(&random), now_ms / 1000);
-        format!("{payload}.{}", hex(&self.mac(&payload)[..16]))
+        format!("{payload}.{}", hex(&self.mac(&payload, principal)[..16]))
     }
 
     /// Checks an id at `now_ms`.
-    pub fn check(&self, id: &str, now_ms: u64) -> SessionState {
-        let Some(issued) = self.verify(id) else {
+    pub fn check(&self, id: &str, now_ms: u64, principal: &str) -> SessionState {
+        let Some(issued) = self.verify(id, principal) else {
             return SessionState::Unknown;
         };
         if (now_ms / 1000).saturating_sub(issued) > self.ttl_secs {
@@ -67,11 +67,11 @@ impl Sessions {
     }
 
     /// Ends a session; false when the id is not active or termination is unsupported.
-    pub fn terminate(&self, id: &str, now_ms: u64) -> bool {
-        if self.check(id, now_ms) != SessionState::Active {
+    pub fn terminate(&self, id: &str, now_ms: u64, principal: &str) -> bool {
+        if self.check(id, now_ms, principal) != SessionState::Active {
             return false;
         }
-        let (Some(t), Some(issued)) = (&self.terminated, self.verify(id)) else {
+        let (Some(t), Some(issued)) = (&self.terminated, self.verify(id, principal)) else {
             return false;
         };
         let Ok(mut map) = t.lock() else { return false };
@@ -82,7 +82,7 @@ impl Sessions {
         true
     }
 
-    fn verify(&self, id: &str) -> Option<u64> {
+    fn verify(&self, id: &str, principal: &str) -> Option<u64> {
         let (payload, mac_hex) = id.split_once('.')?;
         if payload.len() != 48 || mac_hex.len() != 32 {
             return None;
@@ -90,13 +90,18 @@ impl Sessions {
         let mac = unhex(mac_hex)?;
         let mut m = HmacSha256::new_from_slice(&self.key).ok()?;
         m.update(payload.as_bytes());
+        m.update(b"\0");
+        m.update(principal.as_bytes());
         m.verify_truncated_left(&mac).ok()?;
         u64::from_str_radix(&payload[32..], 16).ok()
     }
 
-    fn mac(&self, payload: &str) -> Vec<u8> {
+    fn mac(&self, payload: &str, principal: &str) -> Vec<u8> {
         let mut m = HmacSha256::new_from_slice(&self.key).expect("HMAC takes keys of any length");
         m.update(payload.as_bytes());
+        // Bound to who opened it: a session is no credential for another caller.
+        m.update(b"\0");
+        m.update(principal.as_bytes());
         m.finalize().into_bytes().to_vec()
     }
 }
@@ -124,34 +129,44 @@ mod tests {
     #[test]
     fn issued_ids_verify_until_they_expire() {
         let s = Sessions::new(b"k".to_vec(), 60, true);
-        let id = s.issue([7; 16], T0);
+        let id = s.issue([7; 16], T0, "");
         assert!(id.bytes().all(|b| (0x21..=0x7e).contains(&b)));
-        assert_eq!(s.check(&id, T0 + 59_000), SessionState::Active);
-        assert_eq!(s.check(&id, T0 + 61_000), SessionState::Unknown);
+        assert_eq!(s.check(&id, T0 + 59_000, ""), SessionState::Active);
+        assert_eq!(s.check(&id, T0 + 61_000, ""), SessionState::Unknown);
     }
 
     #[test]
     fn forged_and_foreign_ids_are_unknown() {
         let s = Sessions::new(b"k".to_vec(), 60, false);
         let other = Sessions::new(b"other".to_vec(), 60, false);
-        let id = other.issue([1; 16], T0);
-        assert_eq!(s.check(&id, T0), SessionState::Unknown);
-        let mut tampered = s.issue([1; 16], T0);
+        let id = other.issue([1; 16], T0, "");
+        assert_eq!(s.check(&id, T0, ""), SessionState::Unknown);
+        let mut tampered = s.issue([1; 16], T0, "");
         tampered.replace_range(0..1, "f");
-        assert_eq!(s.check(&tampered, T0), SessionState::Unknown);
-        assert_eq!(s.check("nonsense", T0), SessionState::Unknown);
+        assert_eq!(s.check(&tampered, T0, ""), SessionState::Unknown);
+        assert_eq!(s.check("nonsense", T0, ""), SessionState::Unknown);
     }
 
     #[test]
     fn termination_ends_a_session_once() {
         let s = Sessions::new(b"k".to_vec(), 60, true);
-        let id = s.issue([2; 16], T0);
-        assert!(s.terminate(&id, T0));
-        assert_eq!(s.check(&id, T0), SessionState::Unknown);
-        assert!(!s.terminate(&id, T0));
+        let id = s.issue([2; 16], T0, "");
+        assert!(s.terminate(&id, T0, ""));
+        assert_eq!(s.check(&id, T0, ""), SessionState::Unknown);
+        assert!(!s.terminate(&id, T0, ""));
         let stateless = Sessions::new(b"k".to_vec(), 60, false);
-        let id2 = stateless.issue([3; 16], T0);
-        assert!(!stateless.terminate(&id2, T0));
-        assert_eq!(stateless.check(&id2, T0), SessionState::Active);
+        let id2 = stateless.issue([3; 16], T0, "");
+        assert!(!stateless.terminate(&id2, T0, ""));
+        assert_eq!(stateless.check(&id2, T0, ""), SessionState::Active);
+    }
+
+    #[test]
+    fn a_session_is_bound_to_the_caller_who_opened_it() {
+        let s = Sessions::new(b"k".to_vec(), 60, true);
+        let alice = s.issue([9; 16], T0, "alice-key");
+        assert_eq!(s.check(&alice, T0, "alice-key"), SessionState::Active);
+        assert_eq!(s.check(&alice, T0, "bob-key"), SessionState::Unknown);
+        assert_eq!(s.check(&alice, T0, ""), SessionState::Unknown);
+        assert!(!s.terminate(&alice, T0, "bob-key"));
     }
 }

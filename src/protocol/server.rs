@@ -96,6 +96,11 @@ impl Server {
         self
     }
 
+    /// The outbound network, when the server has one.
+    pub fn network(&self) -> Option<&Network> {
+        self.network.as_ref()
+    }
+
     /// The platform the server was built with.
     pub fn platform(&self) -> &dyn Platform {
         self.platform.as_ref()

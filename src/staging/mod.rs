@@ -192,6 +192,7 @@ mod tests {
             session_id: None,
             transport: Transport::Http,
             stateless: true,
+            ..RequestContext::default()
         };
         let k = owner_of(&key_only);
         assert_eq!(k.scope, OwnerScope::ApiKey);

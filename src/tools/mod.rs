@@ -40,6 +40,10 @@ pub struct RequestContext {
     pub transport: Transport,
     /// Whether it is a self-contained 2026-07-28 request rather than part of a session.
     pub stateless: bool,
+    /// The authenticated caller, when the deployment authenticates and a token was given.
+    pub principal: Option<crate::auth::Principal>,
+    /// The caller's network address (HTTP), which limits anonymous callers.
+    pub client_ip: Option<String>,
 }
 
 /// Who can be on the other end of a transport.
@@ -109,15 +113,29 @@ impl<'a> ToolContext<'a> {
         })
     }
 
-    /// The API key to send to NCBI and where it came from; the caller's key wins.
+    /// The API key to send to NCBI and where it came from; the caller's key wins. The server's
+    /// own key serves authenticated callers and local use, and anonymous HTTP callers only
+    /// where the operator allows it (`ENTREZ_ANONYMOUS_USE_SERVER_KEY`).
     pub fn effective_api_key(&self) -> (Option<&'a ApiKey>, KeySource) {
         if let Some(k) = &self.request.caller_api_key {
             (Some(k), KeySource::CallerHeader)
-        } else if let Some(k) = &self.config.api_key {
+        } else if let Some(k) = self
+            .config
+            .api_key
+            .as_ref()
+            .filter(|_| self.may_use_server_key())
+        {
             (Some(k), KeySource::ServerSecret)
         } else {
             (None, KeySource::None)
         }
+    }
+
+    /// Whether this caller may spend the server's NCBI key.
+    pub fn may_use_server_key(&self) -> bool {
+        self.request.principal.is_some()
+            || self.request.transport == Transport::Local
+            || self.config.auth.anonymous_use_server_key
     }
 }
 

@@ -175,7 +175,7 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
                             plan::MAX_FETCH_RECORDS
                         ),
                     );
-                    report.suggest("Page with retstart in steps of 200, or stage the set with entrez_data where that tool is available.");
+                    report.suggest("Page with retstart in steps of 500, or stage the set with entrez_data where that tool is available.");
                 }
             }
         }

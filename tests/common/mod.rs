@@ -82,6 +82,7 @@ pub fn post(body: &str, extra: &[(&str, &str)]) -> HttpRequest {
         path: "/mcp".into(),
         headers,
         body: body.as_bytes().to_vec(),
+        client_ip: Some("127.0.0.1".into()),
     }
 }
 

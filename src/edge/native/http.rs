@@ -75,6 +75,10 @@ pub async fn serve(endpoint: Endpoint, addr: SocketAddr) -> std::io::Result<()> 
     .await
 }
 
+/// The address a connection came from.
+#[derive(Debug, Clone, Copy)]
+struct Peer(SocketAddr);
+
 struct App {
     endpoint: Endpoint,
     limits: Limits,
@@ -97,7 +101,7 @@ pub async fn serve_on(
     let connections = Arc::new(Semaphore::new(limits.max_connections));
     tokio::pin!(shutdown);
     loop {
-        let (mut stream, _) = tokio::select! {
+        let (mut stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
                 // Out of file descriptors and the like: wait a moment rather than spin.
@@ -115,7 +119,8 @@ pub async fn serve_on(
             });
             continue;
         };
-        let service = TowerToHyperService::new(app.clone());
+        // The peer's address rides along with each request (anonymous callers are limited by it).
+        let service = TowerToHyperService::new(app.clone().layer(axum::Extension(Peer(peer))));
         tokio::spawn(async move {
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder
@@ -180,6 +185,7 @@ async fn pump(State(app): State<Arc<App>>, request: Request) -> Response {
         path: parts.uri.path().to_string(),
         headers,
         body,
+        client_ip: parts.extensions.get::<Peer>().map(|p| p.0.ip().to_string()),
     };
     let reply = if endpoint.wants_stream(&request) {
         let (tx, rx) = stream::channel();

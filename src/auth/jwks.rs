@@ -1,0 +1,169 @@
+//! The authorization server's signing keys (a JWK Set), which key verifies a token, and
+//! how long a fetched set is trusted.
+//!
+//! Keys come only from the configured (or discovered) `jwks_uri`. A set is kept for its
+//! `Cache-Control: max-age`, clamped to five minutes … one day; a token naming a key the
+//! set does not have causes one early refetch, at most once a minute, so a stream of
+//! forged key ids cannot make this server hammer the authorization server.
+
+use super::jws::Alg;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use serde_json::Value;
+
+/// Shortest time a fetched key set is kept.
+pub const MIN_TTL_MS: u64 = 5 * 60 * 1000;
+/// Longest time a fetched key set is kept.
+pub const MAX_TTL_MS: u64 = 24 * 60 * 60 * 1000;
+/// Kept this long when the reply says nothing.
+pub const DEFAULT_TTL_MS: u64 = 10 * 60 * 1000;
+/// An unknown key id refetches the set at most this often.
+pub const REFETCH_INTERVAL_MS: u64 = 60 * 1000;
+
+/// One public key, with its parameters decoded from base64url.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Jwk {
+    /// `kid`.
+    pub kid: Option<String>,
+    /// `RSA` or `EC`.
+    pub kty: String,
+    /// `alg`, when the set names one.
+    pub alg: Option<String>,
+    /// RSA modulus, or EC x.
+    pub a: Vec<u8>,
+    /// RSA exponent, or EC y.
+    pub b: Vec<u8>,
+    /// The original key object, for platforms that import JWKs whole (WebCrypto).
+    pub json: Value,
+}
+
+/// The signing keys of a JWK Set; keys of other types, other curves or another use are left out.
+pub fn parse_jwks(body: &[u8]) -> Result<Vec<Jwk>, String> {
+    let v: Value =
+        serde_json::from_slice(body).map_err(|_| "the key set is not JSON".to_string())?;
+    let keys = v["keys"].as_array().ok_or("the key set has no keys list")?;
+    let field = |k: &Value, name: &str| {
+        k[name]
+            .as_str()
+            .and_then(|s| URL_SAFE_NO_PAD.decode(s.trim_end_matches('=')).ok())
+    };
+    Ok(keys
+        .iter()
+        .filter(|k| k["use"].as_str().is_none_or(|u| u == "sig"))
+        .filter_map(|k| {
+            let kty = k["kty"].as_str()?;
+            let (a, b) = match kty {
+                "RSA" => (field(k, "n")?, field(k, "e")?),
+                "EC" if k["crv"] == "P-256" => (field(k, "x")?, field(k, "y")?),
+                _ => return None,
+            };
+            Some(Jwk {
+                kid: k["kid"].as_str().map(String::from),
+                kty: kty.to_string(),
+                alg: k["alg"].as_str().map(String::from),
+                a,
+                b,
+                json: k.clone(),
+            })
+        })
+        .collect())
+}
+
+/// The key for a token: the one with its `kid`, or, when the token names none, the only key
+/// of the algorithm's type. A key whose own `alg` disagrees is never used.
+pub fn select<'a>(keys: &'a [Jwk], alg: Alg, kid: Option<&str>) -> Option<&'a Jwk> {
+    let fits =
+        |k: &&Jwk| k.kty == alg.key_type() && k.alg.as_deref().is_none_or(|a| a == alg.name());
+    match kid {
+        Some(id) => keys
+            .iter()
+            .filter(fits)
+            .find(|k| k.kid.as_deref() == Some(id)),
+        None => {
+            let mut candidates = keys.iter().filter(fits);
+            let first = candidates.next();
+            first.filter(|_| candidates.next().is_none())
+        }
+    }
+}
+
+/// How long a fetched set is kept, from its `Cache-Control` header.
+pub fn ttl_ms(cache_control: Option<&str>) -> u64 {
+    cache_control
+        .and_then(|c| {
+            c.split(',')
+                .filter_map(|d| d.trim().strip_prefix("max-age="))
+                .find_map(|v| v.trim().parse::<u64>().ok())
+        })
+        .map(|secs| secs.saturating_mul(1000).clamp(MIN_TTL_MS, MAX_TTL_MS))
+        .unwrap_or(DEFAULT_TTL_MS)
+}
+
+/// The keys held, and when they were fetched.
+#[derive(Debug, Clone, Default)]
+pub struct KeyCache {
+    /// The keys of the last fetch.
+    pub keys: Vec<Jwk>,
+    /// When they were fetched, Unix ms; 0 for never.
+    pub fetched_ms: u64,
+    /// How long they are trusted.
+    pub ttl_ms: u64,
+}
+
+impl KeyCache {
+    /// Whether the keys are still fresh at `now_ms`.
+    pub fn fresh(&self, now_ms: u64) -> bool {
+        self.fetched_ms > 0 && now_ms < self.fetched_ms.saturating_add(self.ttl_ms)
+    }
+
+    /// Whether a token naming an unknown key may refetch now.
+    pub fn may_refetch(&self, now_ms: u64) -> bool {
+        now_ms >= self.fetched_ms.saturating_add(REFETCH_INTERVAL_MS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn signing_keys_are_read_and_chosen_by_kid_and_type() {
+        let set = json!({"keys": [
+            {"kty": "RSA", "kid": "rs1", "use": "sig", "alg": "RS256", "n": "AQAB", "e": "AQAB"},
+            {"kty": "EC", "kid": "es1", "crv": "P-256", "x": "AAAA", "y": "AAAA"},
+            {"kty": "EC", "kid": "p384", "crv": "P-384", "x": "AAAA", "y": "AAAA"},
+            {"kty": "RSA", "kid": "enc", "use": "enc", "n": "AQAB", "e": "AQAB"},
+            {"kty": "oct", "kid": "h", "k": "AAAA"}
+        ]});
+        let keys = parse_jwks(set.to_string().as_bytes()).unwrap();
+        assert_eq!(keys.len(), 2);
+        assert_eq!(select(&keys, Alg::Rs256, Some("rs1")).unwrap().kty, "RSA");
+        assert!(
+            select(&keys, Alg::Es256, Some("rs1")).is_none(),
+            "a key of another type"
+        );
+        assert_eq!(
+            select(&keys, Alg::Es256, None).unwrap().kid.as_deref(),
+            Some("es1")
+        );
+        assert!(select(&keys, Alg::Rs256, Some("nope")).is_none());
+        assert!(parse_jwks(b"[]").is_err());
+    }
+
+    #[test]
+    fn a_set_is_kept_for_its_max_age_within_bounds() {
+        assert_eq!(ttl_ms(Some("public, max-age=600")), 600_000);
+        assert_eq!(ttl_ms(Some("max-age=5")), MIN_TTL_MS);
+        assert_eq!(ttl_ms(Some("max-age=999999")), MAX_TTL_MS);
+        assert_eq!(ttl_ms(None), DEFAULT_TTL_MS);
+        let c = KeyCache {
+            keys: vec![],
+            fetched_ms: 1_000,
+            ttl_ms: 10_000,
+        };
+        assert!(c.fresh(5_000) && !c.fresh(11_000));
+        assert!(!c.may_refetch(30_000) && c.may_refetch(61_000));
+        assert!(!KeyCache::default().fresh(1));
+    }
+}
