@@ -24,7 +24,8 @@ Usage:
 
 Configuration comes from the environment: NCBI_API_KEY, NCBI_EMAIL, NCBI_TOOL,
 EUTILS_BASE_URL, PUBCHEM_BASE_URL, PMC_IDCONV_URL, PMC_OA_URL, PMC_CTXP_URL,
-ALLOWED_ORIGINS, ALLOWED_HOSTS, MCP_SESSION_SECRET, MCP_SESSION_TTL_SECS.";
+ALLOWED_ORIGINS, ALLOWED_HOSTS, MCP_SESSION_SECRET, MCP_SESSION_TTL_SECS, and for
+HTTP callers MCP_AUTH_MODE (none, bearer, oauth) with MCP_AUTH_* (see the README).";
 
     pub fn main() -> ExitCode {
         let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,7 +54,7 @@ ALLOWED_ORIGINS, ALLOWED_HOSTS, MCP_SESSION_SECRET, MCP_SESSION_TTL_SECS.";
                     Ok(a) => a,
                     Err(_) => return usage_error(&format!("cannot parse --listen {listen:?}")),
                 };
-                native::endpoint().and_then(|e| {
+                native::endpoint(addr.ip().is_loopback()).and_then(|e| {
                     runtime()
                         .block_on(native::http::serve(e, addr))
                         .map_err(|e| e.to_string())

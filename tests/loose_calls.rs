@@ -38,10 +38,10 @@ fn server() -> (Server, Recording) {
             transport: Box::new(recording.clone()),
             pacer: Box::new(NoWait),
         })
-        .with_staging(Staging {
-            store: Box::new(SqliteStore::in_memory().unwrap()),
-            limits: Limits::default(),
-        })
+        .with_staging(Staging::new(
+            Box::new(SqliteStore::in_memory().unwrap()),
+            Limits::default(),
+        ))
         .unwrap();
     (server, recording)
 }

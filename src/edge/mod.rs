@@ -10,3 +10,5 @@ pub mod worker;
 pub mod worker_data;
 #[cfg(target_arch = "wasm32")]
 pub mod worker_net;
+#[cfg(target_arch = "wasm32")]
+pub mod worker_verify;

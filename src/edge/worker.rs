@@ -6,10 +6,12 @@
 //! accepts every other isolate's ids; they end by expiry, not DELETE, because
 //! isolates share no memory in which to record a termination.
 
+use crate::auth::{AuthConfig, Authenticator};
 use crate::config::Config;
 use crate::edge::stream;
 use crate::edge::worker_data::DurableStore;
 use crate::edge::worker_net::{DurablePacer, FetchTransport};
+use crate::edge::worker_verify::WebCryptoVerifier;
 use crate::entrez::limiter::{MemoryPacer, Pacer, DISTRIBUTED_WINDOW_MS};
 use crate::http::{sse_headers, Endpoint, HttpRequest, Sessions};
 use crate::net::Network;
@@ -32,7 +34,10 @@ fn lookup(env: &Env, name: &str) -> Option<String> {
 }
 
 fn build(env: &Env) -> std::result::Result<Endpoint, String> {
-    let config = Config::from_lookup(|name| lookup(env, name));
+    let mut config = Config::from_lookup(|name| lookup(env, name));
+    // A Worker is reachable from anywhere: its anonymous callers are never "local".
+    config.auth = AuthConfig::from_lookup(&|name| lookup(env, name), false)?;
+    let auth = Authenticator::new(config.auth.clone(), Some(Box::new(WebCryptoVerifier)));
     let key = match &config.session_secret {
         Some(secret) => secret.expose().as_bytes().to_vec(),
         None => {
@@ -62,17 +67,23 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
     let mut server = Server::new(config, Box::new(SystemPlatform))?.with_network(network);
     match DurableStore::from_env(env) {
         Some(store) => {
-            server = server.with_staging(Staging {
-                store: Box::new(store),
-                limits: Limits::from_lookup(|name| lookup(env, name)),
-            })?;
+            let limits = Limits::from_lookup(|name| lookup(env, name));
+            let mut staging = Staging::new(Box::new(store), limits);
+            if let Some(ledger) =
+                crate::edge::worker_data::DurableLedger::from_env(env, &limits, |name| {
+                    lookup(env, name)
+                })
+            {
+                staging.ledger = Box::new(ledger);
+            }
+            server = server.with_staging(staging)?;
         }
         // Without the bindings there is nowhere to keep datasets: entrez_data is not listed.
         None => worker::console_warn!(
             "ENTREZ_DATASET/ENTREZ_CATALOG bindings missing: entrez_data is disabled"
         ),
     }
-    Ok(Endpoint::new(server, sessions))
+    Ok(Endpoint::new(server, sessions).with_auth(auth))
 }
 
 fn endpoint(env: &Env) -> std::result::Result<&'static Endpoint, String> {
@@ -95,11 +106,14 @@ async fn fetch(mut req: Request, env: Env, _ctx: Context) -> Result<Response> {
     };
     let headers = req.headers().entries().collect();
     let body = req.bytes().await.unwrap_or_default();
+    // Cloudflare sets CF-Connecting-IP itself; a client cannot forge it.
+    let client_ip = req.headers().get("CF-Connecting-IP").ok().flatten();
     let request = HttpRequest {
         method: req.method().to_string(),
         path: req.path(),
         headers,
         body,
+        client_ip,
     };
     let reply = if endpoint.wants_stream(&request) {
         let (tx, rx) = stream::channel();

@@ -10,10 +10,12 @@
 //! - [`guard`]: the read-only policy every query runs under;
 //! - [`collect`]: a query's rows gathered under that policy's limits;
 //! - [`limits`]: records, rows, bytes, datasets and lifetime per caller;
+//! - [`ledger`]: what each identity, each anonymous address and the deployment may hold;
 //! - [`store`]: the [`SqlStore`] trait a backend implements;
 //! - [`wire`]: the messages between the Worker and its Durable Objects.
 //!
-//! Ownership: a dataset belongs to the MCP session that staged it (the
+//! Ownership: a dataset belongs to the authenticated identity that staged it,
+//! from any session or era; without one, to the MCP session that staged it (the
 //! handshake era over HTTP). Without a session it belongs to a hash of the
 //! caller's NCBI key; on stdio, one local user, to the fixed owner `local`.
 //! A stateless (2026-07-28) HTTP request with neither session nor key stages
@@ -25,6 +27,7 @@
 pub mod collect;
 pub mod guard;
 pub mod layouts;
+pub mod ledger;
 pub mod limits;
 pub mod rows;
 pub mod schema;
@@ -44,11 +47,42 @@ pub struct Staging {
     pub store: Box<dyn SqlStore>,
     /// Limits in force.
     pub limits: Limits,
+    /// What each account and the deployment may hold.
+    pub ledger: Box<dyn ledger::Ledger>,
+}
+
+impl Staging {
+    /// A store under `limits`, with an in-process ledger under the default quotas.
+    pub fn new(store: Box<dyn SqlStore>, limits: Limits) -> Staging {
+        let quotas = ledger::Quotas::from_lookup(|_| None, &limits);
+        Staging {
+            store,
+            limits,
+            ledger: Box::new(ledger::MemoryLedger::new(quotas)),
+        }
+    }
+}
+
+/// The account a request's stagings are charged to: its identity; an anonymous HTTP
+/// caller's address (hashed); or, for the local user, none but the deployment's totals.
+pub fn account_of(request: &RequestContext) -> ledger::Account {
+    if let Some(p) = &request.principal {
+        return ledger::Account::Identity(p.key.clone());
+    }
+    match request.transport {
+        Transport::Local => ledger::Account::Local,
+        Transport::Http => ledger::Account::Address(digest(
+            "address",
+            request.client_ip.as_deref().unwrap_or("unknown"),
+        )),
+    }
 }
 
 /// How the owner of a dataset was determined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OwnerScope {
+    /// An authenticated identity (bearer token or OAuth subject).
+    Identity,
     /// The MCP session (Streamable HTTP).
     Session,
     /// A hash of the caller's `X-NCBI-API-Key`, where there is no session.
@@ -63,6 +97,7 @@ impl OwnerScope {
     /// `session`, `api_key` or `local`.
     pub fn as_str(self) -> &'static str {
         match self {
+            OwnerScope::Identity => "identity",
             OwnerScope::Session => "session",
             OwnerScope::ApiKey => "api_key",
             OwnerScope::Local => "local",
@@ -96,9 +131,16 @@ impl Owner {
     }
 }
 
-/// The owner for a request: session first, then caller key, then the local user
-/// (stdio) or the handle pool (stateless HTTP).
+/// The owner for a request: identity first, then session, then caller key, then the local
+/// user (stdio) or the handle pool (stateless HTTP).
 pub fn owner_of(request: &RequestContext) -> Owner {
+    // An authenticated identity owns its datasets from any session, era or connection.
+    if let Some(p) = &request.principal {
+        return Owner {
+            key: format!("id-{}", p.key),
+            scope: OwnerScope::Identity,
+        };
+    }
     if let Some(session) = request.session_id.as_deref().filter(|s| !s.is_empty()) {
         return Owner {
             key: format!("session-{}", digest("session", session)),

@@ -82,6 +82,49 @@ pub enum CatalogCommand {
     },
 }
 
+/// A request to the deployment's ledger object (see [`super::ledger`]); the isolate sends
+/// its quotas along, so the object reads no configuration of its own.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum LedgerCommand {
+    /// [`super::ledger::Book::admit`].
+    Admit {
+        /// Dataset id.
+        id: String,
+        /// Who is charged.
+        account: super::ledger::Account,
+        /// When the dataset expires, Unix ms.
+        expires_ms: u64,
+        /// Now, Unix ms.
+        now_ms: u64,
+        /// The ceilings.
+        quotas: super::ledger::Quotas,
+    },
+    /// [`super::ledger::Book::record`].
+    Record {
+        /// Dataset id.
+        id: String,
+        /// Its size now.
+        bytes: u64,
+        /// The ceilings.
+        quotas: super::ledger::Quotas,
+    },
+    /// [`super::ledger::Book::release`].
+    Release {
+        /// Dataset id.
+        id: String,
+    },
+    /// [`super::ledger::Book::allowance`].
+    Allowance {
+        /// Whose.
+        account: super::ledger::Account,
+        /// Now, Unix ms.
+        now_ms: u64,
+        /// The ceilings.
+        quotas: super::ledger::Quotas,
+    },
+}
+
 /// [`NewDataset`] with its layout named rather than referenced.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WireDataset {

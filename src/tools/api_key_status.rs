@@ -18,16 +18,16 @@ pub const CALLER_KEY_HEADER: &str = "X-NCBI-API-Key";
 pub const SPEC: ToolSpec = ToolSpec {
     name: "system_api_key_status",
     title: "NCBI API key status",
-    description: "Whether an NCBI API key is in effect and the rate limit that follows. The key comes from your X-NCBI-API-Key header or the server's secret; 3 requests/s without one, 10 with. Also the tool and email sent to NCBI; never reveals the key.",
+    description: "Whether an NCBI API key is in effect and the rate limit that follows (3 requests/s without one, 10 with); who this server takes you for and what you may still stage. Never reveals a key or token.",
     input_schema: include_str!("../../schemas/system_api_key_status.input.json"),
     output_schema: include_str!("../../schemas/system_api_key_status.output.json"),
     annotations: ToolAnnotations::LOCAL_READ_ONLY,
     typical_output: "0.5 KB",
     text_form: TextForm::Readable,
-    handler: |ctx, _args| Box::pin(async move { run(ctx) }),
+    handler: |ctx, _args| Box::pin(run(ctx)),
 };
 
-fn run(ctx: &ToolContext<'_>) -> Result<ToolOutput> {
+async fn run(ctx: &ToolContext<'_>) -> Result<ToolOutput> {
     let (key, source) = ctx.effective_api_key();
     let configured = key.is_some();
     let limit = if configured {
@@ -50,7 +50,32 @@ fn run(ctx: &ToolContext<'_>) -> Result<ToolOutput> {
     if ctx.config.email.is_none() {
         notes.push("NCBI_EMAIL is not set; NCBI asks for a contact address so that it can reach you before blocking a tool that misbehaves.".to_string());
     }
+    let principal = ctx.request.principal.as_ref();
+    let caller = json!({
+        "authenticated": principal.is_some(),
+        "identity": principal.map(|p| p.name.clone()),
+        "auth_mode": ctx.config.auth.mode.as_str(),
+        "scopes": principal.map(|p| p.scopes.clone()).unwrap_or_default(),
+        "server_key_for_you": ctx.may_use_server_key(),
+    });
+    if ctx.config.api_key.is_some() && !ctx.may_use_server_key() && source == KeySource::None {
+        notes.push("This server has its own NCBI key, but it serves authenticated callers only; send a token, or your own key in the X-NCBI-API-Key header.".to_string());
+    }
+    let allowances = match ctx.staging {
+        Some(s) => {
+            let account = crate::staging::account_of(ctx.request);
+            s.ledger
+                .allowance(&account, ctx.platform.now_unix_ms())
+                .await
+                .ok()
+                .map(|a| serde_json::to_value(a).unwrap_or(Value::Null))
+                .unwrap_or(Value::Null)
+        }
+        None => Value::Null,
+    };
     let structured = json!({
+        "caller": caller,
+        "allowances": allowances,
         "configured": configured,
         "source": source.as_str(),
         "rate_limit_per_second": limit,
@@ -65,8 +90,12 @@ fn run(ctx: &ToolContext<'_>) -> Result<ToolOutput> {
         KeySource::None => "none",
     };
     let text = format!(
-        "NCBI API key: {} ({source_text}).\nE-utilities rate limit: {limit} requests per second.\nIdentifiers sent to NCBI: tool={}, email={}.\n{}",
+        "NCBI API key: {} ({source_text}).\nE-utilities rate limit: {limit} requests per second.\nCaller: {}.\nIdentifiers sent to NCBI: tool={}, email={}.\n{}",
         if configured { "configured" } else { "not configured" },
+        match principal {
+            Some(p) => format!("{} (authenticated by {})", p.name, p.via.as_str()),
+            None => "anonymous".to_string(),
+        },
         ctx.config.tool,
         ctx.config.email.as_deref().unwrap_or("(not set)"),
         notes.join("\n")

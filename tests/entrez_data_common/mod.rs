@@ -70,10 +70,7 @@ pub fn server_on(
         });
     }
     let server = server
-        .with_staging(Staging {
-            store: Box::new(store),
-            limits,
-        })
+        .with_staging(Staging::new(Box::new(store), limits))
         .unwrap();
     (server, clock)
 }

@@ -4,6 +4,7 @@ pub mod http;
 pub mod sqlite;
 pub mod stdio;
 pub mod transport;
+pub mod verify;
 
 /// Every native build (the binary, the replay servers, tests and benchmarks)
 /// allocates with mimalloc: parsing and staging build many short strings,
@@ -11,12 +12,14 @@ pub mod transport;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+use crate::auth::{AuthConfig, Authenticator};
 use crate::config::Config;
 use crate::entrez::limiter::MemoryPacer;
 use crate::http::{Endpoint, Sessions};
 use crate::net::Network;
 use crate::platform::{Platform, SystemPlatform};
 use crate::protocol::Server;
+use crate::staging::ledger::{MemoryLedger, Quotas};
 use crate::staging::{Limits, Staging};
 
 /// Reads the configuration from the process environment.
@@ -26,12 +29,16 @@ pub fn config_from_env() -> Config {
 
 /// Builds the server from the environment, with reqwest and an in-process pacer.
 pub fn server() -> Result<Server, String> {
+    server_with(config_from_env())
+}
+
+fn server_with(config: Config) -> Result<Server, String> {
     let network = Network {
         transport: Box::new(transport::ReqwestTransport::new()?),
         // One pacer per process: every task of this binary shares NCBI's limit.
         pacer: Box::new(MemoryPacer::new()),
     };
-    let server = Server::new(config_from_env(), Box::new(SystemPlatform))?.with_network(network);
+    let server = Server::new(config, Box::new(SystemPlatform))?.with_network(network);
     match staging_from_env() {
         Ok(staging) => server.with_staging(staging),
         Err(e) => {
@@ -45,15 +52,27 @@ pub fn server() -> Result<Server, String> {
 /// The dataset store under `ENTREZ_DATA_DIR` (or the platform data directory) and its limits.
 pub fn staging_from_env() -> Result<Staging, String> {
     let env = |name: &str| std::env::var(name).ok();
+    let limits = Limits::from_lookup(env);
+    let store = sqlite::SqliteStore::from_lookup(env)?;
+    let ledger = MemoryLedger::new(Quotas::from_lookup(env, &limits));
+    // Datasets kept on disk from an earlier run count in the deployment's totals.
+    ledger.seed(store.inventory()?);
     Ok(Staging {
-        store: Box::new(sqlite::SqliteStore::from_lookup(env)?),
-        limits: Limits::from_lookup(env),
+        store: Box::new(store),
+        limits,
+        ledger: Box::new(ledger),
     })
 }
 
 /// Builds the HTTP endpoint; without `MCP_SESSION_SECRET` sessions last until restart.
-pub fn endpoint() -> Result<Endpoint, String> {
-    let server = server()?;
+/// `local` says it listens on a loopback address only, so its anonymous callers are the
+/// machine's own user, who may spend the server's NCBI key.
+pub fn endpoint(local: bool) -> Result<Endpoint, String> {
+    let mut config = config_from_env();
+    let lookup = |name: &str| std::env::var(name).ok();
+    config.auth = AuthConfig::from_lookup(&lookup, local)?;
+    let auth = Authenticator::new(config.auth.clone(), Some(Box::new(verify::RingVerifier)));
+    let server = server_with(config)?;
     let key = match &server.config.session_secret {
         Some(secret) => secret.expose().as_bytes().to_vec(),
         None => {
@@ -63,5 +82,5 @@ pub fn endpoint() -> Result<Endpoint, String> {
         }
     };
     let sessions = Sessions::new(key, server.config.session_ttl_secs, true);
-    Ok(Endpoint::new(server, sessions))
+    Ok(Endpoint::new(server, sessions).with_auth(auth))
 }

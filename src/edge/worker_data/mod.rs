@@ -7,7 +7,10 @@
 //!   addressed by the dataset id, holding its tables and status and
 //!   deleting itself with an alarm when the dataset expires;
 //! - [`EntrezCatalog`](catalog_object::EntrezCatalog), one per owner,
-//!   holding the ids that owner may list and enforcing the dataset quota.
+//!   holding the ids that owner may list and enforcing the dataset quota;
+//! - [`EntrezLedger`](ledger_object::EntrezLedger), one for the deployment,
+//!   holding what every identity, anonymous address and the whole deployment
+//!   may still stage ([`DurableLedger`] is its client).
 //!
 //! Expiry needs no sweep here: each dataset's alarm removes it, an expired
 //! dataset asked for before its alarm fires removes itself, and catalogs
@@ -16,16 +19,19 @@
 pub mod catalog_object;
 pub mod dataset_object;
 mod do_sql;
+pub mod ledger_object;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::platform::BoxFuture;
 use crate::staging::guard::QueryPolicy;
 use crate::staging::is_dataset_id;
+use crate::staging::ledger::{Account, Allowance, Ledger, Quotas};
 use crate::staging::rows::RowBatch;
 use crate::staging::store::{
     Appended, Caps, DatasetInfo, NewDataset, QueryResult, SqlStore, Status, TableInfo,
 };
-use crate::staging::wire::{CatalogCommand, DatasetCommand, WireBatch, WireDataset};
+use crate::staging::wire::{CatalogCommand, DatasetCommand, LedgerCommand, WireBatch, WireDataset};
+use crate::staging::Limits;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use worker::{Date, Env, Method, ObjectNamespace, Request, RequestInit};
@@ -34,6 +40,91 @@ use worker::{Date, Env, Method, ObjectNamespace, Request, RequestInit};
 pub const DATASET_BINDING: &str = "ENTREZ_DATASET";
 /// Binding of the per-owner catalog Durable Object class.
 pub const CATALOG_BINDING: &str = "ENTREZ_CATALOG";
+
+/// Binding of the deployment's ledger Durable Object class.
+pub const LEDGER_BINDING: &str = "ENTREZ_LEDGER";
+
+/// The staging ledger in its Durable Object, with this deployment's quotas.
+pub struct DurableLedger {
+    objects: ObjectNamespace,
+    quotas: Quotas,
+}
+
+impl DurableLedger {
+    /// The ledger behind `ENTREZ_LEDGER`, if the deployment declares it.
+    pub fn from_env(
+        env: &Env,
+        limits: &Limits,
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Option<DurableLedger> {
+        Some(DurableLedger {
+            objects: env.durable_object(LEDGER_BINDING).ok()?,
+            quotas: Quotas::from_lookup(lookup, limits),
+        })
+    }
+
+    async fn send<T: DeserializeOwned>(&self, command: &LedgerCommand) -> Result<T> {
+        call(&self.objects, "deployment", command).await
+    }
+}
+
+impl Ledger for DurableLedger {
+    fn admit<'a>(
+        &'a self,
+        id: &'a str,
+        account: &'a Account,
+        expires_ms: u64,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            self.send::<serde_json::Value>(&LedgerCommand::Admit {
+                id: id.to_string(),
+                account: account.clone(),
+                expires_ms,
+                now_ms,
+                quotas: self.quotas,
+            })
+            .await
+            .map(|_| ())
+        })
+    }
+
+    fn record<'a>(&'a self, id: &'a str, bytes: u64) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            self.send::<serde_json::Value>(&LedgerCommand::Record {
+                id: id.to_string(),
+                bytes,
+                quotas: self.quotas,
+            })
+            .await
+            .map(|_| ())
+        })
+    }
+
+    fn release<'a>(&'a self, id: &'a str) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            // A release that does not arrive costs nothing lasting: the entry expires.
+            let _ = self
+                .send::<serde_json::Value>(&LedgerCommand::Release { id: id.to_string() })
+                .await;
+        })
+    }
+
+    fn allowance<'a>(
+        &'a self,
+        account: &'a Account,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<Allowance>> {
+        Box::pin(async move {
+            self.send(&LedgerCommand::Allowance {
+                account: account.clone(),
+                now_ms,
+                quotas: self.quotas,
+            })
+            .await
+        })
+    }
+}
 
 /// `SqlStore` over Durable Objects.
 pub struct DurableStore {

@@ -217,7 +217,9 @@ Send X-NCBI-API-Key (or open a session with initialize) to stage datasets you ca
 /// Deletes one of the caller's datasets.
 pub async fn drop_dataset(ctx: &ToolContext<'_>, dataset: &DatasetRef) -> Result<ToolOutput> {
     let info = owned_dataset(ctx, &dataset.data_access_id).await?;
-    let dropped = staging(ctx)?.store.remove(&info.id).await?;
+    let staging = staging(ctx)?;
+    let dropped = staging.store.remove(&info.id).await?;
+    staging.ledger.release(&info.id).await;
     let structured = json!({
         "operation": "drop_dataset",
         "data_access_id": info.id,

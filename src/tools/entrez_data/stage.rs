@@ -21,7 +21,7 @@ use crate::staging::limits::MAX_RECORDS;
 use crate::staging::rows::{self, RowBatch};
 use crate::staging::schema::Layout;
 use crate::staging::store::{Caps, DatasetInfo, NewDataset, Status};
-use crate::staging::{iso8601, new_dataset_id, owner_of, Staging};
+use crate::staging::{account_of, iso8601, new_dataset_id, owner_of, Staging};
 use crate::tools::content::{Annotations, Content, Role};
 use crate::tools::{ToolContext, ToolOutput};
 use futures_util::future::join;
@@ -168,7 +168,17 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
         created_ms: now,
         expires_ms: now.saturating_add(limits.ttl_secs.saturating_mul(1000)),
     };
-    staging.store.create(created, limits.max_datasets).await?;
+    // The ledger first: what this caller's account and the deployment may still hold.
+    let account = account_of(ctx.request);
+    staging
+        .ledger
+        .admit(&id, &account, created.expires_ms, now)
+        .await?;
+    let allowance = staging.ledger.allowance(&account, now).await?;
+    if let Err(e) = staging.store.create(created, limits.max_datasets).await {
+        staging.ledger.release(&id).await;
+        return Err(e);
+    }
     let size = fetch.batch_size() as u64;
     let planned = match &work {
         Work::Ids(ids) => Some((ids.len() as u64).div_ceil(size) as f64),
@@ -193,7 +203,9 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
             max_rows: limits.max_rows,
             max_bytes: limits
                 .max_dataset_bytes
-                .min(limits.max_owner_bytes.saturating_sub(used)),
+                .min(limits.max_owner_bytes.saturating_sub(used))
+                .min(allowance.bytes_left.unwrap_or(u64::MAX))
+                .min(allowance.total_bytes_left),
         },
     };
     match run.batches(&work, &mut progress).await {
@@ -336,6 +348,12 @@ impl Run<'_> {
                 ),
             );
         }
+        // The books follow the dataset's size; a ceiling passed meanwhile (by stagings
+        // running beside this one) stops it here.
+        self.staging
+            .ledger
+            .record(&self.id, appended.info.bytes)
+            .await?;
         p.info = Some(appended.info);
         Ok(appended.new_records)
     }
