@@ -112,13 +112,18 @@ struct Harness {
 }
 
 fn harness(env: &[(&str, &str)], jwks: Value) -> Harness {
+    harness_on(env, jwks, false)
+}
+
+/// `local`: the edge serves this machine only (the native server on a loopback address).
+fn harness_on(env: &[(&str, &str)], jwks: Value, local: bool) -> Harness {
     let owned: Vec<(String, String)> = env
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     let lookup = move |k: &str| owned.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
     let mut config = Config::from_lookup(&lookup);
-    config.auth = AuthConfig::from_lookup(&lookup, false).unwrap();
+    config.auth = AuthConfig::from_lookup(&lookup, local).unwrap();
     let auth = Authenticator::new(config.auth.clone(), Some(Box::new(RingVerifier)));
     let up = Arc::new(AtomicBool::new(true));
     let fetches = Arc::new(AtomicUsize::new(0));
@@ -478,4 +483,38 @@ fn anonymous_callers_of_an_open_public_deployment_do_not_spend_the_operators_key
         r.json_body()["result"]["structuredContent"]["source"],
         "server_secret"
     );
+}
+
+#[test]
+fn an_open_server_on_loopback_serves_its_machine_as_the_operator() {
+    let h = harness_on(
+        &[("NCBI_API_KEY", "server-key-123")],
+        json!({"keys": []}),
+        true,
+    );
+    let r = call_as(&h, None, "system_api_key_status", json!({}));
+    let sc = &r.json_body()["result"]["structuredContent"];
+    assert_eq!(sc["source"], "server_secret");
+    assert_eq!(sc["caller"]["server_key_for_you"], true);
+    assert_eq!(
+        sc["allowances"]["datasets_left"],
+        Value::Null,
+        "no per-address limit for the machine's own user, only the deployment's totals"
+    );
+    assert_eq!(sc["allowances"]["total_datasets_left"], 1000);
+    // The same loopback server with a mode set is no longer the operator's alone.
+    let guarded = harness_on(
+        &[
+            ("NCBI_API_KEY", "server-key-123"),
+            ("MCP_AUTH_MODE", "bearer"),
+            ("MCP_AUTH_TOKENS", &format!("alice:{TOKEN_A}")),
+            ("MCP_AUTH_ANONYMOUS", "true"),
+        ],
+        json!({"keys": []}),
+        true,
+    );
+    let r = call_as(&guarded, None, "system_api_key_status", json!({}));
+    let sc = &r.json_body()["result"]["structuredContent"];
+    assert_eq!(sc["source"], "none");
+    assert_eq!(sc["allowances"]["datasets_left"], 5);
 }

@@ -75,6 +75,8 @@ pub struct AuthConfig {
     pub allow_anonymous: bool,
     /// `ENTREZ_ANONYMOUS_USE_SERVER_KEY`: whether anonymous callers spend the server's NCBI key.
     pub anonymous_use_server_key: bool,
+    /// The edge serves one local user: stdio, or the native server on a loopback address.
+    pub local: bool,
 }
 
 /// Default scope every call needs in oauth mode.
@@ -114,6 +116,7 @@ impl AuthConfig {
             introspection_client: None,
             allow_anonymous: true,
             anonymous_use_server_key: true,
+            local: true,
         }
     }
 
@@ -212,6 +215,7 @@ impl AuthConfig {
             // (local use), or where the operator says so.
             anonymous_use_server_key: get("ENTREZ_ANONYMOUS_USE_SERVER_KEY")
                 .map_or(open && local, |v| yes(&v)),
+            local,
         })
     }
 

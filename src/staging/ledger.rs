@@ -254,41 +254,41 @@ impl Book {
         Ok(())
     }
 
-    /// The bytes a dataset takes now; refused when its account or the deployment would pass
-    /// its byte ceiling (the batch that got it there is then undone by the caller).
+    /// The bytes a dataset takes now, always written down (the books follow what is stored);
+    /// an error when that took its account or the deployment past a byte ceiling, which
+    /// stops the staging: the dataset keeps what it committed, and nothing more is admitted
+    /// until space frees up.
     pub fn record(&mut self, id: &str, bytes: u64, quotas: &Quotas) -> Result<(), Error> {
-        let Some(entry) = self.datasets.get(id).cloned() else {
+        let Some(entry) = self.datasets.get_mut(id) else {
             return Ok(());
         };
-        let others: u64 = self
-            .datasets
-            .iter()
-            .filter(|(k, _)| *k != id)
-            .map(|(_, e)| e.bytes)
-            .sum();
-        if others.saturating_add(bytes) > quotas.total_bytes {
-            return Err(refusal(format!("This batch would take the deployment past its {} bytes (ENTREZ_DATA_TOTAL_MAX_BYTES).", quotas.total_bytes), None, "total_bytes"));
+        entry.bytes = bytes;
+        let account = entry.account.clone();
+        let others = |same_account: bool| -> u64 {
+            self.datasets
+                .iter()
+                .filter(|(k, e)| *k != id && (!same_account || e.account == account))
+                .map(|(_, e)| e.bytes)
+                .sum()
+        };
+        if others(false).saturating_add(bytes) > quotas.total_bytes {
+            return Err(refusal(
+                format!(
+                    "This batch took the deployment past its {} bytes (ENTREZ_DATA_TOTAL_MAX_BYTES).",
+                    quotas.total_bytes
+                ),
+                None,
+                "total_bytes",
+            ));
         }
-        if let Some((_, max, _)) = entry.account.as_ref().and_then(|a| quotas.of(a)) {
-            let account = entry.account.clone().unwrap_or(Account::Local);
-            let mine: u64 = self
-                .held(&account)
-                .filter(|e| *e != &entry)
-                .map(|e| e.bytes)
-                .sum();
-            if mine.saturating_add(bytes) > max {
+        if let Some((a, (_, max, _))) = account.as_ref().and_then(|a| Some((a, quotas.of(a)?))) {
+            if others(true).saturating_add(bytes) > max {
                 return Err(refusal(
-                    format!(
-                        "This batch would take {} past {max} bytes.",
-                        account.label()
-                    ),
+                    format!("This batch took {} past {max} bytes.", a.label()),
                     None,
                     "account_bytes",
                 ));
             }
-        }
-        if let Some(e) = self.datasets.get_mut(id) {
-            e.bytes = bytes;
         }
         Ok(())
     }
@@ -496,8 +496,11 @@ mod tests {
             .unwrap_err()
             .message
             .contains("past 500 bytes"));
-        b.admit("d2", &ip, u64::MAX, &q, 1).unwrap();
+        // What was stored stays on the books, so nothing more is admitted until space frees up.
+        let full = b.admit("d2", &ip, u64::MAX, &q, 1).unwrap_err();
+        assert!(full.message.contains("bytes allowed"), "{}", full.message);
         b.release("d1");
+        b.admit("d2", &ip, u64::MAX, &q, 1).unwrap();
         b.release("d2");
         b.admit("d3", &ip, u64::MAX, &q, 2).unwrap();
         b.release("d3");
@@ -512,6 +515,14 @@ mod tests {
         let a = b.allowance(&ip, &q, WINDOW_MS + 2);
         assert_eq!((a.datasets_left, a.stagings_left), (Some(1), Some(2)));
         assert_eq!(b.allowance(&Account::Local, &q, 0).datasets_left, None);
+        // Two datasets alike in every field are still two datasets.
+        let later = WINDOW_MS * 3;
+        b.release("d4");
+        b.admit("d5", &ip, u64::MAX, &q, later).unwrap();
+        b.admit("d6", &ip, u64::MAX, &q, later).unwrap();
+        b.record("d5", 300, &q).unwrap();
+        let e = b.record("d6", 300, &q).unwrap_err();
+        assert_eq!(e.details.unwrap()["limit"], "account_bytes");
     }
 
     #[test]

@@ -64,13 +64,15 @@ impl Staging {
 }
 
 /// The account a request's stagings are charged to: its identity; an anonymous HTTP
-/// caller's address (hashed); or, for the local user, none but the deployment's totals.
-pub fn account_of(request: &RequestContext) -> ledger::Account {
+/// caller's address (hashed); or, for the local user (stdio, or an open server on a
+/// loopback address, whose every caller is this machine), none but the deployment's totals.
+pub fn account_of(request: &RequestContext, auth: &crate::auth::AuthConfig) -> ledger::Account {
     if let Some(p) = &request.principal {
         return ledger::Account::Identity(p.key.clone());
     }
     match request.transport {
         Transport::Local => ledger::Account::Local,
+        Transport::Http if auth.local && !auth.enabled() => ledger::Account::Local,
         Transport::Http => ledger::Account::Address(digest(
             "address",
             request.client_ip.as_deref().unwrap_or("unknown"),

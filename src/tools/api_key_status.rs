@@ -63,7 +63,7 @@ async fn run(ctx: &ToolContext<'_>) -> Result<ToolOutput> {
     }
     let allowances = match ctx.staging {
         Some(s) => {
-            let account = crate::staging::account_of(ctx.request);
+            let account = crate::staging::account_of(ctx.request, &ctx.config.auth);
             s.ledger
                 .allowance(&account, ctx.platform.now_unix_ms())
                 .await

@@ -90,17 +90,26 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
     staging.store.expire(now).await?;
     let mine = staging.store.list(&owner.key).await?;
     let used: u64 = mine.iter().map(|d| d.bytes).sum();
+    let frees = mine.iter().map(|d| d.expires_ms).min();
     if mine.len() as u64 >= limits.max_datasets {
-        return Err(over_quota(format!(
-            "You already hold {} datasets, the most one caller may hold.",
-            mine.len()
-        )));
+        return Err(over_quota(
+            format!(
+                "You already hold {} datasets, the most one caller may hold (ENTREZ_DATA_MAX_DATASETS).",
+                mine.len()
+            ),
+            "owner_datasets",
+            frees,
+        ));
     }
     if used >= limits.max_owner_bytes {
-        return Err(over_quota(format!(
-            "Your datasets already take {} bytes, the most one caller may use ({}).",
-            used, limits.max_owner_bytes
-        )));
+        return Err(over_quota(
+            format!(
+                "Your datasets already take {} bytes, the most one caller may use ({}, ENTREZ_DATA_MAX_OWNER_BYTES).",
+                used, limits.max_owner_bytes
+            ),
+            "owner_bytes",
+            frees,
+        ));
     }
 
     let source = call.source.clone();
@@ -169,7 +178,7 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
         expires_ms: now.saturating_add(limits.ttl_secs.saturating_mul(1000)),
     };
     // The ledger first: what this caller's account and the deployment may still hold.
-    let account = account_of(ctx.request);
+    let account = account_of(ctx.request, &ctx.config.auth);
     staging
         .ledger
         .admit(&id, &account, created.expires_ms, now)
@@ -446,12 +455,22 @@ pub fn dataset_link(info: &DatasetInfo, layout: &Layout) -> Content {
     }
 }
 
-fn over_quota(message: String) -> Error {
-    Error::new(ErrorKind::LimitExceeded, message)
+/// The caller's own ceiling is reached: which one, and when their first dataset expires.
+fn over_quota(message: String, limit: &str, frees: Option<u64>) -> Error {
+    let when = frees
+        .map(|t| {
+            format!(
+                " It frees up at {}, when your oldest dataset expires.",
+                iso8601(t)
+            )
+        })
+        .unwrap_or_default();
+    Error::new(ErrorKind::LimitExceeded, format!("{message}{when}"))
         .with_code("dataset_quota_exceeded")
         .suggest(
             "Drop datasets you no longer need (operation drop_dataset; list_datasets shows them).",
         )
+        .with_details(serde_json::json!({"limit": limit, "frees_at": frees.map(iso8601)}))
 }
 
 /// A staging failure, pointing at the partial dataset that now says `failed`.
