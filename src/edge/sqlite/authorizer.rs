@@ -167,6 +167,8 @@ fn describe(a: &AuthAction<'_>) -> String {
         | AuthAction::DropTrigger { .. }
         | AuthAction::DropTempTrigger { .. }
         | AuthAction::DropVtable { .. } => "dropping schema objects (DROP ...)".to_string(),
-        other => format!("{other:?}"),
+        // Named here rather than through Debug, which the Worker build prints shallowly.
+        AuthAction::Unknown { code, .. } => format!("SQLite authorizer action {code}"),
+        _ => "an action read-only queries do not take".to_string(),
     }
 }
