@@ -124,7 +124,7 @@ worker_bundle() {
 }
 # The gzipped bundle (wasm plus JS glue, gzip -9) may not grow past this many bytes:
 # the size measured when it was set, plus about 1% for ordinary growth (README).
-WORKER_GZIP_CEILING=1445000
+WORKER_GZIP_CEILING=1492000
 WORKER_SIZE_LINE=""
 WORKER_GZIP_BYTES=0
 step "worker bundle (worker-build --release)" worker_bundle && WORKER_OK=1
@@ -244,12 +244,13 @@ start_bg() {
 }
 
 # start_native NAME VAR=VALUE...: the release binary with the Worker's [vars], the E2E env
-# file and the given variables; sets NATIVE_URL to its MCP URL once it answers, else "".
+# file and the given variables (which win); sets NATIVE_URL to its MCP URL once it answers,
+# else "". NATIVE_PORT, when set, is the port to listen on.
 start_native() {
   local name="$1" port logfile
   shift
   NATIVE_URL=""
-  port=$(free_port)
+  port="${NATIVE_PORT:-$(free_port)}"
   logfile="$TMP/native-$port.log"
   start_bg "$name" "$logfile" env -i PATH="$PATH" HOME="$HOME" \
     ALLOWED_HOSTS="$(toml_var ALLOWED_HOSTS)" NCBI_TOOL="$(toml_var NCBI_TOOL)" \
@@ -262,16 +263,17 @@ start_native() {
   fi
 }
 
-# start_replay NAME: starts target/release/NAME on a free port and sets REPLAY_BASE
-# to the http://127.0.0.1:PORT it prints first.
+# start_replay NAME [LABEL]: starts target/release/NAME on a free port and sets REPLAY_BASE
+# to the http://127.0.0.1:PORT it prints first; LABEL names its files (default NAME).
 start_replay() {
-  local name="$1" out="$TMP/$1.out" line=""
+  local name="$1" label="${2:-$1}" line="" out
+  out="$TMP/$label.out"
   REPLAY_BASE=""
   if [ ! -x "$ROOT/target/release/$name" ]; then
     warn "no $name binary; tools that need it will fail"
     return 1
   fi
-  setsid "$ROOT/target/release/$name" --listen 127.0.0.1:0 </dev/null >"$out" 2>"$TMP/$name.log" &
+  setsid "$ROOT/target/release/$name" --listen 127.0.0.1:0 </dev/null >"$out" 2>"$TMP/$label.log" &
   PIDS+=("$!")
   for _ in $(seq 1 100); do
     line=$(head -n1 "$out" 2>/dev/null || true)
@@ -286,6 +288,109 @@ start_replay() {
     warn "$name did not report its address (got: ${line:-nothing}); tools that need it will fail"
     return 1
   fi
+}
+
+# start_worker LABEL ENV_FILE PORT: wrangler dev on the bundle copy in $TMP/worker, with the
+# settings file as its secrets; sets WORKER_URL once it answers, else "". Each instance has its
+# own dev registry and state directory, apart from every other wrangler dev on this machine
+# (scripts/dev.sh, another checkout's tests, the other instances of this run).
+start_worker() {
+  local label="$1" env_file="$2" port="$3"
+  WORKER_URL=""
+  start_bg "wrangler dev ($label)" "$TMP/wrangler-$label.log" env WRANGLER_REGISTRY_PATH="$TMP/wrangler-registry-$label" \
+    wrangler dev --config "$TMP/worker/wrangler.toml" \
+    --ip 127.0.0.1 --port "$port" --inspector-port "$(free_port)" \
+    --persist-to "$TMP/wrangler-state-$label" \
+    --env-file "$env_file" --show-interactive-dev-session=false --log-level info
+  if wait_http "http://127.0.0.1:$port/" "$BG_PID" "wrangler dev ($label)"; then
+    WORKER_URL="http://127.0.0.1:$port/mcp"
+  else
+    tail -n 40 "$TMP/wrangler-$label.log" >&2
+    return 1
+  fi
+}
+
+# ---------------------------------------------------------------- E2E: authorization
+# Per edge, three more servers: oauth (a resource server of the stand-in authorization server,
+# tests/e2e/auth/authorization-server.mjs), strict bearer tokens with small ceilings, and bearer
+# tokens beside anonymous callers with their own NCBI key. Datasets live 15 minutes there, so
+# the ceilings are still full when the suite checks them.
+AUTH_TOKENS=""
+AUTH_AS=""
+AUTH_REPLAY=""
+declare -A AUTH_URL=()
+rand_hex() { head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+
+# auth_env NAME LINE...: the shared settings plus these lines, as $TMP/auth-NAME.env.
+auth_env() {
+  local f="$TMP/auth-$1.env"
+  shift
+  {
+    grep -v '^EUTILS_BASE_URL=' "$TMP/e2e-base.env"
+    echo "EUTILS_BASE_URL=$AUTH_REPLAY/entrez/eutils/"
+    echo "ENTREZ_DATA_TTL_SECS=900"
+    printf '%s\n' "$@"
+  } >"$f"
+  echo "$f"
+}
+
+e2e_auth_start() {
+  local out="$TMP/auth-server.out" line="" edge mode port f
+  setsid node "$ROOT/tests/e2e/auth/authorization-server.mjs" </dev/null >"$out" 2>"$TMP/auth-server.log" &
+  PIDS+=("$!")
+  for _ in $(seq 1 100); do
+    line=$(head -n1 "$out" 2>/dev/null || true)
+    [ -n "$line" ] && break
+    sleep 0.2
+  done
+  line="${line#listening on }"
+  [[ "$line" =~ ^http://127\.0\.0\.1:[0-9]+$ ]] || { warn "the authorization server did not start"; return 1; }
+  AUTH_AS="$line"
+  log "authorization server stand-in on $AUTH_AS"
+  # An NCBI replay of their own, whose statistics show whose key reached it.
+  start_replay ncbi-replay ncbi-replay-auth || return 1
+  AUTH_REPLAY="$REPLAY_BASE"
+  AUTH_TOKENS="alice:$(rand_hex),bob:$(rand_hex),carol:$(rand_hex)"
+  for edge in native worker; do
+    [ "$edge" = worker ] && [ "$WORKER_OK" != 1 ] && continue
+    for mode in oauth bearer open; do
+      port=$(free_port)
+      case "$mode" in
+        oauth) f=$(auth_env "$edge-$mode" MCP_AUTH_MODE=oauth "MCP_AUTH_RESOURCE=http://127.0.0.1:$port/mcp" \
+          "MCP_AUTH_ISSUER=$AUTH_AS" "MCP_AUTH_INTROSPECTION_URL=$AUTH_AS/introspect" \
+          MCP_AUTH_INTROSPECTION_CLIENT_ID=entrez-mcp MCP_AUTH_INTROSPECTION_CLIENT_SECRET=introspection-secret-0123456789) ;;
+        bearer) f=$(auth_env "$edge-$mode" MCP_AUTH_MODE=bearer "MCP_AUTH_TOKENS=$AUTH_TOKENS" \
+          ENTREZ_DATA_MAX_DATASETS=3 ENTREZ_IDENTITY_STAGINGS_PER_HOUR=4 ENTREZ_DATA_TOTAL_MAX_DATASETS=5) ;;
+        open) f=$(auth_env "$edge-$mode" MCP_AUTH_MODE=bearer "MCP_AUTH_TOKENS=$AUTH_TOKENS" MCP_AUTH_ANONYMOUS=true \
+          "NCBI_API_KEY=e2e-operator-key-$(rand_hex)" ENTREZ_ANONYMOUS_MAX_DATASETS=2 ENTREZ_ANONYMOUS_STAGINGS_PER_HOUR=3) ;;
+      esac
+      if [ "$edge" = native ]; then
+        mkdir -p "$TMP/auth-data-$mode"
+        # shellcheck disable=SC2046 # one NAME=value word per line of the settings file
+        NATIVE_PORT="$port" start_native "native $mode server" $(cat "$f") ENTREZ_DATA_DIR="$TMP/auth-data-$mode"
+        AUTH_URL[$edge-$mode]="$NATIVE_URL"
+      else
+        start_worker "$mode" "$f" "$port" && AUTH_URL[$edge-$mode]="$WORKER_URL"
+      fi
+    done
+  done
+}
+
+e2e_auth_run() {
+  local edge data_dir
+  for edge in native worker; do
+    if [ -z "${AUTH_URL[$edge-oauth]:-}" ] || [ -z "${AUTH_URL[$edge-bearer]:-}" ] || [ -z "${AUTH_URL[$edge-open]:-}" ]; then
+      skip "e2e auth-$edge" "its servers did not start"
+      E2E_FAILED=$((E2E_FAILED + 1))
+      continue
+    fi
+    data_dir=""
+    [ "$edge" = native ] && data_dir="$TMP/auth-data-bearer"
+    run_suite "auth-$edge" E2E_EDGE="$edge" E2E_AS="$AUTH_AS" E2E_OAUTH_URL="${AUTH_URL[$edge-oauth]}" \
+      E2E_BEARER_URL="${AUTH_URL[$edge-bearer]}" E2E_OPEN_URL="${AUTH_URL[$edge-open]}" E2E_BEARER_TOKENS="$AUTH_TOKENS" \
+      E2E_REPLAY="$AUTH_REPLAY" E2E_BEARER_DATA_DIR="$data_dir" E2E_PYTHON="$PY_CLIENT_VENV/bin/python" -- \
+      tests/e2e/auth/oauth.test.mjs tests/e2e/auth/bearer.test.mjs
+  done
 }
 
 # Every HTTP suite runs against each edge; stdio and the edge comparison run once.
@@ -310,10 +415,10 @@ e2e() {
 
   # One settings file for both edges: wrangler dev loads it (instead of .dev.vars) as
   # secrets, the native server as its environment. Upstreams point at the replay servers.
+  # The base part is shared with the authorization servers (e2e_auth); e2e.env adds what
+  # only the main servers have.
   {
     echo "MCP_SESSION_SECRET=e2e-session-secret-$(date +%s)-0123456789abcdef"
-    # Short-lived datasets, so the entrez_data suite can watch one expire on each edge.
-    echo "ENTREZ_DATA_TTL_SECS=$E2E_DATA_TTL_SECS"
     # An upstream attempt that drips in for 8 s is cut off (hostile-upstream suite), and a
     # client that trickles its request body in for 5 s gets 408 (slow-clients suite).
     echo "ENTREZ_UPSTREAM_TIMEOUT_MS=8000"
@@ -328,6 +433,17 @@ e2e() {
       echo "PMC_CTXP_URL=$external_base/api/ctxp/v1/"
       echo "PMC_BIOC_URL=$external_base/research/bionlp/RESTful/pmcoa.cgi/"
     fi
+  } >"$TMP/e2e-base.env"
+  {
+    cat "$TMP/e2e-base.env"
+    # Short-lived datasets, so the entrez_data suite can watch one expire on each edge.
+    echo "ENTREZ_DATA_TTL_SECS=$E2E_DATA_TTL_SECS"
+    # Every suite calls from 127.0.0.1, which the Worker counts as one anonymous address:
+    # its per-address ceilings are raised so that hundreds of stagings fit in one run (the
+    # auth suites test the ceilings themselves on servers of their own).
+    echo "ENTREZ_ANONYMOUS_MAX_DATASETS=1000"
+    echo "ENTREZ_ANONYMOUS_MAX_BYTES=8589934592"
+    echo "ENTREZ_ANONYMOUS_STAGINGS_PER_HOUR=100000"
   } >"$env_file"
 
   if [ "$RELEASE_OK" = 1 ]; then
@@ -340,25 +456,16 @@ e2e() {
   fi
 
   if [ "$WORKER_OK" = 1 ]; then
-    port=$(free_port)
     # wrangler dev runs on a copy of the bundle built above, with wrangler.toml minus its
-    # [build] table: nothing rebuilds or reloads it when src/ or build/ change during the
-    # run. Its own dev registry and state directory keep it apart from any other wrangler
-    # dev on this machine (scripts/dev.sh, another checkout's tests) using the same names.
+    # [build] table: nothing rebuilds or reloads it when src/ or build/ change during the run.
     mkdir -p "$TMP/worker"
     cp -r "$ROOT/build" "$TMP/worker/build"
     awk '/^\[/ { skip = ($0 == "[build]") } !skip' "$ROOT/wrangler.toml" >"$TMP/worker/wrangler.toml"
-    start_bg "wrangler dev" "$TMP/wrangler.log" env WRANGLER_REGISTRY_PATH="$TMP/wrangler-registry" \
-      wrangler dev --config "$TMP/worker/wrangler.toml" \
-      --ip 127.0.0.1 --port "$port" --inspector-port "$(free_port)" \
-      --persist-to "$TMP/wrangler-state" \
-      --env-file "$env_file" --show-interactive-dev-session=false --log-level info
-    if wait_http "http://127.0.0.1:$port/" "$BG_PID" "wrangler dev"; then
-      worker_url="http://127.0.0.1:$port/mcp"
-    else
-      cat "$TMP/wrangler.log" >&2
-    fi
+    start_worker main "$env_file" "$(free_port)" && worker_url="$WORKER_URL"
   fi
+
+  # The authorization servers start now, so they are up by the time their suites run.
+  [ "$RELEASE_OK" = 1 ] && e2e_auth_start
 
   local edge url pid
   for edge in native worker; do
@@ -399,6 +506,13 @@ e2e() {
       tests/e2e/compare-edges.test.mjs
   else
     skip "e2e native-vs-worker" "needs both servers"
+    E2E_FAILED=$((E2E_FAILED + 1))
+  fi
+
+  if [ -n "$AUTH_AS" ] && [ -n "$AUTH_REPLAY" ]; then
+    e2e_auth_run
+  else
+    skip "e2e auth" "the authorization server stand-in did not start"
     E2E_FAILED=$((E2E_FAILED + 1))
   fi
 

@@ -53,7 +53,12 @@ function shape(res, sessionId) {
     .replace(/"(bytes|total_bytes)":\d+/g, '"$1":"<bytes>"')
     .replace(/\d[\d,]* bytes/g, '<n> bytes')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, '<time>')
-    .replace(/"(created|expires|elapsed_ms)":("<time>"|\d+)/g, '"$1":"<varies>"');
+    .replace(/"(created|expires|elapsed_ms)":("<time>"|\d+)/g, '"$1":"<varies>"')
+    // What differs by deployment, not by edge: an open native server on loopback serves its
+    // own machine (its key, only the deployment's storage totals), an open Worker the public
+    // (per-address allowances, no server key for anonymous callers).
+    .replace(/"allowances":(\{[^{}]*\}|null)/g, '"allowances":"<by deployment>"')
+    .replace(/"server_key_for_you":(true|false)/g, '"server_key_for_you":"<by deployment>"');
   let json;
   try {
     json = body ? JSON.parse(body) : null;
