@@ -427,3 +427,30 @@ fn ecitmatch_names_xml_as_the_caller_did() {
     assert_eq!(default.get("retmode"), Some("xml"));
     assert_eq!(default.get("rettype"), None);
 }
+
+#[test]
+fn fetch_sends_asn1_as_named() {
+    // EFetch's Table 1: text ASN.1 is retmode=text with no rettype (sequence databases),
+    // and gene's and snp's default asn.1; the binary form is retmode=asn.1.
+    let text = planned(
+        json!({"operation": "fetch", "database": "nuccore", "ids": ["21614549"], "retmode": "text"}),
+    );
+    assert_eq!(
+        url(&text),
+        format!("{BASE}efetch.fcgi?db=nuccore&id=21614549&retmode=text{ID}")
+    );
+    let binary = planned(
+        json!({"operation": "fetch", "database": "protein", "ids": ["NP_000537.3"], "retmode": "asn.1"}),
+    );
+    assert_eq!(
+        url(&binary),
+        format!("{BASE}efetch.fcgi?db=protein&id=NP_000537.3&retmode=asn.1{ID}")
+    );
+    let gene = planned(
+        json!({"operation": "fetch", "database": "gene", "ids": ["2"], "retmode": "asn.1"}),
+    );
+    assert_eq!(
+        url(&gene),
+        format!("{BASE}efetch.fcgi?db=gene&id=2&retmode=asn.1{ID}")
+    );
+}

@@ -368,7 +368,9 @@ mod tests {
     fn a_format_the_server_picks_is_named() {
         // gb/gp are this server's choice for sequences; NCBI was not asked for them.
         assert_eq!(errors("nuccore", None, None), ["format_chosen"]);
-        assert_eq!(errors("protein", None, Some("text")), ["format_chosen"]);
+        // Naming text or asn.1 without a rettype is NCBI's own call for ASN.1, sent as is.
+        assert!(errors("protein", None, Some("text")).is_empty());
+        assert!(errors("nuccore", None, Some("asn.1")).is_empty());
         // fasta and gene come as text (or ASN.1) too: xml in their place is a choice.
         assert_eq!(errors("protein", Some("fasta"), None), ["format_chosen"]);
         assert_eq!(errors("gene", None, None), ["format_chosen"]);

@@ -141,9 +141,18 @@ pub fn fetch_format(
 ) -> (Option<String>, String, Format) {
     let default_type = databases::genbank_rettype(db);
     let sequence = default_type.is_some();
+    // With no rettype, NCBI sends sequences as ASN.1: text for retmode=text, binary for
+    // retmode=asn.1 (EFetch's Table 1). A caller who names one of those modes gets exactly
+    // that; otherwise this server asks for the flat file or GBSeq XML (and says so).
+    let asn1 = sequence
+        && rettype.is_none()
+        && matches!(
+            retmode.map(str::to_ascii_lowercase).as_deref(),
+            Some("text" | "asn.1")
+        );
     let rettype = rettype
         .map(str::to_ascii_lowercase)
-        .or(default_type.map(String::from));
+        .or(default_type.filter(|_| !asn1).map(String::from));
     let text_by_default = matches!(
         rettype.as_deref(),
         Some("medline" | "abstract" | "uilist" | "acc" | "seqid" | "docsum" | "gene_table")
