@@ -11,7 +11,7 @@ mod common;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use common::{block_on, initialize_body, post, TestPlatform, T0};
-use entrez_mcp::auth::{AuthConfig, Authenticator};
+use entrez_mcp::auth::{jwks, AuthConfig, Authenticator};
 use entrez_mcp::config::Config;
 use entrez_mcp::edge::native::sqlite::SqliteStore;
 use entrez_mcp::edge::native::verify::RingVerifier;
@@ -109,6 +109,7 @@ struct Harness {
     endpoint: Endpoint,
     up: Arc<AtomicBool>,
     fetches: Arc<AtomicUsize>,
+    platform: Arc<TestPlatform>,
 }
 
 fn harness(env: &[(&str, &str)], jwks: Value) -> Harness {
@@ -129,7 +130,7 @@ fn harness_on(env: &[(&str, &str)], jwks: Value, local: bool) -> Harness {
     let fetches = Arc::new(AtomicUsize::new(0));
     let platform = Arc::new(TestPlatform::default());
     platform.now_ms.store(T0, Ordering::SeqCst);
-    let server = Server::new(config, Box::new(platform))
+    let server = Server::new(config, Box::new(platform.clone()))
         .unwrap()
         .with_network(Network {
             transport: Box::new(AsTransport {
@@ -148,6 +149,7 @@ fn harness_on(env: &[(&str, &str)], jwks: Value, local: bool) -> Harness {
         endpoint: Endpoint::new(server, Sessions::new(b"k".to_vec(), 600, true)).with_auth(auth),
         up,
         fetches,
+        platform,
     }
 }
 
@@ -325,6 +327,14 @@ fn staging_needs_the_data_scope_and_the_challenge_names_every_scope_needed() {
         json!({"operation": "fetch_and_stage", "ids": ["1"]}),
     );
     assert_eq!(r.status, 403);
+    // The tool reads operations leniently; the scope check reads them the same way.
+    for lenient in [
+        json!({"operation": "FETCH_AND_STAGE", "ids": ["1"]}),
+        json!({"Operation": " drop_dataset ", "data_access_id": "0123456789abcdef0123456789abcdef"}),
+    ] {
+        let w = call_as(&h, Some(&read_only), "entrez_data", lenient.clone());
+        assert_eq!(w.status, 403, "{lenient}");
+    }
     let challenge = r.header("WWW-Authenticate").unwrap();
     assert!(
         challenge.contains("scope=\"entrez.read entrez.data\", error=\"insufficient_scope\""),
@@ -371,6 +381,25 @@ fn an_unreachable_authorization_server_is_503_not_a_bad_token() {
     let r = call_as(&h, Some(&token), "system_api_key_status", json!({}));
     assert_eq!(r.status, 503);
     assert!(r.header("Retry-After").is_some());
+    // Tokens arriving meanwhile do not send this server to the authorization server again.
+    let asked = h.fetches.load(Ordering::SeqCst);
+    for _ in 0..5 {
+        let again = call_as(&h, Some(&token), "system_api_key_status", json!({}));
+        assert_eq!(again.status, 503);
+    }
+    assert_eq!(h.fetches.load(Ordering::SeqCst), asked);
+    // Once it is back, and the pause is over, the keys are fetched and the token served.
+    h.up.store(true, Ordering::SeqCst);
+    h.platform
+        .now_ms
+        .store(T0 + jwks::RETRY_AFTER_FAILURE_MS, Ordering::SeqCst);
+    let token = sign(
+        &k,
+        json!({"alg": "ES256", "kid": "es1"}),
+        claims("entrez.read"),
+    );
+    let ok = call_as(&h, Some(&token), "system_api_key_status", json!({}));
+    assert_eq!(ok.status, 200, "{}", String::from_utf8_lossy(&ok.body));
 }
 
 #[test]

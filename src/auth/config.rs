@@ -99,6 +99,29 @@ fn yes(v: &str) -> bool {
     )
 }
 
+/// The most clock skew `MCP_AUTH_LEEWAY_SECS` may allow: more would keep expired tokens alive.
+pub const MAX_LEEWAY_SECS: u64 = 300;
+
+/// `https://…`, or `http://` to a loopback host.
+fn secure_url(url: &str) -> bool {
+    let lower = url.to_ascii_lowercase();
+    if lower.starts_with("https://") {
+        return true;
+    }
+    let Some(rest) = lower.strip_prefix("http://") else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => authority.rsplit_once(':').map_or(authority, |(h, _)| h),
+    };
+    host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 impl AuthConfig {
     /// No authentication, the server's key for every caller (local use: stdio, tests).
     pub fn open() -> AuthConfig {
@@ -159,6 +182,14 @@ impl AuthConfig {
             if identity.is_empty() || token.len() < 16 {
                 return Err("each MCP_AUTH_TOKENS entry needs an identity and a token of at least 16 characters".into());
             }
+            // What an Authorization header can carry (RFC 6750's b64token); anything else
+            // could never be presented.
+            if !token
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._~+/=".contains(&b))
+            {
+                return Err(format!("the MCP_AUTH_TOKENS token for {identity} has characters a bearer token cannot carry; use letters, digits and -._~+/"));
+            }
             tokens.push(StaticToken {
                 identity: identity.to_string(),
                 digest: token_digest(token),
@@ -166,6 +197,20 @@ impl AuthConfig {
         }
         let resource = get("MCP_AUTH_RESOURCE").map(|r| r.trim_end_matches('/').to_string());
         let issuer = get("MCP_AUTH_ISSUER");
+        // Keys and token answers come only over TLS, but from this machine (a test stand-in).
+        for name in [
+            "MCP_AUTH_ISSUER",
+            "MCP_AUTH_JWKS_URL",
+            "MCP_AUTH_INTROSPECTION_URL",
+        ] {
+            if let Some(url) = get(name) {
+                if !secure_url(&url) {
+                    return Err(format!(
+                        "{name} must be an https:// URL (http:// only on this machine's loopback)"
+                    ));
+                }
+            }
+        }
         match mode {
             AuthMode::Bearer if tokens.is_empty() => {
                 return Err("MCP_AUTH_MODE=bearer needs MCP_AUTH_TOKENS (identity:token pairs)".into())
@@ -205,8 +250,9 @@ impl AuthConfig {
             base_scope: scope("MCP_AUTH_SCOPE", DEFAULT_BASE_SCOPE),
             data_scope: scope("MCP_AUTH_DATA_SCOPE", DEFAULT_DATA_SCOPE),
             leeway_secs: get("MCP_AUTH_LEEWAY_SECS")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(DEFAULT_LEEWAY_SECS),
+                .and_then(|v| v.parse::<u64>().ok())
+                .unwrap_or(DEFAULT_LEEWAY_SECS)
+                .min(MAX_LEEWAY_SECS),
             introspection_url: get("MCP_AUTH_INTROSPECTION_URL"),
             introspection_client,
             // With a mode set, anonymous callers are refused unless the operator says otherwise.
@@ -292,5 +338,49 @@ mod tests {
         assert_eq!(o.base_scope.as_deref(), Some(DEFAULT_BASE_SCOPE));
         assert!(o.allow_anonymous && !o.anonymous_use_server_key);
         assert!(read(&[("MCP_AUTH_MODE", "kerberos")], false).is_err());
+    }
+
+    #[test]
+    fn keys_come_over_tls_and_settings_stay_in_bounds() {
+        let oauth = |issuer: &str, extra: &[(&str, &str)]| {
+            let mut pairs = vec![
+                ("MCP_AUTH_MODE", "oauth"),
+                ("MCP_AUTH_RESOURCE", "https://x/mcp"),
+                ("MCP_AUTH_ISSUER", issuer),
+            ];
+            pairs.extend_from_slice(extra);
+            read(&pairs, false)
+        };
+        assert!(oauth("http://as.example.org", &[]).is_err());
+        assert!(oauth("ftp://as", &[]).is_err());
+        for ok in [
+            "https://as",
+            "http://127.0.0.1:9000",
+            "http://localhost",
+            "http://[::1]:8080",
+        ] {
+            assert!(oauth(ok, &[]).is_ok(), "{ok}");
+        }
+        assert!(oauth(
+            "https://as",
+            &[("MCP_AUTH_JWKS_URL", "http://keys.example.org/jwks")]
+        )
+        .is_err());
+        assert!(oauth(
+            "https://as",
+            &[("MCP_AUTH_INTROSPECTION_URL", "http://10.0.0.1/i")]
+        )
+        .is_err());
+        let lenient = oauth("https://as", &[("MCP_AUTH_LEEWAY_SECS", "86400")]).unwrap();
+        assert_eq!(lenient.leeway_secs, MAX_LEEWAY_SECS);
+        let tokens = |t: &str| {
+            read(
+                &[("MCP_AUTH_MODE", "bearer"), ("MCP_AUTH_TOKENS", t)],
+                false,
+            )
+        };
+        assert!(tokens("alice:0123456789abcdef ghij").is_err(), "a space");
+        assert!(tokens("alice:0123456789abcdef\"quoted\"").is_err());
+        assert!(tokens("alice:AbC-._~+/0123456789==").is_ok());
     }
 }

@@ -19,6 +19,10 @@ pub const MAX_TTL_MS: u64 = 24 * 60 * 60 * 1000;
 pub const DEFAULT_TTL_MS: u64 = 10 * 60 * 1000;
 /// An unknown key id refetches the set at most this often.
 pub const REFETCH_INTERVAL_MS: u64 = 60 * 1000;
+/// After a failed fetch (or discovery), the next is tried no sooner than this.
+pub const RETRY_AFTER_FAILURE_MS: u64 = 10 * 1000;
+/// Keys past their lifetime verify for at most this long while fetching fails.
+pub const MAX_STALE_MS: u64 = 24 * 60 * 60 * 1000;
 
 /// One public key, with its parameters decoded from base64url.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +57,15 @@ pub fn parse_jwks(body: &[u8]) -> Result<Vec<Jwk>, String> {
         .filter_map(|k| {
             let kty = k["kty"].as_str()?;
             let (a, b) = match kty {
-                "RSA" => (field(k, "n")?, field(k, "e")?),
+                // 2048 to 8192 bits, as ring insists natively: the same keys on both edges.
+                "RSA" => {
+                    let n = field(k, "n")?;
+                    let bytes = n.iter().skip_while(|b| **b == 0).count();
+                    if !(256..=1024).contains(&bytes) {
+                        return None;
+                    }
+                    (n, field(k, "e")?)
+                }
                 "EC" if k["crv"] == "P-256" => (field(k, "x")?, field(k, "y")?),
                 _ => return None,
             };
@@ -108,6 +120,8 @@ pub struct KeyCache {
     pub fetched_ms: u64,
     /// How long they are trusted.
     pub ttl_ms: u64,
+    /// When a fetch last failed, Unix ms; 0 for never.
+    pub failed_ms: u64,
 }
 
 impl KeyCache {
@@ -120,6 +134,22 @@ impl KeyCache {
     pub fn may_refetch(&self, now_ms: u64) -> bool {
         now_ms >= self.fetched_ms.saturating_add(REFETCH_INTERVAL_MS)
     }
+
+    /// Whether a fetch may be tried now: not within [`RETRY_AFTER_FAILURE_MS`] of a failed one.
+    pub fn may_retry(&self, now_ms: u64) -> bool {
+        self.failed_ms == 0 || now_ms >= self.failed_ms.saturating_add(RETRY_AFTER_FAILURE_MS)
+    }
+
+    /// Whether keys past their lifetime may still verify while fetching fails: for at most
+    /// [`MAX_STALE_MS`] beyond it, so a key the issuer has withdrawn is not trusted for ever.
+    pub fn usable_stale(&self, now_ms: u64) -> bool {
+        !self.keys.is_empty()
+            && now_ms
+                < self
+                    .fetched_ms
+                    .saturating_add(self.ttl_ms)
+                    .saturating_add(MAX_STALE_MS)
+    }
 }
 
 #[cfg(test)]
@@ -127,17 +157,31 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A base64url modulus of `bits` bits (its top bit set).
+    fn modulus(bits: usize) -> String {
+        let mut n = vec![0xA5u8; bits / 8];
+        n[0] = 0xC1;
+        URL_SAFE_NO_PAD.encode(n)
+    }
+
     #[test]
     fn signing_keys_are_read_and_chosen_by_kid_and_type() {
+        let n = modulus(2048);
         let set = json!({"keys": [
-            {"kty": "RSA", "kid": "rs1", "use": "sig", "alg": "RS256", "n": "AQAB", "e": "AQAB"},
+            {"kty": "RSA", "kid": "rs1", "use": "sig", "alg": "RS256", "n": n, "e": "AQAB"},
             {"kty": "EC", "kid": "es1", "crv": "P-256", "x": "AAAA", "y": "AAAA"},
             {"kty": "EC", "kid": "p384", "crv": "P-384", "x": "AAAA", "y": "AAAA"},
-            {"kty": "RSA", "kid": "enc", "use": "enc", "n": "AQAB", "e": "AQAB"},
+            {"kty": "RSA", "kid": "enc", "use": "enc", "n": n, "e": "AQAB"},
+            {"kty": "RSA", "kid": "short", "n": modulus(1024), "e": "AQAB"},
+            {"kty": "RSA", "kid": "huge", "n": modulus(8200), "e": "AQAB"},
             {"kty": "oct", "kid": "h", "k": "AAAA"}
         ]});
         let keys = parse_jwks(set.to_string().as_bytes()).unwrap();
-        assert_eq!(keys.len(), 2);
+        assert_eq!(
+            keys.len(),
+            2,
+            "RSA keys under 2048 or over 8192 bits are left out"
+        );
         assert_eq!(select(&keys, Alg::Rs256, Some("rs1")).unwrap().kty, "RSA");
         assert!(
             select(&keys, Alg::Es256, Some("rs1")).is_none(),
@@ -157,13 +201,26 @@ mod tests {
         assert_eq!(ttl_ms(Some("max-age=5")), MIN_TTL_MS);
         assert_eq!(ttl_ms(Some("max-age=999999")), MAX_TTL_MS);
         assert_eq!(ttl_ms(None), DEFAULT_TTL_MS);
-        let c = KeyCache {
+        let mut c = KeyCache {
             keys: vec![],
             fetched_ms: 1_000,
             ttl_ms: 10_000,
+            failed_ms: 0,
         };
         assert!(c.fresh(5_000) && !c.fresh(11_000));
         assert!(!c.may_refetch(30_000) && c.may_refetch(61_000));
         assert!(!KeyCache::default().fresh(1));
+        assert!(c.may_retry(1));
+        c.failed_ms = 20_000;
+        assert!(!c.may_retry(25_000) && c.may_retry(30_000));
+        assert!(!c.usable_stale(12_000), "no keys, nothing to use");
+        c.keys = parse_jwks(
+            json!({"keys": [{"kty": "RSA", "kid": "a", "n": modulus(2048), "e": "AQAB"}]})
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap();
+        assert!(c.usable_stale(12_000) && c.usable_stale(11_000 + MAX_STALE_MS - 1));
+        assert!(!c.usable_stale(11_000 + MAX_STALE_MS));
     }
 }

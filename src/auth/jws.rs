@@ -108,6 +108,9 @@ pub struct Checked {
     pub issuer: String,
     /// `sub` (or `client_id` for a machine token without one).
     pub subject: String,
+    /// The subject is the client (`client_id`), not a user: a kind of its own, so a client
+    /// and a user of the same name are never one identity.
+    pub client: bool,
     /// The granted scopes.
     pub scopes: Vec<String>,
 }
@@ -210,15 +213,24 @@ pub fn check(claims: &Map<String, Value>, expect: &Expect<'_>) -> Result<Checked
             return Err("the token was issued in the future (iat)".into());
         }
     }
-    let subject = claims
-        .get("sub")
-        .or_else(|| claims.get("client_id"))
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .ok_or("the token names no subject (sub)")?;
+    let named = |claim: &str| {
+        claims
+            .get(claim)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+    };
+    let (subject, client) = match (claims.get("sub"), named("client_id")) {
+        (Some(_), _) => (
+            named("sub").ok_or("the token names no subject (sub)")?,
+            false,
+        ),
+        (None, Some(c)) => (c, true),
+        (None, None) => return Err("the token names no subject (sub)".into()),
+    };
     Ok(Checked {
         issuer: issuer.to_string(),
         subject: subject.to_string(),
+        client,
         scopes: scopes(claims),
     })
 }
@@ -234,6 +246,33 @@ mod tests {
 
     fn claims(v: Value) -> Map<String, Value> {
         v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn a_client_without_a_subject_is_a_client_not_a_user() {
+        let expect = Expect {
+            issuer: "https://as",
+            audiences: &["https://rs/mcp".to_string()],
+            leeway_secs: 0,
+            now_secs: 100,
+        };
+        let base = json!({"iss": "https://as", "aud": "https://rs/mcp", "exp": 200});
+        let mut machine = base.clone();
+        machine["client_id"] = json!("svc");
+        let c = check(&claims(machine), &expect).unwrap();
+        assert!(c.client && c.subject == "svc");
+        let mut user = base.clone();
+        user["sub"] = json!("svc");
+        user["client_id"] = json!("app");
+        let u = check(&claims(user), &expect).unwrap();
+        assert!(!u.client && u.subject == "svc");
+        let mut empty = base;
+        empty["sub"] = json!("");
+        empty["client_id"] = json!("app");
+        assert!(
+            check(&claims(empty), &expect).is_err(),
+            "an empty sub is no subject"
+        );
     }
 
     #[test]

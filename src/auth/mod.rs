@@ -247,7 +247,15 @@ impl Authenticator {
             Err(why) => return Err(Denial::Invalid(why)),
         };
         Ok(Principal {
-            key: principal_key("oauth", &checked.issuer, &checked.subject),
+            key: principal_key(
+                if checked.client {
+                    "oauth-client"
+                } else {
+                    "oauth"
+                },
+                &checked.issuer,
+                &checked.subject,
+            ),
             name: checked.subject,
             scopes: checked.scopes,
             via: AuthMode::OAuth,
@@ -273,20 +281,36 @@ impl Authenticator {
                 ));
             }
         }
-        let uri = self.jwks_uri(transport).await?;
-        let fetched = remote::fetch_keys(&uri, transport, now_ms).await;
-        let cache = match fetched {
-            Ok(c) => c,
-            // A set fetched before still serves while the authorization server is away.
-            Err(e) if !cached.keys.is_empty() => {
-                let _ = e;
-                cached
+        // After a failed fetch the authorization server is left alone for a while, so callers
+        // (or strangers with made-up tokens) cannot make this server hammer it.
+        let fetched = if cached.may_retry(now_ms) {
+            let attempt = match self.jwks_uri(transport).await {
+                Ok(uri) => remote::fetch_keys(&uri, transport, now_ms).await,
+                Err(Denial::Unavailable(e)) => Err(e),
+                Err(other) => return Err(other),
+            };
+            if attempt.is_err() {
+                let mut failed = cached.clone();
+                failed.failed_ms = now_ms;
+                if let Ok(mut slot) = self.keys.lock() {
+                    *slot = failed;
+                }
             }
+            attempt
+        } else {
+            Err("the authorization server could not be reached moments ago".to_string())
+        };
+        let cache = match fetched {
+            Ok(c) => {
+                if let Ok(mut slot) = self.keys.lock() {
+                    *slot = c.clone();
+                }
+                c
+            }
+            // A set fetched before still serves, for a bounded time, while the server is away.
+            Err(_) if cached.usable_stale(now_ms) => cached,
             Err(e) => return Err(Denial::Unavailable(e)),
         };
-        if let Ok(mut slot) = self.keys.lock() {
-            *slot = cache.clone();
-        }
         jwks::select(&cache.keys, jws.alg, jws.kid.as_deref())
             .cloned()
             .ok_or_else(|| {
@@ -323,13 +347,9 @@ impl Authenticator {
             return Vec::new();
         }
         let mut needed: Vec<String> = self.config.base_scope.iter().cloned().collect();
-        let operation = params
-            .get("arguments")
-            .and_then(|a| a.get("operation"))
-            .and_then(Value::as_str);
         let writes = method == "tools/call"
             && params.get("name").and_then(Value::as_str) == Some("entrez_data")
-            && matches!(operation, Some("fetch_and_stage" | "drop_dataset"));
+            && !only_reads(params.get("arguments"));
         if writes {
             needed.extend(self.config.data_scope.iter().cloned());
         }
@@ -348,9 +368,63 @@ impl Authenticator {
     }
 }
 
+/// Whether entrez_data arguments can only name a reading operation. The tool reads names and
+/// enum values leniently (case, `_` and `-`, spaces), so every key that could be taken as
+/// `operation` is read the same way here; anything not plainly a read (an unknown
+/// operation, two that disagree, none) needs the data scope: fail closed.
+fn only_reads(arguments: Option<&Value>) -> bool {
+    let fold = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !matches!(c, '_' | '-') && !c.is_whitespace())
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let Some(Value::Object(arguments)) = arguments else {
+        return false;
+    };
+    let mut named = arguments
+        .iter()
+        .filter(|(k, _)| fold(k) == "operation")
+        .map(|(_, v)| v.as_str().map(fold));
+    let read = |v: Option<String>| {
+        v.is_some_and(|v| matches!(v.as_str(), "query" | "schema" | "listdatasets"))
+    };
+    match named.next() {
+        Some(first) => read(first) && named.all(read),
+        None => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_plain_reads_escape_the_data_scope() {
+        for reads in [
+            json!({"operation": "query"}),
+            json!({"Operation": " List_Datasets "}),
+            json!({"operation": "SCHEMA", "op-eration": "query"}),
+        ] {
+            assert!(only_reads(Some(&reads)), "{reads}");
+        }
+        for writes in [
+            json!({"operation": "fetch_and_stage"}),
+            json!({"operation": "FETCH_AND_STAGE"}),
+            json!({"Operation": "fetch_and_stage"}),
+            json!({"operation": " fetch_and_stage "}),
+            json!({"op-eration": "Drop_Dataset"}),
+            json!({"operation": "query", "OPERATION": "drop_dataset"}),
+            json!({"operation": "stage"}),
+            json!({"operation": 1}),
+            json!({}),
+            json!("query"),
+        ] {
+            assert!(!only_reads(Some(&writes)), "{writes}");
+        }
+        assert!(!only_reads(None));
+    }
 
     #[test]
     fn principal_keys_are_stable_and_separate_kinds() {

@@ -8,7 +8,7 @@ use super::config::AuthConfig;
 use super::jwks::{self, KeyCache};
 use super::jws::{self, Checked, Expect};
 use super::Denial;
-use crate::net::{form_encode, HttpCall, Method, Transport};
+use crate::net::{form_encode, percent_encode, HttpCall, Method, Transport};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{Map, Value};
@@ -83,6 +83,7 @@ pub async fn fetch_keys(
         keys: jwks::parse_jwks(&reply.body)?,
         fetched_ms: now_ms,
         ttl_ms: jwks::ttl_ms(reply.header("cache-control")),
+        failed_ms: 0,
     })
 }
 
@@ -103,7 +104,12 @@ pub async fn introspect(
         ("Accept".to_string(), "application/json".to_string()),
     ];
     if let Some((id, secret)) = &config.introspection_client {
-        let basic = STANDARD.encode(format!("{id}:{}", secret.expose()));
+        // RFC 6749 §2.3.1: each part form-encoded before the pair is base64-encoded.
+        let basic = STANDARD.encode(format!(
+            "{}:{}",
+            percent_encode(id),
+            percent_encode(secret.expose())
+        ));
         headers.push(("Authorization".into(), format!("Basic {basic}")));
     }
     let call = HttpCall {

@@ -371,14 +371,15 @@ impl MemoryLedger {
         }
     }
 
-    /// Counts datasets that already exist (found on disk at start-up) in the totals.
-    pub fn seed(&self, datasets: impl IntoIterator<Item = (String, u64, u64)>) {
+    /// Counts datasets that already exist (found on disk at start-up): each in the totals,
+    /// and to its account where the owner names one (an identity's datasets do).
+    pub fn seed(&self, datasets: impl IntoIterator<Item = (String, Option<Account>, u64, u64)>) {
         if let Ok(mut b) = self.book.lock() {
-            for (id, bytes, expires_ms) in datasets {
+            for (id, account, bytes, expires_ms) in datasets {
                 b.datasets.insert(
                     id,
                     Entry {
-                        account: None,
+                        account,
                         bytes,
                         expires_ms,
                     },
@@ -528,10 +529,20 @@ mod tests {
     #[test]
     fn the_memory_ledger_counts_what_it_was_seeded_with() {
         let l = MemoryLedger::new(quotas());
-        l.seed((0..5).map(|i| (format!("old{i}"), 10, u64::MAX)));
+        l.seed((0..5).map(|i| (format!("old{i}"), None, 10, u64::MAX)));
         let refused =
             futures_util::FutureExt::now_or_never(l.admit("new", &Account::Local, u64::MAX, 0))
                 .unwrap();
         assert!(refused.is_err());
+        // An identity's datasets are its own again after a restart.
+        let l = MemoryLedger::new(quotas());
+        let alice = Account::Identity("k".into());
+        l.seed((0..3).map(|i| (format!("a{i}"), Some(alice.clone()), 10, u64::MAX)));
+        let mine =
+            futures_util::FutureExt::now_or_never(l.admit("a3", &alice, u64::MAX, 0)).unwrap();
+        assert_eq!(
+            mine.unwrap_err().details.unwrap()["limit"],
+            "account_datasets"
+        );
     }
 }

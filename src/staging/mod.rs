@@ -63,6 +63,9 @@ impl Staging {
     }
 }
 
+/// How an identity's owner key begins.
+const IDENTITY_OWNER_PREFIX: &str = "id-";
+
 /// The account a request's stagings are charged to: its identity; an anonymous HTTP
 /// caller's address (hashed); or, for the local user (stdio, or an open server on a
 /// loopback address, whose every caller is this machine), none but the deployment's totals.
@@ -75,8 +78,33 @@ pub fn account_of(request: &RequestContext, auth: &crate::auth::AuthConfig) -> l
         Transport::Http if auth.local && !auth.enabled() => ledger::Account::Local,
         Transport::Http => ledger::Account::Address(digest(
             "address",
-            request.client_ip.as_deref().unwrap_or("unknown"),
+            &address_bucket(request.client_ip.as_deref().unwrap_or("unknown")),
         )),
+    }
+}
+
+/// The account an owner key names, where it names one: an identity's (`id-…`). Sessions
+/// and anonymous owners do not say whose address they came from.
+pub fn account_of_owner(owner: &str) -> Option<ledger::Account> {
+    owner
+        .strip_prefix(IDENTITY_OWNER_PREFIX)
+        .map(|key| ledger::Account::Identity(key.to_string()))
+}
+
+/// The network a caller's address stands for: an IPv4 address itself (an IPv4-mapped IPv6
+/// one too), an IPv6 address's /64, which is what one subscriber is given, so an anonymous
+/// caller cannot become 2^64 accounts by changing the low bits.
+pub fn address_bucket(ip: &str) -> String {
+    match ip.trim().parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V4(v4)) => v4.to_string(),
+        Ok(std::net::IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+        Err(_) => ip.trim().to_ascii_lowercase(),
     }
 }
 
@@ -139,7 +167,7 @@ pub fn owner_of(request: &RequestContext) -> Owner {
     // An authenticated identity owns its datasets from any session, era or connection.
     if let Some(p) = &request.principal {
         return Owner {
-            key: format!("id-{}", p.key),
+            key: format!("{IDENTITY_OWNER_PREFIX}{}", p.key),
             scope: OwnerScope::Identity,
         };
     }
@@ -219,6 +247,17 @@ pub fn iso8601(ms: u64) -> String {
 mod tests {
     use super::*;
     use crate::secret::ApiKey;
+
+    #[test]
+    fn addresses_are_charged_by_host_or_ipv6_prefix() {
+        assert_eq!(address_bucket("203.0.113.7"), "203.0.113.7");
+        assert_eq!(address_bucket("::ffff:203.0.113.7"), "203.0.113.7");
+        let a = address_bucket("2001:db8:1:2:aaaa::1");
+        assert_eq!(a, "2001:db8:1:2::/64");
+        assert_eq!(a, address_bucket("2001:0db8:0001:0002:ffff:ffff:ffff:ffff"));
+        assert_ne!(a, address_bucket("2001:db8:1:3::1"));
+        assert_eq!(address_bucket(" Unknown "), "unknown");
+    }
 
     #[test]
     fn owners_prefer_sessions_and_never_store_secrets() {

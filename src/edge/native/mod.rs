@@ -56,7 +56,14 @@ pub fn staging_from_env() -> Result<Staging, String> {
     let store = sqlite::SqliteStore::from_lookup(env)?;
     let ledger = MemoryLedger::new(Quotas::from_lookup(env, &limits));
     // Datasets kept on disk from an earlier run count in the deployment's totals.
-    ledger.seed(store.inventory()?);
+    ledger.seed(
+        store
+            .inventory()?
+            .into_iter()
+            .map(|(id, owner, bytes, expires)| {
+                (id, crate::staging::account_of_owner(&owner), bytes, expires)
+            }),
+    );
     Ok(Staging {
         store: Box::new(store),
         limits,
@@ -64,12 +71,30 @@ pub fn staging_from_env() -> Result<Staging, String> {
     })
 }
 
+/// `localhost`, a `*.localhost` name, or a loopback address (`127.x.x.x`, `[::1]`), with any port.
+fn loopback_name(host: &str) -> bool {
+    let h = host.trim().to_ascii_lowercase();
+    let name = match h.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or(rest).to_string(),
+        None => h.rsplit_once(':').map_or(h.clone(), |(n, _)| n.to_string()),
+    };
+    name == "localhost"
+        || name.ends_with(".localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 /// Builds the HTTP endpoint; without `MCP_SESSION_SECRET` sessions last until restart.
-/// `local` says it listens on a loopback address only, so its anonymous callers are the
-/// machine's own user, who may spend the server's NCBI key.
+/// `local` says it listens on a loopback address only, so (unless ALLOWED_HOSTS names a
+/// host beyond this machine) its anonymous callers are the machine's own user, who may
+/// spend the server's NCBI key.
 pub fn endpoint(local: bool) -> Result<Endpoint, String> {
     let mut config = config_from_env();
     let lookup = |name: &str| std::env::var(name).ok();
+    // A loopback listener is the machine's own only while no other name reaches it: a host
+    // name in ALLOWED_HOSTS means a reverse proxy serves it to others.
+    let local = local && config.allowed_hosts.iter().all(|h| loopback_name(h));
     config.auth = AuthConfig::from_lookup(&lookup, local)?;
     let auth = Authenticator::new(config.auth.clone(), Some(Box::new(verify::RingVerifier)));
     let server = server_with(config)?;
@@ -83,4 +108,32 @@ pub fn endpoint(local: bool) -> Result<Endpoint, String> {
     };
     let sessions = Sessions::new(key, server.config.session_ttl_secs, true);
     Ok(Endpoint::new(server, sessions).with_auth(auth))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::loopback_name;
+
+    #[test]
+    fn only_this_machines_names_are_loopback() {
+        for h in [
+            "localhost",
+            "LOCALHOST:8787",
+            "app.localhost",
+            "127.0.0.1",
+            "127.0.0.1:9000",
+            "[::1]",
+            "[::1]:8787",
+        ] {
+            assert!(loopback_name(h), "{h}");
+        }
+        for h in [
+            "entrez.example.org",
+            "10.0.0.5",
+            "*.workers.dev",
+            "[2001:db8::1]",
+        ] {
+            assert!(!loopback_name(h), "{h}");
+        }
+    }
 }

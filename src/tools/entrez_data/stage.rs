@@ -112,10 +112,25 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
         ));
     }
 
+    // The ledger first, before anything goes upstream: what this caller's account and the
+    // deployment may still hold. Every way out below gives the slot back.
+    let id = new_dataset_id(ctx.platform);
+    let expires_ms = now.saturating_add(limits.ttl_secs.saturating_mul(1000));
+    let account = account_of(ctx.request, &ctx.config.auth);
+    staging.ledger.admit(&id, &account, expires_ms, now).await?;
+    let allowance = match staging.ledger.allowance(&account, now).await {
+        Ok(a) => a,
+        Err(e) => {
+            staging.ledger.release(&id).await;
+            return Err(e);
+        }
+    };
+
     let source = call.source.clone();
     let mut progress = Progress::default();
     let mut available = None;
-    let work = match &source {
+    let planned_work: Result<Work> = async {
+        Ok(match &source {
         Source::Ids { ids } => {
             if ids.len() as u64 > max_records {
                 progress.warn(format!(
@@ -165,9 +180,17 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
                 known_total: true,
             }
         }
-    };
+        })
+    }
+    .await;
 
-    let id = new_dataset_id(ctx.platform);
+    let work = match planned_work {
+        Ok(w) => w,
+        Err(e) => {
+            staging.ledger.release(&id).await;
+            return Err(e);
+        }
+    };
     let created = NewDataset {
         id: id.clone(),
         owner: owner.key,
@@ -175,15 +198,8 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
         layout,
         source: source.describe(),
         created_ms: now,
-        expires_ms: now.saturating_add(limits.ttl_secs.saturating_mul(1000)),
+        expires_ms,
     };
-    // The ledger first: what this caller's account and the deployment may still hold.
-    let account = account_of(ctx.request, &ctx.config.auth);
-    staging
-        .ledger
-        .admit(&id, &account, created.expires_ms, now)
-        .await?;
-    let allowance = staging.ledger.allowance(&account, now).await?;
     if let Err(e) = staging.store.create(created, limits.max_datasets).await {
         staging.ledger.release(&id).await;
         return Err(e);

@@ -159,6 +159,10 @@ describe(`oauth resource server [${EDGE}]`, { skip: (!URL_ || !AS) && 'E2E_OAUTH
     const c = challenge(staged);
     assert.equal(c.error, 'insufficient_scope');
     assert.equal(c.scope, 'entrez.read entrez.data');
+    // The tool reads an operation's name leniently; so does the scope check.
+    for (const sly of [{ operation: 'FETCH_AND_STAGE', ids: ['90096001'] }, { Operation: ' drop_dataset ', data_access_id: '0'.repeat(32) }]) {
+      assert.equal((await call(sly, 4)).status, 403, JSON.stringify(sly));
+    }
     // A token with neither scope is refused everything.
     const none = await mint({ claims: { scope: 'profile' } });
     const refused = await post(URL_, initializeBody(1, '2025-11-25'), auth(none));

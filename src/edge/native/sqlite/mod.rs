@@ -117,17 +117,18 @@ impl SqliteStore {
     }
 
     /// Every dataset the catalog holds, as (id, bytes, expiry): what the ledger counts at start-up.
-    pub fn inventory(&self) -> std::result::Result<Vec<(String, u64, u64)>, String> {
+    pub fn inventory(&self) -> std::result::Result<Vec<(String, String, u64, u64)>, String> {
         let catalog = lock(&self.inner.catalog);
         let mut stmt = catalog
-            .prepare("SELECT id, bytes, expires_ms FROM dataset")
+            .prepare("SELECT id, owner, bytes, expires_ms FROM dataset")
             .map_err(|e| e.to_string())?;
         let rows = stmt
             .query_map([], |r| {
                 Ok((
                     r.get::<_, String>(0)?,
-                    r.get::<_, i64>(1)? as u64,
+                    r.get::<_, String>(1)?,
                     r.get::<_, i64>(2)? as u64,
+                    r.get::<_, i64>(3)? as u64,
                 ))
             })
             .map_err(|e| e.to_string())?;
