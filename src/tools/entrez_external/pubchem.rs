@@ -150,17 +150,8 @@ async fn json_reply(
             let f = pug::fault(&reply.body);
             return Err(fault_error(reply.status, f.as_ref(), &reply.body, ask));
         }
-        let v: Value = serde_json::from_slice(&reply.body).map_err(|_| {
-            Error::new(
-                ErrorKind::Upstream,
-                format!(
-                    "PubChem sent a reply that is not JSON{}.",
-                    excerpt(&reply.body)
-                ),
-            )
-            .with_code("pubchem_unreadable")
-            .suggest("Retry in a moment; PubChem may be under maintenance.")
-        })?;
+        let v: Value =
+            serde_json::from_slice(&reply.body).map_err(|_| super::pug_rest::unreadable(&reply))?;
         if v.get("Fault").is_some() {
             let f = pug::fault(&reply.body);
             return Err(fault_error(reply.status, f.as_ref(), &reply.body, ask));

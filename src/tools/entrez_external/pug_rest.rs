@@ -182,7 +182,8 @@ async fn collect(
     }
 }
 
-fn unreadable(reply: &HttpReply) -> Error {
+/// PubChem answered with something other than the JSON asked for.
+pub(super) fn unreadable(reply: &HttpReply) -> Error {
     Error::new(
         ErrorKind::Upstream,
         format!(
