@@ -263,6 +263,19 @@ start_native() {
   fi
 }
 
+# listening_url FILE: the http://127.0.0.1:PORT a server prints first ("listening on URL")
+# into FILE, waiting up to 20 s; nothing if it printed something else or nothing.
+listening_url() {
+  local line=""
+  for _ in $(seq 1 100); do
+    line=$(head -n1 "$1" 2>/dev/null || true)
+    [ -n "$line" ] && break
+    sleep 0.2
+  done
+  line="${line#listening on }"
+  if [[ "$line" =~ ^http://127\.0\.0\.1:[0-9]+$ ]]; then echo "$line"; fi
+}
+
 # start_replay NAME [LABEL]: starts target/release/NAME on a free port and sets REPLAY_BASE
 # to the http://127.0.0.1:PORT it prints first; LABEL names its files (default NAME).
 start_replay() {
@@ -275,17 +288,12 @@ start_replay() {
   fi
   setsid "$ROOT/target/release/$name" --listen 127.0.0.1:0 </dev/null >"$out" 2>"$TMP/$label.log" &
   PIDS+=("$!")
-  for _ in $(seq 1 100); do
-    line=$(head -n1 "$out" 2>/dev/null || true)
-    [ -n "$line" ] && break
-    sleep 0.2
-  done
-  line="${line#listening on }"
-  if [[ "$line" =~ ^http://127\.0\.0\.1:[0-9]+$ ]]; then
+  line=$(listening_url "$out")
+  if [ -n "$line" ]; then
     REPLAY_BASE="$line"
     log "$name on $REPLAY_BASE"
   else
-    warn "$name did not report its address (got: ${line:-nothing}); tools that need it will fail"
+    warn "$name did not report its address on 127.0.0.1; tools that need it will fail"
     return 1
   fi
 }
@@ -338,13 +346,8 @@ e2e_auth_start() {
   local out="$TMP/auth-server.out" line="" edge mode port f
   setsid node "$ROOT/tests/e2e/auth/authorization-server.mjs" </dev/null >"$out" 2>"$TMP/auth-server.log" &
   PIDS+=("$!")
-  for _ in $(seq 1 100); do
-    line=$(head -n1 "$out" 2>/dev/null || true)
-    [ -n "$line" ] && break
-    sleep 0.2
-  done
-  line="${line#listening on }"
-  [[ "$line" =~ ^http://127\.0\.0\.1:[0-9]+$ ]] || { warn "the authorization server did not start"; return 1; }
+  line=$(listening_url "$out")
+  [ -n "$line" ] || { warn "the authorization server did not start"; return 1; }
   AUTH_AS="$line"
   log "authorization server stand-in on $AUTH_AS"
   # An NCBI replay of their own, whose statistics show whose key reached it.
