@@ -10,18 +10,14 @@
 
 mod common;
 
-use common::offline::{NoWait, Recording};
-use common::{call_tool_with, TestPlatform, T0};
-use entrez_mcp::config::Config;
+use common::call_tool_with;
+use common::offline::Recording;
 use entrez_mcp::edge::native::sqlite::SqliteStore;
-use entrez_mcp::net::Network;
 use entrez_mcp::protocol::Server;
 use entrez_mcp::staging::{Limits, Staging};
 use entrez_mcp::tools::RequestContext;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 fn corpus() -> Value {
     let text = include_str!("fixtures/loose-calls/corpus.json");
@@ -29,15 +25,8 @@ fn corpus() -> Value {
 }
 
 fn server() -> (Server, Recording) {
-    let platform = Arc::new(TestPlatform::default());
-    platform.now_ms.store(T0, Ordering::SeqCst);
-    let recording = Recording::default();
-    let server = Server::new(Config::defaults(), Box::new(platform))
-        .unwrap()
-        .with_network(Network {
-            transport: Box::new(recording.clone()),
-            pacer: Box::new(NoWait),
-        })
+    let (server, recording) = common::offline::recording_server();
+    let server = server
         .with_staging(Staging::new(
             Box::new(SqliteStore::in_memory().unwrap()),
             Limits::default(),

@@ -13,16 +13,13 @@
 
 mod common;
 
-use common::offline::{NoWait, Recording};
-use common::{call_tool_with, TestPlatform, T0};
-use entrez_mcp::config::Config;
+use common::call_tool_with;
+use common::offline::Recording;
 use entrez_mcp::net::percent_decode;
 use entrez_mcp::protocol::Server;
 use entrez_mcp::tools::RequestContext;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 const CORPORA: &[(&str, &str)] = &[
     ("eutils", include_str!("fixtures/ncbi-docs/eutils.json")),
@@ -71,16 +68,7 @@ fn entries() -> Vec<(String, Value)> {
 }
 
 fn server() -> (Server, Recording) {
-    let platform = Arc::new(TestPlatform::default());
-    platform.now_ms.store(T0, Ordering::SeqCst);
-    let recording = Recording::default();
-    let server = Server::new(Config::defaults(), Box::new(platform))
-        .unwrap()
-        .with_network(entrez_mcp::net::Network {
-            transport: Box::new(recording.clone()),
-            pacer: Box::new(NoWait),
-        });
-    (server, recording)
+    common::offline::recording_server()
 }
 
 fn ctx() -> RequestContext {

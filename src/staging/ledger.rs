@@ -176,7 +176,8 @@ impl Book {
             .filter(move |e| e.account.as_ref() == Some(account))
     }
 
-    /// Admits a new dataset for `account`, or refuses it naming the full limit.
+    /// Admits a new dataset for `account` and says what it has left then, or refuses it
+    /// naming the full limit.
     pub fn admit(
         &mut self,
         id: &str,
@@ -184,7 +185,7 @@ impl Book {
         expires_ms: u64,
         quotas: &Quotas,
         now_ms: u64,
-    ) -> Result<(), Error> {
+    ) -> Result<Allowance, Error> {
         self.prune(now_ms);
         let earliest = |entries: Vec<&Entry>| entries.iter().map(|e| e.expires_ms).min();
         let total: Vec<&Entry> = self.datasets.values().collect();
@@ -251,7 +252,7 @@ impl Book {
                 expires_ms,
             },
         );
-        Ok(())
+        Ok(self.allowance(account, quotas, now_ms))
     }
 
     /// The bytes a dataset takes now, always written down (the books follow what is stored);
@@ -336,14 +337,14 @@ fn capital(s: &str) -> String {
 
 /// The ledger of a deployment; supplied by the edge like the store.
 pub trait Ledger: MaybeSendSync {
-    /// Admits a new dataset for `account` (see [`Book::admit`]).
+    /// Admits a new dataset for `account` and says what it has left (see [`Book::admit`]).
     fn admit<'a>(
         &'a self,
         id: &'a str,
         account: &'a Account,
         expires_ms: u64,
         now_ms: u64,
-    ) -> BoxFuture<'a, Result<(), Error>>;
+    ) -> BoxFuture<'a, Result<Allowance, Error>>;
     /// Records a dataset's size (see [`Book::record`]).
     fn record<'a>(&'a self, id: &'a str, bytes: u64) -> BoxFuture<'a, Result<(), Error>>;
     /// Forgets a dropped dataset.
@@ -403,7 +404,7 @@ impl Ledger for MemoryLedger {
         account: &'a Account,
         expires_ms: u64,
         now_ms: u64,
-    ) -> BoxFuture<'a, Result<(), Error>> {
+    ) -> BoxFuture<'a, Result<Allowance, Error>> {
         Box::pin(
             async move { self.with(|b| b.admit(id, account, expires_ms, &self.quotas, now_ms))? },
         )
@@ -512,7 +513,9 @@ mod tests {
             "{}",
             e.message
         );
-        assert!(b.admit("d4", &ip, u64::MAX, &q, WINDOW_MS + 1).is_ok());
+        // Admission answers with what is left after it, as allowance would.
+        let after = b.admit("d4", &ip, u64::MAX, &q, WINDOW_MS + 1).unwrap();
+        assert_eq!(after, b.allowance(&ip, &q, WINDOW_MS + 1));
         let a = b.allowance(&ip, &q, WINDOW_MS + 2);
         assert_eq!((a.datasets_left, a.stagings_left), (Some(1), Some(2)));
         assert_eq!(b.allowance(&Account::Local, &q, 0).datasets_left, None);

@@ -52,3 +52,14 @@ impl Transport for Recording {
         Box::pin(async {})
     }
 }
+
+/// A server with default settings whose every upstream request is recorded, never sent.
+pub fn recording_server() -> (entrez_mcp::protocol::Server, Recording) {
+    let (server, _) = super::server_with(entrez_mcp::config::Config::defaults());
+    let recording = Recording::default();
+    let server = server.with_network(entrez_mcp::net::Network {
+        transport: Box::new(recording.clone()),
+        pacer: Box::new(NoWait),
+    });
+    (server, recording)
+}

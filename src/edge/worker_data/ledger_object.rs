@@ -53,7 +53,12 @@ impl DurableObject for EntrezLedger {
                 } => {
                     let r = book.admit(&id, &account, expires_ms, &quotas, now_ms);
                     let ok = r.is_ok();
-                    (r.map(|()| serde_json::Value::Null), ok)
+                    (
+                        r.and_then(|a| {
+                            serde_json::to_value(a).map_err(|e| Error::internal(e.to_string()))
+                        }),
+                        ok,
+                    )
                 }
                 // The size is written down even when it passed a ceiling (the refusal stops
                 // the staging; the bytes are stored all the same).

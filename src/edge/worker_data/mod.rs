@@ -75,9 +75,9 @@ impl Ledger for DurableLedger {
         account: &'a Account,
         expires_ms: u64,
         now_ms: u64,
-    ) -> BoxFuture<'a, Result<()>> {
+    ) -> BoxFuture<'a, Result<Allowance>> {
         Box::pin(async move {
-            self.send::<serde_json::Value>(&LedgerCommand::Admit {
+            self.send(&LedgerCommand::Admit {
                 id: id.to_string(),
                 account: account.clone(),
                 expires_ms,
@@ -85,7 +85,6 @@ impl Ledger for DurableLedger {
                 quotas: self.quotas,
             })
             .await
-            .map(|_| ())
         })
     }
 

@@ -117,14 +117,7 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
     let id = new_dataset_id(ctx.platform);
     let expires_ms = now.saturating_add(limits.ttl_secs.saturating_mul(1000));
     let account = account_of(ctx.request, &ctx.config.auth);
-    staging.ledger.admit(&id, &account, expires_ms, now).await?;
-    let allowance = match staging.ledger.allowance(&account, now).await {
-        Ok(a) => a,
-        Err(e) => {
-            staging.ledger.release(&id).await;
-            return Err(e);
-        }
-    };
+    let allowance = staging.ledger.admit(&id, &account, expires_ms, now).await?;
 
     let source = call.source.clone();
     let mut progress = Progress::default();
