@@ -38,35 +38,7 @@ fi
 # variant's name without its fields; str, numbers and collections print as ever): nothing a
 # caller reads is made from derived Debug output, and it is 1% of the gzipped bundle.
 # Its own target directory keeps the native build's stable artifacts from being rebuilt.
-WORKER_TOOLCHAIN="${ENTREZ_WORKER_TOOLCHAIN:-$WORKER_NIGHTLY}"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target/worker}"
-if [ "$WORKER_TOOLCHAIN" != stable ]; then
-  export RUSTUP_TOOLCHAIN="$WORKER_TOOLCHAIN"
-  export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
-  export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
-  export RUSTFLAGS="${RUSTFLAGS:-} -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=shallow"
-fi
-export RUSTFLAGS="${RUSTFLAGS:-} -Ctarget-feature=+simd128"
-export CARGO_PROFILE_RELEASE_OPT_LEVEL="${CARGO_PROFILE_RELEASE_OPT_LEVEL:-z}"
-if [ "${ENTREZ_WASM_NAMES:-0}" != 1 ]; then
-  export CARGO_PROFILE_RELEASE_STRIP=symbols
-fi
-export SQLITE_WASM_RS_FLAGS="${SQLITE_WASM_RS_FLAGS:-\
--USQLITE_ENABLE_FTS5 -USQLITE_ENABLE_RTREE -USQLITE_ENABLE_SESSION -USQLITE_ENABLE_PREUPDATE_HOOK \
--USQLITE_ENABLE_DBSTAT_VTAB -USQLITE_ENABLE_DBPAGE_VTAB -USQLITE_ENABLE_BYTECODE_VTAB \
--USQLITE_ENABLE_STMTVTAB -USQLITE_ENABLE_UNLOCK_NOTIFY -USQLITE_ENABLE_COLUMN_METADATA \
--DSQLITE_OMIT_UTF16 -DSQLITE_OMIT_COMPLETE -DSQLITE_OMIT_GET_TABLE -DSQLITE_OMIT_INCRBLOB \
--DSQLITE_OMIT_SHARED_CACHE -DSQLITE_OMIT_WAL -DSQLITE_OMIT_PROGRESS_CALLBACK -DSQLITE_OMIT_TRACE \
--DSQLITE_OMIT_DEPRECATED -DSQLITE_OMIT_DECLTYPE -DSQLITE_DEFAULT_MEMSTATUS=0}"
+worker_rust_env
 worker-build --release "$@"
 
-if [ "${ENTREZ_WASM_OPT:-1}" != 0 ]; then
-  wasm_opt="$ROOT/node_modules/.bin/wasm-opt"
-  [ -x "$wasm_opt" ] || ensure_node_modules
-  # The features the Rust target and wasm-bindgen emit, and nothing beyond them.
-  "$wasm_opt" --enable-bulk-memory --enable-bulk-memory-opt --enable-call-indirect-overlong \
-    --enable-multivalue --enable-mutable-globals --enable-nontrapping-float-to-int \
-    --enable-reference-types --enable-sign-ext --enable-simd --enable-exception-handling \
-    -O1 --duplicate-function-elimination "$ROOT/build/index_bg.wasm" -o "$ROOT/build/index_bg.opt.wasm"
-  mv "$ROOT/build/index_bg.opt.wasm" "$ROOT/build/index_bg.wasm"
-fi
+worker_wasm_opt "$ROOT/build/index_bg.wasm"

@@ -82,6 +82,48 @@ ensure_worker_toolchain() {
 }
 
 _apt_updated=""
+# The Worker's compiler settings (scripts/build-worker.sh explains each), exported for a
+# cargo build of the wasm: the Worker itself, or the CPU benchmark built exactly as it is.
+# ENTREZ_WASM_SIMD=0 leaves simd128 out (the benchmark measures both).
+worker_rust_env() {
+  WORKER_TOOLCHAIN="${ENTREZ_WORKER_TOOLCHAIN:-$WORKER_NIGHTLY}"
+  export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target/worker}"
+  if [ "$WORKER_TOOLCHAIN" != stable ]; then
+    export RUSTUP_TOOLCHAIN="$WORKER_TOOLCHAIN"
+    export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
+    export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
+    export RUSTFLAGS="${RUSTFLAGS:-} -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=shallow"
+  fi
+  if [ "${ENTREZ_WASM_SIMD:-1}" != 0 ]; then
+    export RUSTFLAGS="${RUSTFLAGS:-} -Ctarget-feature=+simd128"
+  fi
+  export CARGO_PROFILE_RELEASE_OPT_LEVEL="${CARGO_PROFILE_RELEASE_OPT_LEVEL:-z}"
+  if [ "${ENTREZ_WASM_NAMES:-0}" != 1 ]; then
+    export CARGO_PROFILE_RELEASE_STRIP=symbols
+  fi
+  export SQLITE_WASM_RS_FLAGS="${SQLITE_WASM_RS_FLAGS:-\
+-USQLITE_ENABLE_FTS5 -USQLITE_ENABLE_RTREE -USQLITE_ENABLE_SESSION -USQLITE_ENABLE_PREUPDATE_HOOK \
+-USQLITE_ENABLE_DBSTAT_VTAB -USQLITE_ENABLE_DBPAGE_VTAB -USQLITE_ENABLE_BYTECODE_VTAB \
+-USQLITE_ENABLE_STMTVTAB -USQLITE_ENABLE_UNLOCK_NOTIFY -USQLITE_ENABLE_COLUMN_METADATA \
+-DSQLITE_OMIT_UTF16 -DSQLITE_OMIT_COMPLETE -DSQLITE_OMIT_GET_TABLE -DSQLITE_OMIT_INCRBLOB \
+-DSQLITE_OMIT_SHARED_CACHE -DSQLITE_OMIT_WAL -DSQLITE_OMIT_PROGRESS_CALLBACK -DSQLITE_OMIT_TRACE \
+-DSQLITE_OMIT_DEPRECATED -DSQLITE_OMIT_DECLTYPE -DSQLITE_DEFAULT_MEMSTATUS=0}"
+}
+
+# binaryen's wasm-opt pass over a built module, in place (ENTREZ_WASM_OPT=0 skips it).
+worker_wasm_opt() {
+  local wasm="$1"
+  [ "${ENTREZ_WASM_OPT:-1}" != 0 ] || return 0
+  local wasm_opt="$ROOT/node_modules/.bin/wasm-opt"
+  [ -x "$wasm_opt" ] || ensure_node_modules
+  # The features the Rust target and wasm-bindgen emit, and nothing beyond them.
+  "$wasm_opt" --enable-bulk-memory --enable-bulk-memory-opt --enable-call-indirect-overlong \
+    --enable-multivalue --enable-mutable-globals --enable-nontrapping-float-to-int \
+    --enable-reference-types --enable-sign-ext --enable-simd --enable-exception-handling \
+    -O1 --duplicate-function-elimination "$wasm" -o "$wasm.opt"
+  mv "$wasm.opt" "$wasm"
+}
+
 apt_install() {
   local sudo=""
   if [ "$(id -u)" != 0 ]; then

@@ -365,7 +365,8 @@ e2e_auth_start() {
         bearer) f=$(auth_env "$edge-$mode" MCP_AUTH_MODE=bearer "MCP_AUTH_TOKENS=$AUTH_TOKENS" \
           ENTREZ_DATA_MAX_DATASETS=3 ENTREZ_IDENTITY_STAGINGS_PER_HOUR=4 ENTREZ_DATA_TOTAL_MAX_DATASETS=5) ;;
         open) f=$(auth_env "$edge-$mode" MCP_AUTH_MODE=bearer "MCP_AUTH_TOKENS=$AUTH_TOKENS" MCP_AUTH_ANONYMOUS=true \
-          "NCBI_API_KEY=e2e-operator-key-$(rand_hex)" ENTREZ_ANONYMOUS_MAX_DATASETS=2 ENTREZ_ANONYMOUS_STAGINGS_PER_HOUR=3) ;;
+          "NCBI_API_KEY=e2e-operator-key-$(rand_hex)" ENTREZ_ANONYMOUS_MAX_DATASETS=2 ENTREZ_ANONYMOUS_STAGINGS_PER_HOUR=3 \
+          ENTREZ_CPU_BUDGET_MS=10 ENTREZ_SUBREQUESTS=50) ;;
       esac
       if [ "$edge" = native ]; then
         mkdir -p "$TMP/auth-data-$mode"

@@ -55,6 +55,8 @@
 
 pub mod auth;
 pub mod config;
+#[cfg(all(target_arch = "wasm32", feature = "cpu-bench"))]
+pub mod cpu_bench;
 pub mod entrez;
 pub mod error;
 pub mod http;

@@ -425,3 +425,141 @@ fn each_batch_is_reported_when_the_client_asks_for_progress() {
         .unwrap()
         .contains("1200 records"));
 }
+
+/// Continues a partial dataset until it is complete; returns the calls it took.
+fn continue_until_complete(s: &entrez_mcp::protocol::Server, first: &Value) -> usize {
+    let id = first["data_access_id"].as_str().unwrap();
+    let mut calls = 1;
+    let mut last = first.clone();
+    while last["status"] == "partial" {
+        assert_eq!(last["next_call"]["data_access_id"], id, "{last}");
+        assert!(last["remaining"].as_u64().unwrap() > 0, "{last}");
+        assert!(
+            last["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|w| w.as_str().unwrap().contains("ENTREZ_CPU_BUDGET_MS")),
+            "the cap is said: {last}"
+        );
+        last = ok(s, last["next_call"].clone());
+        calls += 1;
+        assert!(calls < 100, "no end: {last}");
+    }
+    assert_eq!(last["status"], "complete", "{last}");
+    assert_eq!(last["remaining"], 0);
+    assert_eq!(last["next_call"], Value::Null);
+    calls
+}
+
+#[test]
+fn a_free_plan_budget_stages_across_calls_without_gaps_or_repeats() {
+    let replay = Replay::start();
+    let free = Limits {
+        cpu_budget_ms: 10,
+        subrequests: 50,
+        ..Limits::default()
+    };
+    let (s, _, _) = server(Some(&replay), free);
+    // A search: the first call searches once; the rest page its history set onwards.
+    let first = stage(
+        &s,
+        json!({"term": "replay-synthetic[all]", "max_records": 1000}),
+    );
+    assert_eq!(first["status"], "partial", "{first}");
+    let staged_first = first["records"].as_u64().unwrap();
+    assert!(staged_first > 0 && staged_first < 500, "{first}");
+    assert_eq!(first["remaining"], 1000 - staged_first);
+    let id = first["data_access_id"].as_str().unwrap().to_string();
+    // A partial dataset answers queries meanwhile, and says it is partial.
+    let q = ok(
+        &s,
+        json!({"operation": "query", "data_access_id": id, "sql": "SELECT COUNT(*) FROM article"}),
+    );
+    assert_eq!(q["status"], "partial");
+    assert!(
+        q["warnings"][0].as_str().unwrap().contains("partial"),
+        "{q}"
+    );
+    let calls = continue_until_complete(&s, &first);
+    assert!(calls >= 3, "1,000 records cannot fit a few calls: {calls}");
+    assert_eq!(
+        scalar(&s, &id, "SELECT COUNT(DISTINCT pmid) FROM article"),
+        1000
+    );
+    assert_eq!(
+        scalar(&s, &id, "SELECT MAX(pmid) - MIN(pmid) + 1 FROM article"),
+        1000
+    );
+    let searches = replay.stats();
+    // Ids: the ones not yet fetched are kept between calls.
+    let ids: Vec<u64> = (90_000_001..=90_000_700).collect();
+    let first = stage(&s, json!({"ids": ids}));
+    assert_eq!(first["status"], "partial", "{first}");
+    let id = first["data_access_id"].as_str().unwrap().to_string();
+    continue_until_complete(&s, &first);
+    assert_eq!(
+        scalar(&s, &id, "SELECT COUNT(DISTINCT pmid) FROM article"),
+        700
+    );
+    assert_eq!(
+        scalar(
+            &s,
+            &id,
+            "SELECT COUNT(*) FROM article WHERE pmid BETWEEN 90000001 AND 90000700"
+        ),
+        700
+    );
+    // A complete dataset has nothing to continue; a malformed id is refused by the schema.
+    let done = err(
+        &s,
+        json!({"operation": "fetch_and_stage", "data_access_id": id}),
+    );
+    assert_eq!(done["code"], "dataset_complete", "{done}");
+    let both = err(
+        &s,
+        json!({"operation": "fetch_and_stage", "data_access_id": id, "term": "x"}),
+    );
+    assert_ne!(
+        both["code"], "dataset_complete",
+        "a source and an id together are ambiguous: {both}"
+    );
+    let stats = replay.stats();
+    assert_eq!(stats["rate_limited"], 0, "{stats}");
+    eprintln!("free-plan staging: {calls} calls for 1,000 records; replay {searches} then {stats}");
+}
+
+#[test]
+fn only_the_owner_continues_a_partial_dataset() {
+    let replay = Replay::start();
+    let free = Limits {
+        cpu_budget_ms: 10,
+        subrequests: 50,
+        ..Limits::default()
+    };
+    let (s, _, _) = server(Some(&replay), free);
+    let alice = session("alice");
+    let ids: Vec<u64> = (90_000_001..=90_000_400).collect();
+    let first = ok_as(
+        &s,
+        json!({"operation": "fetch_and_stage", "ids": ids}),
+        &alice,
+    );
+    assert_eq!(first["status"], "partial", "{first}");
+    let id = first["data_access_id"].as_str().unwrap();
+    let stranger = err_as(
+        &s,
+        json!({"operation": "fetch_and_stage", "data_access_id": id}),
+        &session("mallory"),
+    );
+    assert_eq!(stranger["code"], "dataset_not_found", "{stranger}");
+    let next = ok_as(
+        &s,
+        json!({"operation": "fetch_and_stage", "data_access_id": id}),
+        &alice,
+    );
+    assert!(
+        next["records"].as_u64() > first["records"].as_u64(),
+        "{next}"
+    );
+}

@@ -4,11 +4,11 @@
 pub mod native;
 pub mod sqlite;
 pub mod stream;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(feature = "cpu-bench")))]
 pub mod worker;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(feature = "cpu-bench")))]
 pub mod worker_data;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(feature = "cpu-bench")))]
 pub mod worker_net;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(feature = "cpu-bench")))]
 pub mod worker_verify;

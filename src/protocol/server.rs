@@ -85,7 +85,8 @@ impl Server {
 
     /// Gives the server a dataset store, which lists and enables `entrez_data`.
     pub fn with_staging(mut self, staging: Staging) -> Result<Server, String> {
-        self.registry = Registry::available(true)?;
+        self.registry =
+            std::mem::replace(&mut self.registry, Registry::empty()).with_store_tools()?;
         self.staging = Some(staging);
         Ok(self)
     }

@@ -22,6 +22,10 @@ pub const DEFAULT_MAX_ROWS: u64 = 5_000_000;
 pub const DEFAULT_MAX_DATASET_BYTES: u64 = 512 * 1024 * 1024;
 /// Default size of all of one owner's datasets together.
 pub const DEFAULT_MAX_OWNER_BYTES: u64 = 2 * 1024 * 1024 * 1024;
+/// Default CPU one request may spend staging: the Workers Paid plan's default per request.
+pub const DEFAULT_CPU_BUDGET_MS: u64 = 30_000;
+/// Default external subrequests one request may make: the Workers Paid plan's default.
+pub const DEFAULT_SUBREQUESTS: u64 = 10_000;
 
 /// Every staging limit in force.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +42,11 @@ pub struct Limits {
     pub max_owner_bytes: u64,
     /// `ENTREZ_DATA_QUERY_TIMEOUT_MS`: wall-clock limit per query.
     pub query_time_limit_ms: u64,
+    /// `ENTREZ_CPU_BUDGET_MS`: CPU one `fetch_and_stage` call plans to spend (Workers: the
+    /// plan's CPU limit per request); what it cannot stage within it, a later call continues.
+    pub cpu_budget_ms: u64,
+    /// `ENTREZ_SUBREQUESTS`: NCBI requests one call may make (Workers: external subrequests).
+    pub subrequests: u64,
 }
 
 impl Default for Limits {
@@ -49,6 +58,8 @@ impl Default for Limits {
             max_dataset_bytes: DEFAULT_MAX_DATASET_BYTES,
             max_owner_bytes: DEFAULT_MAX_OWNER_BYTES,
             query_time_limit_ms: super::guard::DEFAULT_TIME_LIMIT_MS,
+            cpu_budget_ms: DEFAULT_CPU_BUDGET_MS,
+            subrequests: DEFAULT_SUBREQUESTS,
         }
     }
 }
@@ -70,6 +81,8 @@ impl Limits {
             max_dataset_bytes: get("ENTREZ_DATA_MAX_DATASET_BYTES", d.max_dataset_bytes),
             max_owner_bytes: get("ENTREZ_DATA_MAX_OWNER_BYTES", d.max_owner_bytes),
             query_time_limit_ms: get("ENTREZ_DATA_QUERY_TIMEOUT_MS", d.query_time_limit_ms),
+            cpu_budget_ms: get("ENTREZ_CPU_BUDGET_MS", d.cpu_budget_ms),
+            subrequests: get("ENTREZ_SUBREQUESTS", d.subrequests),
         }
     }
 
@@ -84,6 +97,8 @@ impl Limits {
             "max_bytes_per_owner": self.max_owner_bytes,
             "query_time_limit_ms": self.query_time_limit_ms,
             "max_rows_per_query": super::guard::MAX_LIMIT,
+            "cpu_budget_ms_per_call": self.cpu_budget_ms,
+            "subrequests_per_call": self.subrequests,
         })
     }
 }

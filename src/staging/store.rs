@@ -24,6 +24,9 @@ pub enum Status {
     Complete,
     /// Staging stopped early; the reason says why. Rows already staged stay queryable.
     Failed(String),
+    /// This call's CPU budget was spent before the source was; a later `fetch_and_stage`
+    /// with the dataset's id continues from the position stored here (opaque to the store).
+    Partial(String),
 }
 
 impl Status {
@@ -33,6 +36,7 @@ impl Status {
             Status::Loading => "loading",
             Status::Complete => "complete",
             Status::Failed(_) => "failed",
+            Status::Partial(_) => "partial",
         }
     }
 
@@ -44,11 +48,20 @@ impl Status {
         }
     }
 
+    /// What a store keeps in its reason column: the failure reason or the partial position.
+    pub fn stored_reason(&self) -> Option<&str> {
+        match self {
+            Status::Failed(r) | Status::Partial(r) => Some(r),
+            _ => None,
+        }
+    }
+
     /// Rebuilds a status from its stored name and reason.
     pub fn from_parts(name: &str, reason: Option<String>) -> Status {
         match name {
             "complete" => Status::Complete,
             "loading" => Status::Loading,
+            "partial" => Status::Partial(reason.unwrap_or_default()),
             _ => Status::Failed(reason.unwrap_or_else(|| "unknown".to_string())),
         }
     }
@@ -242,6 +255,11 @@ pub trait SqlStore: MaybeSendSync {
 
     /// Records the final status.
     fn finish<'a>(&'a self, id: &'a str, status: Status) -> BoxFuture<'a, Result<()>>;
+
+    /// Takes up a `partial` dataset again: marks it `loading` and returns the position its
+    /// last call stored, in one step, so two calls cannot both continue it. `None` when the
+    /// dataset is not partial (or does not exist).
+    fn resume<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<String>>>;
 
     /// One dataset's catalog entry.
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<DatasetInfo>>>;

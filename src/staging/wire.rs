@@ -35,6 +35,8 @@ pub enum DatasetCommand {
         /// Final status.
         status: Status,
     },
+    /// Take a partial dataset up again (see `SqlStore::resume`).
+    Resume,
     /// The dataset's catalog entry, or none.
     Info,
     /// Run one query.

@@ -61,6 +61,33 @@ impl Registry {
         Registry::new(&specs)
     }
 
+    /// This registry with the built-in tools in [`NEEDS_STORE`] added, in table order; the
+    /// tools it has keep their compiled schemas (compiling every schema again costs a Worker
+    /// isolate's first request tens of milliseconds of CPU).
+    pub fn with_store_tools(self) -> Result<Registry, String> {
+        let added = Registry::new(
+            &TOOLS
+                .iter()
+                .filter(|s| NEEDS_STORE.contains(&s.name) && self.get(s.name).is_none())
+                .copied()
+                .collect::<Vec<_>>(),
+        )?;
+        let mut have: Vec<RegisteredTool> = self.tools.into_iter().chain(added.tools).collect();
+        let order = |name: &str| {
+            TOOLS
+                .iter()
+                .position(|t| t.name == name)
+                .unwrap_or(usize::MAX)
+        };
+        have.sort_by_key(|t| order(t.spec.name));
+        Ok(Registry { tools: have })
+    }
+
+    /// No tools (a placeholder while a registry is rebuilt).
+    pub fn empty() -> Registry {
+        Registry { tools: Vec::new() }
+    }
+
     /// The registry of [`TOOLS`].
     pub fn builtin() -> Result<Registry, String> {
         Registry::new(TOOLS)

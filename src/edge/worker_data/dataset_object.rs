@@ -70,6 +70,7 @@ impl DurableObject for EntrezDataset {
             DatasetCommand::Create { dataset } => reply(self.create(dataset, now).await),
             DatasetCommand::Append { batch, caps } => reply(self.append(batch, caps, now)),
             DatasetCommand::Finish { status } => reply(self.finish(status, now)),
+            DatasetCommand::Resume => reply(self.resume(now)),
             DatasetCommand::Info => reply(self.info(now).await),
             DatasetCommand::Query { sql, policy } => reply(self.query(&sql, policy, now)),
             DatasetCommand::Check { sql } => reply(self.check(&sql)),
@@ -246,12 +247,29 @@ impl EntrezDataset {
                 "UPDATE entrez_meta SET status = ?, reason = ?, updated_ms = ?",
                 vec![
                     status.as_str().into(),
-                    status.reason().map(str::to_string).into(),
+                    status.stored_reason().map(str::to_string).into(),
                     SqlStorageValue::Integer(now as i64),
                 ],
             )?;
             Ok(())
         })
+    }
+
+    /// A partial dataset taken up again: `loading` from now, its stored position returned.
+    /// The object runs one request at a time and nothing here awaits, so it is one step.
+    fn resume(&self, now: u64) -> Result<Option<String>> {
+        let Some(meta) = self.meta()? else {
+            return Ok(None);
+        };
+        let Status::Partial(position) = meta.info.status else {
+            return Ok(None);
+        };
+        exec(
+            &self.sql(),
+            "UPDATE entrez_meta SET status = 'loading', reason = NULL, updated_ms = ?",
+            vec![SqlStorageValue::Integer(now as i64)],
+        )?;
+        Ok(Some(position))
     }
 
     async fn info(&self, now: u64) -> Result<Option<DatasetInfo>> {

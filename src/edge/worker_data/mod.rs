@@ -240,6 +240,15 @@ impl SqlStore for DurableStore {
         Box::pin(async move { self.dataset(id, &DatasetCommand::Finish { status }).await })
     }
 
+    fn resume<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<String>>> {
+        Box::pin(async move {
+            if !is_dataset_id(id) {
+                return Ok(None);
+            }
+            self.dataset(id, &DatasetCommand::Resume).await
+        })
+    }
+
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<DatasetInfo>>> {
         Box::pin(async move {
             if !is_dataset_id(id) {

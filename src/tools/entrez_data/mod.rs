@@ -8,7 +8,10 @@
 //! [`SqlStore`](crate::staging::SqlStore). The tool is only registered on
 //! servers that have a store.
 
+pub mod batches;
+pub mod budget;
 pub mod call;
+pub mod cursor;
 pub mod operations;
 pub mod plan;
 pub mod preflight;
@@ -136,6 +139,10 @@ pub fn status_warnings(info: &DatasetInfo) -> Vec<String> {
         )],
         crate::staging::store::Status::Failed(reason) => vec![format!(
             "Dataset {} is incomplete: staging failed ({reason}); {} records were staged.",
+            info.id, info.records
+        )],
+        crate::staging::store::Status::Partial(_) => vec![format!(
+            "Dataset {} is partial: {} records so far; fetch_and_stage with this data_access_id stages the rest.",
             info.id, info.records
         )],
     }

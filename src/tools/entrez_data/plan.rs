@@ -61,6 +61,11 @@ pub enum Source {
         /// The Entrez query.
         term: String,
     },
+    /// The rest of a partial dataset's source, where its last call stopped.
+    Continue {
+        /// The partial dataset.
+        data_access_id: String,
+    },
 }
 
 impl Source {
@@ -81,8 +86,13 @@ impl Source {
                 webenv: webenv.to_string(),
                 query_key,
             },
-            _ => Source::Term {
-                term: str_arg(args, "term").unwrap_or_default().to_string(),
+            _ => match (str_arg(args, "term"), str_arg(args, "data_access_id")) {
+                (None, Some(id)) => Source::Continue {
+                    data_access_id: id.to_string(),
+                },
+                (term, _) => Source::Term {
+                    term: term.unwrap_or_default().to_string(),
+                },
             },
         }
     }
@@ -96,6 +106,7 @@ impl Source {
                 format!("history WebEnv={webenv} query_key={query_key}")
             }
             Source::Term { term } => format!("term {term:?}"),
+            Source::Continue { data_access_id } => format!("the rest of dataset {data_access_id}"),
         }
     }
 }
@@ -175,6 +186,13 @@ mod tests {
             h.describe(),
             "history WebEnv=W query_key=2",
             "history source"
+        );
+        let c = Source::from_args(&json!({"data_access_id": "ab"}));
+        assert_eq!(
+            c,
+            Source::Continue {
+                data_access_id: "ab".into()
+            }
         );
         let t = Source::from_args(&json!({"term": "asthma[mh]"}));
         assert_eq!(t.describe(), "term \"asthma[mh]\"");

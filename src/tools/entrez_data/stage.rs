@@ -1,83 +1,36 @@
 //! `fetch_and_stage`: search if asked, then fetch, parse and append batch by batch.
 //!
-//! Only one batch is ever held in memory: each reply is parsed, turned into
-//! rows and appended in its own transaction before the next request goes
-//! out, through the same [`EntrezClient`](crate::entrez::EntrezClient) (and
-//! so the same pacing and retries) as every other NCBI call. The dataset is
-//! `loading` until the last batch is in, then `complete`; any failure marks
-//! it `failed` with the reason, and the rows staged so far stay queryable.
-//! When the client sent a progress token, each batch is reported as it lands.
+//! A new staging checks the caller's quotas and the ledger, resolves its
+//! source (running the search if one was asked for), creates the dataset
+//! `loading` and hands the batches to [`Run::batches`]. It ends `complete`,
+//! or `partial` when the call's CPU budget ran out first (see [`budget`](super::budget)),
+//! or `failed` with the reason; the rows staged so far always stay queryable.
+//! A call naming a partial dataset's `data_access_id` continues it from the
+//! position its last call stored. When the client sent a progress token, each
+//! batch is reported as it lands.
 
+use super::batches::{Progress, Run};
+use super::budget::{cost_of, Meter};
 use super::call::Stage;
-use super::plan::{self, Fetch, Slice, Source};
-use super::{render, schema_uri, staging};
-use crate::entrez::EntrezClient;
+use super::cursor::{Resume, Work};
+use super::plan::{self, Fetch, Source};
+use super::{owned_dataset, render, schema_uri, staging};
 use crate::error::{Error, ErrorKind, Result};
 use crate::parse;
-use crate::parse::records::Records;
-use crate::protocol::progress::Progress as Notify;
 use crate::staging::layouts::layout_for;
 use crate::staging::limits::MAX_RECORDS;
-use crate::staging::rows::{self, RowBatch};
 use crate::staging::schema::Layout;
 use crate::staging::store::{Caps, DatasetInfo, NewDataset, Status};
-use crate::staging::{account_of, iso8601, new_dataset_id, owner_of, Staging};
+use crate::staging::{account_of, iso8601, new_dataset_id, owner_of};
 use crate::tools::content::{Annotations, Content, Role};
 use crate::tools::{ToolContext, ToolOutput};
-use futures_util::future::join;
 use serde_json::{json, Value};
 
-/// Per-record warnings kept in one result; the rest are counted.
-const MAX_WARNINGS: usize = 20;
-
-/// What to fetch once the source is resolved.
-enum Work {
-    Ids(Vec<String>),
-    History {
-        webenv: String,
-        query_key: u64,
-        target: u64,
-        // A known count means a short batch is NCBI dropping records, not the end.
-        known_total: bool,
-    },
-}
-
-/// One staging run's fixed facts.
-struct Run<'a> {
-    client: EntrezClient<'a>,
-    staging: &'a Staging,
-    id: String,
-    db: String,
-    layout: &'static Layout,
-    fetch: Fetch,
-    include_sequence: bool,
-    caps: Caps,
-    notify: Option<Notify<'a>>,
-    // Batches planned; None where a history set's size is unknown.
-    planned: Option<f64>,
-}
-
-/// What the batches did.
-#[derive(Default)]
-struct Progress {
-    batches: usize,
-    info: Option<DatasetInfo>,
-    warnings: Vec<String>,
-    more_warnings: usize,
-}
-
-impl Progress {
-    fn warn(&mut self, w: String) {
-        if self.warnings.len() < MAX_WARNINGS {
-            self.warnings.push(w);
-        } else {
-            self.more_warnings += 1;
-        }
-    }
-}
-
-/// Stages the records the arguments name and returns the dataset.
+/// Stages the records the arguments name, or continues a partial dataset, and returns it.
 pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<ToolOutput> {
+    if let Source::Continue { data_access_id } = &call.source {
+        return continue_staging(ctx, data_access_id).await;
+    }
     let staging = staging(ctx)?;
     let client = ctx.entrez()?;
     let limits = staging.limits;
@@ -132,11 +85,12 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
                 ));
             }
             available = Some(ids.len() as u64);
-            Work::Ids(ids.iter().take(max_records as usize).cloned().collect())
+            Work::Ids { ids: ids.iter().take(max_records as usize).cloned().collect() }
         }
         Source::History { webenv, query_key } => Work::History {
             webenv: webenv.clone(),
             query_key: *query_key,
+            retstart: 0,
             target: max_records,
             known_total: false,
         },
@@ -169,10 +123,12 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
             Work::History {
                 webenv,
                 query_key: key.parse().unwrap_or(1),
+                retstart: 0,
                 target: found.count.min(max_records),
                 known_total: true,
             }
         }
+        Source::Continue { .. } => unreachable!("continuations return above"),
         })
     }
     .await;
@@ -197,22 +153,12 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
         staging.ledger.release(&id).await;
         return Err(e);
     }
-    let size = fetch.batch_size() as u64;
-    let planned = match &work {
-        Work::Ids(ids) => Some((ids.len() as u64).div_ceil(size) as f64),
-        Work::History {
-            target,
-            known_total: true,
-            ..
-        } => Some(target.div_ceil(size) as f64),
-        Work::History { .. } => None,
-    };
     let run = Run {
         notify: ctx.progress,
-        planned,
+        planned: None,
         client,
         staging,
-        id: id.clone(),
+        id,
         db,
         layout,
         fetch,
@@ -226,13 +172,102 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
                 .min(allowance.total_bytes_left),
         },
     };
-    match run.batches(&work, &mut progress).await {
+    let resume = Resume {
+        work,
+        include_sequence: call.include_sequence,
+        available,
+    };
+    stage(run, resume, progress).await
+}
+
+/// Continues the partial dataset `id` from where its last call stopped.
+async fn continue_staging(ctx: &ToolContext<'_>, id: &str) -> Result<ToolOutput> {
+    let staging = staging(ctx)?;
+    let client = ctx.entrez()?;
+    let limits = staging.limits;
+    let info = owned_dataset(ctx, id).await?;
+    let stored = match &info.status {
+        Status::Partial(_) => staging.store.resume(id).await?,
+        _ => None,
+    };
+    let Some(stored) = stored else {
+        return Err(not_partial(&info));
+    };
+    let resume = match Resume::decode(&stored) {
+        Ok(r) => r,
+        Err(e) => {
+            staging
+                .store
+                .finish(id, Status::Failed(e.message.clone()))
+                .await?;
+            return Err(e);
+        }
+    };
+    let layout = layout_for(&info.database);
+    let owner = owner_of(ctx.request);
+    let now = ctx.platform.now_unix_ms();
+    let others: u64 = staging
+        .store
+        .list(&owner.key)
+        .await?
+        .iter()
+        .filter(|d| d.id != info.id)
+        .map(|d| d.bytes)
+        .sum();
+    let account = account_of(ctx.request, &ctx.config.auth);
+    let allowance = staging.ledger.allowance(&account, now).await?;
+    // What the ledger has left is beside what this dataset already holds.
+    let beside = |left: u64| left.saturating_add(info.bytes);
+    let run = Run {
+        notify: ctx.progress,
+        planned: None,
+        client,
+        staging,
+        id: info.id.clone(),
+        fetch: Fetch::for_database(&info.database),
+        db: info.database.clone(),
+        layout,
+        include_sequence: resume.include_sequence,
+        caps: Caps {
+            max_rows: limits.max_rows,
+            max_bytes: limits
+                .max_dataset_bytes
+                .min(limits.max_owner_bytes.saturating_sub(others))
+                .min(allowance.bytes_left.map_or(u64::MAX, beside))
+                .min(beside(allowance.total_bytes_left)),
+        },
+    };
+    stage(run, resume, Progress::default()).await
+}
+
+/// Runs the batches one call's budget pays for and records how the dataset ended.
+async fn stage(mut run: Run<'_>, mut resume: Resume, mut progress: Progress) -> Result<ToolOutput> {
+    let staging = run.staging;
+    let mut meter = Meter::new(&staging.limits, cost_of(run.fetch));
+    let size = run.fetch.batch_size() as u64;
+    let known = match &resume.work {
+        Work::History {
+            known_total: false, ..
+        } => None,
+        w => Some(w.remaining()),
+    };
+    run.planned = known.map(|n| n.div_ceil(size).max(1) as f64);
+    let id = run.id.clone();
+    match run
+        .batches(&mut resume.work, &mut meter, &mut progress)
+        .await
+    {
         Ok(()) => {
-            staging.store.finish(&id, Status::Complete).await?;
+            let status = if resume.work.remaining() > 0 {
+                Status::Partial(resume.encode())
+            } else {
+                Status::Complete
+            };
+            staging.store.finish(&id, status).await?;
             let info = staging.store.get(&id).await?.ok_or_else(|| {
                 Error::internal(format!("dataset {id} vanished right after staging"))
             })?;
-            Ok(output(&run, &info, available, progress))
+            Ok(output(&run, &info, &resume, &meter, progress))
         }
         Err(e) => {
             let staged = progress.info.as_ref().map_or(0, |i| i.records);
@@ -246,174 +281,52 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
     }
 }
 
-/// One fetched and parsed batch, not yet appended.
-struct Fetched {
-    batch: RowBatch,
-    warnings: Vec<String>,
+/// A dataset named to continue that has nothing to continue.
+fn not_partial(info: &DatasetInfo) -> Error {
+    let (code, why) = match info.status {
+        Status::Complete => (
+            "dataset_complete",
+            "is complete: every record of its source is staged",
+        ),
+        Status::Loading => ("dataset_busy", "is being staged by another call right now"),
+        _ => ("dataset_failed", "failed, so it cannot be continued"),
+    };
+    Error::new(
+        ErrorKind::InvalidArguments,
+        format!("Dataset {} {why}; only a partial dataset can be continued.", info.id),
+    )
+    .with_code(code)
+    .suggest("Query it with operation query, or stage a new dataset with ids, webenv with query_key, or term.")
+    .with_details(json!({"data_access_id": info.id, "status": info.status.as_str()}))
 }
 
-impl Run<'_> {
-    /// Stages every batch, fetching and parsing the next one while the
-    /// previous one is being appended: natively the append runs on a blocking
-    /// thread beside the parse, on Workers the Durable Object call overlaps the
-    /// NCBI request, so a batch costs the longer of the two, not their sum.
-    async fn batches(&self, work: &Work, p: &mut Progress) -> Result<()> {
-        let size = self.fetch.batch_size();
-        match work {
-            Work::Ids(ids) => {
-                let mut chunks = ids.chunks(size);
-                let mut ready = match chunks.next() {
-                    Some(c) => Some(self.fetch_parse(Slice::Ids(c)).await?),
-                    None => None,
-                };
-                while let Some(fetched) = ready.take() {
-                    match chunks.next() {
-                        Some(c) => {
-                            let (committed, next) =
-                                join(self.commit(fetched, p), self.fetch_parse(Slice::Ids(c)))
-                                    .await;
-                            committed?;
-                            ready = Some(next?);
-                        }
-                        None => {
-                            self.commit(fetched, p).await?;
-                        }
-                    }
-                }
-            }
-            Work::History {
-                webenv,
-                query_key,
-                target,
-                known_total,
-            } => {
-                let slice = |retstart: u64| {
-                    let retmax = (size as u64).min(target - retstart);
-                    let s = Slice::History {
-                        webenv,
-                        query_key: *query_key,
-                        retstart,
-                        retmax,
-                    };
-                    (s, retmax)
-                };
-                if *target == 0 {
-                    return Ok(());
-                }
-                let (first, retmax) = slice(0);
-                let mut ready = Some((self.fetch_parse(first).await?, 0u64, retmax));
-                while let Some((fetched, at, retmax)) = ready.take() {
-                    let parsed = fetched.batch.records as u64;
-                    let next_start = at + retmax;
-                    // A short or empty page is the last one, whatever the count said.
-                    if parsed == 0 || (!known_total && parsed < retmax) || next_start >= *target {
-                        self.commit(fetched, p).await?;
-                        break;
-                    }
-                    let (next, next_max) = slice(next_start);
-                    let (committed, following) =
-                        join(self.commit(fetched, p), self.fetch_parse(next)).await;
-                    if committed? == 0 {
-                        // A history server that ignores retstart would repeat itself forever.
-                        p.warn(format!(
-                            "Batch at retstart {at} added no new records; staging stopped there."
-                        ));
-                        break;
-                    }
-                    ready = Some((following?, next_start, next_max));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Fetches and parses one batch.
-    async fn fetch_parse(&self, slice: Slice<'_>) -> Result<Fetched> {
-        let reply = self
-            .client
-            .send(&plan::batch(&self.db, self.fetch, slice))
-            .await?;
-        let mut warnings = Vec::new();
-        let batch = self.parse(&reply.body, &mut warnings)?;
-        warnings.extend(batch.skipped.iter().map(|s| format!("Skipped: {s}.")));
-        warnings.extend(batch.tables.iter().filter(|t| t.refused > 0).map(|t| {
-            format!(
-                "Skipped: {} row(s) of table {} that lacked a required value.",
-                t.refused, t.table.name
-            )
-        }));
-        Ok(Fetched { batch, warnings })
-    }
-
-    /// Appends one parsed batch and reports progress; returns the new records.
-    async fn commit(&self, fetched: Fetched, p: &mut Progress) -> Result<u64> {
-        for w in fetched.warnings {
-            p.warn(w);
-        }
-        let appended = self
-            .staging
-            .store
-            .append(&self.id, fetched.batch, self.caps)
-            .await?;
-        p.batches += 1;
-        if let Some(n) = self.notify {
-            n.report(
-                p.batches as f64,
-                self.planned,
-                &format!(
-                    "batch {} staged: {} records so far",
-                    p.batches, appended.info.records
-                ),
-            );
-        }
-        // The books follow the dataset's size; a ceiling passed meanwhile (by stagings
-        // running beside this one) stops it here.
-        self.staging
-            .ledger
-            .record(&self.id, appended.info.bytes)
-            .await?;
-        p.info = Some(appended.info);
-        Ok(appended.new_records)
-    }
-
-    fn parse(&self, body: &[u8], warnings: &mut Vec<String>) -> Result<RowBatch> {
-        Ok(match self.fetch {
-            Fetch::Records(format) => match parse::records::parse(format, body)? {
-                Records::Pubmed(articles) => rows::pubmed(articles),
-                Records::Pmc(articles) => rows::pmc(articles),
-                Records::Sequences(records) => rows::sequences(records, self.include_sequence),
-                Records::Taxa(taxa) => rows::taxa(taxa),
-                Records::Medline(_) | Records::Ipg(_) | Records::Generic(_) | Records::Raw => {
-                    return Err(Error::internal(format!(
-                        "{format:?} records have no staging layout; this is a server bug."
-                    )))
-                }
-            },
-            Fetch::Summary => {
-                let r = parse::esummary::parse_esummary_xml(body)?;
-                if r.docs.is_empty() && !r.errors.is_empty() {
-                    let messages: Vec<String> =
-                        r.errors.iter().map(|e| e.message.clone()).collect();
-                    return Err(parse::body_errors::ncbi_error(&messages));
-                }
-                for e in &r.errors {
-                    warnings.push(format!(
-                        "{}: {}",
-                        e.uid.as_deref().unwrap_or("request"),
-                        e.message
-                    ));
-                }
-                rows::docsums(self.layout, r.docs)
-            }
-        })
-    }
-}
-
-fn output(run: &Run<'_>, info: &DatasetInfo, available: Option<u64>, p: Progress) -> ToolOutput {
+fn output(
+    run: &Run<'_>,
+    info: &DatasetInfo,
+    resume: &Resume,
+    meter: &Meter,
+    p: Progress,
+) -> ToolOutput {
     let mut warnings = p.warnings;
+    let remaining = resume.work.remaining();
+    let partial = remaining > 0;
+    let next_call = json!({"operation": "fetch_and_stage", "data_access_id": info.id});
+    if partial {
+        // A cap the caller did not ask for is said in the result, with the call that lifts it.
+        warnings.push(format!(
+            "This call staged {} batch(es) within its CPU budget ({} ms per call, ENTREZ_CPU_BUDGET_MS; about {} ms planned, {} ms spent by the model); {} records remain. Call fetch_and_stage with data_access_id \"{}\" to stage the next ones.",
+            p.batches,
+            run.staging.limits.cpu_budget_ms,
+            meter.budget_us() / 1000,
+            meter.spent_us().div_ceil(1000),
+            render::thousands(remaining),
+            info.id
+        ));
+    }
     if p.more_warnings > 0 {
         warnings.push(format!("... and {} more warnings.", p.more_warnings));
     }
+    let available = resume.available;
     let uri = schema_uri(&info.id);
     let mut structured = render::dataset(info);
     structured["operation"] = json!("fetch_and_stage");
@@ -421,11 +334,25 @@ fn output(run: &Run<'_>, info: &DatasetInfo, available: Option<u64>, p: Progress
     structured["available"] = json!(available);
     structured["truncated"] = json!(available.is_some_and(|a| a > info.records));
     structured["batches"] = json!(p.batches);
+    structured["remaining"] = if partial { json!(remaining) } else { json!(0) };
+    structured["next_call"] = if partial {
+        next_call.clone()
+    } else {
+        Value::Null
+    };
     structured["example_queries"] = render::examples(run.layout.examples);
     structured["warnings"] = json!(warnings);
     let example = run.layout.examples[0].sql;
+    let continuation = if partial {
+        format!(
+            "\nPartial: {} records remain; continue with entrez_data {next_call}.",
+            render::thousands(remaining)
+        )
+    } else {
+        String::new()
+    };
     let text = format!(
-        "Staged {} {} records into dataset {} ({} layout, {} rows, {} bytes, expires {}).\nTables: {}.\nQuery it: entrez_data operation query, data_access_id \"{}\", sql e.g. {example}\nSee operation schema for columns, keys and more examples.{}",
+        "Staged {} {} records into dataset {} ({} layout, {} rows, {} bytes, expires {}).\nTables: {}.{continuation}\nQuery it: entrez_data operation query, data_access_id \"{}\", sql e.g. {example}\nSee operation schema for columns, keys and more examples.{}",
         render::thousands(info.records),
         run.db,
         info.id,

@@ -186,4 +186,36 @@ describe(`anonymous callers beside tokens [${EDGE}]`, { skip: !OPEN && 'E2E_OPEN
     const r = await stageInNewSession(OPEN, TOKENS.alice);
     assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
   });
+
+  // This deployment runs the free-plan setting (ENTREZ_CPU_BUDGET_MS=10, ENTREZ_SUBREQUESTS=50).
+  test('a free-plan budget stages 300 records over several calls, each continuing where the last stopped', async () => {
+    const c = await connect(OPEN, TOKENS.alice);
+    try {
+      const ids = fresh(300);
+      let r = await data(c, { operation: 'fetch_and_stage', database: 'pubmed', ids });
+      assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
+      const id = r.structuredContent.data_access_id;
+      assert.equal(r.structuredContent.status, 'partial', JSON.stringify(r.structuredContent));
+      assert.ok(r.structuredContent.warnings.some((w) => /ENTREZ_CPU_BUDGET_MS/.test(w)));
+      let calls = 1;
+      while (r.structuredContent.status === 'partial') {
+        assert.deepEqual(r.structuredContent.next_call, { operation: 'fetch_and_stage', data_access_id: id });
+        const before = r.structuredContent.records;
+        r = await data(c, r.structuredContent.next_call);
+        assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
+        assert.ok(r.structuredContent.records > before, 'every call moves the dataset forward');
+        calls += 1;
+        assert.ok(calls < 40, 'it ends');
+      }
+      assert.equal(r.structuredContent.status, 'complete');
+      assert.ok(calls >= 2, `300 records in ${calls} call(s)`);
+      const q = await data(c, { operation: 'query', data_access_id: id, sql: 'SELECT COUNT(DISTINCT pmid) AS n, MIN(pmid) AS lo, MAX(pmid) AS hi FROM article' });
+      assert.deepEqual(q.structuredContent.rows[0], [300, Number(ids[0]), Number(ids[299])]);
+      const again = await data(c, { operation: 'fetch_and_stage', data_access_id: id });
+      assert.equal(again.isError, true);
+      assert.equal(again.structuredContent.error.code, 'dataset_complete');
+    } finally {
+      await c.close();
+    }
+  });
 });

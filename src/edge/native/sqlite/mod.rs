@@ -356,7 +356,7 @@ impl SqlStore for SqliteStore {
             lock(&inner.catalog)
                 .execute(
                     "UPDATE dataset SET status = ?2, reason = ?3 WHERE id = ?1",
-                    params![id, status.as_str(), status.reason()],
+                    params![id, status.as_str(), status.stored_reason()],
                 )
                 .map_err(db_error)?;
             // A staging that had already failed keeps its own error.
@@ -365,6 +365,32 @@ impl SqlStore for SqliteStore {
             } else {
                 Ok(())
             }
+        })
+    }
+
+    fn resume<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<String>>> {
+        let id = id.to_string();
+        self.blocking(move |inner| {
+            // One lock over the read and the write: no second caller sees it partial.
+            let catalog = lock(&inner.catalog);
+            let position: Option<Option<String>> = catalog
+                .query_row(
+                    "SELECT reason FROM dataset WHERE id = ?1 AND status = 'partial'",
+                    [&id],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(db_error)?;
+            let Some(position) = position else {
+                return Ok(None);
+            };
+            catalog
+                .execute(
+                    "UPDATE dataset SET status = 'loading', reason = NULL WHERE id = ?1",
+                    [&id],
+                )
+                .map_err(db_error)?;
+            Ok(Some(position.unwrap_or_default()))
         })
     }
 

@@ -1,0 +1,202 @@
+//! How much one `fetch_and_stage` call stages: batches sized to a CPU budget.
+//!
+//! A Worker request may spend only so much CPU (10 ms on the Workers Free plan,
+//! 30 s by default on Paid) and make only so many subrequests (50 and 10,000).
+//! Waiting on NCBI costs no CPU; parsing a reply, turning it into rows and
+//! encoding them for the dataset's Durable Object does, in proportion to the
+//! reply's bytes. A Worker cannot read its own CPU clock (its clock stands
+//! still while code runs), so the call meters itself by a model instead: a
+//! fixed cost per call and per batch, and a cost per byte of reply, measured
+//! in wasm by `scripts/bench-worker-cpu.sh` (README, "CPU per request"). The
+//! first batch is sized from a typical record; each later one from the bytes
+//! per record seen so far, so long records make smaller batches.
+//!
+//! What does not fit stays on the source's cursor: the dataset is `partial`,
+//! and the next call with its `data_access_id` continues from there. With the
+//! default budget nothing up to 10,000 records comes near it, and every call
+//! stages its source whole, as it always did.
+
+use super::plan::Fetch;
+use crate::staging::Limits;
+use crate::tools::entrez_query::plan::Format;
+
+/// The share of the budget the plan spends; the rest absorbs the model's error.
+const PLANNED_SHARE_PERCENT: u64 = 80;
+
+/// What a call costs before and besides its batches, µs of wasm CPU: reading and
+/// checking the arguments, the dataset's creation and finish, the result.
+pub const PER_CALL_US: u64 = 1_000;
+/// What each batch costs besides its bytes, µs: the request, the append's envelope.
+pub const PER_BATCH_US: u64 = 200;
+
+/// The measured cost of one kind of reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cost {
+    /// Nanoseconds of wasm CPU per byte of reply: parse, rows, and the append's encoding.
+    pub ns_per_byte: u64,
+    /// Bytes one record typically takes in the reply, before any has been seen.
+    pub typical_record_bytes: u64,
+}
+
+/// The cost of each kind of reply staging reads.
+pub fn cost_of(fetch: Fetch) -> Cost {
+    // PubMed is measured: 7.3 ns per byte for parse, rows and the append's JSON, 16.7 KB
+    // per article in the recorded replies (README, "CPU per request"). The other forms are
+    // not benchmarked in wasm; they are priced a little above PubMed's rate, and the
+    // bytes-per-record estimate gives way to the bytes seen after the first batch.
+    let (ns_per_byte, typical_record_bytes) = match fetch {
+        Fetch::Records(Format::PubmedXml) => (7, 17_000),
+        Fetch::Records(Format::PmcXml) => (8, 120_000),
+        Fetch::Records(Format::GbseqXml) => (8, 20_000),
+        Fetch::Records(_) => (8, 4_000),
+        Fetch::Summary => (8, 2_500),
+    };
+    Cost {
+        ns_per_byte,
+        typical_record_bytes,
+    }
+}
+
+/// One call's meter: what it has spent by the model, and what the next batch may be.
+#[derive(Debug, Clone)]
+pub struct Meter {
+    budget_us: u64,
+    spent_us: u64,
+    cost: Cost,
+    batches_left: u64,
+    bytes: u64,
+    records: u64,
+}
+
+impl Meter {
+    /// A meter for one call under `limits`, for replies costing `cost`. One subrequest
+    /// is kept for a search and half of the rest for retries, so a batch may be retried.
+    pub fn new(limits: &Limits, cost: Cost) -> Meter {
+        Meter {
+            budget_us: limits
+                .cpu_budget_ms
+                .saturating_mul(1000)
+                .saturating_mul(PLANNED_SHARE_PERCENT)
+                / 100,
+            spent_us: PER_CALL_US,
+            cost,
+            batches_left: (limits.subrequests.saturating_sub(1) / 2).max(1),
+            bytes: 0,
+            records: 0,
+        }
+    }
+
+    /// Records in the next batch: at most `largest` and `remaining`, as many as the budget
+    /// left pays for; 0 when it pays for none. The first batch of a call has at least one
+    /// record, so every call moves its dataset forward.
+    pub fn next_batch(&self, largest: u64, remaining: u64) -> u64 {
+        if remaining == 0 || self.batches_left == 0 {
+            return 0;
+        }
+        let per_record_bytes = if self.records > 0 {
+            self.bytes.div_ceil(self.records)
+        } else {
+            self.cost.typical_record_bytes
+        };
+        let per_record_ns = per_record_bytes
+            .saturating_mul(self.cost.ns_per_byte)
+            .max(1);
+        let room_ns = self
+            .budget_us
+            .saturating_sub(self.spent_us)
+            .saturating_sub(PER_BATCH_US)
+            .saturating_mul(1000);
+        let affordable = room_ns / per_record_ns;
+        let floor = if self.records == 0 && self.bytes == 0 {
+            1
+        } else {
+            0
+        };
+        affordable.max(floor).min(largest).min(remaining)
+    }
+
+    /// Charges one batch of `bytes` holding `records`.
+    pub fn charge(&mut self, bytes: u64, records: u64) {
+        self.bytes = self.bytes.saturating_add(bytes);
+        self.records = self.records.saturating_add(records);
+        self.spent_us = self
+            .spent_us
+            .saturating_add(PER_BATCH_US)
+            .saturating_add(bytes.saturating_mul(self.cost.ns_per_byte) / 1000);
+        self.batches_left = self.batches_left.saturating_sub(1);
+    }
+
+    /// CPU spent so far by the model, µs.
+    pub fn spent_us(&self) -> u64 {
+        self.spent_us
+    }
+
+    /// The budget the plan spends, µs.
+    pub fn budget_us(&self) -> u64 {
+        self.budget_us
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(cpu_budget_ms: u64, subrequests: u64) -> Limits {
+        Limits {
+            cpu_budget_ms,
+            subrequests,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn the_default_budget_never_shrinks_a_batch() {
+        let fetch = Fetch::Records(Format::PubmedXml);
+        let mut m = Meter::new(&Limits::default(), cost_of(fetch));
+        for _ in 0..20 {
+            assert_eq!(m.next_batch(500, 10_000), 500);
+            m.charge(500 * 17_000, 500);
+        }
+        assert_eq!(m.next_batch(500, 0), 0, "nothing remaining");
+    }
+
+    #[test]
+    fn a_free_plan_budget_sizes_batches_by_the_bytes_seen() {
+        let fetch = Fetch::Records(Format::PubmedXml);
+        let mut m = Meter::new(&limits(10, 50), cost_of(fetch));
+        let first = m.next_batch(500, 1_000);
+        assert!(first > 10 && first < 500, "first batch {first}");
+        let mut typical = m.clone();
+        typical.charge(first * 17_000, first);
+        assert!(
+            typical.spent_us() <= typical.budget_us(),
+            "typical records fit the plan"
+        );
+        assert!(typical.budget_us() <= 10_000);
+        // Records twice as long as typical: the call stops instead of taking another batch.
+        m.charge(first * 34_000, first);
+        assert_eq!(m.next_batch(500, 1_000 - first), 0);
+    }
+
+    #[test]
+    fn every_call_stages_at_least_one_record() {
+        let mut m = Meter::new(&limits(1, 50), cost_of(Fetch::Records(Format::PmcXml)));
+        assert_eq!(m.next_batch(100, 5), 1);
+        m.charge(2_000_000, 1);
+        assert_eq!(m.next_batch(100, 4), 0);
+    }
+
+    #[test]
+    fn subrequests_bound_the_batches() {
+        let mut m = Meter::new(&limits(30_000, 7), cost_of(Fetch::Summary));
+        let mut batches = 0;
+        while m.next_batch(500, 10_000) > 0 {
+            m.charge(1_000, 500);
+            batches += 1;
+        }
+        assert_eq!(
+            batches, 3,
+            "7 subrequests: one search, three batches and their retries"
+        );
+    }
+}

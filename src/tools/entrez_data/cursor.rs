@@ -1,0 +1,175 @@
+//! Where a staging is in its source, kept with a partial dataset between calls.
+//!
+//! A call that spends its CPU budget before its source stores this cursor with
+//! the dataset (status `partial`); the next `fetch_and_stage` with the dataset's
+//! id takes it up where it stopped: the ids not yet fetched, or the next
+//! `retstart` of the history set the first call searched. It is stored as
+//! JSON in the store's reason column and never shown to a caller.
+
+use super::plan::{self, Fetch, Slice};
+use crate::entrez::EutilsRequest;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// What is left to fetch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Work {
+    /// These ids, in order.
+    Ids {
+        /// Not yet fetched.
+        ids: Vec<String>,
+    },
+    /// A history set, from `retstart` up to `target`.
+    History {
+        /// WebEnv.
+        webenv: String,
+        /// query_key.
+        query_key: u64,
+        /// The next record to fetch.
+        retstart: u64,
+        /// Where to stop.
+        target: u64,
+        /// A known count means a short batch is NCBI dropping records, not the end.
+        known_total: bool,
+    },
+}
+
+impl Work {
+    /// Records still to fetch.
+    pub fn remaining(&self) -> u64 {
+        match self {
+            Work::Ids { ids } => ids.len() as u64,
+            Work::History {
+                retstart, target, ..
+            } => target.saturating_sub(*retstart),
+        }
+    }
+
+    /// The request for the next `n` records, taken off the cursor.
+    pub fn take(&mut self, n: u64, db: &str, fetch: Fetch) -> EutilsRequest {
+        match self {
+            Work::Ids { ids } => {
+                let rest = ids.split_off((n as usize).min(ids.len()));
+                let batch = std::mem::replace(ids, rest);
+                plan::batch(db, fetch, Slice::Ids(&batch))
+            }
+            Work::History {
+                webenv,
+                query_key,
+                retstart,
+                ..
+            } => {
+                let request = plan::batch(
+                    db,
+                    fetch,
+                    Slice::History {
+                        webenv,
+                        query_key: *query_key,
+                        retstart: *retstart,
+                        retmax: n,
+                    },
+                );
+                *retstart += n;
+                request
+            }
+        }
+    }
+
+    /// Whether a batch that asked for `asked` and parsed `parsed` records was the last one
+    /// there is: an empty page, or a short one from a set of unknown size.
+    pub fn ended_by(&self, asked: u64, parsed: u64) -> bool {
+        match self {
+            Work::Ids { .. } => false,
+            Work::History { known_total, .. } => parsed == 0 || (!known_total && parsed < asked),
+        }
+    }
+
+    /// Nothing more will be fetched.
+    pub fn finish(&mut self) {
+        match self {
+            Work::Ids { ids } => ids.clear(),
+            Work::History {
+                retstart, target, ..
+            } => *target = *retstart,
+        }
+    }
+}
+
+/// Everything a later call needs to continue a partial dataset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resume {
+    /// What is left.
+    pub work: Work,
+    /// Whether sequence residues are stored.
+    pub include_sequence: bool,
+    /// Records the source held, as the first call reported.
+    pub available: Option<u64>,
+}
+
+impl Resume {
+    /// As stored.
+    pub fn encode(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// From what the store kept.
+    pub fn decode(stored: &str) -> Result<Resume> {
+        serde_json::from_str(stored).map_err(|e| {
+            Error::internal(format!(
+                "the stored position of a partial dataset is unreadable: {e}"
+            ))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::entrez_query::plan::Format;
+
+    #[test]
+    fn ids_are_taken_in_order_and_the_rest_kept() {
+        let mut w = Work::Ids {
+            ids: (1..=5).map(|i| i.to_string()).collect(),
+        };
+        let fetch = Fetch::Records(Format::PubmedXml);
+        let r = w.take(2, "pubmed", fetch);
+        assert_eq!(r.get("id"), Some("1,2"));
+        assert_eq!(w.remaining(), 3);
+        let r = w.take(9, "pubmed", fetch);
+        assert_eq!(r.get("id"), Some("3,4,5"));
+        assert_eq!(w.remaining(), 0);
+    }
+
+    #[test]
+    fn history_advances_retstart_and_survives_storage() {
+        let mut w = Work::History {
+            webenv: "W".into(),
+            query_key: 3,
+            retstart: 0,
+            target: 450,
+            known_total: true,
+        };
+        let fetch = Fetch::Records(Format::PubmedXml);
+        let first = w.take(200, "pubmed", fetch);
+        assert_eq!(first.get("retstart"), Some("0"));
+        assert_eq!(first.get("retmax"), Some("200"));
+        let stored = Resume {
+            work: w,
+            include_sequence: false,
+            available: Some(450),
+        }
+        .encode();
+        let mut back = Resume::decode(&stored).unwrap();
+        assert_eq!(back.work.remaining(), 250);
+        let next = back.work.take(250, "pubmed", fetch);
+        assert_eq!(next.get("retstart"), Some("200"));
+        assert_eq!(next.get("WebEnv"), Some("W"));
+        assert!(
+            !back.work.ended_by(250, 249),
+            "a known count: a short page is not the end"
+        );
+        assert!(Resume::decode("{").is_err());
+    }
+}
