@@ -563,3 +563,46 @@ fn only_the_owner_continues_a_partial_dataset() {
         "{next}"
     );
 }
+
+#[test]
+fn a_passing_fault_leaves_a_partial_dataset_that_continues_without_gaps() {
+    let replay = Replay::start();
+    let free = Limits {
+        cpu_budget_ms: 10,
+        subrequests: 50,
+        ..Limits::default()
+    };
+    let (s, _, _) = server(Some(&replay), free);
+    let ids: Vec<u64> = (90_000_001..=90_000_300).collect();
+    let first = stage(&s, json!({"ids": ids}));
+    assert_eq!(first["status"], "partial", "{first}");
+    let id = first["data_access_id"].as_str().unwrap().to_string();
+    // NCBI answers 503 to every attempt of the next request.
+    replay.control("POST", "/__replay/fail", r#"{"status": 503, "count": 4}"#);
+    let paused = err(
+        &s,
+        json!({"operation": "fetch_and_stage", "data_access_id": id}),
+    );
+    assert_eq!(paused["details"]["status"], "partial", "{paused}");
+    assert_eq!(
+        paused["details"]["records_staged"], first["records"],
+        "{paused}"
+    );
+    let listed = ok(&s, json!({"operation": "list_datasets"}));
+    assert_eq!(listed["datasets"][0]["status"], "partial", "{listed}");
+    continue_until_complete(
+        &s,
+        &ok(
+            &s,
+            json!({"operation": "fetch_and_stage", "data_access_id": id}),
+        ),
+    );
+    assert_eq!(
+        scalar(&s, &id, "SELECT COUNT(DISTINCT pmid) FROM article"),
+        300
+    );
+    assert_eq!(
+        scalar(&s, &id, "SELECT MAX(pmid) - MIN(pmid) + 1 FROM article"),
+        300
+    );
+}

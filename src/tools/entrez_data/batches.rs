@@ -61,6 +61,9 @@ pub struct Progress {
     pub warnings: Vec<String>,
     /// Warnings counted but not kept.
     pub more_warnings: usize,
+    /// Where the source stands once everything committed so far is counted: a call that
+    /// fails on a passing fault leaves its dataset partial from here.
+    pub committed: Option<Work>,
 }
 
 impl Progress {
@@ -90,6 +93,7 @@ impl Run<'_> {
         p: &mut Progress,
     ) -> Result<()> {
         let largest = self.fetch.batch_size() as u64;
+        p.committed = Some(work.clone());
         let mut asked = meter.next_batch(largest, work.remaining());
         if asked == 0 {
             return Ok(());
@@ -103,15 +107,19 @@ impl Run<'_> {
             if work.ended_by(asked, parsed) {
                 work.finish();
             }
+            let after_this = work.clone();
             let next = meter.next_batch(largest, work.remaining());
             if next == 0 {
                 self.commit(fetched, p).await?;
+                p.committed = Some(after_this);
                 return Ok(());
             }
             let request = work.take(next, &self.db, self.fetch);
             let (committed, following) =
                 join(self.commit(fetched, p), self.fetch_parse(request)).await;
-            if committed? == 0 && matches!(work, Work::History { .. }) {
+            let committed = committed?;
+            p.committed = Some(after_this);
+            if committed == 0 && matches!(work, Work::History { .. }) {
                 // A history server that ignores retstart would repeat itself forever.
                 p.warn("A batch added no new records; staging stopped there.".to_string());
                 work.finish();

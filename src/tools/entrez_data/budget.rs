@@ -69,9 +69,10 @@ pub struct Meter {
 }
 
 impl Meter {
-    /// A meter for one call under `limits`, for replies costing `cost`. One subrequest
-    /// is kept for a search and half of the rest for retries, so a batch may be retried.
+    /// A meter for one call under `limits`, for replies costing `cost`. One subrequest is
+    /// kept for a search, and each batch is counted at every attempt the client may make.
     pub fn new(limits: &Limits, cost: Cost) -> Meter {
+        let attempts = u64::from(crate::entrez::retry::RetryPolicy::default().max_attempts).max(1);
         Meter {
             budget_us: limits
                 .cpu_budget_ms
@@ -80,7 +81,7 @@ impl Meter {
                 / 100,
             spent_us: PER_CALL_US,
             cost,
-            batches_left: (limits.subrequests.saturating_sub(1) / 2).max(1),
+            batches_left: (limits.subrequests.saturating_sub(attempts) / attempts).max(1),
             bytes: 0,
             records: 0,
         }
@@ -188,7 +189,7 @@ mod tests {
 
     #[test]
     fn subrequests_bound_the_batches() {
-        let mut m = Meter::new(&limits(30_000, 7), cost_of(Fetch::Summary));
+        let mut m = Meter::new(&limits(30_000, 16), cost_of(Fetch::Summary));
         let mut batches = 0;
         while m.next_batch(500, 10_000) > 0 {
             m.charge(1_000, 500);

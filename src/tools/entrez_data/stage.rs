@@ -177,7 +177,7 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
         include_sequence: call.include_sequence,
         available,
     };
-    stage(run, resume, progress).await
+    stage(run, resume, progress, 0).await
 }
 
 /// Continues the partial dataset `id` from where its last call stopped.
@@ -186,11 +186,29 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str) -> Result<ToolOutput>
     let client = ctx.entrez()?;
     let limits = staging.limits;
     let info = owned_dataset(ctx, id).await?;
-    let stored = match &info.status {
-        Status::Partial(_) => staging.store.resume(id).await?,
-        _ => None,
-    };
-    let Some(stored) = stored else {
+    if !matches!(info.status, Status::Partial(_)) {
+        return Err(not_partial(&info));
+    }
+    let layout = layout_for(&info.database);
+    let now = ctx.platform.now_unix_ms();
+    // The dataset's owner's other datasets (in the handle pool, another caller may continue
+    // it); the ledger charges each batch to the account that staged it, whoever continues.
+    let others: u64 = staging
+        .store
+        .list(&info.owner)
+        .await?
+        .iter()
+        .filter(|d| d.id != info.id)
+        .map(|d| d.bytes)
+        .sum();
+    let account = account_of(ctx.request, &ctx.config.auth);
+    let total_left = staging
+        .ledger
+        .allowance(&account, now)
+        .await?
+        .total_bytes_left;
+    // Nothing can fail between taking the dataset up and staging it: it is never left loading.
+    let Some(stored) = staging.store.resume(id).await? else {
         return Err(not_partial(&info));
     };
     let resume = match Resume::decode(&stored) {
@@ -203,21 +221,6 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str) -> Result<ToolOutput>
             return Err(e);
         }
     };
-    let layout = layout_for(&info.database);
-    let owner = owner_of(ctx.request);
-    let now = ctx.platform.now_unix_ms();
-    let others: u64 = staging
-        .store
-        .list(&owner.key)
-        .await?
-        .iter()
-        .filter(|d| d.id != info.id)
-        .map(|d| d.bytes)
-        .sum();
-    let account = account_of(ctx.request, &ctx.config.auth);
-    let allowance = staging.ledger.allowance(&account, now).await?;
-    // What the ledger has left is beside what this dataset already holds.
-    let beside = |left: u64| left.saturating_add(info.bytes);
     let run = Run {
         notify: ctx.progress,
         planned: None,
@@ -233,15 +236,19 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str) -> Result<ToolOutput>
             max_bytes: limits
                 .max_dataset_bytes
                 .min(limits.max_owner_bytes.saturating_sub(others))
-                .min(allowance.bytes_left.map_or(u64::MAX, beside))
-                .min(beside(allowance.total_bytes_left)),
+                .min(total_left.saturating_add(info.bytes)),
         },
     };
-    stage(run, resume, Progress::default()).await
+    stage(run, resume, Progress::default(), info.records).await
 }
 
 /// Runs the batches one call's budget pays for and records how the dataset ended.
-async fn stage(mut run: Run<'_>, mut resume: Resume, mut progress: Progress) -> Result<ToolOutput> {
+async fn stage(
+    mut run: Run<'_>,
+    mut resume: Resume,
+    mut progress: Progress,
+    staged_before: u64,
+) -> Result<ToolOutput> {
     let staging = run.staging;
     let mut meter = Meter::new(&staging.limits, cost_of(run.fetch));
     let size = run.fetch.batch_size() as u64;
@@ -270,7 +277,20 @@ async fn stage(mut run: Run<'_>, mut resume: Resume, mut progress: Progress) -> 
             Ok(output(&run, &info, &resume, &meter, progress))
         }
         Err(e) => {
-            let staged = progress.info.as_ref().map_or(0, |i| i.records);
+            let staged = progress.info.as_ref().map_or(staged_before, |i| i.records);
+            // A passing fault (NCBI unreachable, rate limited) leaves the dataset partial from
+            // its last committed batch, so the next call continues instead of starting over.
+            let passing = matches!(e.kind, ErrorKind::Unavailable | ErrorKind::RateLimited);
+            if let (true, Some(work)) = (passing, progress.committed.take()) {
+                if work.remaining() > 0 {
+                    resume.work = work;
+                    staging
+                        .store
+                        .finish(&id, Status::Partial(resume.encode()))
+                        .await?;
+                    return Err(interrupted(e, &id, staged));
+                }
+            }
             let reason = format!(
                 "{} (after {} batch(es), {staged} records)",
                 e.message, progress.batches
@@ -288,8 +308,10 @@ fn not_partial(info: &DatasetInfo) -> Error {
             "dataset_complete",
             "is complete: every record of its source is staged",
         ),
-        Status::Loading => ("dataset_busy", "is being staged by another call right now"),
-        _ => ("dataset_failed", "failed, so it cannot be continued"),
+        Status::Loading | Status::Partial(_) => {
+            ("dataset_busy", "is being staged by another call right now")
+        }
+        Status::Failed(_) => ("dataset_failed", "failed, so it cannot be continued"),
     };
     Error::new(
         ErrorKind::InvalidArguments,
@@ -310,6 +332,19 @@ fn output(
     let mut warnings = p.warnings;
     let remaining = resume.work.remaining();
     let partial = remaining > 0;
+    // A history set of unknown size says only how many more max_records allows.
+    let size_known = !matches!(
+        resume.work,
+        Work::History {
+            known_total: false,
+            ..
+        }
+    );
+    let left = if size_known {
+        render::thousands(remaining)
+    } else {
+        format!("up to {}", render::thousands(remaining))
+    };
     let next_call = json!({"operation": "fetch_and_stage", "data_access_id": info.id});
     if partial {
         // A cap the caller did not ask for is said in the result, with the call that lifts it.
@@ -319,7 +354,7 @@ fn output(
             run.staging.limits.cpu_budget_ms,
             meter.budget_us() / 1000,
             meter.spent_us().div_ceil(1000),
-            render::thousands(remaining),
+            left,
             info.id
         ));
     }
@@ -334,7 +369,11 @@ fn output(
     structured["available"] = json!(available);
     structured["truncated"] = json!(available.is_some_and(|a| a > info.records));
     structured["batches"] = json!(p.batches);
-    structured["remaining"] = if partial { json!(remaining) } else { json!(0) };
+    structured["remaining"] = match (partial, size_known) {
+        (false, _) => json!(0),
+        (true, true) => json!(remaining),
+        (true, false) => Value::Null,
+    };
     structured["next_call"] = if partial {
         next_call.clone()
     } else {
@@ -344,10 +383,7 @@ fn output(
     structured["warnings"] = json!(warnings);
     let example = run.layout.examples[0].sql;
     let continuation = if partial {
-        format!(
-            "\nPartial: {} records remain; continue with entrez_data {next_call}.",
-            render::thousands(remaining)
-        )
+        format!("\nPartial: {left} records remain; continue with entrez_data {next_call}.")
     } else {
         String::new()
     };
@@ -407,6 +443,23 @@ fn over_quota(message: String, limit: &str, frees: Option<u64>) -> Error {
             "Drop datasets you no longer need (operation drop_dataset; list_datasets shows them).",
         )
         .with_details(serde_json::json!({"limit": limit, "frees_at": frees.map(iso8601)}))
+}
+
+/// A passing fault mid-staging: the dataset is partial and the next call continues it.
+fn interrupted(mut e: Error, id: &str, staged: u64) -> Error {
+    e.message = format!(
+        "{} Staging paused; dataset {id} holds {staged} records and is partial: fetch_and_stage with its data_access_id continues it.",
+        e.message
+    );
+    let mut details = e.details.take().unwrap_or_else(|| json!({}));
+    if let Value::Object(map) = &mut details {
+        map.insert("data_access_id".into(), json!(id));
+        map.insert("status".into(), json!("partial"));
+        map.insert("records_staged".into(), json!(staged));
+    }
+    e.with_details(details).suggest(format!(
+        "Continue later with {{\"operation\": \"fetch_and_stage\", \"data_access_id\": \"{id}\"}}."
+    ))
 }
 
 /// A staging failure, pointing at the partial dataset that now says `failed`.
