@@ -20,6 +20,23 @@ pub struct Findings {
     pub suggestions: Vec<String>,
 }
 
+impl Findings {
+    /// The one finding when the inputSchema itself could not be compiled (a server bug).
+    pub fn internal(e: crate::error::Error) -> Findings {
+        Findings {
+            errors: vec![json!({
+                "code": "schema_unavailable",
+                "path": "$",
+                "keyword": "",
+                "message": e.message,
+            })],
+            suggestions: vec![
+                "This server's schema for the tool is broken; report it to the operator.".into(),
+            ],
+        }
+    }
+}
+
 /// Validates `arguments` for `tool` against its compiled inputSchema.
 pub fn findings(tool: &str, validator: &Validator, schema: &Value, arguments: &Value) -> Findings {
     let mut found = Findings::default();

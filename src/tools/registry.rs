@@ -3,7 +3,14 @@
 //! Adding a tool means adding its `SPEC` to [`TOOLS`] and its two schema
 //! files under `schemas/`. Registration checks the name rule and compiles
 //! both schemas, so a broken schema stops the server at start-up, not at
-//! the first call.
+//! the first call: natively [`Registry::prepare`] compiles every schema when
+//! the server starts. On Workers each tool's validators are compiled when the
+//! tool is first called, and kept for the life of the isolate, because
+//! compiling all of them is most of what building a server costs and an
+//! isolate builds it on its first request, inside that request's CPU budget.
+//! (Compiling them when the module starts, outside any request, crashes the
+//! Worker: `jsonschema`'s hash maps draw random seeds, and Workers refuse
+//! random values at global scope.) `tests/schemas.rs` compiles every schema.
 
 use super::output::{call_warnings_text, error_result_in, ToolOutput};
 use super::spec::{is_valid_tool_name, ToolSpec};
@@ -16,6 +23,7 @@ use crate::suggest::closest;
 use crate::validation::Finding;
 use jsonschema::Validator;
 use serde_json::{json, Value};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Every tool this server serves, in the order `tools/list` returns them.
 pub const TOOLS: &[ToolSpec] = &[
@@ -41,8 +49,24 @@ pub struct RegisteredTool {
     pub listed_input_schema: Value,
     /// The parsed outputSchema, served verbatim.
     pub output_schema: Value,
-    input_validator: Validator,
-    output_validator: Validator,
+    validators: OnceLock<Result<Validators, String>>,
+}
+
+/// A tool's compiled inputSchema and outputSchema.
+#[derive(Clone)]
+struct Validators {
+    input: Arc<Validator>,
+    output: Arc<Validator>,
+}
+
+impl RegisteredTool {
+    /// The compiled schemas: from the process's cache, compiled on first use.
+    fn validators(&self) -> Result<&Validators, Error> {
+        self.validators
+            .get_or_init(|| compiled(&self.spec, &self.input_schema, &self.output_schema))
+            .as_ref()
+            .map_err(|e| Error::internal(e.clone()))
+    }
 }
 
 /// All tools, ready to list and call.
@@ -83,6 +107,15 @@ impl Registry {
         Ok(Registry { tools: have })
     }
 
+    /// Compiles every built-in tool's schemas now (into the process's cache): a schema
+    /// that does not compile stops the native server at start-up.
+    pub fn prepare() -> Result<(), String> {
+        for tool in Registry::builtin()?.tools() {
+            tool.validators().map_err(|e| e.message)?;
+        }
+        Ok(())
+    }
+
     /// No tools (a placeholder while a registry is rebuilt).
     pub fn empty() -> Registry {
         Registry { tools: Vec::new() }
@@ -106,16 +139,14 @@ impl Registry {
             if tools.iter().any(|t| t.spec.name == spec.name) {
                 return Err(format!("tool {:?} is registered twice", spec.name));
             }
-            let (input_schema, input_validator) = compile(spec.name, "input", spec.input_schema)?;
-            let (output_schema, output_validator) =
-                compile(spec.name, "output", spec.output_schema)?;
+            let input_schema = parse(spec.name, "input", spec.input_schema)?;
+            let output_schema = parse(spec.name, "output", spec.output_schema)?;
             tools.push(RegisteredTool {
                 spec: *spec,
                 listed_input_schema: describe::listed_input_schema(&input_schema),
                 input_schema,
                 output_schema,
-                input_validator,
-                output_validator,
+                validators: OnceLock::new(),
             });
         }
         Ok(Registry { tools })
@@ -200,12 +231,12 @@ impl Registry {
 
     /// Schema findings for `arguments` against a tool's inputSchema, without running it.
     pub fn findings(&self, tool: &RegisteredTool, arguments: &Value) -> arguments::Findings {
-        arguments::findings(
-            tool.spec.name,
-            &tool.input_validator,
-            &tool.input_schema,
-            arguments,
-        )
+        match tool.validators() {
+            Ok(v) => arguments::findings(tool.spec.name, &v.input, &tool.input_schema, arguments),
+            // Prepared natively at start-up; on Workers a schema that cannot compile is a bug
+            // every call of the tool reports.
+            Err(e) => arguments::Findings::internal(e),
+        }
     }
 
     /// Violations of `result` (a `CallToolResult`) against the tool's outputSchema.
@@ -213,10 +244,14 @@ impl Registry {
         let Some(tool) = self.get(name) else {
             return vec![format!("unknown tool {name}")];
         };
+        let validators = match tool.validators() {
+            Ok(v) => v,
+            Err(e) => return vec![e.message],
+        };
         match result.get("structuredContent") {
             None => vec!["structuredContent is missing".to_string()],
-            Some(s) => tool
-                .output_validator
+            Some(s) => validators
+                .output
                 .iter_errors(s)
                 .map(|e| format!("{}: {e}", arguments::json_path(e.instance_path().as_str())))
                 .collect(),
@@ -267,7 +302,40 @@ fn with_call_warnings(mut output: ToolOutput, mut call_warnings: Vec<Value>) -> 
     output
 }
 
-fn compile(tool: &str, which: &str, text: &str) -> Result<(Value, Validator), String> {
+/// The validators of `spec` (whose schemas parse as `input` and `output`), from the process's
+/// cache when they were compiled before. A spec's schema texts are `'static`, so their
+/// addresses name them.
+fn compiled(spec: &ToolSpec, input: &Value, output: &Value) -> Result<Validators, String> {
+    type Cache = Mutex<Vec<((usize, usize, usize, usize), Validators)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let key = (
+        spec.input_schema.as_ptr() as usize,
+        spec.input_schema.len(),
+        spec.output_schema.as_ptr() as usize,
+        spec.output_schema.len(),
+    );
+    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+    if let Some((_, hit)) = lock(cache).iter().find(|(k, _)| *k == key) {
+        return Ok(hit.clone());
+    }
+    let compile = |which: &str, schema: &Value| {
+        jsonschema::draft202012::new(schema)
+            .map(Arc::new)
+            .map_err(|e| format!("{which} schema of {} does not compile: {e}", spec.name))
+    };
+    let made = Validators {
+        input: compile("input", input)?,
+        output: compile("output", output)?,
+    };
+    lock(cache).push((key, made.clone()));
+    Ok(made)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn parse(tool: &str, which: &str, text: &str) -> Result<Value, String> {
     let schema: Value = serde_json::from_str(text)
         .map_err(|e| format!("{which} schema of {tool} is not JSON: {e}"))?;
     if schema.get("type") != Some(&json!("object")) {
@@ -275,7 +343,29 @@ fn compile(tool: &str, which: &str, text: &str) -> Result<(Value, Validator), St
             "{which} schema of {tool} must have root type \"object\""
         ));
     }
-    let validator = jsonschema::draft202012::new(&schema)
-        .map_err(|e| format!("{which} schema of {tool} does not compile: {e}"))?;
-    Ok((schema, validator))
+    Ok(schema)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schemas_are_compiled_once_per_process_and_store_tools_come_and_go() {
+        Registry::prepare().unwrap();
+        let without = Registry::available(false).unwrap();
+        assert!(without.get(entrez_data::SPEC.name).is_none());
+        let with = Registry::available(false)
+            .unwrap()
+            .with_store_tools()
+            .unwrap();
+        let names: Vec<&str> = with.tools().iter().map(|t| t.spec.name).collect();
+        let table: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
+        assert_eq!(names, table, "table order");
+        let a = without.get(entrez_query::SPEC.name).unwrap();
+        let b = with.get(entrez_query::SPEC.name).unwrap();
+        let (a, b) = (a.validators().unwrap(), b.validators().unwrap());
+        assert!(Arc::ptr_eq(&a.input, &b.input));
+        assert!(Arc::ptr_eq(&a.output, &b.output));
+    }
 }

@@ -33,6 +33,8 @@ pub fn server() -> Result<Server, String> {
 }
 
 fn server_with(config: Config) -> Result<Server, String> {
+    // Every schema compiles now, or the server does not start.
+    crate::tools::registry::Registry::prepare()?;
     let network = Network {
         transport: Box::new(transport::ReqwestTransport::new()?),
         // One pacer per process: every task of this binary shares NCBI's limit.
