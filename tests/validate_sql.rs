@@ -116,6 +116,18 @@ fn datasets_and_sql_are_checked_against_the_real_schema() {
         true
     );
 
+    // A complete dataset has nothing to continue.
+    let done = validate(
+        &s,
+        json!({"operation": "fetch_and_stage", "data_access_id": id}),
+        &me,
+    );
+    assert_eq!(
+        codes(&done),
+        vec![("dataset_not_partial".into(), "$.data_access_id".into())]
+    );
+    seen.insert("dataset_not_partial".into());
+
     // Another caller's dataset reads exactly like no dataset.
     let other = session("someone-else");
     let theirs = validate(

@@ -106,6 +106,9 @@ pub mod codes {
     pub const DATASET_NOT_FOUND: &str = "dataset_not_found";
     /// The caller's dataset has passed its expiry time.
     pub const DATASET_EXPIRED: &str = "dataset_expired";
+    /// fetch_and_stage with a data_access_id: the dataset is complete, failed or being
+    /// staged, so there is nothing to continue.
+    pub const DATASET_NOT_PARTIAL: &str = "dataset_not_partial";
     /// SQLite cannot compile the SQL against the dataset (a missing table or column, a syntax error).
     pub const SQL_ERROR: &str = "sql_error";
     /// The SQL would write, change the schema, attach, or call a refused function.
@@ -209,6 +212,7 @@ pub mod codes {
         INVALID_PATH,
         DATASET_NOT_FOUND,
         DATASET_EXPIRED,
+        DATASET_NOT_PARTIAL,
         SQL_ERROR,
         SQL_NOT_READ_ONLY,
         SQL_MULTIPLE_STATEMENTS,
@@ -228,6 +232,7 @@ pub mod codes {
     pub const DATASET_ERRORS: &[&str] = &[
         DATASET_NOT_FOUND,
         DATASET_EXPIRED,
+        DATASET_NOT_PARTIAL,
         SQL_ERROR,
         SQL_NOT_READ_ONLY,
         SQL_MULTIPLE_STATEMENTS,

@@ -1,6 +1,6 @@
 //! What `validate` checks for `entrez_data` beyond the schema: the dataset
-//! exists for this caller, and the SQL compiles against that dataset's real
-//! schema under the read-only policy.
+//! exists for this caller (and, to be continued, is partial), and the SQL
+//! compiles against that dataset's real schema under the read-only policy.
 //!
 //! This uses the very same `SqlStore::check` the `query` operation's
 //! preparation goes through (SQLite compiles the statement; on Workers, on
@@ -8,10 +8,11 @@
 //! It only reads: an expired dataset is reported, not dropped.
 
 use super::call::DataCall;
+use super::plan::Source;
 use super::staging;
 use crate::error::Error;
 use crate::staging::schema::Layout;
-use crate::staging::store::DatasetInfo;
+use crate::staging::store::{DatasetInfo, Status};
 use crate::staging::wire::layout_named;
 use crate::staging::{is_dataset_id, owner_of};
 use crate::suggest::closest;
@@ -21,10 +22,14 @@ use serde_json::Value;
 
 /// Adds dataset and SQL findings for one `entrez_data` call to `report`.
 pub async fn check(ctx: &ToolContext<'_>, args: &Value, report: &mut Report) {
-    let (id, sql) = match DataCall::read(args) {
-        Some(DataCall::Query(q)) => (q.data_access_id, Some(q.sql)),
-        Some(DataCall::Schema(d) | DataCall::DropDataset(d)) => (d.data_access_id, None),
-        Some(DataCall::FetchAndStage(_) | DataCall::ListDatasets) | None => return,
+    let (id, sql, continued) = match DataCall::read(args) {
+        Some(DataCall::Query(q)) => (q.data_access_id, Some(q.sql), false),
+        Some(DataCall::Schema(d) | DataCall::DropDataset(d)) => (d.data_access_id, None, false),
+        Some(DataCall::FetchAndStage(stage)) => match stage.source {
+            Source::Continue { data_access_id } => (data_access_id, None, true),
+            _ => return,
+        },
+        Some(DataCall::ListDatasets) | None => return,
     };
     if ctx.staging.is_none() {
         return;
@@ -32,6 +37,17 @@ pub async fn check(ctx: &ToolContext<'_>, args: &Value, report: &mut Report) {
     let Some(info) = dataset(ctx, &id, report).await else {
         return;
     };
+    if continued && !matches!(info.status, Status::Partial(_)) {
+        report.error(
+            codes::DATASET_NOT_PARTIAL,
+            path("data_access_id"),
+            format!(
+                "Dataset {id} is {}: only a partial dataset can be continued.",
+                info.status.as_str()
+            ),
+        );
+        report.suggest("Query it with operation query, or stage a new dataset with ids, webenv with query_key, or term.");
+    }
     let Some(sql) = sql else {
         return;
     };
