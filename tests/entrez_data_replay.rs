@@ -553,13 +553,22 @@ fn only_the_owner_continues_a_partial_dataset() {
         &session("mallory"),
     );
     assert_eq!(stranger["code"], "dataset_not_found", "{stranger}");
+    // What the dataset's first call set stays: other settings are ignored, and said to be.
     let next = ok_as(
         &s,
-        json!({"operation": "fetch_and_stage", "data_access_id": id}),
+        json!({"operation": "fetch_and_stage", "data_access_id": id, "database": "gene", "max_records": 5}),
         &alice,
     );
     assert!(
         next["records"].as_u64() > first["records"].as_u64(),
+        "{next}"
+    );
+    assert_eq!(next["database"], "pubmed");
+    assert!(
+        next["warnings"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("database, max_records ignored"),
         "{next}"
     );
 }

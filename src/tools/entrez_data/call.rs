@@ -41,6 +41,10 @@ pub struct Stage {
     pub max_records: u64,
     /// Whether sequence residues are stored too.
     pub include_sequence: bool,
+    /// Which of database, max_records and include_sequence the caller gave (a continuation
+    /// keeps its dataset's own and says so).
+    #[serde(skip)]
+    pub given: Vec<&'static str>,
 }
 
 /// One query.
@@ -78,6 +82,10 @@ impl DataCall {
                     .unwrap_or(DEFAULT_RECORDS)
                     .clamp(1, MAX_RECORDS),
                 include_sequence: a.flag("include_sequence"),
+                given: ["database", "max_records", "include_sequence"]
+                    .into_iter()
+                    .filter(|k| a.get(k).is_some_and(|v| !v.is_null()))
+                    .collect(),
             }),
             "query" => DataCall::Query(Query {
                 data_access_id: text("data_access_id"),

@@ -29,7 +29,7 @@ use serde_json::{json, Value};
 /// Stages the records the arguments name, or continues a partial dataset, and returns it.
 pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<ToolOutput> {
     if let Source::Continue { data_access_id } = &call.source {
-        return continue_staging(ctx, data_access_id).await;
+        return continue_staging(ctx, data_access_id, &call.given).await;
     }
     let staging = staging(ctx)?;
     let client = ctx.entrez()?;
@@ -181,7 +181,7 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
 }
 
 /// Continues the partial dataset `id` from where its last call stopped.
-async fn continue_staging(ctx: &ToolContext<'_>, id: &str) -> Result<ToolOutput> {
+async fn continue_staging(ctx: &ToolContext<'_>, id: &str, given: &[&str]) -> Result<ToolOutput> {
     let staging = staging(ctx)?;
     let client = ctx.entrez()?;
     let limits = staging.limits;
@@ -239,7 +239,16 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str) -> Result<ToolOutput>
                 .min(total_left.saturating_add(info.bytes)),
         },
     };
-    stage(run, resume, Progress::default(), info.records).await
+    let mut progress = Progress::default();
+    if !given.is_empty() {
+        progress.warn(format!(
+            "{} ignored: a continuation stages the rest of dataset {}'s own source ({}, as its first call set it).",
+            given.join(", "),
+            info.id,
+            info.database
+        ));
+    }
+    stage(run, resume, progress, info.records).await
 }
 
 /// Runs the batches one call's budget pays for and records how the dataset ended.
