@@ -10,6 +10,7 @@ mod entrez_data_common;
 use common::call_tool_with;
 use entrez_data_common::*;
 use entrez_mcp::platform::Platform;
+use entrez_mcp::staging::store::Status;
 use entrez_mcp::staging::{Limits, SqlStore};
 use entrez_mcp::tools::RequestContext;
 use serde_json::{json, Value};
@@ -116,17 +117,29 @@ fn datasets_and_sql_are_checked_against_the_real_schema() {
         true
     );
 
-    // A complete dataset has nothing to continue.
-    let done = validate(
-        &s,
-        json!({"operation": "fetch_and_stage", "data_access_id": id}),
-        &me,
-    );
-    assert_eq!(
-        codes(&done),
-        vec![("dataset_not_partial".into(), "$.data_access_id".into())]
-    );
-    seen.insert("dataset_not_partial".into());
+    // Only a partial dataset can be continued: validate refuses the others as the call does.
+    let now = clock.now_unix_ms();
+    let loading = format!("{:032x}", 0xb05e_u128);
+    begin_direct(&store, &loading, "local", now);
+    let failed = format!("{:032x}", 0xfa11_u128);
+    begin_direct(&store, &failed, "local", now);
+    common::block_on(store.finish(&failed, Status::Failed("upstream".into()))).unwrap();
+    for (dataset, code) in [
+        (&id, "dataset_complete"),
+        (&loading, "dataset_busy"),
+        (&failed, "dataset_failed"),
+    ] {
+        let args = json!({"operation": "fetch_and_stage", "data_access_id": dataset});
+        let r = validate(&s, args.clone(), &me);
+        assert_eq!(
+            codes(&r),
+            vec![(code.to_string(), "$.data_access_id".to_string())],
+            "{r}"
+        );
+        let real = data(&s, args);
+        assert_eq!(real["structuredContent"]["error"]["code"], code, "{real}");
+        seen.insert(code.to_string());
+    }
 
     // Another caller's dataset reads exactly like no dataset.
     let other = session("someone-else");

@@ -1,10 +1,10 @@
 //! The registry: one table of every tool, with schemas compiled once.
 //!
 //! Adding a tool means adding its `SPEC` to [`TOOLS`] and its two schema
-//! files under `schemas/`. Registration checks the name rule and compiles
-//! both schemas, so a broken schema stops the server at start-up, not at
-//! the first call: natively [`Registry::prepare`] compiles every schema when
-//! the server starts. On Workers each tool's validators are compiled when the
+//! files under `schemas/`. Registration checks the name rule and parses both
+//! schemas; a schema that does not compile stops the native server at
+//! start-up, not at the first call: [`Registry::prepare`] compiles every
+//! schema when the server starts. On Workers each tool's validators are compiled when the
 //! tool is first called, and kept for the life of the isolate, because
 //! compiling all of them is most of what building a server costs and an
 //! isolate builds it on its first request, inside that request's CPU budget.
@@ -126,7 +126,7 @@ impl Registry {
         Registry::new(TOOLS)
     }
 
-    /// Registers `specs`, checking names and compiling schemas.
+    /// Registers `specs`, checking names and parsing schemas (compiled on first use).
     pub fn new(specs: &[ToolSpec]) -> Result<Registry, String> {
         let mut tools: Vec<RegisteredTool> = Vec::with_capacity(specs.len());
         for spec in specs {
@@ -193,6 +193,10 @@ impl Registry {
             .get(name)
             .ok_or_else(|| self.unknown_tool(name, ErrorKind::InvalidParams))?;
         let form = tool.spec.text_form;
+        // A schema that cannot compile is this server's fault, not the caller's.
+        if let Err(e) = tool.validators() {
+            return Ok(error_result_in(&e, form, &[]));
+        }
         let intake = intake::read(name, &tool.input_schema, arguments);
         let notes: Vec<Value> = intake.notes.iter().map(Finding::to_value).collect();
         let found = self.findings(tool, &intake.arguments);
@@ -303,17 +307,12 @@ fn with_call_warnings(mut output: ToolOutput, mut call_warnings: Vec<Value>) -> 
 }
 
 /// The validators of `spec` (whose schemas parse as `input` and `output`), from the process's
-/// cache when they were compiled before. A spec's schema texts are `'static`, so their
-/// addresses name them.
+/// cache when the same schemas were compiled before.
 fn compiled(spec: &ToolSpec, input: &Value, output: &Value) -> Result<Validators, String> {
-    type Cache = Mutex<Vec<((usize, usize, usize, usize), Validators)>>;
+    type Cache = Mutex<Vec<((&'static str, &'static str, &'static str), Validators)>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
-    let key = (
-        spec.input_schema.as_ptr() as usize,
-        spec.input_schema.len(),
-        spec.output_schema.as_ptr() as usize,
-        spec.output_schema.len(),
-    );
+    // By content: the same texts compile to the same validators, wherever the constant lives.
+    let key = (spec.name, spec.input_schema, spec.output_schema);
     let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
     if let Some((_, hit)) = lock(cache).iter().find(|(k, _)| *k == key) {
         return Ok(hit.clone());

@@ -106,9 +106,12 @@ pub mod codes {
     pub const DATASET_NOT_FOUND: &str = "dataset_not_found";
     /// The caller's dataset has passed its expiry time.
     pub const DATASET_EXPIRED: &str = "dataset_expired";
-    /// fetch_and_stage with a data_access_id: the dataset is complete, failed or being
-    /// staged, so there is nothing to continue.
-    pub const DATASET_NOT_PARTIAL: &str = "dataset_not_partial";
+    /// fetch_and_stage with a data_access_id: the dataset is complete, nothing to continue.
+    pub const DATASET_COMPLETE: &str = "dataset_complete";
+    /// fetch_and_stage with a data_access_id: another call is staging the dataset now.
+    pub const DATASET_BUSY: &str = "dataset_busy";
+    /// fetch_and_stage with a data_access_id: the dataset's staging failed; it cannot continue.
+    pub const DATASET_FAILED: &str = "dataset_failed";
     /// SQLite cannot compile the SQL against the dataset (a missing table or column, a syntax error).
     pub const SQL_ERROR: &str = "sql_error";
     /// The SQL would write, change the schema, attach, or call a refused function.
@@ -212,7 +215,9 @@ pub mod codes {
         INVALID_PATH,
         DATASET_NOT_FOUND,
         DATASET_EXPIRED,
-        DATASET_NOT_PARTIAL,
+        DATASET_COMPLETE,
+        DATASET_BUSY,
+        DATASET_FAILED,
         SQL_ERROR,
         SQL_NOT_READ_ONLY,
         SQL_MULTIPLE_STATEMENTS,
@@ -232,7 +237,9 @@ pub mod codes {
     pub const DATASET_ERRORS: &[&str] = &[
         DATASET_NOT_FOUND,
         DATASET_EXPIRED,
-        DATASET_NOT_PARTIAL,
+        DATASET_COMPLETE,
+        DATASET_BUSY,
+        DATASET_FAILED,
         SQL_ERROR,
         SQL_NOT_READ_ONLY,
         SQL_MULTIPLE_STATEMENTS,

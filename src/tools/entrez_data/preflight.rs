@@ -38,13 +38,12 @@ pub async fn check(ctx: &ToolContext<'_>, args: &Value, report: &mut Report) {
         return;
     };
     if continued && !matches!(info.status, Status::Partial(_)) {
+        // The codes and reasons the call itself would refuse with.
+        let (code, why) = super::stage::cannot_continue(&info.status);
         report.error(
-            codes::DATASET_NOT_PARTIAL,
+            code,
             path("data_access_id"),
-            format!(
-                "Dataset {id} is {}: only a partial dataset can be continued.",
-                info.status.as_str()
-            ),
+            format!("Dataset {id} {why}; only a partial dataset can be continued."),
         );
         report.suggest("Query it with operation query, or stage a new dataset with ids, webenv with query_key, or term.");
     }

@@ -24,12 +24,13 @@ use crate::staging::store::{Caps, DatasetInfo, NewDataset, Status};
 use crate::staging::{account_of, iso8601, new_dataset_id, owner_of};
 use crate::tools::content::{Annotations, Content, Role};
 use crate::tools::{ToolContext, ToolOutput};
+use crate::validation::codes;
 use serde_json::{json, Value};
 
 /// Stages the records the arguments name, or continues a partial dataset, and returns it.
 pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<ToolOutput> {
     if let Source::Continue { data_access_id } = &call.source {
-        return continue_staging(ctx, data_access_id, &call.given).await;
+        return continue_staging(ctx, data_access_id, call).await;
     }
     let staging = staging(ctx)?;
     let client = ctx.entrez()?;
@@ -181,14 +182,14 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
 }
 
 /// Continues the partial dataset `id` from where its last call stopped.
-async fn continue_staging(ctx: &ToolContext<'_>, id: &str, given: &[&str]) -> Result<ToolOutput> {
+async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Result<ToolOutput> {
     let staging = staging(ctx)?;
-    let client = ctx.entrez()?;
     let limits = staging.limits;
     let info = owned_dataset(ctx, id).await?;
     if !matches!(info.status, Status::Partial(_)) {
         return Err(not_partial(&info));
     }
+    let client = ctx.entrez()?;
     let layout = layout_for(&info.database);
     let now = ctx.platform.now_unix_ms();
     // The dataset's owner's other datasets (in the handle pool, another caller may continue
@@ -239,11 +240,22 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str, given: &[&str]) -> Re
                 .min(total_left.saturating_add(info.bytes)),
         },
     };
+    // Settings the first call fixed: one given otherwise is ignored, and said to be.
+    let ignored: Vec<&str> = call
+        .given
+        .iter()
+        .copied()
+        .filter(|k| match *k {
+            "database" => call.database != info.database,
+            "include_sequence" => call.include_sequence != resume.include_sequence,
+            _ => true,
+        })
+        .collect();
     let mut progress = Progress::default();
-    if !given.is_empty() {
+    if !ignored.is_empty() {
         progress.warn(format!(
             "{} ignored: a continuation stages the rest of dataset {}'s own source ({}, as its first call set it).",
-            given.join(", "),
+            ignored.join(", "),
             info.id,
             info.database
         ));
@@ -310,18 +322,25 @@ async fn stage(
     }
 }
 
-/// A dataset named to continue that has nothing to continue.
-fn not_partial(info: &DatasetInfo) -> Error {
-    let (code, why) = match info.status {
+/// Why a dataset with this status cannot be continued now: a code and a reason. A partial
+/// one that another call has just taken up is busy.
+pub fn cannot_continue(status: &Status) -> (&'static str, &'static str) {
+    match status {
         Status::Complete => (
-            "dataset_complete",
+            codes::DATASET_COMPLETE,
             "is complete: every record of its source is staged",
         ),
-        Status::Loading | Status::Partial(_) => {
-            ("dataset_busy", "is being staged by another call right now")
-        }
-        Status::Failed(_) => ("dataset_failed", "failed, so it cannot be continued"),
-    };
+        Status::Loading | Status::Partial(_) => (
+            codes::DATASET_BUSY,
+            "is being staged by another call right now",
+        ),
+        Status::Failed(_) => (codes::DATASET_FAILED, "failed, so it cannot be continued"),
+    }
+}
+
+/// A dataset named to continue that has nothing to continue (or another call took it up).
+fn not_partial(info: &DatasetInfo) -> Error {
+    let (code, why) = cannot_continue(&info.status);
     Error::new(
         ErrorKind::InvalidArguments,
         format!("Dataset {} {why}; only a partial dataset can be continued.", info.id),
