@@ -426,6 +426,15 @@ fn each_batch_is_reported_when_the_client_asks_for_progress() {
         .contains("1200 records"));
 }
 
+/// The Workers Free plan's setting: 10 ms of CPU and 50 subrequests per call.
+fn free_plan() -> Limits {
+    Limits {
+        cpu_budget_ms: 10,
+        subrequests: 50,
+        ..Limits::default()
+    }
+}
+
 /// Continues a partial dataset until it is complete; returns the calls it took.
 fn continue_until_complete(s: &entrez_mcp::protocol::Server, first: &Value) -> usize {
     let id = first["data_access_id"].as_str().unwrap();
@@ -455,12 +464,7 @@ fn continue_until_complete(s: &entrez_mcp::protocol::Server, first: &Value) -> u
 #[test]
 fn a_free_plan_budget_stages_across_calls_without_gaps_or_repeats() {
     let replay = Replay::start();
-    let free = Limits {
-        cpu_budget_ms: 10,
-        subrequests: 50,
-        ..Limits::default()
-    };
-    let (s, _, _) = server(Some(&replay), free);
+    let (s, _, _) = server(Some(&replay), free_plan());
     // A search: the first call searches once; the rest page its history set onwards.
     let first = stage(
         &s,
@@ -532,12 +536,7 @@ fn a_free_plan_budget_stages_across_calls_without_gaps_or_repeats() {
 #[test]
 fn only_the_owner_continues_a_partial_dataset() {
     let replay = Replay::start();
-    let free = Limits {
-        cpu_budget_ms: 10,
-        subrequests: 50,
-        ..Limits::default()
-    };
-    let (s, _, _) = server(Some(&replay), free);
+    let (s, _, _) = server(Some(&replay), free_plan());
     let alice = session("alice");
     let ids: Vec<u64> = (90_000_001..=90_000_400).collect();
     let first = ok_as(
@@ -576,12 +575,7 @@ fn only_the_owner_continues_a_partial_dataset() {
 #[test]
 fn a_passing_fault_leaves_a_partial_dataset_that_continues_without_gaps() {
     let replay = Replay::start();
-    let free = Limits {
-        cpu_budget_ms: 10,
-        subrequests: 50,
-        ..Limits::default()
-    };
-    let (s, _, _) = server(Some(&replay), free);
+    let (s, _, _) = server(Some(&replay), free_plan());
     let ids: Vec<u64> = (90_000_001..=90_000_300).collect();
     let first = stage(&s, json!({"ids": ids}));
     assert_eq!(first["status"], "partial", "{first}");

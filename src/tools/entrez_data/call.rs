@@ -84,7 +84,8 @@ impl DataCall {
                 include_sequence: a.flag("include_sequence"),
                 given: ["database", "max_records", "include_sequence"]
                     .into_iter()
-                    .filter(|k| a.get(k).is_some_and(|v| !v.is_null()))
+                    // The intake has already dropped null and blank values.
+                    .filter(|k| a.get(k).is_some())
                     .collect(),
             }),
             "query" => DataCall::Query(Query {

@@ -474,36 +474,42 @@ fn over_quota(message: String, limit: &str, frees: Option<u64>) -> Error {
 }
 
 /// A passing fault mid-staging: the dataset is partial and the next call continues it.
-fn interrupted(mut e: Error, id: &str, staged: u64) -> Error {
-    e.message = format!(
-        "{} Staging paused; dataset {id} holds {staged} records and is partial: fetch_and_stage with its data_access_id continues it.",
-        e.message
-    );
-    let mut details = e.details.take().unwrap_or_else(|| json!({}));
-    if let Value::Object(map) = &mut details {
-        map.insert("data_access_id".into(), json!(id));
-        map.insert("status".into(), json!("partial"));
-        map.insert("records_staged".into(), json!(staged));
-    }
-    e.with_details(details).suggest(format!(
+fn interrupted(e: Error, id: &str, staged: u64) -> Error {
+    about_dataset(
+        e,
+        id,
+        "partial",
+        staged,
+        format!("Staging paused; dataset {id} holds {staged} records and is partial: fetch_and_stage with its data_access_id continues it."),
+    )
+    .suggest(format!(
         "Continue later with {{\"operation\": \"fetch_and_stage\", \"data_access_id\": \"{id}\"}}."
     ))
 }
 
 /// A staging failure, pointing at the partial dataset that now says `failed`.
-fn failed(mut e: Error, id: &str, staged: u64) -> Error {
-    e.message = format!(
-        "{} Staging stopped; dataset {id} holds the {staged} records staged before that and is marked failed.",
-        e.message
-    );
+fn failed(e: Error, id: &str, staged: u64) -> Error {
+    about_dataset(
+        e,
+        id,
+        "failed",
+        staged,
+        format!("Staging stopped; dataset {id} holds the {staged} records staged before that and is marked failed."),
+    )
+    .suggest(format!("Query the partial data with data_access_id \"{id}\", or drop it with operation drop_dataset."))
+}
+
+/// A staging error that names the dataset it left behind: `tail` after its message, and the
+/// dataset's id, status and records in its details (beside what the error already carried).
+fn about_dataset(mut e: Error, id: &str, status: &str, staged: u64, tail: String) -> Error {
+    e.message = format!("{} {tail}", e.message);
     let mut details = e.details.take().unwrap_or_else(|| json!({}));
     if let Value::Object(map) = &mut details {
         map.insert("data_access_id".into(), json!(id));
-        map.insert("status".into(), json!("failed"));
+        map.insert("status".into(), json!(status));
         map.insert("records_staged".into(), json!(staged));
     } else {
-        details = json!({"data_access_id": id, "status": "failed", "records_staged": staged, "cause": details});
+        details = json!({"data_access_id": id, "status": status, "records_staged": staged, "cause": details});
     }
     e.with_details(details)
-        .suggest(format!("Query the partial data with data_access_id \"{id}\", or drop it with operation drop_dataset."))
 }
