@@ -76,6 +76,33 @@ fn citation_db(args: &Value) -> String {
     }
 }
 
+fn as_lookup(args: Value) -> entrez_mcp::tools::entrez_external::call::Lookup {
+    match read(&args, "compound") {
+        ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => l,
+        other => panic!("not a lookup: {other:?}"),
+    }
+}
+
+/// A PUG REST URL's path after `rest/pug/` without its output format, and its query
+/// parameters (decoded), to compare a friendly operation's JSON request with a documented URL.
+fn pug_parts(url: &str) -> (String, std::collections::BTreeMap<String, String>) {
+    let tail = url.split("/rest/pug/").nth(1).unwrap_or(url);
+    let (path, query) = tail.split_once('?').unwrap_or((tail, ""));
+    let path = path.rsplit_once('/').map_or(path, |(p, _)| p).to_string();
+    let params = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (
+                entrez_mcp::net::percent_decode(k, true),
+                entrez_mcp::net::percent_decode(v, true),
+            )
+        })
+        .collect();
+    (path, params)
+}
+
 fn lookup(args: Value) -> HttpCall {
     lookup_plan(&config(), &args, false).unwrap().call
 }
@@ -234,11 +261,13 @@ fn substances_assays_pictures_and_listkeys() {
     );
     assert_eq!(get(&c), format!("{PUG}assay/aid/1000/description/JSON"));
     let cfg = config();
-    let png = plan::picture(&cfg, 2244, None);
+    let plain = as_lookup(json!({"identifier": 2244, "data": "picture"}));
+    let png = plan::picture(&cfg, 2244, &plain);
     assert_eq!(get(&png), format!("{PUG}compound/cid/2244/PNG"));
     assert!(!png.url.contains("record"));
+    let large = as_lookup(json!({"identifier": 2244, "data": "picture", "image_size": "large"}));
     assert_eq!(
-        get(&plan::picture(&cfg, 2244, Some("large"))),
+        get(&plan::picture(&cfg, 2244, &large)),
         format!("{PUG}compound/cid/2244/PNG?image_size=large")
     );
     assert_eq!(
@@ -463,4 +492,73 @@ fn the_input_schema_ties_operations_to_services_and_parameters() {
             "{args} should be refused"
         );
     }
+}
+
+/// Every option a friendly PubChem operation accepts reaches the request PUG REST documents it
+/// on, as the documentation writes it (tests/fixtures/ncbi-docs/pugrest.json); the friendly
+/// operations ask for JSON where the documented URL names another output, and fast
+/// searches add list_return=listkey, which their results name.
+#[test]
+fn friendly_operations_send_each_option_as_pug_rest_documents_it() {
+    let cfg = config();
+    // (documented entry, its URL, the friendly call)
+    let cases: &[(&str, &str, Value)] = &[
+        ("pug-045", "compound/name/aspirin/cids/XML?name_type=word",
+         json!({"operation": "compound", "namespace": "name", "identifier": "aspirin", "data": "cids", "options": {"name_type": "word"}})),
+        ("pug-038", "compound/cid/2244/cids/TXT?cids_type=same_connectivity",
+         json!({"operation": "compound", "identifier": 2244, "data": "cids", "options": {"cids_type": "same_connectivity"}})),
+        ("pug-032", "substance/sid/123061,123079/cids/XML?cids_type=all",
+         json!({"operation": "substance", "identifier": [123061, 123079], "data": "cids", "options": {"cids_type": "all"}})),
+        ("pug-123", "compound/fastsubstructure/cid/2244/cids/XML?StripHydrogen=true",
+         json!({"operation": "structure_search", "namespace": "cid", "identifier": 2244, "search_type": "substructure", "options": {"StripHydrogen": true}})),
+        ("pug-122", "compound/fastidentity/cid/5793/cids/TXT?identity_type=same_connectivity",
+         json!({"operation": "structure_search", "namespace": "cid", "identifier": 5793, "search_type": "identity", "identity_type": "same_connectivity"})),
+        ("pug-085", "compound/fastsimilarity_2d/smiles/C1=NC2=C(N1)C(=O)N=C(N2)N/cids/XML?Threshold=95&MaxRecords=100",
+         json!({"operation": "structure_search", "identifier": "C1=NC2=C(N1)C(=O)N=C(N2)N", "search_type": "similarity", "threshold": 95, "max_records": 100})),
+        ("pug-083", "compound/fastsubstructure/smiles/C1=NC2=C(N1)C(=O)N=C(N2)N/cids/XML?MatchIsotopes=true&MaxRecords=100",
+         json!({"operation": "structure_search", "identifier": "C1=NC2=C(N1)C(=O)N=C(N2)N", "search_type": "substructure", "max_records": 100, "options": {"MatchIsotopes": true}})),
+    ];
+    for (entry, documented, args) in cases {
+        let call = match read(args, "compound") {
+            ExternalCall::StructureSearch(s) => plan::structure_search(&cfg, &s).unwrap().call,
+            ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => {
+                plan::pubchem_lookup(&cfg, &l, false).unwrap().call
+            }
+            other => panic!("{other:?}"),
+        };
+        let (want_path, want) = pug_parts(&format!("{PUG}{documented}"));
+        let (path, mut sent) = pug_parts(get(&call));
+        assert!(call.url.contains("/JSON"), "{entry}: {}", call.url);
+        assert_eq!(path, want_path, "{entry}");
+        if path.contains("/fast") {
+            assert_eq!(
+                sent.remove("list_return").as_deref(),
+                Some("listkey"),
+                "{entry}"
+            );
+        }
+        assert_eq!(sent, want, "{entry}: {}", call.url);
+    }
+
+    // pug-011: a picture's record_type and image_size go on the PNG, exactly as documented,
+    // and not on the property table the lookup starts with.
+    let picture = as_lookup(
+        json!({"identifier": 2244, "data": "picture", "image_size": "small", "options": {"record_type": "3d"}}),
+    );
+    let png = plan::picture(&cfg, 2244, &picture);
+    assert_eq!(
+        pug_parts(get(&png)),
+        pug_parts(&format!(
+            "{PUG}compound/cid/2244/PNG?record_type=3d&image_size=small"
+        ))
+    );
+    let table = plan::pubchem_lookup(&cfg, &picture, false).unwrap().call;
+    assert!(!table.url.contains('?'), "{}", table.url);
+    // With data record, record_type stays on the record request (pug-010 with JSON).
+    let record =
+        lookup(json!({"identifier": 2244, "data": "record", "options": {"record_type": "3d"}}));
+    assert_eq!(
+        get(&record),
+        format!("{PUG}compound/cid/2244/JSON?record_type=3d")
+    );
 }

@@ -168,6 +168,30 @@ fn picture_is_png_image_content_beside_the_record() {
         paths.contains(&"/rest/pug/compound/cid/2519/PNG".to_string()),
         "{paths:?}"
     );
+    // A picture's record_type reaches the PNG (PUG REST's own example
+    // compound/cid/2244/PNG?record_type=3d&image_size=small), not the property table.
+    let r = call(
+        &s,
+        pubchem(
+            "compound",
+            json!({"identifier": 2244, "data": "picture", "image_size": "small", "options": {"record_type": "3d"}}),
+        ),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    let sent = log(&replay);
+    assert!(
+        sent.iter()
+            .any(|l| l["path"] == "/rest/pug/compound/cid/2244/PNG"
+                && l["query"] == "record_type=3d&image_size=small"),
+        "{sent:?}"
+    );
+    assert!(
+        !sent
+            .iter()
+            .any(|l| l["path"].as_str().unwrap().contains("/property/")
+                && l["query"].as_str().unwrap_or("").contains("record_type")),
+        "{sent:?}"
+    );
     assert!(paths
         .iter()
         .all(|p| !(p.contains("/record/") && p.contains("PNG"))));
@@ -997,6 +1021,24 @@ fn pug_rest_answers_in_the_format_asked_for_and_faults_in_it_too() {
     assert!(log(&replay).iter().any(
         |l| l["path"] == "/rest/pug/compound/cid/2244/PNG" && l["query"] == "image_size=small"
     ));
+    // options beside a path go out with it, in its query string.
+    let by_path = ok(
+        &s,
+        pubchem(
+            "pug_rest",
+            json!({"path": "compound/cid/2244/PNG", "options": {"record_type": "3d", "image_size": "small"}}),
+        ),
+    );
+    assert_eq!(
+        by_path["request"]["options"],
+        json!({"record_type": "3d", "image_size": "small"})
+    );
+    assert!(log(&replay).iter().any(|l| {
+        let mut query: Vec<&str> = l["query"].as_str().unwrap_or("").split('&').collect();
+        query.sort_unstable();
+        l["path"] == "/rest/pug/compound/cid/2244/PNG"
+            && query == ["image_size=small", "record_type=3d"]
+    }));
     // An XML request meets an XML fault, read into PubChem's own words.
     let missing = err(
         &s,

@@ -156,7 +156,9 @@ pub(super) fn from_path(path: &str) -> Result<Parts, Vec<Problem>> {
             parts.identifiers = vec![v];
             continue;
         }
-        parts.options.push((k, Value::String(v)));
+        parts
+            .options
+            .push((k, Value::String(v), "$.path".to_string()));
     }
     Ok(parts)
 }

@@ -32,6 +32,8 @@ pub enum ProblemKind {
     OptionValue,
     /// A `path` that does not follow the grammar.
     Path,
+    /// The same option set twice with different values (in the path and in `options`).
+    Conflict,
 }
 
 /// One problem, at a JSONPath of the call, with what to do instead.
@@ -63,8 +65,9 @@ pub(super) struct Parts {
     pub(super) organism: Option<String>,
     pub(super) data: Option<String>,
     pub(super) output: Option<String>,
-    pub(super) options: Vec<(String, Value)>,
-    /// Where each part came from, for problem paths: `$.path` or the field.
+    /// Each option with the JSONPath it was given at (`$.path` or `$.options.<name>`).
+    pub(super) options: Vec<(String, Value, String)>,
+    /// Where the other parts came from, for problem paths: `$.path` or the field.
     pub(super) from_path: bool,
 }
 
@@ -72,10 +75,73 @@ pub(super) struct Parts {
 /// chose the output format (none given: JSON).
 pub fn read(args: &Value) -> Result<(PugRequest, bool), Vec<Problem>> {
     let parts = match args.get("path").and_then(Value::as_str) {
-        Some(p) => super::path::from_path(p)?,
+        Some(p) => {
+            let mut parts = super::path::from_path(p)?;
+            merge_options(&mut parts, given_options(args))?;
+            parts
+        }
         None => from_fields(args),
     };
     build(parts)
+}
+
+/// The `options` argument as (name, value, JSONPath) triples.
+fn given_options(args: &Value) -> Vec<(String, Value, String)> {
+    args.get("options")
+        .and_then(Value::as_object)
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| (k.clone(), v.clone(), format!("$.options.{k}")))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Adds the `options` given beside a `path` to the path's own query options: an option both
+/// set alike is sent once; one they set differently is a conflict, never a silent choice.
+fn merge_options(
+    parts: &mut Parts,
+    given: Vec<(String, Value, String)>,
+) -> Result<(), Vec<Problem>> {
+    // An option's identity is its documented spelling; its value as PubChem reads it.
+    let name_of =
+        |n: &str| options::option(n).map_or_else(|| n.to_string(), |o| o.name.to_string());
+    let value_of = |n: &str, v: &Value| {
+        match options::option(n) {
+            Some(spec) => option_value(spec.kind, v).ok(),
+            None => None,
+        }
+        .unwrap_or_else(|| match v {
+            Value::String(s) => s.trim().to_string(),
+            other => other.to_string(),
+        })
+    };
+    let mut problems = Vec::new();
+    for (name, value, at) in given {
+        let canonical = name_of(&name);
+        let already = parts
+            .options
+            .iter()
+            .find(|(n, _, _)| name_of(n) == canonical);
+        match already {
+            Some((n, v, _)) if value_of(n, v) == value_of(&name, &value) => {}
+            Some((_, v, _)) => problems.push(problem(
+                ProblemKind::Conflict,
+                &at,
+                format!(
+                    "The path sets {canonical}={} and options sets it to {}; give it once.",
+                    value_of(&canonical, v),
+                    value_of(&canonical, &value)
+                ),
+            )),
+            None => parts.options.push((name, value, at)),
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
 }
 
 fn from_fields(args: &Value) -> Parts {
@@ -99,11 +165,7 @@ fn from_fields(args: &Value) -> Parts {
         Some(v) => scalar(v).into_iter().collect(),
         None => Vec::new(),
     };
-    let options = args
-        .get("options")
-        .and_then(Value::as_object)
-        .map(|o| o.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
-        .unwrap_or_default();
+    let options = given_options(args);
     Parts {
         domain: text("domain").unwrap_or_default().to_ascii_lowercase(),
         namespace,
@@ -429,17 +491,12 @@ fn build(p: Parts) -> Result<(PugRequest, bool), Vec<Problem>> {
     }
     // The options.
     let mut options: Vec<(String, String)> = Vec::new();
-    for (name, value) in &p.options {
-        let path = if p.from_path {
-            "$.path".to_string()
-        } else {
-            format!("$.options.{name}")
-        };
+    for (name, value, path) in &p.options {
         let Some(spec) = options::option(name) else {
             let best = crate::suggest::closest(name, options::OPTIONS.iter().map(|o| o.name));
             problems.push(problem(
                 ProblemKind::UnknownOption,
-                &path,
+                path,
                 format!(
                     "\"{name}\" is not a PUG REST option{}.",
                     best.map(|b| format!(" (did you mean \"{b}\"?)"))
@@ -452,7 +509,7 @@ fn build(p: Parts) -> Result<(PugRequest, bool), Vec<Problem>> {
             Ok(v) => options.push((spec.name.to_string(), v)),
             Err(m) => problems.push(problem(
                 ProblemKind::OptionValue,
-                &path,
+                path,
                 format!("{}: {m}", spec.name),
             )),
         }

@@ -15,7 +15,7 @@
 
 use super::{codes, item_path, path, pmc_ids, pubchem_ids, pug_rest, Context, Report};
 use crate::tools::entrez_external::call::ExternalCall;
-use crate::tools::entrez_external::plan::DEFAULT_THRESHOLD;
+use crate::tools::entrez_external::plan::{self, Data, DEFAULT_THRESHOLD};
 use serde_json::{json, Map, Value};
 
 /// The operations of each service.
@@ -102,7 +102,126 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
         pubchem(op, args, report);
     }
     // The call as it runs: the same typed value the tool reads.
-    report.normalized = ExternalCall::read(args).map(|call| call.to_value());
+    let call = ExternalCall::read(args);
+    if let Some(call) = &call {
+        pubchem_options(call, report);
+    }
+    let normalized = call.map(|c| c.to_value());
+    if let Some(n) = &normalized {
+        dropped(op, args, n, report);
+    }
+    report.normalized = normalized;
+}
+
+/// Each option of a friendly PubChem operation checked against the request it is sent on
+/// (a picture's `record_type` and `image_size` go on the PNG, the rest on the table), so an
+/// option PubChem would ignore there is named; and `image_size` given twice must agree.
+fn pubchem_options(call: &ExternalCall, report: &mut Report) {
+    match call {
+        ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => {
+            let Ok(table) = plan::lookup_request(l, false) else {
+                return;
+            };
+            let picture = (l.data == Data::Picture).then(|| plan::picture_request(0, l));
+            for (name, value) in &l.options {
+                let request = match &picture {
+                    Some(png) if plan::shapes_picture(name) => png,
+                    _ => &table,
+                };
+                pug_rest::applies(request, name, report);
+                if name == "image_size" {
+                    if let Some(size) = l.image_size.as_ref().filter(|s| *s != value) {
+                        report.error(
+                            codes::ARGUMENT_CONFLICT,
+                            "$.options.image_size",
+                            format!("image_size is {size} and options.image_size is {value}; give it once."),
+                        );
+                    }
+                }
+            }
+        }
+        ExternalCall::StructureSearch(search) => {
+            if let Ok((request, _)) = plan::search_request(search) {
+                for (name, _) in &search.options {
+                    pug_rest::applies(&request, name, report);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Arguments of the typed call's own: everything the call reads. The pug_rest fields a
+/// `path` stands for are compared with what the path says.
+const PUG_REST_FIELDS: &[&str] = &[
+    "domain",
+    "namespace",
+    "identifier",
+    "source",
+    "organism",
+    "data",
+    "output",
+];
+
+/// An argument the call was given but does not act on is named in a warning (unless a rule
+/// already named it): no argument is dropped without a word.
+fn dropped(op: &str, args: &Value, normalized: &Value, report: &mut Report) {
+    let Some(given) = args.as_object() else {
+        return;
+    };
+    let by_path = op == "pug_rest" && given.contains_key("path");
+    for (key, value) in given {
+        if matches!(key.as_str(), "service" | "operation")
+            || (by_path && key == "path")
+            || (by_path && key == "options")
+        {
+            continue;
+        }
+        let at = path(key);
+        let named = |f: &crate::validation::Finding| {
+            f.path == at
+                || f.path.starts_with(&format!("{at}."))
+                || f.path.starts_with(&format!("{at}["))
+        };
+        if report.errors.iter().chain(&report.warnings).any(named) {
+            continue;
+        }
+        let empty = match value {
+            Value::Object(m) => m.is_empty(),
+            Value::Array(a) => a.is_empty(),
+            Value::Null => true,
+            _ => false,
+        };
+        if empty {
+            continue;
+        }
+        let message = match normalized.get(key) {
+            Some(_) if !by_path => continue,
+            Some(kept) if PUG_REST_FIELDS.contains(&key.as_str()) => {
+                if same_text(value, kept) {
+                    continue;
+                }
+                format!("path gives the whole request, so {key} is read from it ({kept}), not from this argument.")
+            }
+            _ if by_path && PUG_REST_FIELDS.contains(&key.as_str()) => {
+                format!("path gives the whole request and has no {key}; this argument is ignored.")
+            }
+            _ => format!("{op} does not use {key} here; it is ignored."),
+        };
+        report.warn(codes::IGNORED_PARAMETER, at, message);
+    }
+}
+
+/// Whether two argument values say the same thing (numbers and strings alike, any case).
+fn same_text(a: &Value, b: &Value) -> bool {
+    let text = |v: &Value| match v {
+        Value::String(s) => s.trim().to_ascii_lowercase(),
+        Value::Array(items) if items.len() == 1 => {
+            items[0].to_string().trim_matches('"').to_ascii_lowercase()
+        }
+        other => other.to_string().trim_matches('"').to_ascii_lowercase(),
+    };
+    text(a) == text(b)
 }
 
 fn pubchem(op: &str, args: &Value, report: &mut Report) -> Value {

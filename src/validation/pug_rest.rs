@@ -24,6 +24,7 @@ pub fn code(kind: &ProblemKind) -> &'static str {
         ProblemKind::UnknownOption => codes::UNKNOWN_OPTION,
         ProblemKind::OptionValue => codes::INVALID_OPTION_VALUE,
         ProblemKind::Path => codes::INVALID_PATH,
+        ProblemKind::Conflict => codes::ARGUMENT_CONFLICT,
     }
 }
 
@@ -100,7 +101,7 @@ fn identifiers(request: &PugRequest, args: &Value, report: &mut Report) {
 }
 
 /// Warns when PubChem would ignore option `name` for this request.
-fn applies(request: &PugRequest, name: &str, report: &mut Report) {
+pub(super) fn applies(request: &PugRequest, name: &str, report: &mut Report) {
     let Some(spec) = options::option(name) else {
         return;
     };

@@ -96,6 +96,51 @@ fn valid_pubchem() -> Vec<Case> {
                 json!({"identifier": 2244, "data": "picture", "image_size": "large"}),
             ),
         ),
+        // PUG REST's own compound/cid/2244/PNG?record_type=3d&image_size=small: the picture
+        // options go on the PNG, where PubChem reads them.
+        ok(
+            T,
+            pc(
+                "compound",
+                json!({"identifier": 2244, "data": "picture", "image_size": "small", "options": {"record_type": "3d"}}),
+            ),
+        ),
+        // A property table has no 3-D form: PubChem ignores record_type there, and says nothing.
+        warned(
+            T,
+            pc(
+                "compound",
+                json!({"identifier": 2244, "options": {"record_type": "3d"}}),
+            ),
+            &[("ignored_parameter", "$.options.record_type")],
+        ),
+        // image_size draws a picture only: the schema ties it to data picture.
+        bad_warned(
+            T,
+            pc(
+                "compound",
+                json!({"identifier": 2244, "data": "properties", "image_size": "large"}),
+            ),
+            &[("schema_const", "$.data")],
+            &[("ignored_parameter", "$.image_size")],
+        ),
+        bad(
+            T,
+            pc(
+                "compound",
+                json!({"identifier": 2244, "data": "picture", "image_size": "large", "options": {"image_size": "small"}}),
+            ),
+            &[("argument_conflict", "$.options.image_size")],
+        ),
+        // Parameters of other operations are named, never silently dropped.
+        warned(
+            T,
+            pc(
+                "compound",
+                json!({"identifier": 2244, "data": "record", "properties": ["XLogP"]}),
+            ),
+            &[("ignored_parameter", "$.properties")],
+        ),
         ok(T, pc("substance", json!({"identifier": 747285}))),
         ok(
             T,

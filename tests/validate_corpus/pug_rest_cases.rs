@@ -28,6 +28,32 @@ pub fn cases() -> Vec<Case> {
             T,
             pug(json!({"path": "gene/genesymbol/EGFR/10090/summary/JSON"})),
         ),
+        // options beside a path are sent with it, merged into its query string.
+        ok(
+            T,
+            pug(
+                json!({"path": "compound/fastsimilarity_2d/cid/2244/cids/JSON", "options": {"Threshold": 99}}),
+            ),
+        ),
+        ok(
+            T,
+            pug(
+                json!({"path": "compound/fastsimilarity_2d/cid/2244/cids/JSON?Threshold=99", "options": {"threshold": "99"}}),
+            ),
+        ),
+        bad(
+            T,
+            pug(
+                json!({"path": "compound/fastsimilarity_2d/cid/2244/cids/JSON?Threshold=95", "options": {"Threshold": 99}}),
+            ),
+            &[("argument_conflict", "$.options.Threshold")],
+        ),
+        // A field the path says otherwise is ignored, and named.
+        warned(
+            T,
+            pug(json!({"path": "compound/cid/2244/property/XLogP/JSON", "output": "XML"})),
+            &[("ignored_parameter", "$.output")],
+        ),
         ok(
             T,
             pug(

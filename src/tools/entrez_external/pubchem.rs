@@ -287,26 +287,24 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup) -> Result<ToolOutpu
     if plan.data == Data::Picture {
         let first = structured["compounds"][0]["cid"].as_u64();
         match first {
-            Some(cid) => {
-                match fetch_picture(ctx, &client, cid, request.image_size.as_deref()).await {
-                    Ok((bytes, call)) => {
-                        structured["picture"] = json!({
-                            "cid": cid, "mime_type": "image/png", "byte_length": bytes.len(),
-                            "source_url": call.url,
-                        });
-                        if count > 1 {
-                            warnings.push(format!(
-                                "The picture shows the first compound only (CID {cid})."
-                            ));
-                        }
-                        picture = Some(bytes);
+            Some(cid) => match fetch_picture(ctx, &client, cid, request).await {
+                Ok((bytes, call)) => {
+                    structured["picture"] = json!({
+                        "cid": cid, "mime_type": "image/png", "byte_length": bytes.len(),
+                        "source_url": call.url,
+                    });
+                    if count > 1 {
+                        warnings.push(format!(
+                            "The picture shows the first compound only (CID {cid})."
+                        ));
                     }
-                    Err(e) => warnings.push(format!(
-                        "The structure picture could not be fetched: {}",
-                        e.message
-                    )),
+                    picture = Some(bytes);
                 }
-            }
+                Err(e) => warnings.push(format!(
+                    "The structure picture could not be fetched: {}",
+                    e.message
+                )),
+            },
             None => warnings.push("No CID came back, so no picture could be fetched.".into()),
         }
     }
@@ -343,9 +341,9 @@ async fn fetch_picture(
     ctx: &ToolContext<'_>,
     client: &ExternalClient<'_>,
     cid: u64,
-    image_size: Option<&str>,
+    lookup: &Lookup,
 ) -> Result<(Vec<u8>, HttpCall)> {
-    let call = plan::picture(ctx.config, cid, image_size);
+    let call = plan::picture(ctx.config, cid, lookup);
     let reply = client.send(&call).await?;
     if reply.status != 200 {
         let ask = Ask {

@@ -11,6 +11,7 @@ use super::{invalid, MAX_REPLY_BYTES, PUBCHEM_TIMEOUT_MS};
 use crate::config::Config;
 use crate::error::Error;
 use crate::net::HttpCall;
+use crate::pubchem::options::{self, Scope};
 use crate::pubchem::{grammar, PugRequest};
 use crate::tools::entrez_external::call::{Lookup, StructureSearch};
 
@@ -222,6 +223,20 @@ pub fn operation_of(
 
 /// A compound, substance or bioassay lookup.
 pub fn pubchem_lookup(config: &Config, lookup: &Lookup, legacy: bool) -> Result<PugPlan, Error> {
+    let request = lookup_request(lookup, legacy)?;
+    Ok(PugPlan {
+        call: call_of(config, &request),
+        domain: lookup.domain,
+        namespace: lookup.namespace.clone(),
+        identifiers: lookup.identifier.values(),
+        data: lookup.data,
+        request,
+    })
+}
+
+/// The PUG REST request of a lookup (for `data: picture`, the property table it starts with;
+/// [`picture_request`] is the PNG).
+pub fn lookup_request(lookup: &Lookup, legacy: bool) -> Result<PugRequest, Error> {
     let (domain, data) = (lookup.domain, lookup.data);
     let namespace = lookup.namespace.clone();
     let ids = lookup.identifier.values();
@@ -276,15 +291,14 @@ pub fn pubchem_lookup(config: &Config, lookup: &Lookup, legacy: bool) -> Result<
             )))
         }
     };
-    req.options = lookup.options.clone();
-    Ok(PugPlan {
-        call: call_of(config, &req),
-        domain,
-        namespace,
-        identifiers: ids,
-        data,
-        request: req,
-    })
+    // A picture's own options (record_type, image_size) go on the PNG request, not the table.
+    req.options = lookup
+        .options
+        .iter()
+        .filter(|(name, _)| data != Data::Picture || !shapes_picture(name))
+        .cloned()
+        .collect();
+    Ok(req)
 }
 
 /// Whether `s` has the shape of an InChIKey.
@@ -299,14 +313,33 @@ pub fn is_inchikey(s: &str) -> bool {
             .all(|p| p.bytes().all(|b| b.is_ascii_uppercase()))
 }
 
-/// The 2D depiction of one compound: `/compound/cid/{cid}/PNG`.
-pub fn picture(config: &Config, cid: u64, image_size: Option<&str>) -> HttpCall {
+/// Whether PUG REST option `name` shapes a PNG picture (PubChem documents `record_type` for
+/// full records and pictures, `image_size` for pictures) rather than a property table.
+pub fn shapes_picture(name: &str) -> bool {
+    matches!(
+        options::option(name).map(|o| o.scope),
+        Some(Scope::Record | Scope::Picture)
+    )
+}
+
+/// The depiction of one compound a `data: picture` lookup asks for: `/compound/cid/{cid}/PNG`
+/// with the lookup's picture options (`record_type`) and its `image_size`, as PUG REST
+/// documents them (`compound/cid/2244/PNG?record_type=3d&image_size=small`).
+pub fn picture_request(cid: u64, lookup: &Lookup) -> PugRequest {
     let mut r = record_request("compound", "cid", &cid.to_string());
     r.output = "PNG".into();
-    if let Some(size) = image_size {
-        r.options.push(("image_size".into(), size.to_string()));
+    for (name, value) in lookup.options.iter().filter(|(n, _)| shapes_picture(n)) {
+        r.set_option(name, value.clone());
     }
-    call_of(config, &r)
+    if let Some(size) = &lookup.image_size {
+        r.set_option("image_size", size.clone());
+    }
+    r
+}
+
+/// [`picture_request`] as the call this server sends.
+pub fn picture(config: &Config, cid: u64, lookup: &Lookup) -> HttpCall {
+    call_of(config, &picture_request(cid, lookup))
 }
 
 fn record_request(domain: &'static str, namespace: &str, id: &str) -> PugRequest {
@@ -370,6 +403,21 @@ pub fn listkey_poll(config: &Config, listkey: &str, page: Option<(u64, u64)>) ->
 /// many compounds matched and page through them, instead of cutting the list at a cap nobody
 /// asked for; MaxRecords is sent only when the caller sets max_records.
 pub fn structure_search(config: &Config, search: &StructureSearch) -> Result<SearchPlan, Error> {
+    let (request, query) = search_request(search)?;
+    Ok(SearchPlan {
+        call: call_of(config, &request),
+        search_type: search.search_type.clone(),
+        mode: search.mode.clone(),
+        namespace: search.namespace.clone(),
+        query,
+        threshold: search.threshold,
+        max_records: search.max_records,
+        paged: search.mode == "fast",
+    })
+}
+
+/// The PUG REST request of a structure search, and its one query.
+pub fn search_request(search: &StructureSearch) -> Result<(PugRequest, String), Error> {
     let search_type = search.search_type.clone();
     let mode = search.mode.clone();
     let namespace = search.namespace.clone();
@@ -416,18 +464,8 @@ pub fn structure_search(config: &Config, search: &StructureSearch) -> Result<Sea
     for (k, v) in &search.options {
         r.set_option(k, v.clone());
     }
-    let paged = mode == "fast";
-    if paged {
+    if mode == "fast" {
         r.set_option("list_return", "listkey");
     }
-    Ok(SearchPlan {
-        call: call_of(config, &r),
-        search_type,
-        mode,
-        namespace,
-        query,
-        threshold,
-        max_records: search.max_records,
-        paged,
-    })
+    Ok((r, query))
 }
