@@ -24,7 +24,7 @@ use entrez_mcp::parse::xml::Xml;
 use entrez_mcp::staging::guard::QueryPolicy;
 use entrez_mcp::staging::layouts::PUBMED;
 use entrez_mcp::staging::rows;
-use entrez_mcp::staging::store::{Caps, NewDataset, SqlStore, Status};
+use entrez_mcp::staging::store::{Caps, Lease, NewDataset, SqlStore, Status};
 use futures_util::future::join;
 use std::future::Future;
 use std::task::{Context, Poll, Waker};
@@ -34,6 +34,11 @@ const ARTICLES: usize = 10_000;
 const BATCH: usize = 500;
 const RUNS: usize = 3;
 const PIPELINED_RUNS: usize = 5;
+/// Every write's lease: the datasets never expire while the bench runs.
+const LEASE: Lease = Lease {
+    now_ms: 0,
+    expires_ms: u64::MAX / 2,
+};
 
 /// The `<PubmedArticle>` elements of every PubMed fixture.
 fn recorded() -> Vec<String> {
@@ -146,11 +151,11 @@ fn stage(store: &SqliteStore, id: &str, bodies: &[Vec<u8>]) -> Timing {
             let articles = t.parse.measure(|| parse_pubmed(body).unwrap());
             let batch = t.rows.measure(|| rows::pubmed(articles));
             t.insert
-                .measure(|| now(store.append(id, batch, caps)).unwrap());
+                .measure(|| now(store.append(id, batch, caps, LEASE)).unwrap());
         }
         // Building the secondary indexes is part of staging.
         t.insert
-            .measure(|| now(store.finish(id, Status::Complete)).unwrap());
+            .measure(|| now(store.finish(id, Status::Complete, LEASE)).unwrap());
     });
     t.total = total;
     t
@@ -218,16 +223,16 @@ fn stage_pipelined(store: &SqliteStore, id: &str, bodies: &[Vec<u8>]) -> Duratio
             match bodies.get(next) {
                 Some(body) => {
                     let (appended, parsed) =
-                        join(store.append(id, batch, caps), async { parse(body) }).await;
+                        join(store.append(id, batch, caps, LEASE), async { parse(body) }).await;
                     appended.unwrap();
                     ready = Some(parsed);
                 }
                 None => {
-                    store.append(id, batch, caps).await.unwrap();
+                    store.append(id, batch, caps, LEASE).await.unwrap();
                 }
             }
         }
-        store.finish(id, Status::Complete).await.unwrap();
+        store.finish(id, Status::Complete, LEASE).await.unwrap();
     });
     started.elapsed()
 }

@@ -27,7 +27,8 @@ use crate::protocol::Server;
 use crate::staging::guard::QueryPolicy;
 use crate::staging::rows::{self, RowBatch};
 use crate::staging::store::{
-    Appended, Caps, DatasetInfo, NewDataset, QueryResult, SqlStore, Status, TableCount, TableInfo,
+    Appended, Caps, DatasetInfo, Lease, NewDataset, QueryResult, SqlStore, Status, TableCount,
+    TableInfo,
 };
 use crate::staging::wire::{DatasetCommand, WireBatch};
 use crate::staging::{Limits, Staging};
@@ -60,6 +61,10 @@ fn append_command(batch: &RowBatch) -> Vec<u8> {
         caps: Caps {
             max_rows: u64::MAX,
             max_bytes: u64::MAX,
+        },
+        lease: Lease {
+            now_ms: 0,
+            expires_ms: u64::MAX,
         },
     };
     serde_json::to_vec(&command).unwrap_or_default()
@@ -235,6 +240,7 @@ impl SqlStore for Objects {
             status: Status::Loading,
             created_ms: d.created_ms,
             expires_ms: d.expires_ms,
+            updated_ms: d.created_ms,
             records: 0,
             rows: 0,
             bytes: 0,
@@ -257,6 +263,7 @@ impl SqlStore for Objects {
         id: &'a str,
         batch: RowBatch,
         _caps: Caps,
+        lease: Lease,
     ) -> BoxFuture<'a, Result<Appended>> {
         let command = append_command(&batch);
         let per_table: Vec<u64> = batch.tables.iter().map(|t| t.len() as u64).collect();
@@ -265,6 +272,7 @@ impl SqlStore for Objects {
             Some(info) => {
                 let bytes = info.bytes + command.len() as u64;
                 let new_records = info.add_batch(batch.layout, &per_table, bytes);
+                info.renew(lease);
                 // The Worker reads the object's answer back: the dataset's entry.
                 let answer = serde_json::to_vec(&*info).unwrap_or_default();
                 let info: DatasetInfo = serde_json::from_slice(&answer).unwrap_or(info.clone());
@@ -275,18 +283,31 @@ impl SqlStore for Objects {
         Box::pin(async move { result })
     }
 
-    fn finish<'a>(&'a self, id: &'a str, status: Status) -> BoxFuture<'a, Result<()>> {
-        if let Some(info) = self.datasets.borrow_mut().get_mut(id) {
-            info.status = status;
-        }
-        Box::pin(async { Ok(()) })
+    fn finish<'a>(
+        &'a self,
+        id: &'a str,
+        status: Status,
+        lease: Lease,
+    ) -> BoxFuture<'a, Result<DatasetInfo>> {
+        let result = match self.datasets.borrow_mut().get_mut(id) {
+            Some(info) => {
+                info.status = status;
+                info.renew(lease);
+                Ok(info.clone())
+            }
+            None => Err(Error::internal("no such dataset")),
+        };
+        Box::pin(async move { result })
     }
 
-    fn resume<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<String>>> {
+    fn resume<'a>(&'a self, id: &'a str, lease: Lease) -> BoxFuture<'a, Result<Option<String>>> {
         let mut datasets = self.datasets.borrow_mut();
         let taken = match datasets.get_mut(id) {
             Some(info) => match std::mem::replace(&mut info.status, Status::Loading) {
-                Status::Partial(position) => Some(position),
+                Status::Partial(position) => {
+                    info.renew(lease);
+                    Some(position)
+                }
                 other => {
                     info.status = other;
                     None

@@ -11,7 +11,9 @@ use entrez_data_common::*;
 use entrez_mcp::config::Config;
 use entrez_mcp::edge::native::sqlite::{SqliteStore, DAMAGED, INTERRUPTED};
 use entrez_mcp::platform::Platform;
-use entrez_mcp::staging::store::{SqlStore, Status};
+use entrez_mcp::staging::layouts::PUBMED;
+use entrez_mcp::staging::rows;
+use entrez_mcp::staging::store::{Caps, Lease, NewDataset, SqlStore, Status, STALE_LOADING_MS};
 use entrez_mcp::staging::Limits;
 use serde_json::{json, Value};
 
@@ -159,6 +161,102 @@ fn datasets_expire_after_their_ttl() {
 }
 
 #[test]
+fn a_staging_longer_than_the_lifetime_completes_and_lives_a_lifetime_after() {
+    // A lifetime of 60 s, and every NCBI request takes 25 s on the clock: the search and the
+    // four batches of 500 synthetic records span 125 s, more than twice the lifetime.
+    let replay = Replay::start();
+    let limits = Limits {
+        ttl_secs: 60,
+        ..Limits::default()
+    };
+    let store = SqliteStore::in_memory().unwrap();
+    let (s, clock) = server_ticking(Some(&replay), limits, store.clone(), 25_000);
+    let started = clock.now_unix_ms();
+    let st = ok(
+        &s,
+        json!({"operation": "fetch_and_stage", "term": "replay-synthetic[all]", "max_records": 2000}),
+    );
+    let finished = clock.now_unix_ms();
+    assert!(
+        finished - started >= 2 * 60_000,
+        "the staging took {} ms on the clock, not more than the lifetime",
+        finished - started
+    );
+    assert_eq!(
+        (st["status"].as_str(), st["records"].as_u64()),
+        (Some("complete"), Some(2000))
+    );
+    let id = st["data_access_id"].as_str().unwrap().to_string();
+    // The lifetime the result reports runs from the last write, and is true.
+    let expires = common::block_on(store.get(&id))
+        .unwrap()
+        .unwrap()
+        .expires_ms;
+    // (The last write came just before the result did: a few real milliseconds earlier.)
+    assert!(
+        expires + 1_000 >= finished + 60_000,
+        "expires {expires}, finished {finished}"
+    );
+    assert_eq!(st["expires"], entrez_mcp::staging::iso8601(expires));
+    clock.advance_secs((expires - clock.now_unix_ms()) / 1000 - 1);
+    assert_eq!(scalar(&s, &id, "SELECT COUNT(*) FROM article"), 2000);
+    clock.advance_secs(2);
+    let e = err(
+        &s,
+        json!({"operation": "query", "data_access_id": id, "sql": "SELECT 1"}),
+    );
+    assert_eq!(e["code"], "dataset_expired");
+}
+
+#[test]
+fn a_loading_dataset_is_never_expired_under_a_live_stager_and_fails_once_it_is_gone() {
+    let store = SqliteStore::in_memory().unwrap();
+    let now = Clock::default().now_unix_ms();
+    let id = "0a0b0c0d0e0f00112233445566778899";
+    // A lifetime of one second, and one batch written now.
+    let short = Lease {
+        now_ms: now,
+        expires_ms: now + 1_000,
+    };
+    common::block_on(store.create(
+        NewDataset {
+            id: id.into(),
+            owner: "local".into(),
+            database: "pubmed".into(),
+            layout: &PUBMED,
+            source: "fixtures".into(),
+            created_ms: now,
+            expires_ms: short.expires_ms,
+        },
+        10,
+    ))
+    .unwrap();
+    let caps = Caps {
+        max_rows: u64::MAX,
+        max_bytes: u64::MAX,
+    };
+    common::block_on(store.append(id, rows::pubmed(recorded_articles()), caps, short)).unwrap();
+    let info = common::block_on(store.get(id)).unwrap().unwrap();
+    assert_eq!((info.updated_ms, info.expires_ms), (now, now + 1_000));
+    // Past its expiry, a minute after its last write: a batch may simply be slow.
+    let later = now + 60_000;
+    assert!(!info.expired(later) && !info.abandoned(later));
+    assert!(common::block_on(store.expire(later)).unwrap().is_empty());
+    assert_eq!(
+        common::block_on(store.get(id)).unwrap().unwrap().status,
+        Status::Loading
+    );
+    // No write for the whole stale window: the stager is gone; it is failed, then expired.
+    let gone = now + STALE_LOADING_MS + 1;
+    assert!(info.abandoned(gone) && info.expired(gone));
+    assert_eq!(
+        common::block_on(store.expire(gone)).unwrap(),
+        vec![id.to_string()]
+    );
+    assert!(common::block_on(store.get(id)).unwrap().is_none());
+}
+
+#[test]
 fn limits_give_clear_errors_and_disturb_nothing_else() {
     let replay = Replay::start();
     let limits = Limits {
@@ -279,9 +377,10 @@ fn a_dataset_that_cannot_reach_the_disk_is_failed_not_complete() {
     let store = SqliteStore::open(&dir).unwrap();
     // Its file is taken away before staging finishes, so the final flush cannot happen.
     let fresh = "1f1e1d1c1b1a19181716151413121110";
-    begin_direct(&store, fresh, "local", Clock::default().now_unix_ms());
+    let now = Clock::default().now_unix_ms();
+    begin_direct(&store, fresh, "local", now);
     std::fs::remove_file(dir.join("datasets").join(format!("{fresh}.sqlite"))).unwrap();
-    let finished = common::block_on(store.finish(fresh, Status::Complete));
+    let finished = common::block_on(store.finish(fresh, Status::Complete, lease(now)));
     assert!(finished.is_err());
     let info = common::block_on(store.get(fresh)).unwrap().unwrap();
     match info.status {

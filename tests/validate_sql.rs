@@ -123,7 +123,7 @@ fn datasets_and_sql_are_checked_against_the_real_schema() {
     begin_direct(&store, &loading, "local", now);
     let failed = format!("{:032x}", 0xfa11_u128);
     begin_direct(&store, &failed, "local", now);
-    common::block_on(store.finish(&failed, Status::Failed("upstream".into()))).unwrap();
+    common::block_on(store.finish(&failed, Status::Failed("upstream".into()), lease(now))).unwrap();
     for (dataset, code) in [
         (&id, "dataset_complete"),
         (&loading, "dataset_busy"),

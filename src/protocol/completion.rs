@@ -139,7 +139,7 @@ pub async fn complete(ctx: &ToolContext<'_>, params: &Map<String, Value>) -> Res
                     .list(&owner_of(ctx.request).key)
                     .await?
                     .into_iter()
-                    .filter(|d| d.expires_ms > now)
+                    .filter(|d| !d.expired(now))
                     .map(|d| d.id)
                     .collect()
             }

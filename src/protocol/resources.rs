@@ -58,7 +58,7 @@ pub async fn list(ctx: &ToolContext<'_>) -> Result<Value> {
         .list(&owner.key)
         .await?
         .into_iter()
-        .filter(|d| d.expires_ms > now)
+        .filter(|d| !d.expired(now))
         .map(|d| {
             json!({
                 "uri": format!("{SCHEME}{}/schema", d.id),

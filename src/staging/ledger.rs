@@ -255,15 +255,22 @@ impl Book {
         Ok(self.allowance(account, quotas, now_ms))
     }
 
-    /// The bytes a dataset takes now, always written down (the books follow what is stored);
-    /// an error when that took its account or the deployment past a byte ceiling, which
-    /// stops the staging: the dataset keeps what it committed, and nothing more is admitted
-    /// until space frees up.
-    pub fn record(&mut self, id: &str, bytes: u64, quotas: &Quotas) -> Result<(), Error> {
+    /// The bytes a dataset takes now and the expiry its last write renewed it to, always
+    /// written down (the books follow what is stored and how long it stays); an error when
+    /// that took its account or the deployment past a byte ceiling, which stops the staging:
+    /// the dataset keeps what it committed, and nothing more is admitted until space frees up.
+    pub fn record(
+        &mut self,
+        id: &str,
+        bytes: u64,
+        expires_ms: u64,
+        quotas: &Quotas,
+    ) -> Result<(), Error> {
         let Some(entry) = self.datasets.get_mut(id) else {
             return Ok(());
         };
         entry.bytes = bytes;
+        entry.expires_ms = entry.expires_ms.max(expires_ms);
         let account = entry.account.clone();
         let others = |same_account: bool| -> u64 {
             self.datasets
@@ -345,8 +352,13 @@ pub trait Ledger: MaybeSendSync {
         expires_ms: u64,
         now_ms: u64,
     ) -> BoxFuture<'a, Result<Allowance, Error>>;
-    /// Records a dataset's size (see [`Book::record`]).
-    fn record<'a>(&'a self, id: &'a str, bytes: u64) -> BoxFuture<'a, Result<(), Error>>;
+    /// Records a dataset's size and renewed expiry (see [`Book::record`]).
+    fn record<'a>(
+        &'a self,
+        id: &'a str,
+        bytes: u64,
+        expires_ms: u64,
+    ) -> BoxFuture<'a, Result<(), Error>>;
     /// Forgets a dropped dataset.
     fn release<'a>(&'a self, id: &'a str) -> BoxFuture<'a, ()>;
     /// What `account` has left.
@@ -410,8 +422,13 @@ impl Ledger for MemoryLedger {
         )
     }
 
-    fn record<'a>(&'a self, id: &'a str, bytes: u64) -> BoxFuture<'a, Result<(), Error>> {
-        Box::pin(async move { self.with(|b| b.record(id, bytes, &self.quotas))? })
+    fn record<'a>(
+        &'a self,
+        id: &'a str,
+        bytes: u64,
+        expires_ms: u64,
+    ) -> BoxFuture<'a, Result<(), Error>> {
+        Box::pin(async move { self.with(|b| b.record(id, bytes, expires_ms, &self.quotas))? })
     }
 
     fn release<'a>(&'a self, id: &'a str) -> BoxFuture<'a, ()> {
@@ -492,9 +509,9 @@ mod tests {
         let mut b = Book::default();
         let ip = Account::Address("a".into());
         b.admit("d1", &ip, u64::MAX, &q, 0).unwrap();
-        assert!(b.record("d1", 400, &q).is_ok());
+        assert!(b.record("d1", 400, 0, &q).is_ok());
         assert!(b
-            .record("d1", 600, &q)
+            .record("d1", 600, 0, &q)
             .unwrap_err()
             .message
             .contains("past 500 bytes"));
@@ -524,8 +541,8 @@ mod tests {
         b.release("d4");
         b.admit("d5", &ip, u64::MAX, &q, later).unwrap();
         b.admit("d6", &ip, u64::MAX, &q, later).unwrap();
-        b.record("d5", 300, &q).unwrap();
-        let e = b.record("d6", 300, &q).unwrap_err();
+        b.record("d5", 300, 0, &q).unwrap();
+        let e = b.record("d6", 300, 0, &q).unwrap_err();
         assert_eq!(e.details.unwrap()["limit"], "account_bytes");
     }
 

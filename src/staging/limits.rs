@@ -30,7 +30,7 @@ pub const DEFAULT_SUBREQUESTS: u64 = 10_000;
 /// Every staging limit in force.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// `ENTREZ_DATA_TTL_SECS`: seconds from creation until a dataset is dropped.
+    /// `ENTREZ_DATA_TTL_SECS`: seconds from a dataset's last write until it is dropped.
     pub ttl_secs: u64,
     /// `ENTREZ_DATA_MAX_DATASETS`: datasets per owner.
     pub max_datasets: u64,
@@ -65,6 +65,14 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// The lease a write at `now_ms` renews a dataset to: one lifetime from now.
+    pub fn lease(&self, now_ms: u64) -> super::store::Lease {
+        super::store::Lease {
+            now_ms,
+            expires_ms: now_ms.saturating_add(self.ttl_secs.saturating_mul(1000)),
+        }
+    }
+
     /// Defaults overridden by positive integers found through `lookup`.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Limits {
         let d = Limits::default();

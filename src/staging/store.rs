@@ -15,6 +15,28 @@ use crate::error::Result;
 use crate::platform::{BoxFuture, MaybeSendSync};
 use serde::{Deserialize, Serialize};
 
+/// How long a dataset may stay `loading` without a write before its stager is taken to be
+/// gone (a crashed process, a Worker request that ended): it is then reported `failed`.
+/// One batch is bounded by the client's 60 s deadline, so a live staging writes far oftener.
+pub const STALE_LOADING_MS: u64 = 10 * 60 * 1000;
+
+/// Reason recorded for a dataset whose stager went away without finishing it.
+pub const ABANDONED: &str = "staging stopped before it finished (the request that staged it ended); it holds only the batches staged before that";
+
+/// The time of a write and the expiry it renews the dataset to.
+///
+/// A dataset lives its lifetime from when it was last written, not from when it was
+/// created: every create, append, finish and resume renews it, so a staging that takes
+/// longer than the lifetime never loses its dataset, and a finished one stays for a whole
+/// lifetime after its last batch. The core decides the expiry; a store only keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lease {
+    /// When the write happens, Unix ms.
+    pub now_ms: u64,
+    /// The expiry it renews the dataset to, Unix ms (never moved earlier).
+    pub expires_ms: u64,
+}
+
 /// Where a dataset is in its life.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
@@ -112,8 +134,10 @@ pub struct DatasetInfo {
     pub status: Status,
     /// Creation time, Unix ms.
     pub created_ms: u64,
-    /// Expiry time, Unix ms.
+    /// Expiry time, Unix ms: a lifetime after the last write.
     pub expires_ms: u64,
+    /// Time of the last write (create, append, finish, resume), Unix ms.
+    pub updated_ms: u64,
     /// Rows in the primary table.
     pub records: u64,
     /// Rows in all tables.
@@ -125,6 +149,24 @@ pub struct DatasetInfo {
 }
 
 impl DatasetInfo {
+    /// Whether the dataset's stager is gone: still `loading`, with no write for
+    /// [`STALE_LOADING_MS`]. Such a dataset is reported `failed` with [`ABANDONED`].
+    pub fn abandoned(&self, now_ms: u64) -> bool {
+        self.status == Status::Loading && now_ms.saturating_sub(self.updated_ms) > STALE_LOADING_MS
+    }
+
+    /// Whether expiry removes the dataset at `now_ms`: its lifetime since the last write has
+    /// run out, and it is not being staged right now (a live staging is never cut short).
+    pub fn expired(&self, now_ms: u64) -> bool {
+        self.expires_ms <= now_ms && (self.status != Status::Loading || self.abandoned(now_ms))
+    }
+
+    /// Takes a write's lease: written now, expiring no earlier than the lease says.
+    pub fn renew(&mut self, lease: Lease) {
+        self.updated_ms = lease.now_ms;
+        self.expires_ms = self.expires_ms.max(lease.expires_ms);
+    }
+
     /// Counts one appended batch: rows inserted per table (layout order) and the
     /// size after it. Returns the new records, the primary table's new rows.
     pub fn add_batch(&mut self, layout: &Layout, per_table: &[u64], bytes: u64) -> u64 {
@@ -245,21 +287,29 @@ pub trait SqlStore: MaybeSendSync {
     /// Fails with `limit_exceeded` when `owner` already holds `max_datasets`.
     fn create<'a>(&'a self, dataset: NewDataset, max_datasets: u64) -> BoxFuture<'a, Result<()>>;
 
-    /// Adds one batch in one transaction; undone whole if it would break `caps`.
+    /// Adds one batch in one transaction; undone whole if it would break `caps`. Renews the
+    /// dataset's `lease`.
     fn append<'a>(
         &'a self,
         id: &'a str,
         batch: RowBatch,
         caps: Caps,
+        lease: Lease,
     ) -> BoxFuture<'a, Result<Appended>>;
 
-    /// Records the final status.
-    fn finish<'a>(&'a self, id: &'a str, status: Status) -> BoxFuture<'a, Result<()>>;
+    /// Records the final status (building the secondary indexes), renews the `lease`, and
+    /// returns the dataset as it now is.
+    fn finish<'a>(
+        &'a self,
+        id: &'a str,
+        status: Status,
+        lease: Lease,
+    ) -> BoxFuture<'a, Result<DatasetInfo>>;
 
-    /// Takes up a `partial` dataset again: marks it `loading` and returns the position its
-    /// last call stored, in one step, so two calls cannot both continue it. `None` when the
-    /// dataset is not partial (or does not exist).
-    fn resume<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<String>>>;
+    /// Takes up a `partial` dataset again: marks it `loading`, renews its `lease` and returns
+    /// the position its last call stored, in one step, so two calls cannot both continue it.
+    /// `None` when the dataset is not partial (or does not exist).
+    fn resume<'a>(&'a self, id: &'a str, lease: Lease) -> BoxFuture<'a, Result<Option<String>>>;
 
     /// One dataset's catalog entry.
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<DatasetInfo>>>;
@@ -270,7 +320,8 @@ pub trait SqlStore: MaybeSendSync {
     /// Deletes a dataset; false if there was none.
     fn remove<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool>>;
 
-    /// Deletes every dataset whose expiry is at or before `now_ms`; returns their ids.
+    /// Deletes every dataset [`DatasetInfo::expired`] at `now_ms` and reports abandoned
+    /// ones failed; returns the ids deleted.
     fn expire<'a>(&'a self, now_ms: u64) -> BoxFuture<'a, Result<Vec<String>>>;
 
     /// Runs one read-only query under `policy` (see `staging::guard`).

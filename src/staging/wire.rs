@@ -10,7 +10,7 @@
 use super::guard::QueryPolicy;
 use super::layouts;
 use super::rows::{RowBatch, SqlValue, TableRows};
-use super::store::{Caps, NewDataset, Status};
+use super::store::{Caps, Lease, NewDataset, Status};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -23,20 +23,27 @@ pub enum DatasetCommand {
         /// The dataset, with its layout by name.
         dataset: WireDataset,
     },
-    /// Append one batch under `caps`, atomically.
+    /// Append one batch under `caps`, atomically, renewing the lease.
     Append {
         /// Rows per table.
         batch: WireBatch,
         /// Ceilings after the append.
         caps: Caps,
+        /// The write's time and the expiry it renews.
+        lease: Lease,
     },
-    /// Record the final status and build the secondary indexes.
+    /// Record the final status and build the secondary indexes; answers with the dataset.
     Finish {
         /// Final status.
         status: Status,
+        /// The write's time and the expiry it renews.
+        lease: Lease,
     },
     /// Take a partial dataset up again (see `SqlStore::resume`).
-    Resume,
+    Resume {
+        /// The write's time and the expiry it renews.
+        lease: Lease,
+    },
     /// The dataset's catalog entry, or none.
     Info,
     /// Run one query.
@@ -71,6 +78,14 @@ pub enum CatalogCommand {
         max_datasets: u64,
         /// Now, Unix ms: entries expired by then do not count.
         now_ms: u64,
+    },
+    /// Move `id`'s expiry to `expires_ms` if that is later (its dataset was written); add it
+    /// back if the catalog forgot it meanwhile.
+    Renew {
+        /// Dataset id.
+        id: String,
+        /// Its expiry after the write, Unix ms.
+        expires_ms: u64,
     },
     /// Forget `id`.
     Release {
@@ -108,6 +123,8 @@ pub enum LedgerCommand {
         id: String,
         /// Its size now.
         bytes: u64,
+        /// The expiry its last write renewed it to, Unix ms.
+        expires_ms: u64,
         /// The ceilings.
         quotas: super::ledger::Quotas,
     },
@@ -265,9 +282,16 @@ mod tests {
     fn commands_are_tagged_json() {
         let c = DatasetCommand::Finish {
             status: Status::Failed("upstream".into()),
+            lease: Lease {
+                now_ms: 1,
+                expires_ms: 2,
+            },
         };
         let v = serde_json::to_value(&c).unwrap();
-        assert_eq!(v, json!({"op": "finish", "status": {"Failed": "upstream"}}));
+        assert_eq!(
+            v,
+            json!({"op": "finish", "status": {"Failed": "upstream"}, "lease": {"now_ms": 1, "expires_ms": 2}})
+        );
         assert_eq!(serde_json::from_value::<DatasetCommand>(v).unwrap(), c);
         let r = serde_json::to_value(CatalogCommand::List { now_ms: 5 }).unwrap();
         assert_eq!(r, json!({"op": "list", "now_ms": 5}));

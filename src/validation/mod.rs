@@ -106,6 +106,8 @@ pub mod codes {
     pub const DATASET_NOT_FOUND: &str = "dataset_not_found";
     /// The caller's dataset has passed its expiry time.
     pub const DATASET_EXPIRED: &str = "dataset_expired";
+    /// A staging's dataset was dropped by its owner while it was being staged (a tool error).
+    pub const DATASET_DROPPED: &str = "dataset_dropped";
     /// fetch_and_stage with a data_access_id: the dataset is complete, nothing to continue.
     pub const DATASET_COMPLETE: &str = "dataset_complete";
     /// fetch_and_stage with a data_access_id: another call is staging the dataset now.

@@ -9,12 +9,13 @@ use entrez_mcp::config::Config;
 use entrez_mcp::edge::native::sqlite::SqliteStore;
 use entrez_mcp::edge::native::transport::ReqwestTransport;
 use entrez_mcp::entrez::limiter::MemoryPacer;
-use entrez_mcp::net::Network;
-use entrez_mcp::platform::{Platform, SystemPlatform};
+use entrez_mcp::error::Error;
+use entrez_mcp::net::{HttpCall, HttpReply, Network, Transport};
+use entrez_mcp::platform::{BoxFuture, Platform, SystemPlatform};
 use entrez_mcp::protocol::Server;
 use entrez_mcp::staging::layouts::PUBMED;
 use entrez_mcp::staging::rows;
-use entrez_mcp::staging::store::{Caps, NewDataset, SqlStore, Status};
+use entrez_mcp::staging::store::{Caps, Lease, NewDataset, SqlStore, Status};
 use entrez_mcp::staging::{Limits, Staging};
 use entrez_mcp::tools::RequestContext;
 use serde_json::{json, Value};
@@ -55,6 +56,36 @@ pub fn server_on(
     limits: Limits,
     store: SqliteStore,
 ) -> (Server, Arc<Clock>) {
+    server_ticking(replay, limits, store, 0)
+}
+
+/// Moves a test's clock forward by `step_ms` at every upstream request, so that a staging
+/// takes as long on the clock as the test wants, whatever the machine's speed.
+pub struct Ticking {
+    inner: ReqwestTransport,
+    clock: Arc<Clock>,
+    step_ms: u64,
+}
+
+impl Transport for Ticking {
+    fn send<'a>(&'a self, call: HttpCall) -> BoxFuture<'a, Result<HttpReply, Error>> {
+        self.clock
+            .offset_ms
+            .fetch_add(self.step_ms, Ordering::SeqCst);
+        self.inner.send(call)
+    }
+    fn sleep<'a>(&'a self, ms: u64) -> BoxFuture<'a, ()> {
+        self.inner.sleep(ms)
+    }
+}
+
+/// [`server_on`] whose clock moves `step_ms` forward at every upstream request.
+pub fn server_ticking(
+    replay: Option<&Replay>,
+    limits: Limits,
+    store: SqliteStore,
+    step_ms: u64,
+) -> (Server, Arc<Clock>) {
     let base = replay.map(Replay::eutils_base);
     let config = Config::from_lookup(move |k| match k {
         "EUTILS_BASE_URL" => base.clone(),
@@ -65,7 +96,11 @@ pub fn server_on(
     let mut server = Server::new(config, Box::new(clock.clone())).unwrap();
     if replay.is_some() {
         server = server.with_network(Network {
-            transport: Box::new(ReqwestTransport::new().unwrap()),
+            transport: Box::new(Ticking {
+                inner: ReqwestTransport::new().unwrap(),
+                clock: clock.clone(),
+                step_ms,
+            }),
             pacer: Box::new(MemoryPacer::new()),
         });
     }
@@ -161,7 +196,7 @@ pub fn recorded_articles() -> Vec<entrez_mcp::parse::pubmed::PubmedArticle> {
 pub fn stage_direct(store: &SqliteStore, owner: &str, now_ms: u64) -> String {
     let id = format!("{:032x}", now_ms as u128 * 7919 + owner.len() as u128);
     begin_direct(store, &id, owner, now_ms);
-    block_on(store.finish(&id, Status::Complete)).unwrap();
+    block_on(store.finish(&id, Status::Complete, lease(now_ms))).unwrap();
     id
 }
 
@@ -189,8 +224,13 @@ pub fn begin_direct(store: &SqliteStore, id: &str, owner: &str, now_ms: u64) {
             max_bytes: u64::MAX,
         };
         store
-            .append(id, rows::pubmed(recorded_articles()), caps)
+            .append(id, rows::pubmed(recorded_articles()), caps, lease(now_ms))
             .await
             .unwrap();
     });
+}
+
+/// The lease of a write at `now_ms` under the default lifetime.
+pub fn lease(now_ms: u64) -> Lease {
+    Limits::default().lease(now_ms)
 }

@@ -42,13 +42,17 @@ pub struct Options {
     pub log_requests: bool,
 }
 
-/// One queued fault: the status to answer and what to send with it.
+/// One queued fault: the status to answer and what to send with it, or (a delay) the
+/// ordinary answer, late.
 #[derive(Debug, Clone)]
 struct Fault {
     status: u16,
     retry_after: Option<String>,
     fixture: Option<Fixture>,
     hostile: Option<Hostile>,
+    /// Answer as usual after this long: a slow NCBI, for tests that need a staging to take
+    /// a known least time whatever the machine's speed.
+    delay_ms: Option<u64>,
 }
 
 #[derive(Debug)]
@@ -213,6 +217,12 @@ async fn eutils(
     };
     let (response, source) = match gate {
         Gate::Limited { count, limit } => (rate_limited(peer.ip(), count, limit), "limiter".into()),
+        Gate::Fault(Fault {
+            delay_ms: Some(ms), ..
+        }) => {
+            tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+            serve(&app, &utility, params).await
+        }
         Gate::Fault(f) => match f.hostile {
             Some(h) => (h.response(params.get("api_key")), "hostile".into()),
             None => {
@@ -220,31 +230,7 @@ async fn eutils(
                 (fault_response(&f, peer.ip(), limit), "fault".into())
             }
         },
-        Gate::Serve => {
-            // Synthetic efetch can copy hundreds of megabytes; keep that off
-            // the threads that accept connections.
-            let worker = app.clone();
-            let utility = utility.clone();
-            let answer = tokio::task::spawn_blocking(move || {
-                let ctx = Ctx {
-                    corpus: &worker.corpus,
-                    templates: &worker.templates,
-                };
-                route(&utility, &params, &ctx)
-            })
-            .await;
-            match answer {
-                Ok(Some(reply)) => {
-                    let source = reply.source.clone();
-                    (to_response(reply), source)
-                }
-                Ok(None) => (plain(StatusCode::NOT_FOUND, "Not Found\n"), "none".into()),
-                Err(_) => (
-                    plain(StatusCode::INTERNAL_SERVER_ERROR, "replay routing failed\n"),
-                    "panic".into(),
-                ),
-            }
-        }
+        Gate::Serve => serve(&app, &utility, params).await,
     };
     if app.options.log_requests {
         // The label stands in for the caller; parameters (and api_key) are never printed.
@@ -359,6 +345,33 @@ async fn stats(State(app): State<Arc<App>>) -> Response {
     json_response(StatusCode::OK, report)
 }
 
+/// The ordinary answer to an E-utilities request, and what produced it.
+async fn serve(app: &Arc<App>, utility: &str, params: Params) -> (Response, String) {
+    // Synthetic efetch can copy hundreds of megabytes; keep that off
+    // the threads that accept connections.
+    let worker = app.clone();
+    let utility = utility.to_string();
+    let answer = tokio::task::spawn_blocking(move || {
+        let ctx = Ctx {
+            corpus: &worker.corpus,
+            templates: &worker.templates,
+        };
+        route(&utility, &params, &ctx)
+    })
+    .await;
+    match answer {
+        Ok(Some(reply)) => {
+            let source = reply.source.clone();
+            (to_response(reply), source)
+        }
+        Ok(None) => (plain(StatusCode::NOT_FOUND, "Not Found\n"), "none".into()),
+        Err(_) => (
+            plain(StatusCode::INTERNAL_SERVER_ERROR, "replay routing failed\n"),
+            "panic".into(),
+        ),
+    }
+}
+
 async fn reset(State(app): State<Arc<App>>) -> Response {
     let mut s = app.lock();
     s.stats.clear();
@@ -389,9 +402,28 @@ async fn fail(State(app): State<Arc<App>>, body: Bytes) -> Response {
     }
 }
 
-/// Reads `{"status": 503, "count": 2, "retry_after": "1", "fixture": "einfo4.xml"}`, or
-/// `{"body": "endless"}` (a hostile body, status 200 unless given).
+/// Reads `{"status": 503, "count": 2, "retry_after": "1", "fixture": "einfo4.xml"}`,
+/// `{"body": "endless"}` (a hostile body, status 200 unless given), or `{"delay_ms": 2000}`
+/// (the ordinary answer, that much later; at most a minute).
 fn parse_fault(v: &Value) -> Result<(Fault, u64), String> {
+    if let Some(delay) = v.get("delay_ms") {
+        let ms = delay
+            .as_u64()
+            .filter(|ms| *ms <= 60_000)
+            .ok_or("delay_ms must be a number of milliseconds up to 60000")?;
+        let count = v.get("count").map_or(Some(1), Value::as_u64);
+        let count = count
+            .filter(|c| *c <= MAX_FAULTS)
+            .ok_or(format!("count must be a number up to {MAX_FAULTS}"))?;
+        let fault = Fault {
+            status: 200,
+            retry_after: None,
+            fixture: None,
+            hostile: None,
+            delay_ms: Some(ms),
+        };
+        return Ok((fault, count));
+    }
     let fixture = match v.get("fixture").and_then(Value::as_str) {
         None => None,
         Some("einfo4.xml") => Some(EINFO4_TRUNCATED),
@@ -435,6 +467,7 @@ fn parse_fault(v: &Value) -> Result<(Fault, u64), String> {
             retry_after,
             fixture,
             hostile,
+            delay_ms: None,
         },
         count,
     ))

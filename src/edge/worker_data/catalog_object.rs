@@ -41,6 +41,7 @@ impl DurableObject for EntrezCatalog {
                 max_datasets,
                 now_ms,
             } => reply(self.reserve(&id, expires_ms, max_datasets, now_ms)),
+            CatalogCommand::Renew { id, expires_ms } => reply(self.renew(&id, expires_ms)),
             CatalogCommand::Release { id } => reply(self.release(&id)),
             CatalogCommand::List { now_ms } => reply(self.list(now_ms)),
         }
@@ -73,6 +74,16 @@ impl EntrezCatalog {
         exec(
             &sql,
             "INSERT INTO dataset_entry (id, expires_ms) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            vec![id.into(), SqlStorageValue::Integer(expires_ms as i64)],
+        )?;
+        Ok(())
+    }
+
+    fn renew(&self, id: &str, expires_ms: u64) -> Result<()> {
+        exec(
+            &self.sql()?,
+            "INSERT INTO dataset_entry (id, expires_ms) VALUES (?, ?) \
+             ON CONFLICT (id) DO UPDATE SET expires_ms = MAX(expires_ms, excluded.expires_ms)",
             vec![id.into(), SqlStorageValue::Integer(expires_ms as i64)],
         )?;
         Ok(())

@@ -21,7 +21,8 @@ use crate::staging::guard::{self, QueryPolicy};
 use crate::staging::limits;
 use crate::staging::rows::SqlValue;
 use crate::staging::store::{
-    Appended, Caps, DatasetInfo, QueryResult, Status, TableCount, TableInfo,
+    Appended, Caps, DatasetInfo, Lease, QueryResult, Status, TableCount, TableInfo, ABANDONED,
+    STALE_LOADING_MS,
 };
 use crate::staging::wire::{layout_named, DatasetCommand, WireBatch, WireDataset};
 use worker::{durable_object, Date, DurableObject, Env, Request, Response, SqlStorageValue, State};
@@ -35,16 +36,9 @@ const META_DDL: &str = "CREATE TABLE entrez_meta (
 const META_COLUMNS: &str =
     "id, owner, database, layout, source, status, reason, created_ms, expires_ms, updated_ms, records, rows, tables";
 
-/// How long a dataset may stay `loading` without a new batch before it is reported failed.
-pub const STALE_LOADING_MS: u64 = 10 * 60 * 1000;
-
-/// Reason recorded for a dataset whose staging request ended without finishing it.
-pub const ABANDONED: &str = "staging stopped before it finished (the request that staged it ended); it holds only the batches staged before that";
-
 /// The dataset's own catalog row.
 struct Meta {
     info: DatasetInfo,
-    updated_ms: u64,
 }
 
 /// The Durable Object that holds one dataset.
@@ -68,9 +62,9 @@ impl DurableObject for EntrezDataset {
         let now = Date::now().as_millis();
         match command {
             DatasetCommand::Create { dataset } => reply(self.create(dataset, now).await),
-            DatasetCommand::Append { batch, caps } => reply(self.append(batch, caps, now)),
-            DatasetCommand::Finish { status } => reply(self.finish(status, now)),
-            DatasetCommand::Resume => reply(self.resume(now)),
+            DatasetCommand::Append { batch, caps, lease } => reply(self.append(batch, caps, lease)),
+            DatasetCommand::Finish { status, lease } => reply(self.finish(status, lease)),
+            DatasetCommand::Resume { lease } => reply(self.resume(lease)),
             DatasetCommand::Info => reply(self.info(now).await),
             DatasetCommand::Query { sql, policy } => reply(self.query(&sql, policy, now)),
             DatasetCommand::Check { sql } => reply(self.check(&sql)),
@@ -80,9 +74,29 @@ impl DurableObject for EntrezDataset {
     }
 
     async fn alarm(&self) -> worker::Result<Response> {
-        // Expiry: the dataset and its bookkeeping go together.
-        self.state.storage().delete_all().await?;
-        Response::ok("expired")
+        let now = Date::now().as_millis();
+        let meta = self.meta().ok().flatten();
+        match meta {
+            // Written since the alarm was armed, or being staged right now: not yet.
+            Some(m) if !m.info.expired(now) => {
+                let info = &m.info;
+                let next = if info.status == Status::Loading {
+                    // Checked again once its stager could count as gone.
+                    info.expires_ms
+                        .max(info.updated_ms.saturating_add(STALE_LOADING_MS + 1_000))
+                } else {
+                    info.expires_ms
+                };
+                let offset = next.max(now + 1_000).saturating_sub(now) as i64;
+                self.state.storage().set_alarm(offset).await?;
+                Response::ok("renewed")
+            }
+            // Expiry: the dataset and its bookkeeping go together.
+            _ => {
+                self.state.storage().delete_all().await?;
+                Response::ok("expired")
+            }
+        }
     }
 }
 
@@ -129,6 +143,7 @@ impl EntrezDataset {
                 status: Status::from_parts(&text(5), reason),
                 created_ms: int(7),
                 expires_ms: int(8),
+                updated_ms: int(9),
                 records: int(10),
                 rows: int(11),
                 bytes: self.sql().database_size() as u64,
@@ -137,7 +152,6 @@ impl EntrezDataset {
                     .map(|(name, rows)| TableCount { name, rows })
                     .collect(),
             },
-            updated_ms: int(9),
         }))
     }
 
@@ -188,7 +202,7 @@ impl EntrezDataset {
             .map_err(|e| Error::internal(format!("cannot arm the expiry alarm: {e}")))
     }
 
-    fn append(&self, batch: WireBatch, caps: Caps, now: u64) -> Result<Appended> {
+    fn append(&self, batch: WireBatch, caps: Caps, lease: Lease) -> Result<Appended> {
         let before = self.existing()?.info;
         let batch = batch.into_batch()?;
         let sql = self.sql();
@@ -219,22 +233,24 @@ impl EntrezDataset {
                 return Err(limits::too_many_bytes(bytes, caps.max_bytes));
             }
             let new_records = info.add_batch(batch.layout, &per_table, bytes);
+            info.renew(lease);
             let pairs = info.table_pairs();
             exec(
                 &sql,
-                "UPDATE entrez_meta SET records = ?, rows = ?, tables = ?, updated_ms = ?",
+                "UPDATE entrez_meta SET records = ?, rows = ?, tables = ?, updated_ms = ?, expires_ms = ?",
                 vec![
                     SqlStorageValue::Integer(info.records as i64),
                     SqlStorageValue::Integer(info.rows as i64),
                     serde_json::to_string(&pairs).unwrap_or_default().into(),
-                    SqlStorageValue::Integer(now as i64),
+                    SqlStorageValue::Integer(info.updated_ms as i64),
+                    SqlStorageValue::Integer(info.expires_ms as i64),
                 ],
             )?;
             Ok(Appended { new_records, info })
         })
     }
 
-    fn finish(&self, status: Status, now: u64) -> Result<()> {
+    fn finish(&self, status: Status, lease: Lease) -> Result<DatasetInfo> {
         let meta = self.existing()?;
         let layout = layout_named(&meta.info.layout)?;
         let sql = self.sql();
@@ -244,20 +260,22 @@ impl EntrezDataset {
             }
             exec(
                 &sql,
-                "UPDATE entrez_meta SET status = ?, reason = ?, updated_ms = ?",
+                "UPDATE entrez_meta SET status = ?, reason = ?, updated_ms = ?, expires_ms = MAX(expires_ms, ?)",
                 vec![
                     status.as_str().into(),
                     status.stored_reason().map(str::to_string).into(),
-                    SqlStorageValue::Integer(now as i64),
+                    SqlStorageValue::Integer(lease.now_ms as i64),
+                    SqlStorageValue::Integer(lease.expires_ms as i64),
                 ],
             )?;
             Ok(())
-        })
+        })?;
+        Ok(self.existing()?.info)
     }
 
     /// A partial dataset taken up again: `loading` from now, its stored position returned.
     /// The object runs one request at a time and nothing here awaits, so it is one step.
-    fn resume(&self, now: u64) -> Result<Option<String>> {
+    fn resume(&self, lease: Lease) -> Result<Option<String>> {
         let Some(meta) = self.meta()? else {
             return Ok(None);
         };
@@ -266,8 +284,11 @@ impl EntrezDataset {
         };
         exec(
             &self.sql(),
-            "UPDATE entrez_meta SET status = 'loading', reason = NULL, updated_ms = ?",
-            vec![SqlStorageValue::Integer(now as i64)],
+            "UPDATE entrez_meta SET status = 'loading', reason = NULL, updated_ms = ?, expires_ms = MAX(expires_ms, ?)",
+            vec![
+                SqlStorageValue::Integer(lease.now_ms as i64),
+                SqlStorageValue::Integer(lease.expires_ms as i64),
+            ],
         )?;
         Ok(Some(position))
     }
@@ -276,17 +297,21 @@ impl EntrezDataset {
         let Some(meta) = self.meta()? else {
             return Ok(None);
         };
-        if meta.info.expires_ms <= now {
+        if meta.info.expired(now) {
             // The alarm is due; do not serve a dataset past its expiry meanwhile.
             self.drop_all().await?;
             return Ok(None);
         }
-        if meta.info.status == Status::Loading
-            && now.saturating_sub(meta.updated_ms) > STALE_LOADING_MS
-        {
-            // The Worker request that staged it is gone; never let it look like it might finish.
-            self.finish(Status::Failed(ABANDONED.to_string()), now)?;
-            return Ok(self.meta()?.map(|m| m.info));
+        if meta.info.abandoned(now) {
+            // The Worker request that staged it is gone; never let it look like it might
+            // finish. Marking it is no write of its own: the lease it had stands.
+            let lease = Lease {
+                now_ms: meta.info.updated_ms,
+                expires_ms: meta.info.expires_ms,
+            };
+            return self
+                .finish(Status::Failed(ABANDONED.to_string()), lease)
+                .map(Some);
         }
         Ok(Some(meta.info))
     }

@@ -62,8 +62,13 @@ impl DurableObject for EntrezLedger {
                 }
                 // The size is written down even when it passed a ceiling (the refusal stops
                 // the staging; the bytes are stored all the same).
-                LedgerCommand::Record { id, bytes, quotas } => {
-                    let r = book.record(&id, bytes, &quotas);
+                LedgerCommand::Record {
+                    id,
+                    bytes,
+                    expires_ms,
+                    quotas,
+                } => {
+                    let r = book.record(&id, bytes, expires_ms, &quotas);
                     (r.map(|()| serde_json::Value::Null), true)
                 }
                 LedgerCommand::Release { id } => {

@@ -12,9 +12,10 @@
 //!   holding what every identity, anonymous address and the whole deployment
 //!   may still stage ([`DurableLedger`] is its client).
 //!
-//! Expiry needs no sweep here: each dataset's alarm removes it, an expired
-//! dataset asked for before its alarm fires removes itself, and catalogs
-//! forget entries past their expiry.
+//! Expiry needs no sweep here: each dataset's alarm removes it (or, when the
+//! dataset was written since, arms itself again for the new expiry), an expired
+//! dataset asked for before its alarm fires removes itself, and catalogs, told
+//! of each write's renewed expiry, forget entries past it.
 
 pub mod catalog_object;
 pub mod dataset_object;
@@ -28,7 +29,7 @@ use crate::staging::is_dataset_id;
 use crate::staging::ledger::{Account, Allowance, Ledger, Quotas};
 use crate::staging::rows::RowBatch;
 use crate::staging::store::{
-    Appended, Caps, DatasetInfo, NewDataset, QueryResult, SqlStore, Status, TableInfo,
+    Appended, Caps, DatasetInfo, Lease, NewDataset, QueryResult, SqlStore, Status, TableInfo,
 };
 use crate::staging::wire::{CatalogCommand, DatasetCommand, LedgerCommand, WireBatch, WireDataset};
 use crate::staging::Limits;
@@ -88,11 +89,12 @@ impl Ledger for DurableLedger {
         })
     }
 
-    fn record<'a>(&'a self, id: &'a str, bytes: u64) -> BoxFuture<'a, Result<()>> {
+    fn record<'a>(&'a self, id: &'a str, bytes: u64, expires_ms: u64) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
             self.send::<serde_json::Value>(&LedgerCommand::Record {
                 id: id.to_string(),
                 bytes,
+                expires_ms,
                 quotas: self.quotas,
             })
             .await
@@ -150,6 +152,21 @@ impl DurableStore {
         command: &CatalogCommand,
     ) -> Result<T> {
         call(&self.catalogs, owner, command).await
+    }
+}
+
+impl DurableStore {
+    /// Tells the owner's catalog how long a dataset now lives, so that listing and the
+    /// per-owner quota follow its lifetime from the last write.
+    async fn renew(&self, info: &DatasetInfo) -> Result<()> {
+        self.catalog::<()>(
+            &info.owner,
+            &CatalogCommand::Renew {
+                id: info.id.clone(),
+                expires_ms: info.expires_ms,
+            },
+        )
+        .await
     }
 }
 
@@ -226,26 +243,41 @@ impl SqlStore for DurableStore {
         id: &'a str,
         batch: RowBatch,
         caps: Caps,
+        lease: Lease,
     ) -> BoxFuture<'a, Result<Appended>> {
         Box::pin(async move {
             let command = DatasetCommand::Append {
                 batch: WireBatch::from(&batch),
                 caps,
+                lease,
             };
-            self.dataset(id, &command).await
+            let appended: Appended = self.dataset(id, &command).await?;
+            self.renew(&appended.info).await?;
+            Ok(appended)
         })
     }
 
-    fn finish<'a>(&'a self, id: &'a str, status: Status) -> BoxFuture<'a, Result<()>> {
-        Box::pin(async move { self.dataset(id, &DatasetCommand::Finish { status }).await })
+    fn finish<'a>(
+        &'a self,
+        id: &'a str,
+        status: Status,
+        lease: Lease,
+    ) -> BoxFuture<'a, Result<DatasetInfo>> {
+        Box::pin(async move {
+            let info: DatasetInfo = self
+                .dataset(id, &DatasetCommand::Finish { status, lease })
+                .await?;
+            self.renew(&info).await?;
+            Ok(info)
+        })
     }
 
-    fn resume<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<String>>> {
+    fn resume<'a>(&'a self, id: &'a str, lease: Lease) -> BoxFuture<'a, Result<Option<String>>> {
         Box::pin(async move {
             if !is_dataset_id(id) {
                 return Ok(None);
             }
-            self.dataset(id, &DatasetCommand::Resume).await
+            self.dataset(id, &DatasetCommand::Resume { lease }).await
         })
     }
 

@@ -16,6 +16,7 @@ use crate::entrez::{EntrezClient, EutilsRequest};
 use crate::error::{Error, Result};
 use crate::parse;
 use crate::parse::records::Records;
+use crate::platform::Platform;
 use crate::protocol::progress::Progress as Notify;
 use crate::staging::rows::{self, RowBatch};
 use crate::staging::schema::Layout;
@@ -48,6 +49,8 @@ pub struct Run<'a> {
     pub notify: Option<Notify<'a>>,
     /// Batches this call expects; None where the size is unknown.
     pub planned: Option<f64>,
+    /// The clock each write's lease is taken from.
+    pub platform: &'a dyn Platform,
 }
 
 /// What the batches did.
@@ -154,10 +157,11 @@ impl Run<'_> {
         for w in fetched.warnings {
             p.warn(w);
         }
+        let lease = self.staging.limits.lease(self.platform.now_unix_ms());
         let appended = self
             .staging
             .store
-            .append(&self.id, fetched.batch, self.caps)
+            .append(&self.id, fetched.batch, self.caps, lease)
             .await?;
         p.batches += 1;
         if let Some(n) = self.notify {
@@ -170,11 +174,11 @@ impl Run<'_> {
                 ),
             );
         }
-        // The books follow the dataset's size; a ceiling passed meanwhile (by stagings
-        // running beside this one) stops it here.
+        // The books follow the dataset's size and lifetime; a ceiling passed meanwhile (by
+        // stagings running beside this one) stops it here.
         self.staging
             .ledger
-            .record(&self.id, appended.info.bytes)
+            .record(&self.id, appended.info.bytes, appended.info.expires_ms)
             .await?;
         p.info = Some(appended.info);
         Ok(appended.new_records)

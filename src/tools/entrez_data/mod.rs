@@ -117,7 +117,7 @@ pub async fn owned_dataset(ctx: &ToolContext<'_>, id: &str) -> Result<DatasetInf
         _ => return Err(missing()),
     };
     let now = ctx.platform.now_unix_ms();
-    if info.expires_ms <= now {
+    if info.expired(now) {
         staging.store.remove(id).await?;
         let mut e = missing();
         e.message = format!(

@@ -75,7 +75,7 @@ async fn dataset(ctx: &ToolContext<'_>, id: &str, report: &mut Report) -> Option
     let owner = owner_of(ctx.request);
     match found {
         Some(info) if owner.may_use(&info.owner) => {
-            if info.expires_ms <= ctx.platform.now_unix_ms() {
+            if info.expired(ctx.platform.now_unix_ms()) {
                 report.error(
                     codes::DATASET_EXPIRED,
                     path("data_access_id"),

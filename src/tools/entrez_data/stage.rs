@@ -69,7 +69,7 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
     // The ledger first, before anything goes upstream: what this caller's account and the
     // deployment may still hold. Every way out below gives the slot back.
     let id = new_dataset_id(ctx.platform);
-    let expires_ms = now.saturating_add(limits.ttl_secs.saturating_mul(1000));
+    let expires_ms = limits.lease(now).expires_ms;
     let account = account_of(ctx.request, &ctx.config.auth);
     let allowance = staging.ledger.admit(&id, &account, expires_ms, now).await?;
 
@@ -157,6 +157,7 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
     let run = Run {
         notify: ctx.progress,
         planned: None,
+        platform: ctx.platform,
         client,
         staging,
         id,
@@ -209,15 +210,16 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Resu
         .await?
         .total_bytes_left;
     // Nothing can fail between taking the dataset up and staging it: it is never left loading.
-    let Some(stored) = staging.store.resume(id).await? else {
+    let Some(stored) = staging.store.resume(id, limits.lease(now)).await? else {
         return Err(not_partial(&info));
     };
     let resume = match Resume::decode(&stored) {
         Ok(r) => r,
         Err(e) => {
+            let lease = limits.lease(ctx.platform.now_unix_ms());
             staging
                 .store
-                .finish(id, Status::Failed(e.message.clone()))
+                .finish(id, Status::Failed(e.message.clone()), lease)
                 .await?;
             return Err(e);
         }
@@ -225,6 +227,7 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Resu
     let run = Run {
         notify: ctx.progress,
         planned: None,
+        platform: ctx.platform,
         client,
         staging,
         id: info.id.clone(),
@@ -281,24 +284,40 @@ async fn stage(
     };
     run.planned = known.map(|n| n.div_ceil(size).max(1) as f64);
     let id = run.id.clone();
-    match run
+    let lease = |run: &Run<'_>| staging.limits.lease(run.platform.now_unix_ms());
+    let outcome = run
         .batches(&mut resume.work, &mut meter, &mut progress)
-        .await
-    {
+        .await;
+    let staged = progress.info.as_ref().map_or(staged_before, |i| i.records);
+    let ended = match outcome {
         Ok(()) => {
             let status = if resume.work.remaining() > 0 {
                 Status::Partial(resume.encode())
             } else {
                 Status::Complete
             };
-            staging.store.finish(&id, status).await?;
-            let info = staging.store.get(&id).await?.ok_or_else(|| {
-                Error::internal(format!("dataset {id} vanished right after staging"))
-            })?;
+            staging.store.finish(&id, status, lease(&run)).await
+        }
+        Err(e) => Err(e),
+    };
+    match ended {
+        Ok(info) => {
+            // The books take the finished size (indexes included) and its renewed expiry;
+            // a ceiling passed by the indexes alone does not undo a staging that completed.
+            let _ = staging
+                .ledger
+                .record(&id, info.bytes, info.expires_ms)
+                .await;
             Ok(output(&run, &info, &resume, &meter, progress))
         }
+        // The dataset itself is gone: there is nothing left to mark.
+        Err(e) if e.code == codes::DATASET_NOT_FOUND => Err(vanished(
+            &id,
+            staged,
+            progress.info.as_ref(),
+            run.platform.now_unix_ms(),
+        )),
         Err(e) => {
-            let staged = progress.info.as_ref().map_or(staged_before, |i| i.records);
             // A passing fault (NCBI unreachable, rate limited) leaves the dataset partial from
             // its last committed batch, so the next call continues instead of starting over.
             let passing = matches!(e.kind, ErrorKind::Unavailable | ErrorKind::RateLimited);
@@ -307,7 +326,7 @@ async fn stage(
                     resume.work = work;
                     staging
                         .store
-                        .finish(&id, Status::Partial(resume.encode()))
+                        .finish(&id, Status::Partial(resume.encode()), lease(&run))
                         .await?;
                     return Err(interrupted(e, &id, staged));
                 }
@@ -316,10 +335,37 @@ async fn stage(
                 "{} (after {} batch(es), {staged} records)",
                 e.message, progress.batches
             );
-            staging.store.finish(&id, Status::Failed(reason)).await?;
+            staging
+                .store
+                .finish(&id, Status::Failed(reason), lease(&run))
+                .await?;
             Err(failed(e, &id, staged))
         }
     }
+}
+
+/// The dataset disappeared under its own staging: its lifetime ran out (no write for a whole
+/// lifetime, or a stager reported gone), or its owner dropped it. Either way the records
+/// staged are lost with it, and the error says which happened.
+fn vanished(id: &str, staged: u64, last: Option<&DatasetInfo>, now: u64) -> Error {
+    let expired_at = last.map(|i| i.expires_ms).filter(|t| *t <= now);
+    let (code, what) = match expired_at {
+        Some(t) => (
+            codes::DATASET_EXPIRED,
+            format!("expired at {} while it was being staged", iso8601(t)),
+        ),
+        None => (
+            codes::DATASET_DROPPED,
+            "was dropped while it was being staged".to_string(),
+        ),
+    };
+    Error::new(
+        ErrorKind::NotFound,
+        format!("Dataset {id} {what}; the {staged} records staged into it are gone with it."),
+    )
+    .with_code(code)
+    .suggest("Stage the records again with fetch_and_stage (a dataset lives ENTREZ_DATA_TTL_SECS from its last write).")
+    .with_details(json!({"data_access_id": id, "records_staged": staged}))
 }
 
 /// Why a dataset with this status cannot be continued now: a code and a reason. A partial

@@ -31,7 +31,8 @@ use crate::staging::guard::QueryPolicy;
 use crate::staging::is_dataset_id;
 use crate::staging::rows::RowBatch;
 use crate::staging::store::{
-    Appended, Caps, DatasetInfo, NewDataset, QueryResult, SqlStore, Status, TableCount, TableInfo,
+    Appended, Caps, DatasetInfo, Lease, NewDataset, QueryResult, SqlStore, Status, TableCount,
+    TableInfo, ABANDONED, STALE_LOADING_MS,
 };
 use crate::staging::wire::layout_named;
 use flusher::Flusher;
@@ -47,9 +48,26 @@ CREATE TABLE IF NOT EXISTS dataset (
   source TEXT NOT NULL, status TEXT NOT NULL, reason TEXT,
   created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL,
   records INTEGER NOT NULL DEFAULT 0, rows INTEGER NOT NULL DEFAULT 0,
-  bytes INTEGER NOT NULL DEFAULT 0, tables TEXT NOT NULL DEFAULT '[]');
+  bytes INTEGER NOT NULL DEFAULT 0, tables TEXT NOT NULL DEFAULT '[]',
+  updated_ms INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS dataset_owner ON dataset (owner);
 CREATE INDEX IF NOT EXISTS dataset_expires ON dataset (expires_ms);";
+
+/// Brings a catalog written by an earlier version up to [`CATALOG_DDL`]: the time of each
+/// dataset's last write came with expiry from the last write (a dataset from before then
+/// counts as last written when it was created).
+fn migrate(catalog: &Connection) -> rusqlite::Result<()> {
+    let has_updated: bool = catalog
+        .prepare("SELECT 1 FROM pragma_table_info('dataset') WHERE name = 'updated_ms'")?
+        .exists([])?;
+    if !has_updated {
+        catalog.execute_batch(
+            "ALTER TABLE dataset ADD COLUMN updated_ms INTEGER NOT NULL DEFAULT 0;
+             UPDATE dataset SET updated_ms = created_ms;",
+        )?;
+    }
+    Ok(())
+}
 
 /// The rusqlite backend of [`SqlStore`].
 #[derive(Clone)]
@@ -94,6 +112,7 @@ impl SqliteStore {
         let catalog = Connection::open_in_memory().map_err(|e| e.to_string())?;
         catalog
             .execute_batch(CATALOG_DDL)
+            .and_then(|_| migrate(&catalog))
             .map_err(|e| e.to_string())?;
         Ok(SqliteStore::with(None, catalog))
     }
@@ -110,6 +129,7 @@ impl SqliteStore {
                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;",
             )
             .and_then(|_| catalog.execute_batch(CATALOG_DDL))
+            .and_then(|_| migrate(&catalog))
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let store = SqliteStore::with(Some(dir.to_path_buf()), catalog);
         store.inner.recover().map_err(|e| e.message)?;
@@ -238,7 +258,7 @@ impl Inner {
 }
 
 const INFO_COLUMNS: &str =
-    "id, owner, database, layout, source, status, reason, created_ms, expires_ms, records, rows, bytes, tables";
+    "id, owner, database, layout, source, status, reason, created_ms, expires_ms, records, rows, bytes, tables, updated_ms";
 
 fn row_info(r: &rusqlite::Row<'_>) -> rusqlite::Result<DatasetInfo> {
     let tables: String = r.get(12)?;
@@ -252,6 +272,7 @@ fn row_info(r: &rusqlite::Row<'_>) -> rusqlite::Result<DatasetInfo> {
         status: Status::from_parts(&r.get::<_, String>(5)?, r.get(6)?),
         created_ms: r.get::<_, i64>(7)? as u64,
         expires_ms: r.get::<_, i64>(8)? as u64,
+        updated_ms: r.get::<_, i64>(13)? as u64,
         records: r.get::<_, i64>(9)? as u64,
         rows: r.get::<_, i64>(10)? as u64,
         bytes: r.get::<_, i64>(11)? as u64,
@@ -286,7 +307,7 @@ impl SqlStore for SqliteStore {
                 }
                 catalog
                     .execute(
-                        "INSERT INTO dataset (id, owner, database, layout, source, status, created_ms, expires_ms, tables) VALUES (?1, ?2, ?3, ?4, ?5, 'loading', ?6, ?7, ?8)",
+                        "INSERT INTO dataset (id, owner, database, layout, source, status, created_ms, expires_ms, tables, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, 'loading', ?6, ?7, ?8, ?6)",
                         params![d.id, d.owner, d.database, d.layout.name, d.source, d.created_ms as i64, d.expires_ms as i64, serde_json::to_string(&tables).unwrap_or_default()],
                     )
                     .map_err(db_error)?;
@@ -313,6 +334,7 @@ impl SqlStore for SqliteStore {
         id: &'a str,
         batch: RowBatch,
         caps: Caps,
+        lease: Lease,
     ) -> BoxFuture<'a, Result<Appended>> {
         let id = id.to_string();
         self.blocking(move |inner| {
@@ -325,11 +347,12 @@ impl SqlStore for SqliteStore {
             let catalog = lock(&inner.catalog);
             let mut info = before;
             let new_records = info.add_batch(batch.layout, &added.per_table, added.bytes);
+            info.renew(lease);
             let pairs = info.table_pairs();
             let updated = catalog
                 .execute(
-                    "UPDATE dataset SET records = ?2, rows = ?3, bytes = ?4, tables = ?5 WHERE id = ?1",
-                    params![id, info.records as i64, info.rows as i64, info.bytes as i64, serde_json::to_string(&pairs).unwrap_or_default()],
+                    "UPDATE dataset SET records = ?2, rows = ?3, bytes = ?4, tables = ?5, expires_ms = ?6, updated_ms = ?7 WHERE id = ?1",
+                    params![id, info.records as i64, info.rows as i64, info.bytes as i64, serde_json::to_string(&pairs).unwrap_or_default(), info.expires_ms as i64, info.updated_ms as i64],
                 )
                 .map_err(db_error)?;
             if updated == 0 {
@@ -339,7 +362,12 @@ impl SqlStore for SqliteStore {
         })
     }
 
-    fn finish<'a>(&'a self, id: &'a str, status: Status) -> BoxFuture<'a, Result<()>> {
+    fn finish<'a>(
+        &'a self,
+        id: &'a str,
+        status: Status,
+        lease: Lease,
+    ) -> BoxFuture<'a, Result<DatasetInfo>> {
         let id = id.to_string();
         self.blocking(move |inner| {
             // The status is recorded whatever happens: a dataset whose indexes or final
@@ -353,22 +381,24 @@ impl SqlStore for SqliteStore {
                 )),
                 (status, _) => status,
             };
-            lock(&inner.catalog)
+            let updated = lock(&inner.catalog)
                 .execute(
-                    "UPDATE dataset SET status = ?2, reason = ?3 WHERE id = ?1",
-                    params![id, status.as_str(), status.stored_reason()],
+                    "UPDATE dataset SET status = ?2, reason = ?3, expires_ms = MAX(expires_ms, ?4), updated_ms = ?5 WHERE id = ?1",
+                    params![id, status.as_str(), status.stored_reason(), lease.expires_ms as i64, lease.now_ms as i64],
                 )
                 .map_err(db_error)?;
+            if updated == 0 {
+                return Err(gone(&id));
+            }
             // A staging that had already failed keeps its own error.
             if completing {
-                built
-            } else {
-                Ok(())
+                built?;
             }
+            inner.info(&id)?.ok_or_else(|| gone(&id))
         })
     }
 
-    fn resume<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<String>>> {
+    fn resume<'a>(&'a self, id: &'a str, lease: Lease) -> BoxFuture<'a, Result<Option<String>>> {
         let id = id.to_string();
         self.blocking(move |inner| {
             // One lock over the read and the write: no second caller sees it partial.
@@ -386,8 +416,8 @@ impl SqlStore for SqliteStore {
             };
             catalog
                 .execute(
-                    "UPDATE dataset SET status = 'loading', reason = NULL WHERE id = ?1",
-                    [&id],
+                    "UPDATE dataset SET status = 'loading', reason = NULL, expires_ms = MAX(expires_ms, ?2), updated_ms = ?3 WHERE id = ?1",
+                    params![id, lease.expires_ms as i64, lease.now_ms as i64],
                 )
                 .map_err(db_error)?;
             Ok(Some(position.unwrap_or_default()))
@@ -418,10 +448,23 @@ impl SqlStore for SqliteStore {
 
     fn expire<'a>(&'a self, now_ms: u64) -> BoxFuture<'a, Result<Vec<String>>> {
         self.blocking(move |inner| {
-            let ids: Vec<String> = lock(&inner.catalog)
-                .prepare("SELECT id FROM dataset WHERE expires_ms <= ?1")
-                .and_then(|mut s| s.query_map([now_ms as i64], |r| r.get(0))?.collect())
-                .map_err(db_error)?;
+            let ids: Vec<String> = {
+                let catalog = lock(&inner.catalog);
+                // A stager that wrote nothing for so long is gone (a dropped request); the
+                // dataset says so, and then expires like any other.
+                let stale = now_ms.saturating_sub(STALE_LOADING_MS) as i64;
+                catalog
+                    .execute(
+                        "UPDATE dataset SET status = 'failed', reason = ?1 WHERE status = 'loading' AND updated_ms < ?2",
+                        params![ABANDONED, stale],
+                    )
+                    .map_err(db_error)?;
+                // A live staging is never cut short (DatasetInfo::expired).
+                catalog
+                    .prepare("SELECT id FROM dataset WHERE expires_ms <= ?1 AND status != 'loading'")
+                    .and_then(|mut s| s.query_map([now_ms as i64], |r| r.get(0))?.collect())
+                    .map_err(db_error)?
+            };
             for id in &ids {
                 inner.remove(id)?;
             }
