@@ -165,7 +165,8 @@ run_suite() {
   while [ "$1" != -- ]; do envs+=("$1"); shift; done
   shift
   log "e2e: $label"
-  env "${envs[@]}" timeout 900 node --test --test-concurrency=1 --test-timeout=120000 \
+  # A cap for a hung run, not a measure: the slowest edge's suites take about 5 minutes here.
+  env "${envs[@]}" timeout 1800 node --test --test-concurrency=1 --test-timeout=120000 \
     --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$tap" "$@"
   rc=$?
@@ -404,7 +405,12 @@ for f in tests/e2e/*.test.mjs; do
 done
 
 # Dataset lifetime on the E2E servers: long enough for every suite, short enough to wait out.
+# A lifetime counts from a dataset's last write, so it is a margin on the gaps between one
+# suite's calls, not on how long the machine takes to stage.
 E2E_DATA_TTL_SECS=60
+# The lifetime suite's servers: a staging there is made to last twice as long (the replay
+# answers late), whatever the machine's speed.
+E2E_SHORT_TTL_SECS=8
 # A request body that trickles in gets 408 after this long (slow-clients suite).
 E2E_HTTP_BODY_TIMEOUT_MS=5000
 
@@ -468,6 +474,21 @@ e2e() {
     start_worker main "$env_file" "$(free_port)" && worker_url="$WORKER_URL"
   fi
 
+  # One more server per edge with a lifetime of a few seconds, for the suite that stages
+  # for longer than that (tests/e2e/lifetime): each write renews a dataset's lifetime.
+  declare -A LIFETIME_URL=()
+  grep -v '^ENTREZ_DATA_TTL_SECS=' "$env_file" >"$TMP/lifetime.env"
+  echo "ENTREZ_DATA_TTL_SECS=$E2E_SHORT_TTL_SECS" >>"$TMP/lifetime.env"
+  if [ "$RELEASE_OK" = 1 ]; then
+    mkdir -p "$TMP/lifetime-data"
+    # shellcheck disable=SC2046 # one NAME=value word per line of the settings file
+    start_native "native lifetime server" $(cat "$TMP/lifetime.env") ENTREZ_DATA_DIR="$TMP/lifetime-data"
+    LIFETIME_URL[native]="$NATIVE_URL"
+  fi
+  if [ "$WORKER_OK" = 1 ]; then
+    start_worker lifetime "$TMP/lifetime.env" "$(free_port)" && LIFETIME_URL[worker]="$WORKER_URL"
+  fi
+
   # The authorization servers start now, so they are up by the time their suites run.
   [ "$RELEASE_OK" = 1 ] && e2e_auth_start
 
@@ -503,6 +524,16 @@ e2e() {
     skip "e2e stdio" "no release binary"
     E2E_FAILED=$((E2E_FAILED + 1))
   fi
+
+  for edge in native worker; do
+    if [ -n "${LIFETIME_URL[$edge]:-}" ]; then
+      run_suite "lifetime-$edge" E2E_URL="${LIFETIME_URL[$edge]}" E2E_EDGE="$edge" E2E_REPLAY="$eutils_base" \
+        E2E_DATA_TTL_SECS="$E2E_SHORT_TTL_SECS" -- tests/e2e/lifetime/lifetime.test.mjs
+    else
+      skip "e2e lifetime-$edge" "its server did not start"
+      E2E_FAILED=$((E2E_FAILED + 1))
+    fi
+  done
 
   if [ -n "$native_url" ] && [ -n "$worker_url" ]; then
     run_suite "native-vs-worker" E2E_NATIVE_URL="$native_url" \

@@ -109,7 +109,9 @@ describe('native vs worker', { skip: !(NATIVE && WORKER) && 'E2E_NATIVE_URL and 
     for (const [edge, base] of [['native', NATIVE], ['worker', WORKER]]) {
       const url = path ? new URL(path, base).href : base;
       await resetReplays();
-      const res = await request(url, makeInit(url, sessions[edge]?.headers || {}));
+      // A step may wait on paced NCBI requests (a global_query asks 16 databases, about 8 s of
+      // pacing alone); the deadline leaves room for a machine twice as slow and more.
+      const res = await request(url, { ...makeInit(url, sessions[edge]?.headers || {}), timeoutMs: 90_000 });
       out[edge] = shape(res, sessions[edge]?.id);
     }
     const diff = firstDifference(out.native, out.worker, '');

@@ -46,8 +46,10 @@ export async function post(url, body, headers = {}) {
   return readResponse(res);
 }
 
+/** fetch with a deadline: REQUEST_TIMEOUT_MS, or `init.timeoutMs` for a request that waits on paced NCBI calls. */
 export async function request(url, init = {}) {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const { timeoutMs = REQUEST_TIMEOUT_MS, ...rest } = init;
+  const res = await fetch(url, { ...rest, signal: AbortSignal.timeout(timeoutMs) });
   return readResponse(res);
 }
 

@@ -65,8 +65,10 @@ describe(`loose calls [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set
     }
   });
 
-  test('every clear call runs as its canonical form, with call_warnings', async () => {
-    for (const c of corpus.clear) {
+  // One test per call: each makes up to a few paced NCBI requests, so a whole pass is a
+  // minute or more of pacing alone; apart, every test stays far inside its own limit.
+  corpus.clear.forEach((c, i) => test(`clear call ${i} runs as its canonical form, with call_warnings: ${c.tool} (${c.why})`, async () => {
+    {
       const loose = await call(c.tool, c.sent);
       const canonical = await call(c.tool, c.becomes);
       const sc = { ...loose.structuredContent };
@@ -84,7 +86,7 @@ describe(`loose calls [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set
         assert.deepEqual(steady(sc), steady(csc), label(c));
       }
     }
-  });
+  }));
 
   test('every hopeless call is refused by validate and by tools/call, with its code', async () => {
     for (const c of corpus.hopeless) {
