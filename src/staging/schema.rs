@@ -166,6 +166,21 @@ impl Table {
             names.join(", ")
         )
     }
+
+    /// One statement inserting every row of a JSON array of rows bound as its one parameter
+    /// (`[[v1, v2, ...], ...]`, values in column order), with the same `OR IGNORE` as
+    /// [`Table::insert_rows_sql`]. `->>` gives each value its SQL type back (a JSON integer
+    /// an INTEGER, a float a REAL, a string TEXT, null NULL).
+    pub fn insert_json_sql(&self) -> String {
+        let names: Vec<&str> = self.columns.iter().map(|c| c.name).collect();
+        let values: Vec<String> = (0..names.len()).map(|i| format!("value ->> {i}")).collect();
+        format!(
+            "INSERT OR IGNORE INTO {} ({}) SELECT {} FROM json_each(?1)",
+            self.name,
+            names.join(", "),
+            values.join(", ")
+        )
+    }
 }
 
 /// A query that is known to run on every dataset of a layout.

@@ -177,7 +177,14 @@ impl From<&NewDataset> for WireDataset {
     }
 }
 
-/// A [`RowBatch`] as JSON: the layout by name and each table's values, flat and row-major.
+/// Most bytes of one table's rows bound as one JSON text: a Durable Object stores at most
+/// 2 MB in one value, and a statement of about half that keeps well clear of it.
+pub const CHUNK_BYTES: usize = 1024 * 1024;
+
+/// A [`RowBatch`] as the dataset object writes it: each table's rows as JSON texts, each a
+/// JSON array of rows (`[[v1, v2, ...], ...]`) of at most [`CHUNK_BYTES`], so that one
+/// statement inserts a whole chunk (`INSERT ... SELECT ... FROM json_each(?)`) whatever
+/// its row count, where Durable Object SQL's 100 bound parameters would take dozens.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WireBatch {
     /// Layout name.
@@ -185,22 +192,108 @@ pub struct WireBatch {
     /// Records parsed for this batch.
     pub records: usize,
     /// Per table, in layout order.
-    pub tables: Vec<Vec<SqlValue>>,
+    pub tables: Vec<WireTable>,
 }
 
-impl From<&RowBatch> for WireBatch {
-    fn from(b: &RowBatch) -> Self {
-        WireBatch {
-            layout: b.layout.name.to_string(),
-            records: b.records,
-            tables: b.tables.iter().map(|t| t.values.clone()).collect(),
+/// One table's rows of a [`WireBatch`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireTable {
+    /// Rows in all.
+    pub rows: usize,
+    /// The rows as JSON arrays of arrays, in order.
+    pub chunks: Vec<String>,
+}
+
+impl WireTable {
+    /// `values`, row-major rows of `width` values, as JSON chunks of at most [`CHUNK_BYTES`]
+    /// (a single row larger than that is a chunk of its own).
+    pub fn of(values: &[SqlValue], width: usize) -> Result<WireTable> {
+        let width = width.max(1);
+        let mut chunks = Vec::new();
+        let mut chunk = String::new();
+        let mut row = String::new();
+        for values in values.chunks(width) {
+            row.clear();
+            row.push('[');
+            for (i, v) in values.iter().enumerate() {
+                if i > 0 {
+                    row.push(',');
+                }
+                write_json(&mut row, v)?;
+            }
+            row.push(']');
+            if !chunk.is_empty() && chunk.len() + row.len() + 2 > CHUNK_BYTES {
+                chunk.push(']');
+                chunks.push(std::mem::take(&mut chunk));
+            }
+            chunk.push(if chunk.is_empty() { '[' } else { ',' });
+            chunk.push_str(&row);
         }
+        if !chunk.is_empty() {
+            chunk.push(']');
+            chunks.push(chunk);
+        }
+        Ok(WireTable {
+            rows: values.len() / width,
+            chunks,
+        })
+    }
+
+    /// The values again, row-major (what a test or the in-memory stand-in reads back).
+    pub fn values(&self) -> Result<Vec<SqlValue>> {
+        let mut out = Vec::new();
+        for chunk in &self.chunks {
+            let rows: Vec<Vec<SqlValue>> = serde_json::from_str(chunk)
+                .map_err(|e| Error::internal(format!("a batch chunk is not rows: {e}")))?;
+            out.extend(rows.into_iter().flatten());
+        }
+        Ok(out)
     }
 }
 
+/// Appends one value as JSON, as SQLite's `->>` reads it back: a whole float keeps its
+/// `.0` (REAL, not INTEGER), text is escaped, and bytes never occur in staged rows.
+fn write_json(out: &mut String, v: &SqlValue) -> Result<()> {
+    match v {
+        SqlValue::Null => out.push_str("null"),
+        SqlValue::Integer(n) => out.push_str(&n.to_string()),
+        SqlValue::Real(f) if f.is_finite() => {
+            let text = f.to_string();
+            out.push_str(&text);
+            if !text.contains(['.', 'e', 'E']) {
+                out.push_str(".0");
+            }
+        }
+        SqlValue::Real(_) => out.push_str("null"),
+        SqlValue::Text(s) => {
+            let quoted = serde_json::to_string(s).map_err(|e| Error::internal(e.to_string()))?;
+            out.push_str(&quoted);
+        }
+        SqlValue::Blob(_) => {
+            return Err(Error::internal(
+                "a staged row holds bytes, which the dataset object does not store",
+            ))
+        }
+    }
+    Ok(())
+}
+
 impl WireBatch {
-    /// The batch again, checked against its layout: every table present, whole rows only.
-    pub fn into_batch(self) -> Result<RowBatch> {
+    /// The batch as the dataset object writes it.
+    pub fn of(b: &RowBatch) -> Result<WireBatch> {
+        Ok(WireBatch {
+            layout: b.layout.name.to_string(),
+            records: b.records,
+            tables: b
+                .tables
+                .iter()
+                .map(|t| WireTable::of(&t.values, t.table.columns.len()))
+                .collect::<Result<_>>()?,
+        })
+    }
+
+    /// Its layout, checked to have one entry per table.
+    pub fn layout(&self) -> Result<&'static super::schema::Layout> {
         let layout = layout_named(&self.layout)?;
         if self.tables.len() != layout.tables.len() {
             return Err(Error::internal(format!(
@@ -210,13 +303,21 @@ impl WireBatch {
                 layout.tables.len()
             )));
         }
+        Ok(layout)
+    }
+
+    /// The batch again, checked against its layout: every table present, whole rows only.
+    pub fn into_batch(self) -> Result<RowBatch> {
+        let layout = self.layout()?;
         let mut tables = Vec::with_capacity(self.tables.len());
-        for (table, values) in layout.tables.iter().zip(self.tables) {
-            if values.len() % table.columns.len() != 0 {
+        for (table, wire) in layout.tables.iter().zip(&self.tables) {
+            let values = wire.values()?;
+            if values.len() != wire.rows * table.columns.len() {
                 return Err(Error::internal(format!(
-                    "{} values for table {} are not whole rows of {} columns",
+                    "{} values for table {} are not {} whole rows of {} columns",
                     values.len(),
                     table.name,
+                    wire.rows,
                     table.columns.len()
                 )));
             }
@@ -260,22 +361,53 @@ mod tests {
         row[2] = SqlValue::Real(2.0);
         batch.tables[0].values.extend(row);
         batch.records = 1;
-        let text = serde_json::to_string(&WireBatch::from(&batch)).unwrap();
+        let text = serde_json::to_string(&WireBatch::of(&batch).unwrap()).unwrap();
         let back: WireBatch = serde_json::from_str(&text).unwrap();
         let again = back.clone().into_batch().unwrap();
         assert_eq!(again.tables[0].values, batch.tables[0].values);
         assert_eq!(again.tables[0].len(), 1);
         // A float stays a float and an integer an integer across JSON.
-        assert!(text.contains("[31452104,\"article\",2.0,"), "{text}");
-        let mut torn = back;
-        torn.tables[0].pop();
+        assert_eq!(back.tables[0].rows, 1);
+        assert!(
+            back.tables[0].chunks[0].starts_with("[[31452104,\"article\",2.0,"),
+            "{text}"
+        );
+        let mut torn = back.clone();
+        torn.tables[0].rows = 2;
         assert!(torn.into_batch().is_err());
+        let mut short = back;
+        short.tables.pop();
+        assert!(short.into_batch().is_err());
         let unknown = WireBatch {
             layout: "nope".into(),
             records: 0,
             tables: vec![],
         };
         assert!(unknown.into_batch().is_err());
+    }
+
+    #[test]
+    fn rows_are_cut_into_chunks_of_at_most_a_megabyte_and_read_back_whole() {
+        let text = SqlValue::Text("x".repeat(100_000));
+        let values: Vec<SqlValue> = (0..25)
+            .flat_map(|i| [SqlValue::Integer(i), text.clone()])
+            .collect();
+        let t = WireTable::of(&values, 2).unwrap();
+        assert_eq!(t.rows, 25);
+        assert_eq!(
+            t.chunks.len(),
+            3,
+            "{:?}",
+            t.chunks.iter().map(String::len).collect::<Vec<_>>()
+        );
+        assert!(t.chunks.iter().all(|c| c.len() <= CHUNK_BYTES));
+        assert_eq!(t.values().unwrap(), values);
+        // A row larger than a chunk travels alone; bytes are never staged.
+        let huge = [SqlValue::Text("y".repeat(CHUNK_BYTES + 1))];
+        assert_eq!(WireTable::of(&huge, 1).unwrap().chunks.len(), 1);
+        assert!(WireTable::of(&[SqlValue::Blob(vec![1])], 1).is_err());
+        let floats = WireTable::of(&[SqlValue::Real(2.0), SqlValue::Real(f64::NAN)], 1).unwrap();
+        assert_eq!(floats.chunks, vec!["[[2.0],[null]]".to_string()]);
     }
 
     #[test]

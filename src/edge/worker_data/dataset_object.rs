@@ -6,14 +6,18 @@
 //! the layout's tables and one bookkeeping row in `entrez_meta`.
 //!
 //! Every batch is appended inside `transactionSync`, so a batch that would
-//! break a ceiling, or fails halfway, leaves no trace. Callers' SQL never
+//! break a ceiling, or fails halfway, leaves no trace. Each table's rows come
+//! as JSON texts of up to a megabyte (`staging::wire::WireTable`), and each
+//! text is one `INSERT OR IGNORE ... SELECT ... FROM json_each(?)`: a
+//! statement costs the same whatever its row count, and Durable Object SQL
+//! binds at most 100 parameters, so rows bound one value each took thousands. Callers' SQL never
 //! reaches this object's SQLite until it has compiled on a schema replica
 //! under the read-only policy (see `edge::sqlite`). Durable Object SQL offers
 //! no progress handler and the clock does not advance while a statement
 //! runs, so a query's time limit here is the object's CPU limit; the row
 //! count, result size and count cap are enforced as natively.
 
-use super::do_sql::{self, bind, exec, integer, read, reply, transaction, MAX_BOUND_PARAMETERS};
+use super::do_sql::{self, exec, integer, read, reply, transaction};
 use crate::edge::sqlite::{describe, replica};
 use crate::error::{Error, ErrorKind, Result};
 use crate::staging::collect::Collector;
@@ -204,23 +208,22 @@ impl EntrezDataset {
 
     fn append(&self, batch: WireBatch, caps: Caps, lease: Lease) -> Result<Appended> {
         let before = self.existing()?.info;
-        let batch = batch.into_batch()?;
+        let layout = batch.layout()?;
         let sql = self.sql();
         let mut info = before.clone();
         transaction(&self.state.storage(), move || {
             let mut per_table = Vec::with_capacity(batch.tables.len());
-            for t in &batch.tables {
-                let width = t.table.columns.len();
-                if t.is_empty() {
+            for (table, rows) in layout.tables.iter().zip(batch.tables) {
+                if rows.rows == 0 {
                     per_table.push(0u64);
                     continue;
                 }
                 let changes = integer(&sql, "SELECT total_changes()")?;
-                // As many rows per statement as the bound-parameter ceiling allows.
-                let per_statement = (MAX_BOUND_PARAMETERS / width).max(1);
-                for chunk in t.values.chunks(per_statement * width) {
-                    let statement = t.table.insert_rows_sql(chunk.len() / width);
-                    exec(&sql, &statement, chunk.iter().map(bind).collect())?;
+                // One statement per chunk of rows, bound as one JSON text: a batch of 500
+                // PubMed records is a handful of statements, not thousands.
+                let statement = table.insert_json_sql();
+                for chunk in rows.chunks {
+                    exec(&sql, &statement, vec![chunk.into()])?;
                 }
                 per_table.push((integer(&sql, "SELECT total_changes()")? - changes) as u64);
             }
@@ -232,7 +235,7 @@ impl EntrezDataset {
             if bytes > caps.max_bytes {
                 return Err(limits::too_many_bytes(bytes, caps.max_bytes));
             }
-            let new_records = info.add_batch(batch.layout, &per_table, bytes);
+            let new_records = info.add_batch(layout, &per_table, bytes);
             info.renew(lease);
             let pairs = info.table_pairs();
             exec(

@@ -10,23 +10,6 @@ use worker::wasm_bindgen::closure::Closure;
 use worker::wasm_bindgen::{JsCast, JsValue};
 use worker::{Response, SqlCursor, SqlStorage, SqlStorageValue, Storage};
 
-/// Most bound parameters one Durable Object SQL statement may carry.
-pub const MAX_BOUND_PARAMETERS: usize = 100;
-
-/// A core value bound as a statement parameter.
-pub fn bind(v: &SqlValue) -> SqlStorageValue {
-    match v {
-        SqlValue::Null => SqlStorageValue::Null,
-        // JavaScript numbers hold integers exactly only up to 2^53; beyond that, text
-        // keeps every digit (NCBI ids never get there).
-        SqlValue::Integer(n) => SqlStorageValue::try_from_i64(*n)
-            .unwrap_or_else(|_| SqlStorageValue::String(n.to_string())),
-        SqlValue::Real(f) => SqlStorageValue::Float(*f),
-        SqlValue::Text(s) => SqlStorageValue::String(s.clone()),
-        SqlValue::Blob(b) => SqlStorageValue::Blob(b.clone()),
-    }
-}
-
 /// A value read back from a cursor.
 pub fn read(v: SqlStorageValue) -> SqlValue {
     match v {

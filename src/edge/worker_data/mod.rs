@@ -247,7 +247,7 @@ impl SqlStore for DurableStore {
     ) -> BoxFuture<'a, Result<Appended>> {
         Box::pin(async move {
             let command = DatasetCommand::Append {
-                batch: WireBatch::from(&batch),
+                batch: WireBatch::of(&batch)?,
                 caps,
                 lease,
             };
