@@ -62,6 +62,10 @@ pub struct Config {
     /// `ENTREZ_WEBSITE_URL`: the page `serverInfo.websiteUrl` points to; by default the
     /// E-utilities documentation, the service this server puts in an assistant's hands.
     pub website_url: String,
+    /// `ENTREZ_PACING_TRACE`: each upstream request carries an `X-Entrez-Pacing` header with
+    /// its slot and when it was asked for, granted and sent, for the pacing benchmark's
+    /// stand-in NCBI to read. A diagnostic; off unless set to `1`.
+    pub pacing_trace: bool,
     /// Who may call over HTTP, and what anonymous callers may spend (see [`crate::auth`]);
     /// open unless an edge reads `MCP_AUTH_*` into it.
     pub auth: crate::auth::AuthConfig,
@@ -117,6 +121,7 @@ impl Config {
             website_url: get("ENTREZ_WEBSITE_URL")
                 .filter(|u| u.starts_with("https://"))
                 .unwrap_or_else(|| DEFAULT_WEBSITE_URL.to_string()),
+            pacing_trace: get("ENTREZ_PACING_TRACE").as_deref() == Some("1"),
             auth: crate::auth::AuthConfig::open(),
         }
     }

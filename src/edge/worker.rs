@@ -12,7 +12,7 @@ use crate::edge::stream;
 use crate::edge::worker_data::DurableStore;
 use crate::edge::worker_net::{DurablePacer, FetchTransport};
 use crate::edge::worker_verify::WebCryptoVerifier;
-use crate::entrez::limiter::{MemoryPacer, Pacer, DISTRIBUTED_WINDOW_MS};
+use crate::entrez::limiter::{MemoryPacer, Pacer};
 use crate::http::{sse_headers, Endpoint, HttpRequest, Sessions};
 use crate::net::Network;
 use crate::platform::{Platform, SystemPlatform};
@@ -57,7 +57,7 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
         None => {
             // Without the binding the limit holds per isolate only; say so loudly.
             worker::console_warn!("ENTREZ_PACER binding missing: NCBI pacing is per isolate");
-            Box::new(MemoryPacer::with_window(DISTRIBUTED_WINDOW_MS))
+            Box::new(MemoryPacer::new())
         }
     };
     let network = Network {

@@ -4,11 +4,14 @@
 //! hold across every isolate the Worker runs in, which share no memory, so the
 //! authority is a Durable Object: one [`EntrezPacer`] object per bucket (per
 //! API-key hash, or "anonymous" for the shared egress), addressed by name.
-//! A Durable Object processes one request at a time, so reservations against
-//! its [`MemoryPacer`] are serialized exactly as they are natively; the Worker
-//! then sleeps for the wait it was granted before sending.
+//! A reservation never awaits inside the object, so reservations against its
+//! [`MemoryPacer`] are serialized exactly as they are natively. The grant is a
+//! slot on the clock and a deadline, not a wait: the isolate sleeps until the
+//! slot by its own clock, so the grant's way back costs nothing unless it
+//! arrives after the deadline, when the core takes a new slot
+//! (`entrez::limiter::take_slot`).
 
-use crate::entrez::limiter::{MemoryPacer, Pacer, DISTRIBUTED_WINDOW_MS};
+use crate::entrez::limiter::{Grant, MemoryPacer, Pacer};
 use crate::error::{Error, ErrorKind};
 use crate::net::{BoundedBody, HttpCall, HttpReply, Method as CoreMethod, Transport};
 use crate::platform::BoxFuture;
@@ -140,7 +143,7 @@ impl Pacer for DurablePacer {
         bucket: &'a str,
         limit: u32,
         _now_ms: u64,
-    ) -> BoxFuture<'a, std::result::Result<u64, Error>> {
+    ) -> BoxFuture<'a, std::result::Result<Grant, Error>> {
         Box::pin(async move {
             let unreachable = || {
                 Error::new(
@@ -169,7 +172,10 @@ impl Pacer for DurablePacer {
                 return Err(Error::new(ErrorKind::RateLimited, message)
                     .suggest("Retry in a minute, or batch ids into fewer requests."));
             }
-            value["wait_ms"].as_u64().ok_or_else(unreachable)
+            match (value["at_ms"].as_u64(), value["latest_ms"].as_u64()) {
+                (Some(at_ms), Some(latest_ms)) => Ok(Grant { at_ms, latest_ms }),
+                _ => Err(unreachable()),
+            }
         })
     }
 }
@@ -182,9 +188,10 @@ pub struct EntrezPacer {
 
 impl DurableObject for EntrezPacer {
     fn new(_state: State, _env: Env) -> Self {
-        // History older than one window never matters, so losing it on eviction is harmless.
+        // The next free slot is all there is; an evicted object forgets only slots that an
+        // idle bucket (the only one evicted) has long passed.
         EntrezPacer {
-            pacer: MemoryPacer::with_window(DISTRIBUTED_WINDOW_MS),
+            pacer: MemoryPacer::new(),
         }
     }
 
@@ -200,7 +207,9 @@ impl DurableObject for EntrezPacer {
             .pacer
             .reserve_now("bucket", limit, Date::now().as_millis())
         {
-            Ok(wait) => Response::from_json(&serde_json::json!({ "wait_ms": wait })),
+            Ok(grant) => Response::from_json(
+                &serde_json::json!({ "at_ms": grant.at_ms, "latest_ms": grant.latest_ms }),
+            ),
             Err(e) => Ok(
                 Response::from_json(&serde_json::json!({ "message": e.message }))?.with_status(429),
             ),

@@ -1,6 +1,6 @@
 //! Sending one E-utilities request: pace, send, retry, and name every failure.
 
-use super::limiter::Pacer;
+use super::limiter::{take_slot, Pacer, ANONYMOUS_RATE_LIMIT, KEYED_RATE_LIMIT, TRACE_HEADER};
 use super::request::EutilsRequest;
 use super::retry::{RetryPolicy, Verdict};
 use crate::config::Config;
@@ -9,7 +9,6 @@ use crate::net::{HttpReply, Transport};
 use crate::parse::body_errors::body_error;
 use crate::platform::Platform;
 use crate::secret::ApiKey;
-use crate::tools::api_key_status::{ANONYMOUS_RATE_LIMIT, KEYED_RATE_LIMIT};
 use sha2::{Digest, Sha256};
 
 /// Everything needed to talk to the E-utilities on behalf of one caller.
@@ -64,14 +63,19 @@ impl<'a> EntrezClient<'a> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let wait = self
-                .pacer
-                .reserve(&bucket, self.rate_limit(), self.platform.now_unix_ms())
-                .await?;
-            if wait > 0 {
-                self.transport.sleep(wait).await;
+            let slot = take_slot(
+                self.pacer,
+                self.transport,
+                self.platform,
+                &bucket,
+                self.rate_limit(),
+            )
+            .await?;
+            let mut sent = call.clone();
+            if self.config.pacing_trace {
+                sent.headers.push((TRACE_HEADER.to_string(), slot.trace()));
             }
-            let outcome = self.transport.send(call.clone()).await;
+            let outcome = self.transport.send(sent).await;
             let (status, retry_after, failure) = match outcome {
                 // elink retmode=ref: the redirect names the provider's page, and that is the answer.
                 Ok(reply) if !call.follow_redirects && (300..400).contains(&reply.status) => {

@@ -1,132 +1,135 @@
-//! Pacing under NCBI's rate limit.
+//! Pacing under NCBI's rate limit: evenly spaced slots, each with a deadline to leave by.
 //!
-//! NCBI allows 3 requests per second per IP without a key and 10 with one,
-//! and answers 429 beyond that. Every request first reserves a slot from a
-//! [`Pacer`]; the reservation is what makes the limit hold across concurrent
-//! calls. [`WindowLimiter`] is the policy: it grants the earliest time at which
-//! no window of `window_ms` holds more than `limit` requests. The window is
-//! stretched past one second ([`WINDOW_MS`]) so that jitter between the
-//! reservation and the request reaching NCBI cannot put one too many into
-//! NCBI's own one-second window.
+//! NCBI allows 3 requests per second per IP without a key and 10 with one, and
+//! answers 429 beyond that; PubChem asks for 5 and the PMC services for 3.
+//! Every request first takes a [`Grant`] from a [`Pacer`], one authority per
+//! bucket across every concurrent call (natively the process, on Workers a
+//! Durable Object), and leaves no earlier than the grant's slot and no later
+//! than its deadline ([`take_slot`] waits, and takes a new slot when it woke
+//! too late).
+//!
+//! The policy is a leaky bucket ([`Bucket`]): slots are spaced evenly, so
+//! that `limit` consecutive gaps span [`SPAN_MS`]: 92% of the limit. Because
+//! a request leaves within [`SEND_TOLERANCE_MS`] of its slot, any `limit + 1`
+//! requests leave at least `SPAN_MS - SEND_TOLERANCE_MS` (1,037 ms) apart, so
+//! no second, however NCBI slides it, holds more than the limit; the 37 ms
+//! left over absorb the network's own jitter. Spaced slots, rather than bursts
+//! of `limit` at once, are what keeps a keyed caller under 10: a burst's
+//! sends spread over tens of milliseconds and the next burst's overtake them.
+//! The same spacing holds on Workers, whose grants travel back to an isolate
+//! before the request leaves: the slot is a time on the clock, not a wait, so
+//! travel only matters when it makes a request late, and a late one re-takes.
 
 use crate::error::{Error, ErrorKind};
-use crate::platform::{BoxFuture, MaybeSendSync};
-use std::collections::{HashMap, VecDeque};
+use crate::net::Transport;
+use crate::platform::{BoxFuture, MaybeSendSync, Platform};
+use std::collections::HashMap;
 use std::sync::Mutex;
 
-/// The pacing window: one second plus headroom.
-pub const WINDOW_MS: u64 = 1_150;
-/// The window a Durable Object paces with. Its grants travel back to an isolate
-/// before the request leaves, and that hop (plus cold starts) was measured at up
-/// to ~170 ms under `wrangler dev`, more than [`WINDOW_MS`]'s headroom; 350 ms
-/// of headroom keeps a burst from landing four requests in one NCBI second.
-pub const DISTRIBUTED_WINDOW_MS: u64 = 1_500;
+/// NCBI's E-utilities limit without an API key, requests per second.
+pub const ANONYMOUS_RATE_LIMIT: u32 = 3;
+/// NCBI's E-utilities limit with an API key, requests per second.
+pub const KEYED_RATE_LIMIT: u32 = 10;
+
+/// What `limit` consecutive slot gaps add up to: 1,000 ms / 0.92.
+pub const SPAN_MS: u64 = 1_087;
+/// The latest a request may leave after its slot; a request that would leave later takes a
+/// new slot instead.
+pub const SEND_TOLERANCE_MS: u64 = 50;
 /// Longest a caller is queued before being told to come back later.
 pub const MAX_QUEUE_MS: u64 = 30_000;
+/// Most slots one request takes in a row because it woke too late for each; past that the
+/// machine cannot keep time well enough to send safely, and the request fails.
+pub const MAX_RETAKES: u32 = 8;
 
-/// Sliding-window reservation policy for one bucket.
-#[derive(Debug, Clone)]
-pub struct WindowLimiter {
-    limit: usize,
-    window_ms: u64,
-    grants: VecDeque<u64>,
+/// The gap between two slots of a bucket allowing `limit` requests per second.
+pub fn spacing_ms(limit: u32) -> u64 {
+    SPAN_MS.div_ceil(u64::from(limit.max(1)))
 }
 
-impl WindowLimiter {
-    /// At most `limit` grants in any `window_ms`.
-    pub fn new(limit: u32, window_ms: u64) -> Self {
-        WindowLimiter {
-            limit: limit.max(1) as usize,
-            window_ms,
-            grants: VecDeque::new(),
+/// A slot: when a request may leave, and the latest it may still leave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Grant {
+    /// The slot, Unix ms on the authority's clock.
+    pub at_ms: u64,
+    /// The deadline: `at_ms + SEND_TOLERANCE_MS`.
+    pub latest_ms: u64,
+}
+
+impl Grant {
+    /// A grant for a bucket that is not paced (tests, benchmarks): now, and never late.
+    pub fn unpaced(now_ms: u64) -> Grant {
+        Grant {
+            at_ms: now_ms,
+            latest_ms: u64::MAX,
         }
     }
 
-    /// Reserves the earliest slot at or after `now`; returns its time in ms.
-    pub fn reserve(&mut self, now: u64) -> u64 {
-        // Grants older than one window before `now` cannot constrain a slot at or after `now`.
-        while self
-            .grants
-            .front()
-            .is_some_and(|g| *g + self.window_ms <= now)
-        {
-            self.grants.pop_front();
+    /// The grant for slot `at_ms`.
+    pub fn at(at_ms: u64) -> Grant {
+        Grant {
+            at_ms,
+            latest_ms: at_ms.saturating_add(SEND_TOLERANCE_MS),
         }
-        let mut slot = now.max(self.grants.back().copied().unwrap_or(0));
-        if self.grants.len() >= self.limit {
-            let anchor = self.grants[self.grants.len() - self.limit];
-            slot = slot.max(anchor + self.window_ms);
-        }
-        self.grants.push_back(slot);
-        // Only the last `limit` grants ever matter.
-        while self.grants.len() > self.limit {
-            self.grants.pop_front();
-        }
+    }
+}
+
+/// The leaky bucket of one pacing bucket: the next free slot.
+#[derive(Debug, Clone, Default)]
+pub struct Bucket {
+    next_ms: u64,
+}
+
+impl Bucket {
+    /// Takes the earliest slot at or after `now_ms` for a bucket of `limit` per second.
+    pub fn reserve(&mut self, limit: u32, now_ms: u64) -> u64 {
+        let slot = now_ms.max(self.next_ms);
+        self.next_ms = slot.saturating_add(spacing_ms(limit));
         slot
+    }
+
+    /// The slot a reservation at `now_ms` would get, without taking it.
+    pub fn next_slot(&self, now_ms: u64) -> u64 {
+        now_ms.max(self.next_ms)
     }
 }
 
 /// Hands out request slots; one authority per bucket across all concurrent calls.
 pub trait Pacer: MaybeSendSync {
-    /// Reserves a slot in `bucket` under `limit` per window; returns how many ms to wait.
+    /// Takes a slot in `bucket` under `limit` requests per second.
     fn reserve<'a>(
         &'a self,
         bucket: &'a str,
         limit: u32,
         now_ms: u64,
-    ) -> BoxFuture<'a, Result<u64, Error>>;
+    ) -> BoxFuture<'a, Result<Grant, Error>>;
 }
 
-/// A pacer in process memory: the authority for every task of one native process.
-#[derive(Debug)]
+/// A pacer in process memory: the authority for every task of one native process, and the
+/// state a Worker's pacing Durable Object keeps.
+#[derive(Debug, Default)]
 pub struct MemoryPacer {
-    buckets: Mutex<HashMap<String, WindowLimiter>>,
-    window_ms: u64,
-}
-
-impl Default for MemoryPacer {
-    fn default() -> Self {
-        MemoryPacer::with_window(WINDOW_MS)
-    }
+    buckets: Mutex<HashMap<String, Bucket>>,
 }
 
 impl MemoryPacer {
-    /// A pacer with no history and the in-process window.
+    /// A pacer with no history.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// A pacer with no history and its own window length.
-    pub fn with_window(window_ms: u64) -> Self {
-        MemoryPacer {
-            buckets: Mutex::new(HashMap::new()),
-            window_ms,
-        }
-    }
-
     /// The synchronous reservation both this pacer and the Durable Object use.
-    pub fn reserve_now(&self, bucket: &str, limit: u32, now_ms: u64) -> Result<u64, Error> {
+    pub fn reserve_now(&self, bucket: &str, limit: u32, now_ms: u64) -> Result<Grant, Error> {
         let mut map = self
             .buckets
             .lock()
             .map_err(|_| Error::internal("rate limiter state was poisoned"))?;
-        let limiter = map
-            .entry(bucket.to_string())
-            .or_insert_with(|| WindowLimiter::new(limit, self.window_ms));
-        if limiter.limit != limit as usize {
-            // A key's limit changed (e.g. 3 → 10): keep the history, adopt the new limit.
-            limiter.limit = limit.max(1) as usize;
-        }
-        let wait = limiter.reserve(now_ms).saturating_sub(now_ms);
+        let b = map.entry(bucket.to_string()).or_default();
+        let wait = b.next_slot(now_ms).saturating_sub(now_ms);
         if wait > MAX_QUEUE_MS {
-            return Err(Error::new(
-                ErrorKind::RateLimited,
-                format!("Too many E-utilities requests are queued; the next free slot is {} s away.", wait / 1000),
-            )
-            .suggest("Retry in a minute, batch ids into fewer requests, or stage large sets with entrez_data.")
-            .suggest("An NCBI API key raises the limit from 3 to 10 requests per second."));
+            return Err(queue_full(wait));
         }
-        Ok(wait)
+        Ok(Grant::at(b.reserve(limit, now_ms)))
     }
 }
 
@@ -136,21 +139,99 @@ impl Pacer for MemoryPacer {
         bucket: &'a str,
         limit: u32,
         now_ms: u64,
-    ) -> BoxFuture<'a, Result<u64, Error>> {
+    ) -> BoxFuture<'a, Result<Grant, Error>> {
         Box::pin(async move { self.reserve_now(bucket, limit, now_ms) })
     }
+}
+
+/// The refusal for a queue whose next free slot is `wait_ms` away.
+pub fn queue_full(wait_ms: u64) -> Error {
+    Error::new(
+        ErrorKind::RateLimited,
+        format!(
+            "Too many requests are queued; the next free slot is {} s away.",
+            wait_ms / 1000
+        ),
+    )
+    .suggest(
+        "Retry in a minute, batch ids into fewer requests, or stage large sets with entrez_data.",
+    )
+    .suggest("An NCBI API key raises the limit from 3 to 10 requests per second.")
+}
+
+/// Where a request's time went before it left: what [`take_slot`] measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slot {
+    /// The slot it was granted.
+    pub grant: Grant,
+    /// When it asked the authority, Unix ms.
+    pub asked_ms: u64,
+    /// When the grant reached it.
+    pub granted_ms: u64,
+    /// When it woke to leave.
+    pub woke_ms: u64,
+    /// Slots given up for waking too late before this one.
+    pub retakes: u32,
+}
+
+impl Slot {
+    /// The `X-Entrez-Pacing` header value of a traced request (see `Config::pacing_trace`).
+    pub fn trace(&self) -> String {
+        format!(
+            "slot={};asked={};granted={};woke={};retakes={}",
+            self.grant.at_ms, self.asked_ms, self.granted_ms, self.woke_ms, self.retakes
+        )
+    }
+}
+
+/// The header a traced request carries.
+pub const TRACE_HEADER: &str = "X-Entrez-Pacing";
+
+/// Waits for a slot in `bucket` and returns once the request may leave: at its slot and by
+/// its deadline. A wake-up past the deadline (a busy machine, a grant that travelled long)
+/// gives that slot up, unused, and takes the next one.
+pub async fn take_slot(
+    pacer: &dyn Pacer,
+    transport: &dyn Transport,
+    platform: &dyn Platform,
+    bucket: &str,
+    limit: u32,
+) -> Result<Slot, Error> {
+    for retakes in 0..MAX_RETAKES {
+        let asked_ms = platform.now_unix_ms();
+        let grant = pacer.reserve(bucket, limit, asked_ms).await?;
+        let granted_ms = platform.now_unix_ms();
+        if grant.at_ms > granted_ms {
+            transport.sleep(grant.at_ms - granted_ms).await;
+        }
+        let woke_ms = platform.now_unix_ms();
+        if woke_ms <= grant.latest_ms {
+            return Ok(Slot {
+                grant,
+                asked_ms,
+                granted_ms,
+                woke_ms,
+                retakes,
+            });
+        }
+    }
+    Err(Error::new(
+        ErrorKind::Unavailable,
+        format!("This server woke too late for {MAX_RETAKES} pacing slots in a row, so the request was not sent (it could have gone over the upstream rate limit)."),
+    )
+    .suggest("The server is overloaded; retry in a moment."))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Largest number of slots inside any half-open window of `window` ms.
-    fn max_in_window(slots: &[u64], window: u64) -> usize {
-        slots
+    /// Largest number of times inside any half-open window of `window` ms.
+    fn max_in_window(times: &[u64], window: u64) -> usize {
+        times
             .iter()
             .map(|s| {
-                slots
+                times
                     .iter()
                     .filter(|t| **t >= *s && **t < s + window)
                     .count()
@@ -160,48 +241,48 @@ mod tests {
     }
 
     #[test]
-    fn a_burst_is_spread_so_no_second_holds_more_than_the_limit() {
-        let mut l = WindowLimiter::new(3, WINDOW_MS);
-        let slots: Vec<u64> = (0..30).map(|_| l.reserve(10_000)).collect();
-        assert_eq!(&slots[..3], &[10_000, 10_000, 10_000]);
-        assert_eq!(slots[3], 10_000 + WINDOW_MS);
-        assert!(max_in_window(&slots, 1_000) <= 3);
-        assert!(max_in_window(&slots, WINDOW_MS) <= 3);
-        // 30 requests at 3 per window take 9 further windows.
-        assert_eq!(*slots.last().unwrap(), 10_000 + 9 * WINDOW_MS);
-    }
-
-    #[test]
-    fn idle_time_frees_the_window() {
-        let mut l = WindowLimiter::new(10, WINDOW_MS);
-        for _ in 0..10 {
-            l.reserve(0);
-        }
-        assert_eq!(l.reserve(0), WINDOW_MS);
-        assert_eq!(l.reserve(5_000), 5_000);
-    }
-
-    #[test]
-    fn a_wider_window_spaces_grants_further() {
-        let p = MemoryPacer::with_window(DISTRIBUTED_WINDOW_MS);
-        for _ in 0..3 {
-            assert_eq!(p.reserve_now("anonymous", 3, 0).unwrap(), 0);
-        }
+    fn slots_are_spaced_evenly_at_92_percent_of_the_limit() {
         assert_eq!(
-            p.reserve_now("anonymous", 3, 0).unwrap(),
-            DISTRIBUTED_WINDOW_MS
+            (spacing_ms(3), spacing_ms(5), spacing_ms(10)),
+            (363, 218, 109)
         );
+        for limit in [3u32, 5, 10] {
+            let mut b = Bucket::default();
+            let slots: Vec<u64> = (0..100).map(|_| b.reserve(limit, 10_000)).collect();
+            assert_eq!(slots[0], 10_000);
+            assert!(slots.windows(2).all(|w| w[1] - w[0] == spacing_ms(limit)));
+            // Every one of them may leave up to the tolerance late, and still no second
+            // holds more than the limit.
+            let worst: Vec<u64> = slots
+                .iter()
+                .enumerate()
+                .map(|(i, s)| s + if i % 2 == 0 { SEND_TOLERANCE_MS } else { 0 })
+                .collect();
+            assert!(max_in_window(&worst, 1_000) <= limit as usize, "{limit}");
+            let rate = 1000.0 / spacing_ms(limit) as f64 / f64::from(limit);
+            assert!((0.91..0.93).contains(&rate), "{limit}: {rate}");
+        }
+    }
+
+    #[test]
+    fn an_idle_bucket_grants_at_once_and_a_limit_change_keeps_the_queue() {
+        let mut b = Bucket::default();
+        assert_eq!(b.reserve(3, 1_000), 1_000);
+        assert_eq!(b.reserve(3, 1_000), 1_363);
+        // A key raises the limit: the slot already promised stands, the gaps shrink.
+        assert_eq!(b.reserve(10, 1_000), 1_726);
+        assert_eq!(b.reserve(10, 1_000), 1_835);
+        assert_eq!(b.reserve(10, 9_000), 9_000);
     }
 
     #[test]
     fn buckets_are_independent_and_long_queues_are_refused() {
         let p = MemoryPacer::new();
-        for _ in 0..3 {
-            assert_eq!(p.reserve_now("anonymous", 3, 0).unwrap(), 0);
-        }
-        assert_eq!(p.reserve_now("anonymous", 3, 0).unwrap(), WINDOW_MS);
-        assert_eq!(p.reserve_now("key:abc", 10, 0).unwrap(), 0);
-        let mut last = Ok(0);
+        assert_eq!(p.reserve_now("anonymous", 3, 0).unwrap(), Grant::at(0));
+        assert_eq!(p.reserve_now("anonymous", 3, 0).unwrap(), Grant::at(363));
+        assert_eq!(p.reserve_now("key-abc", 10, 0).unwrap(), Grant::at(0));
+        assert_eq!(Grant::at(363).latest_ms, 363 + SEND_TOLERANCE_MS);
+        let mut last = Ok(Grant::at(0));
         for _ in 0..200 {
             last = p.reserve_now("anonymous", 3, 0);
             if last.is_err() {
@@ -209,5 +290,8 @@ mod tests {
             }
         }
         assert_eq!(last.unwrap_err().kind, ErrorKind::RateLimited);
+        // A refusal takes no slot: the queue is no longer than it was.
+        let next = p.reserve_now("anonymous", 3, 60_000).unwrap();
+        assert!(next.at_ms <= 60_000 + MAX_QUEUE_MS, "{next:?}");
     }
 }

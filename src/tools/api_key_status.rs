@@ -7,10 +7,7 @@ use crate::error::Result;
 use crate::tools::output::TextForm;
 use serde_json::{json, Value};
 
-/// NCBI's E-utilities limit without a key, requests per second.
-pub const ANONYMOUS_RATE_LIMIT: u32 = 3;
-/// NCBI's E-utilities limit with a key, requests per second.
-pub const KEYED_RATE_LIMIT: u32 = 10;
+use crate::entrez::limiter::{ANONYMOUS_RATE_LIMIT, KEYED_RATE_LIMIT};
 /// The request header a caller may use to bring their own key.
 pub const CALLER_KEY_HEADER: &str = "X-NCBI-API-Key";
 

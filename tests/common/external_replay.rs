@@ -40,7 +40,7 @@ pub mod scripted {
     //! so long waits (the 60 s poll deadline) and pacing decisions run instantly.
 
     use entrez_mcp::config::Config;
-    use entrez_mcp::entrez::limiter::Pacer;
+    use entrez_mcp::entrez::limiter::{Grant, Pacer};
     use entrez_mcp::error::Error;
     use entrez_mcp::net::Network;
     use entrez_mcp::net::{HttpCall, HttpReply, Transport};
@@ -90,10 +90,10 @@ pub mod scripted {
             &'a self,
             bucket: &'a str,
             _limit: u32,
-            _now: u64,
-        ) -> BoxFuture<'a, Result<u64, Error>> {
+            now: u64,
+        ) -> BoxFuture<'a, Result<Grant, Error>> {
             self.0.lock().unwrap().push(bucket.to_string());
-            Box::pin(async { Ok(0) })
+            Box::pin(async move { Ok(Grant::unpaced(now)) })
         }
     }
 
@@ -114,7 +114,7 @@ pub mod scripted {
             bucket: &'a str,
             limit: u32,
             now: u64,
-        ) -> BoxFuture<'a, Result<u64, Error>> {
+        ) -> BoxFuture<'a, Result<Grant, Error>> {
             self.0.reserve(bucket, limit, now)
         }
     }

@@ -1,6 +1,6 @@
 //! Stand-ins for the network in tests that must not reach one.
 
-use entrez_mcp::entrez::limiter::Pacer;
+use entrez_mcp::entrez::limiter::{Grant, Pacer};
 use entrez_mcp::error::{Error, ErrorKind};
 use entrez_mcp::net::{HttpCall, HttpReply, Transport};
 use entrez_mcp::platform::BoxFuture;
@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 pub struct NoWait;
 
 impl Pacer for NoWait {
-    fn reserve<'a>(&'a self, _: &'a str, _: u32, _: u64) -> BoxFuture<'a, Result<u64, Error>> {
-        Box::pin(async { Ok(0) })
+    fn reserve<'a>(&'a self, _: &'a str, _: u32, now: u64) -> BoxFuture<'a, Result<Grant, Error>> {
+        Box::pin(async move { Ok(Grant::unpaced(now)) })
     }
 }
 

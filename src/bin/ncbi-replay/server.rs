@@ -183,6 +183,12 @@ async fn eutils(
     }
     let post = request.method() == Method::POST;
     let form = is_form(request.headers());
+    // A server under ENTREZ_PACING_TRACE says when each request was paced.
+    let paced = request
+        .headers()
+        .get("x-entrez-pacing")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
     let query = request.uri().query().unwrap_or("").as_bytes().to_vec();
     let Ok(body) = to_bytes(request.into_body(), MAX_BODY).await else {
         return plain(StatusCode::PAYLOAD_TOO_LARGE, "Request body too large\n");
@@ -201,6 +207,9 @@ async fn eutils(
         let now = Instant::now();
         let at = app.epoch_us(now);
         s.stats.arrival(&label, at, post, !params.has("tool"));
+        if let Some(trace) = &paced {
+            s.stats.paced(&label, at, trace);
+        }
         match s.limiter.check(&who, now) {
             Decision::Limited { count, limit } => {
                 s.stats.limited();

@@ -28,6 +28,7 @@ pub struct Stats {
     gets: u64,
     callers: HashMap<String, PerCaller>,
     timestamps: VecDeque<(String, u64)>,
+    pacing: VecDeque<Value>,
 }
 
 impl Stats {
@@ -57,6 +58,25 @@ impl Stats {
         }
         self.timestamps
             .push_back((caller.to_string(), at_us / 1000));
+    }
+
+    /// Records the pacing trace a request carried (`slot=..;asked=..;granted=..;woke=..`),
+    /// with its arrival, so a benchmark can tell where a request's time went.
+    pub fn paced(&mut self, caller: &str, at_us: u64, trace: &str) {
+        let mut entry = Map::new();
+        entry.insert("caller".into(), json!(caller));
+        entry.insert("arrived_us".into(), json!(at_us));
+        for part in trace.split(';') {
+            if let Some((k, v)) = part.split_once('=') {
+                if let Ok(n) = v.trim().parse::<u64>() {
+                    entry.insert(k.trim().to_string(), json!(n));
+                }
+            }
+        }
+        if self.pacing.len() == MAX_TIMESTAMPS {
+            self.pacing.pop_front();
+        }
+        self.pacing.push_back(Value::Object(entry));
     }
 
     /// Counts a request answered 429 by the limiter.
@@ -98,6 +118,7 @@ impl Stats {
             "gets": self.gets,
             "max_in_any_1s_window": max,
             "timestamps_ms": times,
+            "pacing": self.pacing.iter().cloned().collect::<Vec<_>>(),
         })
     }
 }

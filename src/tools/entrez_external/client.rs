@@ -14,7 +14,7 @@
 use super::plan::Service;
 use super::pug;
 use super::throttle::{Level, Throttling};
-use crate::entrez::limiter::Pacer;
+use crate::entrez::limiter::{take_slot, Pacer, Slot, TRACE_HEADER};
 use crate::entrez::retry::{RetryPolicy, Verdict};
 use crate::error::{Error, ErrorKind};
 use crate::net::{HttpCall, HttpReply, Transport};
@@ -60,6 +60,8 @@ pub struct ExternalClient<'a> {
     pub retry: RetryPolicy,
     /// `ENTREZ_UPSTREAM_TIMEOUT_MS`, in place of the call's own time limit.
     pub timeout_ms: Option<u64>,
+    /// `ENTREZ_PACING_TRACE`: each request says when it was paced.
+    pub trace: bool,
     notes: Mutex<Notes>,
 }
 
@@ -77,6 +79,7 @@ impl<'a> ExternalClient<'a> {
             service,
             retry: EXTERNAL_RETRY,
             timeout_ms: ctx.config.upstream_timeout_ms,
+            trace: ctx.config.pacing_trace,
             notes: Mutex::new(Notes::default()),
         })
     }
@@ -122,16 +125,16 @@ impl<'a> ExternalClient<'a> {
         }
     }
 
-    async fn pace(&self) -> Result<(), Error> {
-        let wait = self
-            .pacer
-            .reserve(
-                self.service.bucket(),
-                self.service.limit(),
-                self.platform.now_unix_ms(),
-            )
-            .await
-            .map_err(|e| match e.kind {
+    async fn pace(&self) -> Result<Slot, Error> {
+        take_slot(
+            self.pacer,
+            self.transport,
+            self.platform,
+            self.service.bucket(),
+            self.service.limit(),
+        )
+        .await
+        .map_err(|e| match e.kind {
                 ErrorKind::RateLimited => Error::new(
                     ErrorKind::RateLimited,
                     format!(
@@ -142,11 +145,7 @@ impl<'a> ExternalClient<'a> {
                 .with_code(format!("{}_queue_full", self.service.bucket()))
                 .suggest("Retry in a minute, and combine lookups: compound takes up to 100 CIDs, id_convert up to 200 ids per call."),
                 _ => e,
-            })?;
-        if wait > 0 {
-            self.transport.sleep(wait).await;
-        }
-        Ok(())
+            })
     }
 
     /// Reads the throttling header; a warning status costs extra slots in the shared bucket.
@@ -185,9 +184,13 @@ impl<'a> ExternalClient<'a> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            self.pace().await?;
+            let slot = self.pace().await?;
             self.note(|n| n.requests += 1);
-            let outcome = self.transport.send(call.clone()).await;
+            let mut sent = call.clone();
+            if self.trace {
+                sent.headers.push((TRACE_HEADER.to_string(), slot.trace()));
+            }
+            let outcome = self.transport.send(sent).await;
             let mut min_wait = 0;
             let (status, retry_after, failure) = match outcome {
                 Ok(reply) => {
