@@ -246,6 +246,36 @@ const QUERIES: &[(&str, &str)] = &[
     ("1000 rows + count 10000", "SELECT pmid, title FROM article"),
 ];
 
+/// How many statements one 500-article batch costs a Worker's dataset object: one per chunk
+/// of JSON rows (`WireBatch`), against one per 100 bound values as it was before.
+fn durable_object_statements(body: &[u8]) {
+    let batch = rows::pubmed(parse_pubmed(body).unwrap());
+    let wire = entrez_mcp::staging::wire::WireBatch::of(&batch).unwrap();
+    let now: usize = wire.tables.iter().map(|t| t.chunks.len()).sum();
+    let before: usize = batch
+        .tables
+        .iter()
+        .map(|t| {
+            let width = t.table.columns.len();
+            let per_statement = (100 / width).max(1) * width;
+            t.values.len().div_ceil(per_statement)
+        })
+        .sum();
+    let rows: usize = batch.tables.iter().map(|t| t.len()).sum();
+    let bytes: usize = wire
+        .tables
+        .iter()
+        .flat_map(|t| &t.chunks)
+        .map(String::len)
+        .sum();
+    println!(
+        "durable object: one {}-article batch is {rows} rows in {} tables: {now} JSON statements ({:.1} MB bound) where rows of 100 bound values took {before}",
+        batch.records,
+        batch.tables.len(),
+        bytes as f64 / 1e6
+    );
+}
+
 fn main() {
     let templates = recorded();
     let bodies = bodies(&templates);
@@ -256,6 +286,7 @@ fn main() {
         bodies.len(),
         mb * 1e3 / ARTICLES as f64
     );
+    durable_object_statements(&bodies[0]);
     let ceiling = (0..RUNS)
         .map(|_| scan(&bodies))
         .min_by_key(|s| s.cpu)

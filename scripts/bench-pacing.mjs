@@ -75,3 +75,9 @@ console.log(JSON.stringify({
   woke_to_arrival_ms: ms(traces.map((p) => p.arrived_us / 1000 - p.woke)),
   retakes: traces.reduce((n, p) => n + (p.retakes || 0), 0),
 }));
+if (process.env.BENCH_PACING_DUMP) {
+  const t0 = traces.length ? traces[0].asked : 0;
+  for (const p of traces) {
+    console.error([p.asked - t0, p.granted - p.asked, p.slot - t0, p.woke - p.slot, (p.arrived_us / 1000 - p.woke).toFixed(1), p.retakes].join('\t'));
+  }
+}

@@ -33,9 +33,14 @@ common="$TMP/common.env"
   # One address calls thousands of times: no ceiling of the deployment's should matter.
   echo "ENTREZ_ANONYMOUS_STAGINGS_PER_HOUR=100000"
 } >"$common"
-# A second deployment of each edge holds a server key; an open server on loopback spends it
-# for its (local) callers.
-{ cat "$common"; echo "NCBI_API_KEY=bench-pacing-server-key-$(date +%s)"; } >"$TMP/keyed.env"
+# A second deployment of each edge holds a server key, which its operator lets anonymous
+# callers spend (a Worker, or a server whose ALLOWED_HOSTS reach beyond loopback, does not
+# by default).
+{
+  cat "$common"
+  echo "NCBI_API_KEY=bench-pacing-server-key-$(date +%s)"
+  echo "ENTREZ_ANONYMOUS_USE_SERVER_KEY=yes"
+} >"$TMP/keyed.env"
 
 start_native "native" "$common" ENTREZ_DATA_DIR=:memory:
 native="$NATIVE_URL"
@@ -54,9 +59,13 @@ for round in $(seq 1 "$ROUNDS"); do
   for edge in native worker; do
     plain_url="$native"; keyed_url="$native_keyed"
     if [ "$edge" = worker ]; then plain_url="$worker"; keyed_url="$worker_keyed"; fi
-    "$node" scripts/bench-pacing.mjs "$edge no key (round $round)" "$plain_url" "$replay" 45 | tee -a "$out"
-    "$node" scripts/bench-pacing.mjs "$edge server key (round $round)" "$keyed_url" "$replay" 90 | tee -a "$out"
-    "$node" scripts/bench-pacing.mjs "$edge caller key (round $round)" "$plain_url" "$replay" 90 "bench-caller-key-$round" | tee -a "$out"
+    # Each request's trace (asked, grant trip, slot, late, to arrival, retakes) goes to a file.
+    BENCH_PACING_DUMP=1 "$node" scripts/bench-pacing.mjs "$edge no key (round $round)" "$plain_url" "$replay" 45 \
+      2>"$ROOT/target/bench-pacing-$edge-nokey-$round.tsv" | tee -a "$out"
+    BENCH_PACING_DUMP=1 "$node" scripts/bench-pacing.mjs "$edge server key (round $round)" "$keyed_url" "$replay" 90 \
+      2>"$ROOT/target/bench-pacing-$edge-serverkey-$round.tsv" | tee -a "$out"
+    BENCH_PACING_DUMP=1 "$node" scripts/bench-pacing.mjs "$edge caller key (round $round)" "$plain_url" "$replay" 90 "bench-caller-key-$round" \
+      2>"$ROOT/target/bench-pacing-$edge-callerkey-$round.tsv" | tee -a "$out"
   done
 done
 log "results in $out"

@@ -153,7 +153,7 @@ fn run_now<F: Future>(future: F) -> F::Output {
 struct NoWait;
 
 impl Pacer for NoWait {
-    fn reserve<'a>(&'a self, _: &'a str, _: u32, now: u64) -> BoxFuture<'a, Result<Grant>> {
+    fn reserve<'a>(&'a self, _: &'a str, _: u32, now: u64, _: u64) -> BoxFuture<'a, Result<Grant>> {
         Box::pin(async move { Ok(Grant::unpaced(now)) })
     }
 }

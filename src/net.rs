@@ -77,6 +77,41 @@ pub trait Transport: MaybeSendSync {
     fn send<'a>(&'a self, call: HttpCall) -> BoxFuture<'a, Result<HttpReply, Error>>;
     /// Waits `ms` milliseconds.
     fn sleep<'a>(&'a self, ms: u64) -> BoxFuture<'a, ()>;
+    /// Whether a send to `url` at `now_ms` is likely to need a new connection: the first to its
+    /// host, or the first after a pause. Such a send may leave much later than asked (a Worker
+    /// isolate's first fetch, or its first after a pause, arrives ~150-180 ms late under
+    /// wrangler dev), so the pacer leaves room after its slot. Told to the first caller that
+    /// asks; the sends queued behind it find the connection made.
+    fn cold(&self, _url: &str, _now_ms: u64) -> bool {
+        false
+    }
+}
+
+/// A pause after which a host's connection may be gone (a send is then [`Transport::cold`]).
+pub const COLD_AFTER_MS: u64 = 1_000;
+
+/// When a transport last sent to each host, for [`Transport::cold`].
+#[derive(Debug, Default)]
+pub struct SeenHosts(std::sync::Mutex<std::collections::BTreeMap<String, u64>>);
+
+impl SeenHosts {
+    /// Whether a send to `url`'s host at `now_ms` comes first or after a pause of
+    /// [`COLD_AFTER_MS`]; the first to ask is told so, and those asking after it are not.
+    pub fn cold(&self, url: &str, now_ms: u64) -> bool {
+        let Ok(mut hosts) = self.0.lock() else {
+            return true;
+        };
+        let last = hosts.insert(host_of(url), now_ms);
+        last.is_none_or(|t| now_ms.saturating_sub(t) >= COLD_AFTER_MS)
+    }
+
+    /// Notes a send to `url`'s host at `now_ms`.
+    pub fn sent(&self, url: &str, now_ms: u64) {
+        if let Ok(mut hosts) = self.0.lock() {
+            let last = hosts.entry(host_of(url)).or_insert(now_ms);
+            *last = (*last).max(now_ms);
+        }
+    }
 }
 
 /// A reply body read chunk by chunk, refused as soon as it passes its ceiling.
@@ -236,6 +271,21 @@ pub struct Network {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_send_is_cold_first_and_after_a_pause_and_the_queue_behind_it_is_not() {
+        let seen = SeenHosts::default();
+        let url = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/esearch.fcgi?db=pubmed";
+        assert!(seen.cold(url, 1_000));
+        // Those asking right after the first find its connection being made.
+        assert!(!seen.cold(url, 1_001));
+        seen.sent(url, 1_400);
+        assert!(!seen.cold(url, 2_300));
+        // Another host has its own connection.
+        assert!(seen.cold("https://pubchem.ncbi.nlm.nih.gov/rest/pug/x", 2_300));
+        // A pause as long as COLD_AFTER_MS since the last send or ask: cold again.
+        assert!(seen.cold(url, 2_300 + COLD_AFTER_MS));
+    }
 
     #[test]
     fn encoding_and_redaction() {

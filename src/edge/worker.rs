@@ -61,7 +61,7 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
         }
     };
     let network = Network {
-        transport: Box::new(FetchTransport),
+        transport: Box::new(FetchTransport::default()),
         pacer,
     };
     let mut server = Server::new(config, Box::new(SystemPlatform))?.with_network(network);

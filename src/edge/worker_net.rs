@@ -11,9 +11,9 @@
 //! arrives after the deadline, when the core takes a new slot
 //! (`entrez::limiter::take_slot`).
 
-use crate::entrez::limiter::{Grant, MemoryPacer, Pacer};
+use crate::entrez::limiter::{Grant, MemoryPacer, Pacer, COLD_SEND_ROOM_MS};
 use crate::error::{Error, ErrorKind};
-use crate::net::{BoundedBody, HttpCall, HttpReply, Method as CoreMethod, Transport};
+use crate::net::{BoundedBody, HttpCall, HttpReply, Method as CoreMethod, SeenHosts, Transport};
 use crate::platform::BoxFuture;
 use futures_util::StreamExt;
 use std::time::Duration;
@@ -30,7 +30,12 @@ pub const PACER_BINDING: &str = "ENTREZ_PACER";
 pub const WORKER_MAX_REPLY_BYTES: u64 = 32 * 1024 * 1024;
 
 /// Sends calls with `fetch`, aborting them at their timeout.
-pub struct FetchTransport;
+#[derive(Default)]
+pub struct FetchTransport {
+    /// When this isolate last fetched from each host: its first fetch, or one after a pause,
+    /// is slow.
+    seen: SeenHosts,
+}
 
 impl Transport for FetchTransport {
     fn send<'a>(&'a self, call: HttpCall) -> BoxFuture<'a, std::result::Result<HttpReply, Error>> {
@@ -78,6 +83,7 @@ impl Transport for FetchTransport {
                 Delay::from(Duration::from_millis(timeout)).await;
                 controller.abort();
             });
+            self.seen.sent(&call.url, Date::now().as_millis());
             let mut response = Fetch::Request(request)
                 .send_with_signal(&signal)
                 .await
@@ -121,6 +127,10 @@ impl Transport for FetchTransport {
     fn sleep<'a>(&'a self, ms: u64) -> BoxFuture<'a, ()> {
         Box::pin(Delay::from(Duration::from_millis(ms)))
     }
+
+    fn cold(&self, url: &str, now_ms: u64) -> bool {
+        self.seen.cold(url, now_ms)
+    }
 }
 
 /// Reserves slots from the [`EntrezPacer`] Durable Object of each bucket.
@@ -143,6 +153,7 @@ impl Pacer for DurablePacer {
         bucket: &'a str,
         limit: u32,
         _now_ms: u64,
+        room_after_ms: u64,
     ) -> BoxFuture<'a, std::result::Result<Grant, Error>> {
         Box::pin(async move {
             let unreachable = || {
@@ -158,7 +169,9 @@ impl Pacer for DurablePacer {
                 .and_then(|id| id.get_stub())
                 .map_err(|_| unreachable())?;
             let mut reply = stub
-                .fetch_with_str(&format!("https://pacer.internal/reserve?limit={limit}"))
+                .fetch_with_str(&format!(
+                    "https://pacer.internal/reserve?limit={limit}&room={room_after_ms}"
+                ))
                 .await
                 .map_err(|_| unreachable())?;
             let text = reply.text().await.map_err(|_| unreachable())?;
@@ -202,10 +215,16 @@ impl DurableObject for EntrezPacer {
             .find(|(k, _)| k == "limit")
             .and_then(|(_, v)| v.parse::<u32>().ok())
             .unwrap_or(3);
+        let room = url
+            .query_pairs()
+            .find(|(k, _)| k == "room")
+            .and_then(|(_, v)| v.parse::<u64>().ok())
+            .unwrap_or(0)
+            .min(COLD_SEND_ROOM_MS);
         // One object per bucket: the bucket name is this object's own name.
         match self
             .pacer
-            .reserve_now("bucket", limit, Date::now().as_millis())
+            .reserve_now("bucket", limit, Date::now().as_millis(), room)
         {
             Ok(grant) => Response::from_json(
                 &serde_json::json!({ "at_ms": grant.at_ms, "latest_ms": grant.latest_ms }),

@@ -69,6 +69,7 @@ impl<'a> EntrezClient<'a> {
                 self.platform,
                 &bucket,
                 self.rate_limit(),
+                &call.url,
             )
             .await?;
             let mut sent = call.clone();

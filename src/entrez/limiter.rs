@@ -36,6 +36,10 @@ pub const SPAN_MS: u64 = 1_087;
 /// The latest a request may leave after its slot; a request that would leave later takes a
 /// new slot instead.
 pub const SEND_TOLERANCE_MS: u64 = 50;
+/// The room a pacer leaves after the slot of a [`Transport::cold`] send, whose connection may be
+/// still to be made: such a send may arrive this much later than its slot without putting one
+/// too many into any second (measured: up to ~180 ms under wrangler dev; twice that, and more).
+pub const COLD_SEND_ROOM_MS: u64 = 400;
 /// Longest a caller is queued before being told to come back later.
 pub const MAX_QUEUE_MS: u64 = 30_000;
 /// Most slots one request takes in a row because it woke too late for each; past that the
@@ -81,10 +85,13 @@ pub struct Bucket {
 }
 
 impl Bucket {
-    /// Takes the earliest slot at or after `now_ms` for a bucket of `limit` per second.
-    pub fn reserve(&mut self, limit: u32, now_ms: u64) -> u64 {
+    /// Takes the earliest slot at or after `now_ms` for a bucket of `limit` per second, and
+    /// leaves `room_after_ms` more than the usual gap before the next one.
+    pub fn reserve(&mut self, limit: u32, now_ms: u64, room_after_ms: u64) -> u64 {
         let slot = now_ms.max(self.next_ms);
-        self.next_ms = slot.saturating_add(spacing_ms(limit));
+        self.next_ms = slot
+            .saturating_add(spacing_ms(limit))
+            .saturating_add(room_after_ms);
         slot
     }
 
@@ -96,12 +103,14 @@ impl Bucket {
 
 /// Hands out request slots; one authority per bucket across all concurrent calls.
 pub trait Pacer: MaybeSendSync {
-    /// Takes a slot in `bucket` under `limit` requests per second.
+    /// Takes a slot in `bucket` under `limit` requests per second, with `room_after_ms` more
+    /// than the usual gap before the next slot (see [`COLD_SEND_ROOM_MS`]).
     fn reserve<'a>(
         &'a self,
         bucket: &'a str,
         limit: u32,
         now_ms: u64,
+        room_after_ms: u64,
     ) -> BoxFuture<'a, Result<Grant, Error>>;
 }
 
@@ -119,7 +128,13 @@ impl MemoryPacer {
     }
 
     /// The synchronous reservation both this pacer and the Durable Object use.
-    pub fn reserve_now(&self, bucket: &str, limit: u32, now_ms: u64) -> Result<Grant, Error> {
+    pub fn reserve_now(
+        &self,
+        bucket: &str,
+        limit: u32,
+        now_ms: u64,
+        room_after_ms: u64,
+    ) -> Result<Grant, Error> {
         let mut map = self
             .buckets
             .lock()
@@ -129,7 +144,7 @@ impl MemoryPacer {
         if wait > MAX_QUEUE_MS {
             return Err(queue_full(wait));
         }
-        Ok(Grant::at(b.reserve(limit, now_ms)))
+        Ok(Grant::at(b.reserve(limit, now_ms, room_after_ms)))
     }
 }
 
@@ -139,8 +154,9 @@ impl Pacer for MemoryPacer {
         bucket: &'a str,
         limit: u32,
         now_ms: u64,
+        room_after_ms: u64,
     ) -> BoxFuture<'a, Result<Grant, Error>> {
-        Box::pin(async move { self.reserve_now(bucket, limit, now_ms) })
+        Box::pin(async move { self.reserve_now(bucket, limit, now_ms, room_after_ms) })
     }
 }
 
@@ -187,19 +203,26 @@ impl Slot {
 /// The header a traced request carries.
 pub const TRACE_HEADER: &str = "X-Entrez-Pacing";
 
-/// Waits for a slot in `bucket` and returns once the request may leave: at its slot and by
-/// its deadline. A wake-up past the deadline (a busy machine, a grant that travelled long)
-/// gives that slot up, unused, and takes the next one.
+/// Waits for a slot in `bucket` for a request to `url` and returns once it may leave: at its
+/// slot and by its deadline. A wake-up past the deadline (a busy machine, a grant that
+/// travelled long) gives that slot up, unused, and takes the next one. A cold send (a new
+/// connection, likely) asks for room after its slot.
 pub async fn take_slot(
     pacer: &dyn Pacer,
     transport: &dyn Transport,
     platform: &dyn Platform,
     bucket: &str,
     limit: u32,
+    url: &str,
 ) -> Result<Slot, Error> {
+    let room = if transport.cold(url, platform.now_unix_ms()) {
+        COLD_SEND_ROOM_MS
+    } else {
+        0
+    };
     for retakes in 0..MAX_RETAKES {
         let asked_ms = platform.now_unix_ms();
-        let grant = pacer.reserve(bucket, limit, asked_ms).await?;
+        let grant = pacer.reserve(bucket, limit, asked_ms, room).await?;
         let granted_ms = platform.now_unix_ms();
         if grant.at_ms > granted_ms {
             transport.sleep(grant.at_ms - granted_ms).await;
@@ -248,7 +271,7 @@ mod tests {
         );
         for limit in [3u32, 5, 10] {
             let mut b = Bucket::default();
-            let slots: Vec<u64> = (0..100).map(|_| b.reserve(limit, 10_000)).collect();
+            let slots: Vec<u64> = (0..100).map(|_| b.reserve(limit, 10_000, 0)).collect();
             assert_eq!(slots[0], 10_000);
             assert!(slots.windows(2).all(|w| w[1] - w[0] == spacing_ms(limit)));
             // Every one of them may leave up to the tolerance late, and still no second
@@ -267,31 +290,34 @@ mod tests {
     #[test]
     fn an_idle_bucket_grants_at_once_and_a_limit_change_keeps_the_queue() {
         let mut b = Bucket::default();
-        assert_eq!(b.reserve(3, 1_000), 1_000);
-        assert_eq!(b.reserve(3, 1_000), 1_363);
+        assert_eq!(b.reserve(3, 1_000, 0), 1_000);
+        assert_eq!(b.reserve(3, 1_000, 0), 1_363);
         // A key raises the limit: the slot already promised stands, the gaps shrink.
-        assert_eq!(b.reserve(10, 1_000), 1_726);
-        assert_eq!(b.reserve(10, 1_000), 1_835);
-        assert_eq!(b.reserve(10, 9_000), 9_000);
+        assert_eq!(b.reserve(10, 1_000, 0), 1_726);
+        assert_eq!(b.reserve(10, 1_000, 0), 1_835);
+        assert_eq!(b.reserve(10, 9_000, 0), 9_000);
+        // A cold send leaves room after its slot; the next waits that much longer.
+        assert_eq!(b.reserve(10, 20_000, COLD_SEND_ROOM_MS), 20_000);
+        assert_eq!(b.reserve(10, 20_000, 0), 20_000 + 109 + COLD_SEND_ROOM_MS);
     }
 
     #[test]
     fn buckets_are_independent_and_long_queues_are_refused() {
         let p = MemoryPacer::new();
-        assert_eq!(p.reserve_now("anonymous", 3, 0).unwrap(), Grant::at(0));
-        assert_eq!(p.reserve_now("anonymous", 3, 0).unwrap(), Grant::at(363));
-        assert_eq!(p.reserve_now("key-abc", 10, 0).unwrap(), Grant::at(0));
+        assert_eq!(p.reserve_now("anonymous", 3, 0, 0).unwrap(), Grant::at(0));
+        assert_eq!(p.reserve_now("anonymous", 3, 0, 0).unwrap(), Grant::at(363));
+        assert_eq!(p.reserve_now("key-abc", 10, 0, 0).unwrap(), Grant::at(0));
         assert_eq!(Grant::at(363).latest_ms, 363 + SEND_TOLERANCE_MS);
         let mut last = Ok(Grant::at(0));
         for _ in 0..200 {
-            last = p.reserve_now("anonymous", 3, 0);
+            last = p.reserve_now("anonymous", 3, 0, 0);
             if last.is_err() {
                 break;
             }
         }
         assert_eq!(last.unwrap_err().kind, ErrorKind::RateLimited);
         // A refusal takes no slot: the queue is no longer than it was.
-        let next = p.reserve_now("anonymous", 3, 60_000).unwrap();
+        let next = p.reserve_now("anonymous", 3, 60_000, 0).unwrap();
         assert!(next.at_ms <= 60_000 + MAX_QUEUE_MS, "{next:?}");
     }
 }

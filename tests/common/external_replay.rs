@@ -91,6 +91,7 @@ pub mod scripted {
             bucket: &'a str,
             _limit: u32,
             now: u64,
+            _room: u64,
         ) -> BoxFuture<'a, Result<Grant, Error>> {
             self.0.lock().unwrap().push(bucket.to_string());
             Box::pin(async move { Ok(Grant::unpaced(now)) })
@@ -114,8 +115,9 @@ pub mod scripted {
             bucket: &'a str,
             limit: u32,
             now: u64,
+            room: u64,
         ) -> BoxFuture<'a, Result<Grant, Error>> {
-            self.0.reserve(bucket, limit, now)
+            self.0.reserve(bucket, limit, now, room)
         }
     }
 

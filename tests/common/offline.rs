@@ -10,7 +10,13 @@ use std::sync::{Arc, Mutex};
 pub struct NoWait;
 
 impl Pacer for NoWait {
-    fn reserve<'a>(&'a self, _: &'a str, _: u32, now: u64) -> BoxFuture<'a, Result<Grant, Error>> {
+    fn reserve<'a>(
+        &'a self,
+        _: &'a str,
+        _: u32,
+        now: u64,
+        _: u64,
+    ) -> BoxFuture<'a, Result<Grant, Error>> {
         Box::pin(async move { Ok(Grant::unpaced(now)) })
     }
 }

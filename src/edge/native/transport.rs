@@ -1,8 +1,8 @@
 //! Outbound HTTP for the native edge: reqwest on tokio.
 
 use crate::error::{Error, ErrorKind};
-use crate::net::{host_of, BoundedBody, HttpCall, HttpReply, Method, Transport};
-use crate::platform::BoxFuture;
+use crate::net::{host_of, BoundedBody, HttpCall, HttpReply, Method, SeenHosts, Transport};
+use crate::platform::{BoxFuture, Platform, SystemPlatform};
 use std::time::Duration;
 
 /// Sends core [`HttpCall`]s with one shared connection pool.
@@ -10,6 +10,9 @@ pub struct ReqwestTransport {
     client: reqwest::Client,
     /// The same pool settings with redirects left to the caller (elink `retmode=ref`).
     no_redirects: reqwest::Client,
+    /// When this process last sent to each host: a first request, or one after a pause, may
+    /// open a connection.
+    seen: SeenHosts,
 }
 
 impl ReqwestTransport {
@@ -28,6 +31,7 @@ impl ReqwestTransport {
         Ok(ReqwestTransport {
             client,
             no_redirects,
+            seen: SeenHosts::default(),
         })
     }
 }
@@ -51,6 +55,7 @@ impl Transport for ReqwestTransport {
                 req = req.body(body);
             }
             let host = host_of(&call.url);
+            self.seen.sent(&call.url, SystemPlatform.now_unix_ms());
             let response = req
                 .timeout(Duration::from_millis(call.timeout_ms))
                 .send()
@@ -79,6 +84,10 @@ impl Transport for ReqwestTransport {
 
     fn sleep<'a>(&'a self, ms: u64) -> BoxFuture<'a, ()> {
         Box::pin(tokio::time::sleep(Duration::from_millis(ms)))
+    }
+
+    fn cold(&self, url: &str, now_ms: u64) -> bool {
+        self.seen.cold(url, now_ms)
     }
 }
 

@@ -125,13 +125,14 @@ impl<'a> ExternalClient<'a> {
         }
     }
 
-    async fn pace(&self) -> Result<Slot, Error> {
+    async fn pace(&self, url: &str) -> Result<Slot, Error> {
         take_slot(
             self.pacer,
             self.transport,
             self.platform,
             self.service.bucket(),
             self.service.limit(),
+            url,
         )
         .await
         .map_err(|e| match e.kind {
@@ -159,6 +160,7 @@ impl<'a> ExternalClient<'a> {
                     self.service.bucket(),
                     self.service.limit(),
                     self.platform.now_unix_ms(),
+                    0,
                 )
                 .await;
         }
@@ -184,7 +186,7 @@ impl<'a> ExternalClient<'a> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let slot = self.pace().await?;
+            let slot = self.pace(&call.url).await?;
             self.note(|n| n.requests += 1);
             let mut sent = call.clone();
             if self.trace {
