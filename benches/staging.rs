@@ -248,7 +248,7 @@ const QUERIES: &[(&str, &str)] = &[
 
 /// How many statements one 500-article batch costs a Worker's dataset object: one per chunk
 /// of JSON rows (`WireBatch`), against one per 100 bound values as it was before.
-fn durable_object_statements(body: &[u8]) {
+fn durable_object_statements(label: &str, body: &[u8]) {
     let batch = rows::pubmed(parse_pubmed(body).unwrap());
     let wire = entrez_mcp::staging::wire::WireBatch::of(&batch).unwrap();
     let now: usize = wire.tables.iter().map(|t| t.chunks.len()).sum();
@@ -269,7 +269,7 @@ fn durable_object_statements(body: &[u8]) {
         .map(String::len)
         .sum();
     println!(
-        "durable object: one {}-article batch is {rows} rows in {} tables: {now} JSON statements ({:.1} MB bound) where rows of 100 bound values took {before}",
+        "durable object, {label}: one {}-article batch is {rows} rows in {} tables: {now} JSON statements ({:.1} MB bound) where rows of 100 bound values took {before}",
         batch.records,
         batch.tables.len(),
         bytes as f64 / 1e6
@@ -286,7 +286,15 @@ fn main() {
         bodies.len(),
         mb * 1e3 / ARTICLES as f64
     );
-    durable_object_statements(&bodies[0]);
+    durable_object_statements("mixed", &bodies[0]);
+    // The heaviest recorded article (PMID 27797938: 22 authors, 38 affiliations, 21 MeSH
+    // headings), 500 times: the batch scripts/bench-staging-edges.sh stages.
+    let heavy: Vec<String> = templates
+        .iter()
+        .filter(|t| t.contains("<PMID Version=\"1\">27797938</PMID>"))
+        .cloned()
+        .collect();
+    durable_object_statements("heavy", &self::bodies(&heavy)[0]);
     let ceiling = (0..RUNS)
         .map(|_| scan(&bodies))
         .min_by_key(|s| s.cpu)

@@ -41,11 +41,13 @@ settings="$TMP/settings.env"
   echo "EUTILS_BASE_URL=$REPLAY_BASE/entrez/eutils/"
   echo "MCP_SESSION_SECRET=bench-staging-session-secret-0123456789abcdef"
   echo "ENTREZ_ANONYMOUS_STAGINGS_PER_HOUR=100000"
+  # The Worker logs each append's statements and its round trip to the dataset object.
+  echo "ENTREZ_STAGING_TRACE=1"
 } >"$settings"
 start_native "native" "$settings" ENTREZ_DATA_DIR="$TMP/native-data"
 native="$NATIVE_URL"
 prepare_worker
-start_worker today "$settings" "$(free_port)"
+WORKER_LOG_LEVEL=log start_worker today "$settings" "$(free_port)"
 worker="$WORKER_URL"
 baseline=""
 if [ -n "$baseline_dir" ]; then
@@ -72,3 +74,5 @@ for round in $(seq 1 "$ROUNDS"); do
   fi
 done
 log "results in $out"
+log "where a Worker batch's time went (today's bundle; wrangler's log):"
+grep -h "staging trace" "$TMP/wrangler-today.log" | sed "s/.*staging trace: /  /" || true

@@ -131,7 +131,8 @@ prepare_worker() {
 }
 
 # start_worker LABEL ENV_FILE PORT: wrangler dev on the copy prepare_worker made, with the
-# settings file as its secrets; sets WORKER_URL once it answers, else "". Each instance has its
+# settings file as its secrets; sets WORKER_URL once it answers, else "". WORKER_LOG_LEVEL
+# (default info) is wrangler's; `log` adds the Worker's own console.log lines. Each instance has its
 # own dev registry and state directory, apart from every other wrangler dev on this machine
 # (scripts/dev.sh, another checkout's tests, the other instances of this run).
 start_worker() {
@@ -141,7 +142,7 @@ start_worker() {
     wrangler dev --config "$TMP/worker/wrangler.toml" \
     --ip 127.0.0.1 --port "$port" --inspector-port "$(free_port)" \
     --persist-to "$TMP/wrangler-state-$label" \
-    --env-file "$env_file" --show-interactive-dev-session=false --log-level info
+    --env-file "$env_file" --show-interactive-dev-session=false --log-level "${WORKER_LOG_LEVEL:-info}"
   if wait_http "http://127.0.0.1:$port/" "$BG_PID" "wrangler dev ($label)"; then
     WORKER_URL="http://127.0.0.1:$port/mcp"
   else

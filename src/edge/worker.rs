@@ -65,7 +65,8 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
         pacer,
     };
     let mut server = Server::new(config, Box::new(SystemPlatform))?.with_network(network);
-    match DurableStore::from_env(env) {
+    let trace = lookup(env, "ENTREZ_STAGING_TRACE").as_deref() == Some("1");
+    match DurableStore::from_env(env, trace) {
         Some(store) => {
             let limits = Limits::from_lookup(|name| lookup(env, name));
             let mut staging = Staging::new(Box::new(store), limits);

@@ -131,14 +131,17 @@ impl Ledger for DurableLedger {
 pub struct DurableStore {
     datasets: ObjectNamespace,
     catalogs: ObjectNamespace,
+    /// `ENTREZ_STAGING_TRACE=1`: each append and finish logs its statements and round trip.
+    trace: bool,
 }
 
 impl DurableStore {
     /// The store behind the two bindings, if the deployment declares both.
-    pub fn from_env(env: &Env) -> Option<DurableStore> {
+    pub fn from_env(env: &Env, trace: bool) -> Option<DurableStore> {
         Some(DurableStore {
             datasets: env.durable_object(DATASET_BINDING).ok()?,
             catalogs: env.durable_object(CATALOG_BINDING).ok()?,
+            trace,
         })
     }
 
@@ -246,13 +249,26 @@ impl SqlStore for DurableStore {
         lease: Lease,
     ) -> BoxFuture<'a, Result<Appended>> {
         Box::pin(async move {
+            let batch = WireBatch::of(&batch)?;
+            let (rows, statements) = batch.tables.iter().fold((0, 0), |(r, s), t| {
+                (r + t.rows, s + t.chunks.len())
+            });
             let command = DatasetCommand::Append {
-                batch: WireBatch::of(&batch)?,
+                batch,
                 caps,
                 lease,
             };
+            let started = Date::now().as_millis();
             let appended: Appended = self.dataset(id, &command).await?;
+            let written = Date::now().as_millis();
             self.renew(&appended.info).await?;
+            if self.trace {
+                worker::console_log!(
+                    "staging trace: append {rows} rows in {statements} statements: dataset object {} ms, catalog {} ms",
+                    written - started,
+                    Date::now().as_millis() - written
+                );
+            }
             Ok(appended)
         })
     }
@@ -264,9 +280,16 @@ impl SqlStore for DurableStore {
         lease: Lease,
     ) -> BoxFuture<'a, Result<DatasetInfo>> {
         Box::pin(async move {
+            let started = Date::now().as_millis();
             let info: DatasetInfo = self
                 .dataset(id, &DatasetCommand::Finish { status, lease })
                 .await?;
+            if self.trace {
+                worker::console_log!(
+                    "staging trace: finish (indexes) {} ms",
+                    Date::now().as_millis() - started
+                );
+            }
             self.renew(&info).await?;
             Ok(info)
         })
