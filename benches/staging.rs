@@ -18,13 +18,13 @@
 //! does, parsing the next batch while the previous one is appended on the
 //! store's blocking thread, and is timed by the wall clock.
 
-use entrez_mcp::edge::native::sqlite::SqliteStore;
-use entrez_mcp::parse::pubmed::parse_pubmed;
-use entrez_mcp::parse::xml::Xml;
-use entrez_mcp::staging::guard::QueryPolicy;
-use entrez_mcp::staging::layouts::PUBMED;
-use entrez_mcp::staging::rows;
-use entrez_mcp::staging::store::{Caps, Lease, NewDataset, SqlStore, Status};
+use entrez_mcp::store::SqliteStore;
+use entrez_mcp_core::parse::pubmed::parse_pubmed;
+use entrez_mcp_core::parse::xml::Xml;
+use entrez_mcp_core::staging::guard::QueryPolicy;
+use entrez_mcp_core::staging::layouts::PUBMED;
+use entrez_mcp_core::staging::rows;
+use entrez_mcp_core::staging::store::{Caps, Lease, NewDataset, SqlStore, Status};
 use futures_util::future::join;
 use std::future::Future;
 use std::task::{Context, Poll, Waker};
@@ -250,7 +250,7 @@ const QUERIES: &[(&str, &str)] = &[
 /// of JSON rows (`WireBatch`), against one per 100 bound values as it was before.
 fn durable_object_statements(label: &str, body: &[u8]) {
     let batch = rows::pubmed(parse_pubmed(body).unwrap());
-    let wire = entrez_mcp::staging::wire::WireBatch::of(&batch).unwrap();
+    let wire = entrez_mcp_core::staging::wire::WireBatch::of(&batch).unwrap();
     let now: usize = wire.tables.iter().map(|t| t.chunks.len()).sum();
     let before: usize = batch
         .tables

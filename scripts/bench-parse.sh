@@ -3,7 +3,7 @@
 #
 # Why a script: the two sides live in different languages, and the comparison
 # is only honest if both read the same corpus on the same machine in the same
-# run. The Rust benchmark (examples/bench_parse_pubmed.rs) builds the corpus
+# run. The Rust benchmark (parse/examples/bench_parse_pubmed.rs) builds the corpus
 # from the recorded pubmed*.xml fixtures, writes it under target/bench/ (never
 # committed), and times itself; Python then times Entrez.read on that file.
 #
@@ -27,13 +27,13 @@ if ! python3 -c 'import Bio.Entrez' 2>/dev/null; then
 fi
 
 echo "== entrez-mcp parse_pubmed (release profile)"
-cargo run --quiet --release --example bench_parse_pubmed -- \
+cargo run --quiet --release -p entrez-mcp-parse --example bench_parse_pubmed -- \
     --corpus "$corpus" --size-mb "$size_mb" | tee "$out/rust.txt"
 
 if [ "${OPT_LEVEL:-}" = s ]; then
     echo "== entrez-mcp parse_pubmed (opt-level s, as the Worker is built)"
     CARGO_PROFILE_RELEASE_OPT_LEVEL=s CARGO_TARGET_DIR=target/bench-os \
-        cargo run --quiet --release --example bench_parse_pubmed -- \
+        cargo run --quiet --release -p entrez-mcp-parse --example bench_parse_pubmed -- \
         --size-mb "$size_mb" | tee "$out/rust-os.txt"
 fi
 

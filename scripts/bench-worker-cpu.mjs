@@ -57,7 +57,7 @@ const measure = (f) => {
 
 // A fresh module's first staging call (lazy compilation and all): run in a new process.
 if (process.argv[3] === "cold") {
-  const m = require(path.join(dir, "simd", "entrez_mcp.js"));
+  const m = require(path.join(dir, "simd", "entrez_mcp_worker.js"));
   const built = performance.now();
   const bench = new m.Bench(articles.join("\n"), esearch, 10, 50);
   const buildUs = (performance.now() - built) * 1000;
@@ -73,8 +73,8 @@ if (process.argv[3] === "cold") {
 
 const builds = Object.fromEntries(
   ["simd", "nosimd", "opt-s"]
-    .filter((name) => existsSync(path.join(dir, name, "entrez_mcp.js")))
-    .map((name) => [name, require(path.join(dir, name, "entrez_mcp.js"))]),
+    .filter((name) => existsSync(path.join(dir, name, "entrez_mcp_worker.js")))
+    .map((name) => [name, require(path.join(dir, name, "entrez_mcp_worker.js"))]),
 );
 const mb = batch500.length / 1e6;
 const report = { articles_in_batch: 500, batch_bytes: batch500.length, parse: {}, batch: {}, calls: {} };

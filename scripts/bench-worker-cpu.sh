@@ -5,7 +5,7 @@
 # Why this way: a Worker cannot read its own CPU clock, and wrangler dev does not enforce or
 # report CPU per request. So the core is built for wasm exactly as the Worker is (the same
 # toolchain, flags, opt-level and wasm-opt pass, scripts/lib.sh worker_rust_env), with the
-# `cpu-bench` feature exporting what a request does (src/cpu_bench.rs), and run under Node's
+# `cpu-bench` feature exporting what a request does (worker/src/cpu_bench.rs), and run under Node's
 # V8, the engine Workers run, measuring this thread's CPU. Two builds, with and without
 # simd128, are measured in the same run. NCBI and the Durable Objects are in-memory
 # stand-ins that answer at once: on Workers, waiting on them costs no CPU.
@@ -26,10 +26,10 @@ build() {
     export CARGO_TARGET_DIR="$ROOT/target/bench-wasm-build-$name" ENTREZ_WASM_SIMD="$simd"
     worker_rust_env
     log "building the benchmark module ($name)"
-    cargo build --quiet --lib --release --target wasm32-unknown-unknown --features cpu-bench
+    cargo build --quiet --lib --release --target wasm32-unknown-unknown -p entrez-mcp-worker --features cpu-bench
     "$CARGO_BIN/wasm-bindgen" --target nodejs --out-dir "$out/$name" \
-      "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/entrez_mcp.wasm"
-    worker_wasm_opt "$out/$name/entrez_mcp_bg.wasm"
+      "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/entrez_mcp_worker.wasm"
+    worker_wasm_opt "$out/$name/entrez_mcp_worker_bg.wasm"
     # wasm-bindgen's nodejs glue is CommonJS; the project's package.json says "module".
     echo '{"type": "commonjs"}' > "$out/$name/package.json"
   )

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the Worker bundle into build/ (build/worker/shim.mjs, build/index.js, build/index_bg.wasm).
+# Builds the Worker bundle (the crate in worker/) into build/ (build/worker/shim.mjs,
+# build/index.js, build/index_bg.wasm).
 # wrangler runs this as its [build] command; it is also run directly by scripts/test.sh.
 #
 # Nothing comes from GitHub: WASM_BINDGEN_BIN points worker-build at the wasm-bindgen CLI
@@ -38,7 +39,11 @@ fi
 # variant's name without its fields; str, numbers and collections print as ever): nothing a
 # caller reads is made from derived Debug output, and it is 1% of the gzipped bundle.
 # Its own target directory keeps the native build's stable artifacts from being rebuilt.
+# worker-build builds the crate it is run in (worker/) into its build/; the bundle then
+# moves to build/ at the top, where wrangler.toml's `main` points.
 worker_rust_env
-worker-build --release "$@"
+(cd "$ROOT/worker" && worker-build --release "$@")
+rm -rf "$ROOT/build"
+mv "$ROOT/worker/build" "$ROOT/build"
 
 worker_wasm_opt "$ROOT/build/index_bg.wasm"

@@ -30,23 +30,8 @@ RUST_PASSED=0
 RUST_FAILED=0
 E2E_PASSED=0
 E2E_FAILED=0
-TMP="$(mktemp -d "${TMPDIR:-/tmp}/entrez-mcp-test.XXXXXX")"
-PIDS=()
-
-cleanup() {
-  local pid
-  for pid in "${PIDS[@]}"; do
-    # Each server runs in its own process group (setsid), so its children go too.
-    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-  done
-  for pid in "${PIDS[@]}"; do
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
-  done
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# $TMP, the server helpers, and stopping every server on exit (scripts/servers.sh).
+source "$ROOT/scripts/servers.sh"
 
 # step NAME COMMAND...: runs a step, records ok/FAILED and its time.
 step() {
@@ -78,11 +63,31 @@ step "setup (scripts/setup.sh)" bash "$ROOT/scripts/setup.sh" || {
   die "setup failed; nothing else can run"
 }
 
+# The Worker's crates as they build for wasm32, and the CPU benchmark's variant of the Worker.
+wasm_clippy() {
+  cargo clippy --target wasm32-unknown-unknown -p entrez-mcp-core -p entrez-mcp-parse -p entrez-mcp-worker -- -D warnings &&
+    cargo clippy --target wasm32-unknown-unknown -p entrez-mcp-worker --features cpu-bench -- -D warnings
+}
+
+# The core must not name an edge's runtime: what its Cargo.toml pulls in is checked, not hoped.
+core_is_pure() {
+  local found
+  found=$(cargo tree -p entrez-mcp-core -e normal --prefix none --target all 2>/dev/null \
+    | awk '{print $1}' | sort -u | grep -xE 'worker|tokio|axum|hyper|reqwest|rusqlite|ring|mimalloc' || true)
+  if [ -n "$found" ]; then
+    warn "entrez-mcp-core depends on edge runtimes: $(echo "$found" | tr '\n' ' ')"
+    return 1
+  fi
+  echo "entrez-mcp-core names none of worker, tokio, axum, hyper, reqwest, rusqlite, ring, mimalloc"
+}
+
 if [ "$E2E_ONLY" = 0 ]; then
   step "cargo fmt --all -- --check" cargo fmt --all -- --check
   step "cargo clippy --all-targets -- -D warnings" cargo clippy --all-targets -- -D warnings
-  step "cargo clippy (wasm32) --lib -- -D warnings" cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
-  step "cargo build --target wasm32-unknown-unknown --lib" cargo build --target wasm32-unknown-unknown --lib
+  step "cargo clippy (wasm32: core, parse, worker) -- -D warnings" wasm_clippy
+  step "cargo build (wasm32): the core and the parser on their own" cargo build --target wasm32-unknown-unknown \
+    -p entrez-mcp-core -p entrez-mcp-parse
+  step "the core names no edge runtime (cargo tree)" core_is_pure
 fi
 
 cargo_test() {
@@ -133,30 +138,6 @@ if [ "$WORKER_OK" = 1 ]; then
 fi
 
 # ---------------------------------------------------------------- E2E
-
-# wait_http URL PID NAME: until URL answers 200, at most 90 s, failing early if PID died.
-wait_http() {
-  local url="$1" pid="$2" name="$3" code
-  for _ in $(seq 1 180); do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      warn "$name exited before it was ready"
-      return 1
-    fi
-    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$url" || true)
-    [ "$code" = 200 ] && return 0
-    sleep 0.5
-  done
-  warn "$name was not ready at $url within 90 s"
-  return 1
-}
-
-# A plain var from wrangler.toml's [vars], so the native server runs with the Worker's settings.
-toml_var() {
-  awk -v key="$1" '
-    /^\[/ { in_vars = ($0 == "[vars]") }
-    in_vars && $1 == key && $2 == "=" { sub(/^[^=]*= *"/, ""); sub(/" *(#.*)?$/, ""); print; exit }
-  ' "$ROOT/wrangler.toml"
-}
 
 # run_suite LABEL ENV... -- FILES...: node --test, spec output on screen, TAP counted.
 run_suite() {
@@ -234,91 +215,6 @@ run_requirements() {
   [ "$rc" -eq 0 ] || FAILED_STEPS=$((FAILED_STEPS + 1))
 }
 
-# start_bg NAME LOG COMMAND...: starts a server in its own process group; sets BG_PID.
-start_bg() {
-  local name="$1" logfile="$2"
-  shift 2
-  setsid "$@" </dev/null >"$logfile" 2>&1 &
-  BG_PID=$!
-  PIDS+=("$BG_PID")
-  log "started $name (pid $BG_PID, log $logfile)"
-}
-
-# start_native NAME VAR=VALUE...: the release binary with the Worker's [vars], the E2E env
-# file and the given variables (which win); sets NATIVE_URL to its MCP URL once it answers,
-# else "". NATIVE_PORT, when set, is the port to listen on.
-start_native() {
-  local name="$1" port logfile
-  shift
-  NATIVE_URL=""
-  port="${NATIVE_PORT:-$(free_port)}"
-  logfile="$TMP/native-$port.log"
-  start_bg "$name" "$logfile" env -i PATH="$PATH" HOME="$HOME" \
-    ALLOWED_HOSTS="$(toml_var ALLOWED_HOSTS)" NCBI_TOOL="$(toml_var NCBI_TOOL)" \
-    $(cat "$TMP/e2e.env") "$@" "$ROOT/target/release/entrez-mcp" serve --listen "127.0.0.1:$port"
-  if wait_http "http://127.0.0.1:$port/" "$BG_PID" "$name"; then
-    NATIVE_URL="http://127.0.0.1:$port/mcp"
-    NATIVE_PID="$BG_PID"
-  else
-    cat "$logfile" >&2
-  fi
-}
-
-# listening_url FILE: the http://127.0.0.1:PORT a server prints first ("listening on URL")
-# into FILE, waiting up to 20 s; nothing if it printed something else or nothing.
-listening_url() {
-  local line=""
-  for _ in $(seq 1 100); do
-    line=$(head -n1 "$1" 2>/dev/null || true)
-    [ -n "$line" ] && break
-    sleep 0.2
-  done
-  line="${line#listening on }"
-  if [[ "$line" =~ ^http://127\.0\.0\.1:[0-9]+$ ]]; then echo "$line"; fi
-}
-
-# start_replay NAME [LABEL]: starts target/release/NAME on a free port and sets REPLAY_BASE
-# to the http://127.0.0.1:PORT it prints first; LABEL names its files (default NAME).
-start_replay() {
-  local name="$1" label="${2:-$1}" line="" out
-  out="$TMP/$label.out"
-  REPLAY_BASE=""
-  if [ ! -x "$ROOT/target/release/$name" ]; then
-    warn "no $name binary; tools that need it will fail"
-    return 1
-  fi
-  setsid "$ROOT/target/release/$name" --listen 127.0.0.1:0 </dev/null >"$out" 2>"$TMP/$label.log" &
-  PIDS+=("$!")
-  line=$(listening_url "$out")
-  if [ -n "$line" ]; then
-    REPLAY_BASE="$line"
-    log "$name on $REPLAY_BASE"
-  else
-    warn "$name did not report its address on 127.0.0.1; tools that need it will fail"
-    return 1
-  fi
-}
-
-# start_worker LABEL ENV_FILE PORT: wrangler dev on the bundle copy in $TMP/worker, with the
-# settings file as its secrets; sets WORKER_URL once it answers, else "". Each instance has its
-# own dev registry and state directory, apart from every other wrangler dev on this machine
-# (scripts/dev.sh, another checkout's tests, the other instances of this run).
-start_worker() {
-  local label="$1" env_file="$2" port="$3"
-  WORKER_URL=""
-  start_bg "wrangler dev ($label)" "$TMP/wrangler-$label.log" env WRANGLER_REGISTRY_PATH="$TMP/wrangler-registry-$label" \
-    wrangler dev --config "$TMP/worker/wrangler.toml" \
-    --ip 127.0.0.1 --port "$port" --inspector-port "$(free_port)" \
-    --persist-to "$TMP/wrangler-state-$label" \
-    --env-file "$env_file" --show-interactive-dev-session=false --log-level info
-  if wait_http "http://127.0.0.1:$port/" "$BG_PID" "wrangler dev ($label)"; then
-    WORKER_URL="http://127.0.0.1:$port/mcp"
-  else
-    tail -n 40 "$TMP/wrangler-$label.log" >&2
-    return 1
-  fi
-}
-
 # ---------------------------------------------------------------- E2E: authorization
 # Per edge, three more servers: oauth (a resource server of the stand-in authorization server,
 # tests/e2e/auth/authorization-server.mjs), strict bearer tokens with small ceilings, and bearer
@@ -371,8 +267,7 @@ e2e_auth_start() {
       esac
       if [ "$edge" = native ]; then
         mkdir -p "$TMP/auth-data-$mode"
-        # shellcheck disable=SC2046 # one NAME=value word per line of the settings file
-        NATIVE_PORT="$port" start_native "native $mode server" $(cat "$f") ENTREZ_DATA_DIR="$TMP/auth-data-$mode"
+        NATIVE_PORT="$port" start_native "native $mode server" "$f" ENTREZ_DATA_DIR="$TMP/auth-data-$mode"
         AUTH_URL[$edge-$mode]="$NATIVE_URL"
       else
         start_worker "$mode" "$f" "$port" && AUTH_URL[$edge-$mode]="$WORKER_URL"
@@ -460,17 +355,15 @@ e2e() {
     # A clean environment: nothing from the caller's shell (an NCBI_API_KEY, say) leaks in,
     # and datasets go to a temporary directory, not the user's data directory.
     mkdir -p "$TMP/native-data"
-    start_native "native server" ENTREZ_DATA_DIR="$TMP/native-data"
+    start_native "native server" "$env_file" ENTREZ_DATA_DIR="$TMP/native-data"
     native_url="$NATIVE_URL"
     native_pid="${NATIVE_PID:-}"
   fi
 
   if [ "$WORKER_OK" = 1 ]; then
     # wrangler dev runs on a copy of the bundle built above, with wrangler.toml minus its
-    # [build] table: nothing rebuilds or reloads it when src/ or build/ change during the run.
-    mkdir -p "$TMP/worker"
-    cp -r "$ROOT/build" "$TMP/worker/build"
-    awk '/^\[/ { skip = ($0 == "[build]") } !skip' "$ROOT/wrangler.toml" >"$TMP/worker/wrangler.toml"
+    # [build] table: nothing rebuilds or reloads it when the sources or build/ change meanwhile.
+    prepare_worker
     start_worker main "$env_file" "$(free_port)" && worker_url="$WORKER_URL"
   fi
 
@@ -481,8 +374,7 @@ e2e() {
   echo "ENTREZ_DATA_TTL_SECS=$E2E_SHORT_TTL_SECS" >>"$TMP/lifetime.env"
   if [ "$RELEASE_OK" = 1 ]; then
     mkdir -p "$TMP/lifetime-data"
-    # shellcheck disable=SC2046 # one NAME=value word per line of the settings file
-    start_native "native lifetime server" $(cat "$TMP/lifetime.env") ENTREZ_DATA_DIR="$TMP/lifetime-data"
+    start_native "native lifetime server" "$TMP/lifetime.env" ENTREZ_DATA_DIR="$TMP/lifetime-data"
     LIFETIME_URL[native]="$NATIVE_URL"
   fi
   if [ "$WORKER_OK" = 1 ]; then

@@ -1,80 +1,154 @@
-//! # entrez-mcp
+//! # entrez-mcp, the native edge
 //!
-//! A Model Context Protocol server for NCBI Entrez. One crate builds two ways:
-//! to WebAssembly for Cloudflare Workers, and natively into the `entrez-mcp`
-//! binary with stdio and HTTP transports.
-//!
-//! ## A pure core and two thin edges
-//!
-//! Everything that decides anything lives in the core, which compiles for
-//! `wasm32-unknown-unknown` and for the host alike and never names `worker`,
-//! `tokio`, `reqwest` or `rusqlite`:
-//!
-//! - [`protocol`]: JSON-RPC framing, version negotiation and the dispatcher
-//!   ([`protocol::Server`]) that answers `initialize`, `ping`, `tools/list`,
-//!   `tools/call` and the `resources/*` methods for staged datasets.
-//! - [`http`]: Streamable HTTP as plain data. [`http::Endpoint::handle`] takes
-//!   an [`http::HttpRequest`] and returns an [`http::HttpResponse`]; status
-//!   codes, `Host`/`Origin` checks, protocol-version headers and signed session
-//!   ids are all decided there.
-//! - [`tools`]: the registry table, schema validation of every call, the
-//!   result and content model, and one file per tool.
-//! - [`auth`]: who is calling over HTTP (none, bearer tokens, or OAuth 2.1
-//!   access tokens as the MCP authorization specification defines them).
-//! - [`error`]: the one error type. Its kind decides whether it becomes a
-//!   JSON-RPC error (protocol faults) or an `isError` tool result with a
-//!   stable code and suggestions (everything else).
-//! - [`entrez`] and [`parse`]: E-utilities requests as data, pacing under
-//!   NCBI's limit, retries, and streaming parsers over one byte-level XML
-//!   tokenizer that never expands entities.
-//! - [`validation`]: the semantic rules both `validate` and `tools/call` apply.
-//! - [`staging`]: what `entrez_data` is without a database: table layouts,
-//!   records to rows, the read-only policy, limits, and the
-//!   [`staging::SqlStore`] trait a backend implements.
-//!
-//! The machine comes in through small traits: [`platform::Platform`] supplies
-//! the clock and entropy, [`net::Transport`] sends HTTP and sleeps, and
-//! [`staging::SqlStore`] keeps datasets. Tests pass fixed or local ones.
-//!
-//! The edges are byte pumps. The Worker edge (`edge::worker`, wasm32 only)
-//! turns a `worker::Request` into an `HttpRequest` and back, sends NCBI
-//! requests with `fetch`, paces them through a Durable Object, and keeps
-//! datasets in one SQLite Durable Object each (`edge::worker_data`). The
-//! native edge (`edge::native`) does the same for axum on tokio, feeds stdin
-//! lines to [`protocol::Server::handle_bytes`] for the stdio transport, and
-//! keeps datasets in rusqlite files. SQL both edges need (the read-only policy
-//! as a SQLite authorizer, schema description) is in `edge::sqlite`.
-//!
-//! ## Schemas are the source of truth
-//!
-//! Each tool's inputSchema and outputSchema is a JSON file under `schemas/`,
-//! embedded with `include_str!`, compiled once with the `jsonschema` crate and
-//! served verbatim by `tools/list`. Arguments are validated before a tool runs,
-//! and results are validated against the outputSchema before they leave, so a
-//! client that validates never sees a result that breaks its schema.
+//! The `entrez-mcp` binary: the pure core ([`entrez_mcp_core`]) behind a byte
+//! pump. [`http`] serves Streamable HTTP with axum on hyper's connection loop
+//! (header and body timeouts, a connection cap), [`stdio`] feeds stdin lines to
+//! the same dispatcher, [`transport`] sends upstream requests with reqwest,
+//! [`store`] keeps datasets in one rusqlite file each, and [`verify`] checks
+//! access-token signatures with ring. Configuration comes from the process
+//! environment under the names the Worker reads from its vars and secrets.
 
-pub mod auth;
-pub mod config;
-#[cfg(all(target_arch = "wasm32", feature = "cpu-bench"))]
-pub mod cpu_bench;
-pub mod entrez;
-pub mod error;
 pub mod http;
-pub mod net;
-pub mod parse;
-pub mod platform;
-pub mod protocol;
-pub mod pubchem;
-pub mod secret;
-pub mod staging;
-pub mod suggest;
-pub mod tools;
-pub mod validation;
+pub mod stdio;
+pub mod store;
+pub mod transport;
+pub mod verify;
 
-#[doc(hidden)]
-pub mod edge;
+/// Every native build (the binary, the replay servers, tests and benchmarks)
+/// allocates with mimalloc: parsing and staging build many short strings,
+/// and glibc's allocator spent about a tenth of a PubMed parse in malloc/free.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// The server's name in `serverInfo`.
-pub const SERVER_NAME: &str = "entrez-mcp";
-/// The server's version, from Cargo.toml.
-pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
+use entrez_mcp_core::auth::{AuthConfig, Authenticator};
+use entrez_mcp_core::config::Config;
+use entrez_mcp_core::entrez::limiter::MemoryPacer;
+use entrez_mcp_core::http::{Endpoint, Sessions};
+use entrez_mcp_core::net::Network;
+use entrez_mcp_core::platform::{Platform, SystemPlatform};
+use entrez_mcp_core::protocol::Server;
+use entrez_mcp_core::staging::ledger::{MemoryLedger, Quotas};
+use entrez_mcp_core::staging::{Limits, Staging};
+
+/// Reads the configuration from the process environment.
+pub fn config_from_env() -> Config {
+    Config::from_lookup(|name| std::env::var(name).ok())
+}
+
+/// Builds the server from the environment, with reqwest and an in-process pacer.
+pub fn server() -> Result<Server, String> {
+    server_with(config_from_env())
+}
+
+fn server_with(config: Config) -> Result<Server, String> {
+    // Every schema compiles now, or the server does not start.
+    entrez_mcp_core::tools::registry::Registry::prepare()?;
+    let network = Network {
+        transport: Box::new(transport::ReqwestTransport::new()?),
+        // One pacer per process: every task of this binary shares NCBI's limit.
+        pacer: Box::new(MemoryPacer::new()),
+    };
+    let server = Server::new(config, Box::new(SystemPlatform))?.with_network(network);
+    match staging_from_env() {
+        Ok(staging) => server.with_staging(staging),
+        Err(e) => {
+            // Staging is one tool; the rest of the server is still worth running.
+            eprintln!("entrez-mcp: dataset store unavailable, entrez_data disabled: {e}");
+            Ok(server)
+        }
+    }
+}
+
+/// The dataset store under `ENTREZ_DATA_DIR` (or the platform data directory) and its limits.
+pub fn staging_from_env() -> Result<Staging, String> {
+    let env = |name: &str| std::env::var(name).ok();
+    let limits = Limits::from_lookup(env);
+    let store = store::SqliteStore::from_lookup(env)?;
+    let ledger = MemoryLedger::new(Quotas::from_lookup(env, &limits));
+    // Datasets kept on disk from an earlier run count in the deployment's totals.
+    ledger.seed(
+        store
+            .inventory()?
+            .into_iter()
+            .map(|(id, owner, bytes, expires)| {
+                (
+                    id,
+                    entrez_mcp_core::staging::account_of_owner(&owner),
+                    bytes,
+                    expires,
+                )
+            }),
+    );
+    Ok(Staging {
+        store: Box::new(store),
+        limits,
+        ledger: Box::new(ledger),
+    })
+}
+
+/// `localhost`, a `*.localhost` name, or a loopback address (`127.x.x.x`, `[::1]`), with any port.
+fn loopback_name(host: &str) -> bool {
+    let h = host.trim().to_ascii_lowercase();
+    let name = match h.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or(rest).to_string(),
+        None => h.rsplit_once(':').map_or(h.clone(), |(n, _)| n.to_string()),
+    };
+    name == "localhost"
+        || name.ends_with(".localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Builds the HTTP endpoint; without `MCP_SESSION_SECRET` sessions last until restart.
+/// `local` says it listens on a loopback address only, so (unless ALLOWED_HOSTS names a
+/// host beyond this machine) its anonymous callers are the machine's own user, who may
+/// spend the server's NCBI key.
+pub fn endpoint(local: bool) -> Result<Endpoint, String> {
+    let mut config = config_from_env();
+    let lookup = |name: &str| std::env::var(name).ok();
+    // A loopback listener is the machine's own only while no other name reaches it: a host
+    // name in ALLOWED_HOSTS means a reverse proxy serves it to others.
+    let local = local && config.allowed_hosts.iter().all(|h| loopback_name(h));
+    config.auth = AuthConfig::from_lookup(&lookup, local)?;
+    let auth = Authenticator::new(config.auth.clone(), Some(Box::new(verify::RingVerifier)));
+    let server = server_with(config)?;
+    let key = match &server.config.session_secret {
+        Some(secret) => secret.expose().as_bytes().to_vec(),
+        None => {
+            let mut k = vec![0u8; 32];
+            SystemPlatform.fill_random(&mut k);
+            k
+        }
+    };
+    let sessions = Sessions::new(key, server.config.session_ttl_secs, true);
+    Ok(Endpoint::new(server, sessions).with_auth(auth))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::loopback_name;
+
+    #[test]
+    fn only_this_machines_names_are_loopback() {
+        for h in [
+            "localhost",
+            "LOCALHOST:8787",
+            "app.localhost",
+            "127.0.0.1",
+            "127.0.0.1:9000",
+            "[::1]",
+            "[::1]:8787",
+        ] {
+            assert!(loopback_name(h), "{h}");
+        }
+        for h in [
+            "entrez.example.org",
+            "10.0.0.5",
+            "*.workers.dev",
+            "[2001:db8::1]",
+        ] {
+            assert!(!loopback_name(h), "{h}");
+        }
+    }
+}

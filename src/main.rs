@@ -1,16 +1,11 @@
 //! The native binary: `entrez-mcp serve` (Streamable HTTP) or `entrez-mcp stdio`.
 
-#[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
     native::main()
 }
 
-#[cfg(target_arch = "wasm32")]
-fn main() {}
-
-#[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use entrez_mcp::edge::native;
+    use entrez_mcp as native;
     use std::net::SocketAddr;
     use std::process::ExitCode;
 
@@ -61,7 +56,7 @@ HTTP callers MCP_AUTH_MODE (none, bearer, oauth) with MCP_AUTH_* (see the README
                 })
             }
             Some("--version") | Some("-V") => {
-                println!("entrez-mcp {}", entrez_mcp::SERVER_VERSION);
+                println!("entrez-mcp {}", entrez_mcp_core::SERVER_VERSION);
                 Ok(())
             }
             Some("--help") | Some("-h") | Some("help") => {

@@ -1,9 +1,9 @@
 //! Any bytes as one JSON-RPC message to the dispatcher (no network, no store).
 #![no_main]
-use entrez_mcp::config::Config;
-use entrez_mcp::platform::SystemPlatform;
-use entrez_mcp::protocol::Server;
-use entrez_mcp::tools::RequestContext;
+use entrez_mcp_core::config::Config;
+use entrez_mcp_core::platform::SystemPlatform;
+use entrez_mcp_core::protocol::Server;
+use entrez_mcp_core::tools::RequestContext;
 use libfuzzer_sys::fuzz_target;
 use std::future::Future;
 use std::sync::OnceLock;

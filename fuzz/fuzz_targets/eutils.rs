@@ -1,6 +1,6 @@
 //! Every other E-utilities parser; the first byte picks which one reads the rest.
 #![no_main]
-use entrez_mcp::parse;
+use entrez_mcp_parse as parse;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

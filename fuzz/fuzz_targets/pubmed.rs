@@ -3,5 +3,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = entrez_mcp::parse::pubmed::parse_pubmed(data);
+    let _ = entrez_mcp_parse::pubmed::parse_pubmed(data);
 });

@@ -1,8 +1,8 @@
 //! Arbitrary text as a dataset query: the guard and SQLite's own checks on a schema replica.
 #![no_main]
-use entrez_mcp::edge::sqlite::{authorizer, replica};
-use entrez_mcp::staging::guard;
-use entrez_mcp::staging::layouts::PUBMED;
+use entrez_mcp_sqlite::{authorizer, replica};
+use entrez_mcp_core::staging::guard;
+use entrez_mcp_core::staging::layouts::PUBMED;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,6 +1,6 @@
 //! The byte-level XML tokenizer under every parser: it must end, on any input.
 #![no_main]
-use entrez_mcp::parse::tokenizer::Tokenizer;
+use entrez_mcp_parse::tokenizer::Tokenizer;
 use libfuzzer_sys::fuzz_target;
 use quick_xml::events::Event;
 

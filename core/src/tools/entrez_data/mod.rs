@@ -1,0 +1,149 @@
+//! `entrez_data`: stage Entrez records into SQLite tables, then query them with SQL.
+//!
+//! [`plan`] turns arguments into E-utilities requests, [`stage`] fetches,
+//! parses and appends batch by batch, [`operations`] answers query, schema,
+//! list_datasets and drop_dataset, and [`render`] writes the text blocks.
+//! Everything about tables, rows, limits and the read-only policy lives in
+//! [`crate::staging`]; the storage itself is the server's
+//! [`SqlStore`](crate::staging::SqlStore). The tool is only registered on
+//! servers that have a store.
+
+pub mod batches;
+pub mod budget;
+pub mod call;
+pub mod cursor;
+pub mod operations;
+pub mod plan;
+pub mod preflight;
+pub mod render;
+pub mod stage;
+
+use super::spec::{ToolAnnotations, ToolSpec};
+use super::{ToolContext, ToolOutput};
+use crate::error::{Error, ErrorKind, Result};
+use crate::staging::store::DatasetInfo;
+use crate::staging::{is_dataset_id, owner_of, Staging};
+use crate::tools::output::TextForm;
+use call::DataCall;
+use serde_json::{json, Value};
+
+/// Registry row.
+pub const SPEC: ToolSpec = ToolSpec {
+    name: "entrez_data",
+    title: "Stage Entrez records into SQL tables",
+    description: concat!(
+        "Stage up to 10,000 Entrez records in a private SQLite dataset and answer questions with SQL. fetch_and_stage ",
+        "(ids, webenv with query_key, or a term searched first) returns data_access_id; query runs one read-only ",
+        "statement; schema shows the tables (pubmed: article, author, affiliation, mesh, keyword, publication_type, ",
+        "abstract_section; pmc, gene, protein, nuccore and taxonomy have their own; other databases record and ",
+        "record_field) with example queries. Datasets expire (24 h by default); a session, your X-NCBI-API-Key, or ",
+        "on a stateless request the data_access_id itself decides who may use them. ",
+        crate::tools::spec::lenient!()
+    ),
+    input_schema: include_str!("../../../../schemas/entrez_data.input.json"),
+    output_schema: include_str!("../../../../schemas/entrez_data.output.json"),
+    annotations: ToolAnnotations {
+        read_only: false,
+        // drop_dataset deletes a dataset.
+        destructive: true,
+        idempotent: false,
+        open_world: true,
+    },
+    typical_output: "1-3 KB for staging, schema and lists; queries up to the row limit (100 rows by default)",
+    text_form: TextForm::Readable,
+    handler: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
+    let named = args["operation"].as_str().unwrap_or_default();
+    let Some(call) = DataCall::read(&args) else {
+        return Err(super::unknown_operation("entrez_data", named, OPERATIONS));
+    };
+    match &call {
+        DataCall::FetchAndStage(c) => stage::fetch_and_stage(ctx, c).await,
+        DataCall::Query(c) => operations::query(ctx, c).await,
+        DataCall::Schema(d) => operations::schema(ctx, d).await,
+        DataCall::ListDatasets => operations::list_datasets(ctx).await,
+        DataCall::DropDataset(d) => operations::drop_dataset(ctx, d).await,
+    }
+}
+
+/// The operations, as the schema's enum lists them.
+pub const OPERATIONS: &[(&str, ())] = &[
+    ("fetch_and_stage", ()),
+    ("query", ()),
+    ("schema", ()),
+    ("list_datasets", ()),
+    ("drop_dataset", ()),
+];
+
+/// The server's staging, or an error naming why there is none.
+pub fn staging<'a>(ctx: &ToolContext<'a>) -> Result<&'a Staging> {
+    ctx.staging.ok_or_else(|| {
+        Error::new(
+            ErrorKind::Unavailable,
+            "This server instance has no dataset store, so entrez_data cannot stage records.",
+        )
+        .with_code("store_unavailable")
+        .suggest("Use entrez_query to fetch records directly.")
+    })
+}
+
+/// The resource URI of a dataset's schema.
+pub fn schema_uri(id: &str) -> String {
+    format!("entrez-dataset://{id}/schema")
+}
+
+/// The caller's dataset named by `data_access_id`; expired ones are dropped on the way.
+pub async fn owned_dataset(ctx: &ToolContext<'_>, id: &str) -> Result<DatasetInfo> {
+    let staging = staging(ctx)?;
+    let missing = || {
+        Error::new(
+            ErrorKind::NotFound,
+            format!("No dataset {id:?} exists for this caller."),
+        )
+        .with_code("dataset_not_found")
+        .suggest("Call entrez_data with operation list_datasets to see your datasets.")
+        .suggest("Datasets belong to the session or X-NCBI-API-Key that staged them (a stateless request without a key: to whoever holds the id) and expire; stage again with fetch_and_stage.")
+        .with_details(json!({ "data_access_id": id }))
+    };
+    if !is_dataset_id(id) {
+        return Err(missing());
+    }
+    let owner = owner_of(ctx.request);
+    let info = match staging.store.get(id).await? {
+        Some(info) if owner.may_use(&info.owner) => info,
+        // Someone else's dataset reads exactly like no dataset.
+        _ => return Err(missing()),
+    };
+    let now = ctx.platform.now_unix_ms();
+    if info.expired(now) {
+        staging.store.remove(id).await?;
+        let mut e = missing();
+        e.message = format!(
+            "Dataset {id} expired at {} and was dropped.",
+            crate::staging::iso8601(info.expires_ms)
+        );
+        return Err(e.with_code("dataset_expired"));
+    }
+    Ok(info)
+}
+
+/// Warnings every result about a dataset carries while it is not complete.
+pub fn status_warnings(info: &DatasetInfo) -> Vec<String> {
+    match &info.status {
+        crate::staging::store::Status::Complete => Vec::new(),
+        crate::staging::store::Status::Loading => vec![format!(
+            "Dataset {} is still loading: {} records so far; results may change.",
+            info.id, info.records
+        )],
+        crate::staging::store::Status::Failed(reason) => vec![format!(
+            "Dataset {} is incomplete: staging failed ({reason}); {} records were staged.",
+            info.id, info.records
+        )],
+        crate::staging::store::Status::Partial(_) => vec![format!(
+            "Dataset {} is partial: {} records so far; fetch_and_stage with this data_access_id stages the rest.",
+            info.id, info.records
+        )],
+    }
+}

@@ -1,0 +1,109 @@
+//! `entrez_external`: PubChem (PUG REST) and PMC's article services, beside the E-utilities.
+//!
+//! The E-utilities cover Entrez; chemists and literature work also need
+//! PubChem's structure services and three PMC services that live outside
+//! them. One tool takes a `service` and an `operation` (the inputSchema ties
+//! them together) so an assistant sees a single, uniform entry point:
+//!
+//! - [`plan`] builds every request as data (exact URLs and bodies, tested);
+//! - [`client`] paces each service in its own bucket of the server's shared
+//!   pacer, retries transient refusals, and through [`throttle`] turns
+//!   PubChem's `X-Throttling-Control` warnings into slower pacing for everyone;
+//! - [`pubchem`] and [`pmc`] run the operations and read the replies with
+//!   [`pug`] and [`cite`]; [`render`] writes the text blocks.
+//!
+//! Like every tool here it is pure core: it names no runtime and compiles for
+//! wasm32, reaching the network only through [`crate::net::Transport`].
+
+pub mod bioc;
+pub mod call;
+pub mod cite;
+pub mod client;
+pub mod oa;
+pub mod plan;
+pub mod pmc;
+pub mod pubchem;
+pub mod pug;
+pub mod pug_rest;
+pub mod render;
+pub mod throttle;
+
+use super::spec::{ToolAnnotations, ToolSpec};
+use super::{ToolContext, ToolOutput};
+use crate::error::Result;
+use crate::tools::output::TextForm;
+use call::ExternalCall;
+use serde_json::Value;
+
+/// Registry row.
+pub const SPEC: ToolSpec = ToolSpec {
+    name: "entrez_external",
+    title: "PubChem and PMC services",
+    description: concat!(
+        "NCBI services beyond the E-utilities. service pubchem (PUG REST): compound, substance and bioassay lookups, ",
+        "structure_search (identity, substructure, superstructure, similarity, 3-D), pug_rest (any documented PUG REST ",
+        "request, as fields or as PubChem's path). service pmc: id_convert (PMCID, PMID, DOI), oa_service (Open Access ",
+        "links, license, listings), citation_export, bioc (full text). Search PubMed or PMC with entrez_query. ",
+        "Example: {\"service\":\"pubchem\",\"operation\":\"compound\",\"namespace\":\"name\",\"identifier\":\"aspirin\"}. ",
+        crate::tools::spec::lenient!()
+    ),
+    input_schema: include_str!("../../../../schemas/entrez_external.input.json"),
+    output_schema: include_str!("../../../../schemas/entrez_external.output.json"),
+    annotations: ToolAnnotations {
+        read_only: true,
+        destructive: false,
+        // Lookups: asking twice changes nothing (results only change as the databases do).
+        idempotent: true,
+        open_world: true,
+    },
+    typical_output: "1-3 KB per compound or article; a PNG of 5-20 KB for pictures; up to 1,000 CIDs per search",
+    text_form: TextForm::Readable,
+    handler: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+/// The operations, as the schema's enum lists them.
+pub const OPERATIONS: &[(&str, ())] = &[
+    ("compound", ()),
+    ("substance", ()),
+    ("bioassay", ()),
+    ("structure_search", ()),
+    ("pug_rest", ()),
+    ("id_convert", ()),
+    ("oa_service", ()),
+    ("citation_export", ()),
+    ("bioc", ()),
+];
+
+async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
+    let named = args["operation"].as_str().unwrap_or_default();
+    if named == "pug_rest" {
+        // A request the grammar refuses: say which part, as validate would.
+        if let Err(problems) = crate::pubchem::read(&args) {
+            let first = problems
+                .first()
+                .map(|p| p.message.clone())
+                .unwrap_or_default();
+            return Err(crate::error::Error::new(crate::error::ErrorKind::InvalidArguments, first)
+                .with_details(serde_json::json!({"problems": problems.iter().map(|p| serde_json::json!({"path": p.path, "message": p.message})).collect::<Vec<_>>()}))
+                .suggest("validate this call to see every problem; PUG REST requests are <domain>/<namespace>/<identifiers>/<operation>/<output>."));
+        }
+    }
+    let Some(call) = ExternalCall::read(&args) else {
+        return Err(super::unknown_operation(
+            "entrez_external",
+            named,
+            OPERATIONS,
+        ));
+    };
+    match &call {
+        ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => {
+            pubchem::lookup(ctx, l).await
+        }
+        ExternalCall::StructureSearch(s) => pubchem::structure_search(ctx, s).await,
+        ExternalCall::PugRest(p) => pug_rest::run(ctx, p).await,
+        ExternalCall::IdConvert(c) => pmc::id_convert(ctx, c).await,
+        ExternalCall::OaService(c) => oa::oa_service(ctx, c).await,
+        ExternalCall::CitationExport(c) => pmc::citation_export(ctx, c).await,
+        ExternalCall::Bioc(c) => bioc::bioc(ctx, c).await,
+    }
+}

@@ -1,0 +1,67 @@
+//! `entrez_query`: every E-utility, paced under NCBI's limit, parsed into typed records.
+//!
+//! [`plan`] turns arguments into requests (pure, tested by exact URL),
+//! [`operations`] sends them through the caller's [`EntrezClient`] and parses
+//! the replies with [`crate::parse`], and [`render`] writes the text block.
+//! Large results are capped here, with the total and a way forward.
+
+pub mod call;
+pub mod operations;
+pub mod plan;
+pub mod render;
+
+use super::spec::{ToolAnnotations, ToolSpec};
+use super::{ToolContext, ToolOutput};
+use crate::error::{Error, ErrorKind, Result};
+use crate::tools::output::TextForm;
+use call::QueryCall;
+use serde_json::Value;
+
+/// Registry row.
+pub const SPEC: ToolSpec = ToolSpec {
+    name: "entrez_query",
+    title: "NCBI Entrez E-utilities",
+    description: concat!(
+        "Every NCBI E-utility, with fetched records parsed into data. info (einfo), search (esearch), summary ",
+        "(esummary), fetch (efetch: PubMed/PMC articles, sequences, taxonomy), link (elink), post (epost), global_query ",
+        "(egquery), spell (espell), citation_match (ecitmatch). Paced under NCBI's rate limit; 429/5xx retried. Up to ",
+        "max_records (50) records are parsed per call: page with retstart, or search with usehistory then fetch by ",
+        "webenv/query_key; stage big sets with entrez_data. ",
+        "Example: {\"operation\":\"search\",\"term\":\"crispr[tiab] AND 2024[dp]\",\"retmax\":5}. ",
+        crate::tools::spec::lenient!()
+    ),
+    input_schema: include_str!("../../../../schemas/entrez_query.input.json"),
+    output_schema: include_str!("../../../../schemas/entrez_query.output.json"),
+    annotations: ToolAnnotations {
+        read_only: true,
+        destructive: false,
+        // NCBI's data changes over time, and post creates history entries, so not idempotent.
+        idempotent: false,
+        open_world: true,
+    },
+    typical_output: "1-5 KB per search or summary page; 2-10 KB per fetched PubMed article",
+    text_form: TextForm::Readable,
+    handler: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
+    // The schema has named the operation already; a call without one never gets here.
+    let call = QueryCall::read(&args).ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidArguments,
+            "entrez_query needs an operation.",
+        )
+        .suggest("Set operation, e.g. \"search\".")
+    })?;
+    match &call {
+        QueryCall::Info(c) => operations::info(ctx, c).await,
+        QueryCall::Search(c) => operations::search(ctx, c).await,
+        QueryCall::Summary(c) => operations::summary(ctx, c).await,
+        QueryCall::Fetch(c) => operations::fetch(ctx, c).await,
+        QueryCall::Link(c) => operations::link(ctx, c).await,
+        QueryCall::Post(c) => operations::post(ctx, c).await,
+        QueryCall::GlobalQuery(c) => operations::global_query(ctx, c).await,
+        QueryCall::Spell(c) => operations::spell(ctx, c).await,
+        QueryCall::CitationMatch(c) => operations::citation_match(ctx, c).await,
+    }
+}

@@ -1,0 +1,431 @@
+//! Running each `entrez_query` operation: send, parse, cap, describe.
+
+use super::call::{
+    CitationMatch, Fetch, GlobalQuery, Info, Link, LinkMode, Post, ReplyMode, Search, Spell,
+    Summary,
+};
+use super::plan::{self, Format};
+use super::render;
+use crate::entrez::databases;
+use crate::error::{Error, ErrorKind, Result};
+use crate::parse;
+use crate::parse::records::Records;
+use crate::tools::content::{Annotations, Content, Role};
+use crate::tools::{ToolContext, ToolOutput};
+use crate::validation::codes;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// Cap on the text block, in characters; structured content carries the rest.
+pub const MAX_TEXT_CHARS: usize = 60_000;
+
+fn to_value<T: Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+/// The readable block for people and assistants, plus a hint block for the assistant alone.
+fn output(structured: Value, text: String, hint: Option<String>) -> ToolOutput {
+    let mut text = text;
+    if text.chars().count() > MAX_TEXT_CHARS {
+        text = text.chars().take(MAX_TEXT_CHARS).collect::<String>()
+            + "\n[text shortened; structuredContent holds every field]";
+    }
+    let mut out = ToolOutput::new(structured, text).with_text_annotations(
+        Annotations::for_audience(&[Role::User, Role::Assistant]).with_priority(1.0),
+    );
+    if let Some(h) = hint {
+        out = out.with_content(
+            Content::text(h)
+                .annotated(Annotations::for_audience(&[Role::Assistant]).with_priority(0.4)),
+        );
+    }
+    out
+}
+
+/// Where to go when a result was capped.
+fn paging_hint(ctx: &ToolContext<'_>, shown: usize, total: usize) -> String {
+    let staging = if ctx.registry.get("entrez_data").is_some() {
+        " For the whole set, stage it with entrez_data (operation fetch_and_stage) and query it in SQL."
+    } else {
+        ""
+    };
+    format!(
+        "Showing {shown} of {total} records. Page with retstart/retmax (search with usehistory=true, then fetch with webenv, query_key and retstart), or raise max_records (up to 500).{staging}"
+    )
+}
+
+/// einfo.
+pub async fn info(ctx: &ToolContext<'_>, call: &Info) -> Result<ToolOutput> {
+    let reply = ctx.entrez()?.send(&plan::info(call)).await?;
+    let parsed = match call.retmode {
+        ReplyMode::Xml => parse::einfo::parse_einfo(&reply.body)?,
+        ReplyMode::Json => parse::einfo_json::parse_einfo_json(&reply.body)?,
+    };
+    match parsed {
+        parse::einfo::EInfo::Databases(dbs) => {
+            let text = format!("{} Entrez databases:\n{}", dbs.len(), dbs.join(", "));
+            Ok(output(
+                json!({"operation": "info", "databases": dbs, "warnings": []}),
+                text,
+                Some("Call info with a database to see its search fields (for [tag] qualifiers) and link names.".into()),
+            ))
+        }
+        parse::einfo::EInfo::Database(db) => {
+            let value = to_value(&db);
+            let text = render::db_info(&value);
+            Ok(output(
+                json!({"operation": "info", "database": value, "warnings": []}),
+                text,
+                None,
+            ))
+        }
+    }
+}
+
+/// esearch.
+pub async fn search(ctx: &ToolContext<'_>, call: &Search) -> Result<ToolOutput> {
+    let db = &call.database;
+    let reply = ctx.entrez()?.send(&plan::search(call)).await?;
+    let r = match call.retmode {
+        ReplyMode::Xml => parse::esearch::parse_esearch_xml(&reply.body)?,
+        ReplyMode::Json => parse::esearch::parse_esearch_json(&reply.body)?,
+    };
+    let mut warnings: Vec<String> = Vec::new();
+    for p in &r.error_list.phrases_not_found {
+        warnings.push(format!(
+            "PhraseNotFound: \"{p}\" matched nothing and was left out."
+        ));
+    }
+    for f in &r.error_list.fields_not_found {
+        warnings.push(format!(
+            "FieldNotFound: [{f}] is not a search field of {db}."
+        ));
+    }
+    for p in &r.warnings.phrases_ignored {
+        warnings.push(format!("PhraseIgnored: \"{p}\" (a stop word) was ignored."));
+    }
+    for p in &r.warnings.quoted_phrases_not_found {
+        warnings.push(format!("QuotedPhraseNotFound: \"{p}\"."));
+    }
+    warnings.extend(r.warnings.output_messages.iter().cloned());
+    warnings.extend(r.errors.iter().map(|e| format!("NCBI: {e}")));
+    let mut structured = to_value(&r);
+    structured["operation"] = json!("search");
+    structured["database"] = json!(db);
+    structured["warnings"] = json!(warnings);
+    let text = render::search(db, &structured);
+    let hint = (r.count > r.ids.len() as u64).then(|| {
+        format!(
+            "{} of {} ids returned. Fetch details with operation summary or fetch and these ids{}.",
+            r.ids.len(),
+            r.count,
+            if r.webenv.is_some() {
+                ", or with webenv and query_key to page through all of them"
+            } else {
+                ""
+            }
+        )
+    });
+    Ok(output(structured, text, hint))
+}
+
+/// esummary; JSON per-uid errors are reported, never dropped.
+pub async fn summary(ctx: &ToolContext<'_>, call: &Summary) -> Result<ToolOutput> {
+    let db = &call.database;
+    let reply = ctx.entrez()?.send(&plan::summary(call)).await?;
+    let parsed = if call.retmode == ReplyMode::Json {
+        parse::esummary_json::parse_esummary_json(&reply.body)?
+    } else {
+        parse::esummary::parse_esummary_xml(&reply.body)?
+    };
+    if parsed.docs.is_empty() && !parsed.errors.is_empty() {
+        let messages: Vec<String> = parsed.errors.iter().map(|e| e.message.clone()).collect();
+        return Err(crate::entrez::faults::ncbi_error(&messages));
+    }
+    let cap = call.max_records;
+    let total = parsed.docs.len();
+    let docs: Vec<Value> = parsed
+        .docs
+        .iter()
+        .take(cap)
+        .map(|d| {
+            let h = parse::headline::headline(d);
+            json!({"uid": d.uid, "title": h.title, "authors": h.authors, "source": h.source, "year": h.year, "fields": d.fields})
+        })
+        .collect();
+    let errors: Vec<Value> = parsed.errors.iter().map(to_value).collect();
+    let warnings: Vec<String> = parsed
+        .errors
+        .iter()
+        .map(|e| format!("{}: {}", e.uid.as_deref().unwrap_or("request"), e.message))
+        .collect();
+    let structured = json!({
+        "operation": "summary", "database": db, "count": docs.len(), "total": total,
+        "truncated": total > docs.len(), "docs": docs, "errors": errors, "warnings": warnings,
+    });
+    let text = render::summary(db, &structured);
+    let hint = (total > cap).then(|| paging_hint(ctx, cap, total));
+    Ok(capped(output(structured, text, hint.clone()), hint))
+}
+
+/// Names a cut made to a result (records beyond max_records, text beyond its bound) as a
+/// `results_capped` warning with the total and the way to the rest.
+fn capped(out: ToolOutput, hint: Option<String>) -> ToolOutput {
+    match hint {
+        Some(h) => out.with_warning(codes::RESULTS_CAPPED, "$.max_records", h),
+        None => out,
+    }
+}
+
+/// efetch, parsed according to the database and format.
+pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
+    let db = &call.database;
+    let format = call.format;
+    let reply = ctx.entrez()?.send(&plan::fetch(call)).await?;
+    let body = &reply.body;
+    let records: Vec<Value> = match parse::records::parse(format, body)? {
+        Records::Pubmed(r) | Records::Medline(r) => r.iter().map(to_value).collect(),
+        Records::Pmc(r) => r.iter().map(to_value).collect(),
+        Records::Sequences(r) => r.iter().map(to_value).collect(),
+        Records::Taxa(r) => r.iter().map(to_value).collect(),
+        Records::Ipg(r) => r.iter().map(to_value).collect(),
+        Records::Generic(r) => r.iter().map(to_value).collect(),
+        Records::Raw => Vec::new(),
+    };
+    if format == Format::Raw {
+        // Binary replies (EFetch's binary ASN.1) travel as base64, never as mangled text.
+        let (raw, encoding) = match std::str::from_utf8(body) {
+            Ok(t) => (t.to_string(), "text"),
+            Err(_) => {
+                use base64::Engine;
+                let encoded = base64::engine::general_purpose::STANDARD.encode(body);
+                (encoded, "base64")
+            }
+        };
+        let length = raw.chars().count();
+        let truncated = length > MAX_TEXT_CHARS;
+        let shown: String = raw.chars().take(MAX_TEXT_CHARS).collect();
+        let mut warnings = Vec::new();
+        if truncated {
+            warnings.push(format!(
+                "The reply ({length} characters) was cut to its first {MAX_TEXT_CHARS}: ask for fewer records per call{}.",
+                if call.region.seq_start.is_some() || databases::genbank_rettype(db).is_some() {
+                    ", or a region of the sequence (seq_start, seq_stop)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        let structured = json!({
+            "operation": "fetch", "database": db, "format": format.name(),
+            "content_type": reply.header("content-type").unwrap_or("text/plain"),
+            "count": 0, "total": 0, "truncated": truncated, "records": [], "raw": shown,
+            "raw_length": length, "raw_encoding": encoding, "warnings": warnings,
+        });
+        let out = output(
+            structured,
+            shown,
+            truncated.then(|| "The raw reply was shortened: fetch fewer ids per call, page a history set with retstart/retmax, or (sequences) ask for a region with seq_start/seq_stop.".to_string()),
+        );
+        return Ok(match warnings.first() {
+            Some(w) => out.with_warning(codes::RESULTS_CAPPED, "$.ids", w.clone()),
+            None => out,
+        });
+    }
+    let requested = call.records.ids().len();
+    let total = records.len();
+    let cap = call.max_records;
+    let shown: Vec<Value> = records.into_iter().take(cap).collect();
+    let mut warnings: Vec<String> = Vec::new();
+    if requested > 0 && total < requested && !matches!(format, Format::GenericXml | Format::IpgXml)
+    {
+        warnings.push(format!(
+            "{requested} ids requested, {total} records returned: some ids were not found in {db}."
+        ));
+    }
+    let structured = json!({
+        "operation": "fetch", "database": db, "format": format.name(),
+        "content_type": reply.header("content-type").unwrap_or("text/xml"),
+        "count": shown.len(), "total": total, "truncated": total > shown.len(),
+        "records": shown, "warnings": warnings,
+    });
+    let text = render::records(format, &structured);
+    let hint = (total > cap).then(|| paging_hint(ctx, cap, total));
+    Ok(capped(output(structured, text, hint.clone()), hint))
+}
+
+/// elink, in XML, JSON, or (prlinks retmode=ref) as the provider URL NCBI redirects to.
+pub async fn link(ctx: &ToolContext<'_>, call: &Link) -> Result<ToolOutput> {
+    let reply = ctx.entrez()?.send(&plan::link(call)).await?;
+    let r = match call.retmode {
+        LinkMode::Xml => parse::elink::parse_elink_xml(&reply.body)?,
+        LinkMode::Json => parse::elink::parse_elink_json(&reply.body)?,
+        LinkMode::Ref => return Ok(link_ref(call, &reply)),
+    };
+    let mut structured = to_value(&r);
+    structured["operation"] = json!("link");
+    structured["dbfrom"] = json!(call.dbfrom);
+    structured["cmd"] = json!(call.cmd);
+    structured["warnings"] = json!(r
+        .errors
+        .iter()
+        .map(|e| format!("NCBI: {e}"))
+        .collect::<Vec<_>>());
+    let text = render::link(&structured);
+    Ok(output(structured, text, None))
+}
+
+/// prlinks with retmode=ref: NCBI answers with a redirect to the full text, and its target is the result.
+fn link_ref(call: &Link, reply: &crate::net::HttpReply) -> ToolOutput {
+    let url = reply
+        .header("location")
+        .filter(|_| (300..400).contains(&reply.status));
+    let id = call.records.ids().first().cloned().unwrap_or_default();
+    let (text, warnings) = match url {
+        Some(u) => (
+            format!("{} {id}: the full text is at {u}", call.dbfrom),
+            vec![],
+        ),
+        None => (
+            format!("NCBI named no provider for {} {id}.", call.dbfrom),
+            vec![format!(
+                "NCBI answered HTTP {} without a redirect: no LinkOut provider for this id.",
+                reply.status
+            )],
+        ),
+    };
+    let structured = json!({
+        "operation": "link", "dbfrom": call.dbfrom, "cmd": call.cmd, "linksets": [],
+        "url": url, "warnings": warnings,
+    });
+    output(structured, text, None)
+}
+
+/// epost.
+pub async fn post(ctx: &ToolContext<'_>, call: &Post) -> Result<ToolOutput> {
+    let db = &call.database;
+    let reply = ctx.entrez()?.send(&plan::post(call)).await?;
+    let r = parse::epost::parse_epost(&reply.body)?;
+    let posted = call.ids.len();
+    let mut structured = to_value(&r);
+    structured["operation"] = json!("post");
+    structured["database"] = json!(db);
+    structured["count"] = json!(posted.saturating_sub(r.invalid_ids.len()));
+    let mut warnings = r.warnings.clone();
+    if !r.invalid_ids.is_empty() {
+        warnings.push(format!(
+            "NCBI rejected {} id(s): {}",
+            r.invalid_ids.len(),
+            r.invalid_ids.join(", ")
+        ));
+    }
+    structured["warnings"] = json!(warnings);
+    let text = format!(
+        "Posted {} id(s) to the history server for {db}.\nwebenv: {}\nquery_key: {}\n{}",
+        structured["count"],
+        r.webenv,
+        r.query_key,
+        warnings.join("\n")
+    );
+    Ok(output(
+        structured,
+        text,
+        Some("Use webenv and query_key with summary, fetch or link instead of ids.".into()),
+    ))
+}
+
+/// espell.
+pub async fn spell(ctx: &ToolContext<'_>, call: &Spell) -> Result<ToolOutput> {
+    let reply = ctx.entrez()?.send(&plan::spell(call)).await?;
+    let r = parse::espell::parse_espell(&reply.body)?;
+    let mut structured = to_value(&r);
+    structured["operation"] = json!("spell");
+    structured["warnings"] = json!([]);
+    let text = if r.corrected_query.is_empty() || r.corrected_query == r.query {
+        format!(
+            "No spelling corrections for \"{}\" in {}.",
+            r.query, r.database
+        )
+    } else {
+        format!(
+            "Did you mean: {}\n(original: {})",
+            r.corrected_query, r.query
+        )
+    };
+    Ok(output(structured, text, None))
+}
+
+/// ecitmatch.
+pub async fn citation_match(ctx: &ToolContext<'_>, call: &CitationMatch) -> Result<ToolOutput> {
+    let reply = ctx.entrez()?.send(&plan::citation_match(call)).await?;
+    let text_body = String::from_utf8_lossy(&reply.body);
+    let matches = parse::ecitmatch::parse_ecitmatch(&text_body);
+    let found = matches.iter().filter(|m| m.pmid.is_some()).count();
+    let mut text = format!("{found} of {} citation(s) matched a PMID.\n", matches.len());
+    for m in &matches {
+        text.push_str(&format!(
+            "- {}: {} ({} {} {}, p. {})\n",
+            m.key,
+            m.pmid.as_deref().unwrap_or("no match"),
+            m.journal,
+            m.year,
+            m.volume,
+            m.first_page
+        ));
+    }
+    let structured = json!({"operation": "citation_match", "count": matches.len(), "matched": found, "matches": matches, "warnings": []});
+    Ok(output(structured, text, None))
+}
+
+/// Hit counts across databases, one paced esearch each (EGQuery's documented replacement).
+pub async fn global_query(ctx: &ToolContext<'_>, call: &GlobalQuery) -> Result<ToolOutput> {
+    let client = ctx.entrez()?;
+    let term = &call.term;
+    let mut results = Vec::new();
+    let plans = plan::global_query(call);
+    let total = plans.len() as f64;
+    for (i, (db, req)) in plans.into_iter().enumerate() {
+        let outcome = match client.send(&req).await {
+            Ok(reply) => parse::esearch::parse_esearch_xml(&reply.body).map_err(Error::from),
+            Err(e) => Err(e),
+        };
+        results.push(match outcome {
+            Ok(r) if r.errors.is_empty() => json!({"database": db, "count": r.count}),
+            Ok(r) => json!({"database": db, "count": null, "error": r.errors.join("; ")}),
+            // A rate-limit refusal would hit every later database too: stop, say so.
+            Err(e) if e.kind == ErrorKind::RateLimited => return Err(e),
+            Err(e) => json!({"database": db, "count": null, "error": e.message}),
+        });
+        // Pacing makes a long database list take seconds; tell the client how far along it is.
+        if let Some(p) = ctx.progress {
+            p.report((i + 1) as f64, Some(total), &format!("counted {db}"));
+        }
+    }
+    let mut sorted = results.clone();
+    sorted.sort_by_key(|r| std::cmp::Reverse(r["count"].as_u64().unwrap_or(0)));
+    let mut text = format!("Hits for \"{term}\" by database:\n");
+    for r in &sorted {
+        match r["count"].as_u64() {
+            Some(c) => text.push_str(&format!(
+                "  {:<14} {c}\n",
+                r["database"].as_str().unwrap_or("")
+            )),
+            None => text.push_str(&format!(
+                "  {:<14} error: {}\n",
+                r["database"].as_str().unwrap_or(""),
+                r["error"].as_str().unwrap_or("")
+            )),
+        }
+    }
+    let failed = results.iter().filter(|r| r["count"].is_null()).count();
+    if failed == results.len() && !results.is_empty() {
+        return Err(Error::new(
+            ErrorKind::Upstream,
+            format!("No database answered the count query for \"{term}\"."),
+        )
+        .suggest("Check the term's syntax with operation spell, or retry later."));
+    }
+    let structured =
+        json!({"operation": "global_query", "term": term, "results": results, "warnings": []});
+    Ok(output(structured, text, None))
+}

@@ -1,0 +1,208 @@
+//! `validate`: a dry run of any tool call, with no side effects.
+//!
+//! Three levels. `syntax` runs the schema check that guards
+//! `tools/call`. `semantic` (the default) adds [`crate::validation`]: NCBI
+//! database names, EFetch formats, id families, search-term syntax, dates and
+//! NCBI's size limits; for `entrez_data`, that the dataset exists for this
+//! caller and that the SQL compiles against its real tables under the
+//! read-only policy (the store's own check, which only reads). `tools/call`
+//! runs the very same semantic check after the schema, so a call `validate`
+//! rejects is never sent upstream. Those two never contact NCBI. `runtime`,
+//! opt-in, adds one bounded upstream lookup ([`runtime`]: do the ids exist?);
+//! the capability announced in `initialize`, built from [`capability`], says
+//! what each level does.
+
+pub mod runtime;
+pub mod wire;
+
+use super::entrez_data;
+use super::spec::{ToolAnnotations, ToolSpec};
+use super::{intake, ToolContext, ToolOutput};
+use crate::error::Result;
+use crate::suggest::closest;
+use crate::tools::output::TextForm;
+use crate::validation::{self, Context, Finding};
+use serde_json::{json, Map, Value};
+use wire::Verdict;
+
+/// Most calls one batch may carry.
+pub const MAX_BATCH: usize = 20;
+/// Version of the validation protocol implemented.
+pub const PROTOCOL_VERSION: &str = "1.0";
+/// The levels this server implements, shallow to deep; the schema's enum matches.
+pub const LEVELS: &[&str] = &["syntax", "semantic", "runtime"];
+/// The level used when the caller names none.
+pub const DEFAULT_LEVEL: &str = "semantic";
+
+/// Registry row.
+pub const SPEC: ToolSpec = ToolSpec {
+    name: "validate",
+    title: "Validate a tool call (dry run)",
+    description: "Dry-runs a call to any tool here, with the checks tools/call applies, without running it. Semantic level by default (never contacts NCBI). Answers in the validation protocol's JSON: valid, errors, warnings, suggestions, normalized_arguments, details. One call {tool, arguments} or a batch {calls}.",
+    input_schema: include_str!("../../../../schemas/validate.input.json"),
+    output_schema: include_str!("../../../../schemas/validate.output.json"),
+    annotations: ToolAnnotations {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        // The opt-in runtime level asks NCBI whether ids exist.
+        open_world: true,
+    },
+    typical_output: "0.5-2 KB per call checked",
+    text_form: TextForm::ValidationJson,
+    handler: |ctx, args| Box::pin(run(ctx, args)),
+};
+
+/// How long a syntax or semantic answer stays true, in seconds, unless a dataset changes.
+pub const CACHE_TTL_SECS: u64 = 3_600;
+
+/// The `experimental.toolValidation` capability, with every field the
+/// validation-capability proposal defines, then this server's own.
+pub fn capability() -> Value {
+    json!({
+        "supported": true,
+        "method": SPEC.name,
+        "version": PROTOCOL_VERSION,
+        // No separate security level: the read-only SQL policy is part of semantic.
+        "levels": { "syntax": true, "semantic": true, "runtime": true, "security": false },
+        // The runtime level awaits NCBI; no level streams partial answers.
+        "async": true,
+        "streaming": false,
+        // entrez_data checks read the caller's own datasets.
+        "contextAware": true,
+        "cacheable": true,
+        "batchValidation": true,
+        "maxBatchSize": MAX_BATCH,
+        "caching": {
+            "enabled": true,
+            "ttl": CACHE_TTL_SECS,
+            "invalidateOn": ["resource_change", "tool_update"],
+        },
+        "defaultLevel": DEFAULT_LEVEL,
+        "runtime": runtime::describe(),
+        "sideEffects": false,
+        "resultFormat": {
+            "firstContent": "serialized JSON of the result",
+            "errors": "strings: [code] $.path: message",
+            "details": "per-problem objects: code, path, message, severity",
+            "perResultCacheable": "cacheable: false for the runtime level and for entrez_data dataset checks",
+        },
+    })
+}
+
+async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
+    let level = args
+        .get("level")
+        .and_then(Value::as_str)
+        .and_then(|l| LEVELS.iter().copied().find(|known| *known == l))
+        .unwrap_or(DEFAULT_LEVEL);
+    let names: Vec<&str> = ctx.registry.tools().iter().map(|t| t.spec.name).collect();
+    if let Some(calls) = args.get("calls").and_then(Value::as_array) {
+        let mut verdicts = Vec::with_capacity(calls.len());
+        for call in calls {
+            verdicts.push(check_one(ctx, &names, &call["tool"], &call["arguments"], level).await);
+        }
+        return Ok(ToolOutput::new(
+            wire::batch_value(level, &verdicts),
+            wire::batch_text(level, &verdicts),
+        ));
+    }
+    let verdict = check_one(ctx, &names, &args["tool"], &args["arguments"], level).await;
+    Ok(ToolOutput::new(verdict.to_value(), verdict.text()))
+}
+
+async fn check_one(
+    ctx: &ToolContext<'_>,
+    names: &[&str],
+    tool: &Value,
+    arguments: &Value,
+    level: &'static str,
+) -> Verdict {
+    let name = tool.as_str().unwrap_or_default();
+    let arguments = if arguments.is_null() {
+        json!({})
+    } else {
+        arguments.clone()
+    };
+    let registry = ctx.registry;
+    let Some(target) = registry.get(name) else {
+        let mut suggestions = Vec::new();
+        let mut message = format!("Unknown tool \"{name}\".");
+        if let Some(best) = closest(name, names.iter().copied()) {
+            message = format!("Unknown tool \"{name}\". Did you mean \"{best}\"?");
+            suggestions.push(format!("Use \"{best}\"."));
+        }
+        suggestions.push(format!("Available tools: {}.", names.join(", ")));
+        return Verdict {
+            tool: name.to_string(),
+            level,
+            errors: vec![json!({ "code": "unknown_tool", "path": "$.tool", "message": message })],
+            warnings: Vec::new(),
+            suggestions,
+            normalized: arguments,
+            cacheable: true,
+        };
+    };
+    // The same reading tools/call gives the call: its repairs are warnings here too.
+    let intake = intake::read(name, &target.input_schema, arguments);
+    let arguments = intake.arguments;
+    let found = registry.findings(target, &arguments);
+    let mut errors: Vec<Value> = intake.errors.iter().map(Finding::to_value).collect();
+    errors.extend(intake::unexplained(&intake.errors, found.errors));
+    let mut warnings: Vec<Value> = intake.notes.iter().map(Finding::to_value).collect();
+    let mut suggestions: Vec<String> = Vec::new();
+    let mut normalized = None;
+    // Runtime answers depend on NCBI today, dataset answers on the caller's datasets.
+    let mut cacheable = level != "runtime";
+    if level != "syntax" {
+        let rules = Context { tool_names: names };
+        let mut report = validation::check(&rules, name, &arguments);
+        // Datasets and SQL are checked against the store only once the call is otherwise sound.
+        if name == entrez_data::SPEC.name && errors.is_empty() && report.errors.is_empty() {
+            cacheable = false;
+            entrez_data::preflight::check(ctx, &arguments, &mut report).await;
+        }
+        // The opt-in level asks upstream, and only about calls that are otherwise sound.
+        if level == "runtime" && errors.is_empty() && report.errors.is_empty() {
+            runtime::check(ctx, name, &arguments, &mut report).await;
+        }
+        errors.extend(report.errors.iter().map(Finding::to_value));
+        warnings.extend(report.warnings.iter().map(Finding::to_value));
+        // The specific fixes first; the schema's generic ones (example call, tool info) last.
+        suggestions = report.suggestions;
+        normalized = report.normalized;
+    }
+    for s in found.suggestions {
+        if !suggestions.contains(&s) {
+            suggestions.push(s);
+        }
+    }
+    let normalized = normalized.unwrap_or_else(|| with_defaults(&target.input_schema, arguments));
+    Verdict {
+        tool: name.to_string(),
+        level,
+        errors,
+        warnings,
+        suggestions,
+        normalized,
+        cacheable,
+    }
+}
+
+/// Fills in top-level `default`s the schema declares, as the tool would assume them.
+fn with_defaults(schema: &Value, arguments: Value) -> Value {
+    let Value::Object(mut args) = arguments else {
+        return arguments;
+    };
+    let props = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_else(Map::new);
+    for (name, prop) in props {
+        if let Some(default) = prop.get("default") {
+            args.entry(name).or_insert_with(|| default.clone());
+        }
+    }
+    Value::Object(args)
+}

@@ -1,0 +1,90 @@
+//! Walking an NCBI record set: opening its root and visiting children.
+//!
+//! efetch answers many bad requests with HTTP 200 and a different document:
+//! `<eFetchResult><ERROR>Cannot process ID list</ERROR></eFetchResult>`, or a
+//! bare `<ERROR>`. Every record parser opens its body through [`open_root`],
+//! so such a reply becomes an error quoting NCBI's own words instead of an
+//! empty list that reads as "no records", and a document of the wrong kind
+//! (taxonomy XML handed to the GBSeq parser) is named rather than half-read.
+//!
+//! [`each_child`] is the one loop every parser would otherwise repeat: it
+//! hands each child element to a closure and returns at the parent's end tag.
+//! A child the closure leaves unread is skipped, so its grandchildren can
+//! never be mistaken for siblings.
+
+use crate::error::{ParseError, Said};
+use crate::xml::{unexpected, Xml};
+use quick_xml::events::{BytesStart, Event};
+
+/// Root elements NCBI uses for an error reply in place of the requested records.
+const ERROR_ROOTS: &[&str] = &["eFetchResult", "ERROR", "Error", "error"];
+
+/// Longest NCBI error text quoted back, in characters.
+const MAX_QUOTED: usize = 500;
+
+/// Reads up to the root element; refuses NCBI error envelopes and roots not in `expected` (empty accepts any).
+pub fn open_root<'a>(
+    x: &mut Xml<'a>,
+    expected: &[&str],
+    what: &str,
+) -> Result<BytesStart<'a>, ParseError> {
+    loop {
+        match x.event()? {
+            Event::Start(start) => {
+                let name = start.local_name().as_ref().to_string();
+                if expected.contains(&name.as_str()) {
+                    return Ok(start);
+                }
+                if ERROR_ROOTS.contains(&name.as_str()) {
+                    let said = x.text()?;
+                    return Err(ncbi_error(what, &said));
+                }
+                if expected.is_empty() {
+                    return Ok(start);
+                }
+                return Err(unexpected(
+                    what,
+                    format!(
+                        "the document's root element is <{name}>, not <{}>; this is a different kind of record",
+                        expected[0]
+                    ),
+                ));
+            }
+            Event::Eof => {
+                return Err(unexpected(what, "the document has no root element"));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// An upstream error carrying the message NCBI put in its error envelope.
+pub fn ncbi_error(what: &str, said: &str) -> ParseError {
+    let mut quoted: String = said.chars().take(MAX_QUOTED).collect();
+    if quoted.len() < said.len() {
+        quoted.push('…');
+    }
+    if quoted.is_empty() {
+        quoted = "(no message)".to_string();
+    }
+    ParseError::reported(
+        format!("NCBI answered with an error instead of {what}: {quoted}"),
+        Said {
+            messages: vec![said.to_string()],
+            ..Said::default()
+        },
+    )
+}
+
+pub use crate::xml::each_child;
+
+/// The element's collapsed text, or `None` when it is empty.
+pub fn text_opt(x: &mut Xml<'_>) -> Result<Option<String>, ParseError> {
+    let text = x.text()?;
+    Ok(if text.is_empty() { None } else { Some(text) })
+}
+
+/// The element's text as a number, or `None` when it is empty or not a number.
+pub fn number<T: std::str::FromStr>(x: &mut Xml<'_>) -> Result<Option<T>, ParseError> {
+    Ok(x.text()?.parse().ok())
+}

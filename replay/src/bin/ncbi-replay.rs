@@ -1,0 +1,5 @@
+//! `ncbi-replay`: see [`entrez_mcp_replay::ncbi`].
+
+fn main() -> std::process::ExitCode {
+    entrez_mcp_replay::ncbi::main()
+}

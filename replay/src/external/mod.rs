@@ -1,0 +1,64 @@
+//! external-replay: a local stand-in for PubChem PUG REST and PMC's article services.
+//!
+//! NCBI cannot be reached from where this project is tested. This server
+//! answers the requests `entrez_external` sends with replies in the formats
+//! the services document, built from hand-written fixtures under
+//! tests/fixtures/external/ (see PROVENANCE.md there: they are NOT
+//! recordings). It is strict where the client's correctness depends on it:
+//!
+//! - PUG REST paths are parsed segment by segment from the raw URL, so a
+//!   structure that should have been POSTed shows up garbled, not silently
+//!   accepted; POSTed identifiers are read from the form body;
+//! - PubChem's limit of 5 requests per second is enforced with 503, a
+//!   `PUGREST.ServerBusy` fault and a Black `X-Throttling-Control` header,
+//!   and every PubChem reply carries that header;
+//! - the PMC services insist on the documented parameters (`format=json`
+//!   for the ID Converter, `format` and `id` for the citation exporter) and
+//!   are limited to 3 requests per second (429 beyond).
+//!
+//! Control endpoints for tests: `GET /__replay/stats`, `POST /__replay/reset`,
+//! `POST /__replay/fail` (queue refusals), `POST /__replay/throttle` (force a
+//! throttling level), `POST /__replay/legacy_smiles` (answer like a PubChem
+//! from before the 2025 SMILES renaming), `POST /__replay/async` (how many
+//! polls an asynchronous search stays "Waiting").
+//!
+//! Usage: `external-replay --listen 127.0.0.1:0 [--pubchem-limit 5] [--pmc-limit 3] [--log-requests]`
+//! prints `listening on http://127.0.0.1:PORT` on stdout once bound.
+
+pub mod bioc;
+pub mod data;
+pub mod form;
+pub mod pmc;
+pub mod pubchem;
+pub mod pug_formats;
+pub mod server;
+
+/// The command line.
+pub const USAGE: &str = "usage: external-replay --listen 127.0.0.1:PORT [--pubchem-limit N] [--pmc-limit N] [--log-requests]";
+
+/// The binary's entry point: the command line, then the server until it fails.
+pub fn main() -> std::process::ExitCode {
+    let defaults = server::Options {
+        listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+        pubchem_limit: 5,
+        pmc_limit: 3,
+        log_requests: false,
+    };
+    crate::cli::main("external-replay", USAGE, defaults, server::run)
+}
+
+impl crate::cli::Options for server::Options {
+    const LIMIT_FLAGS: &'static [&'static str] = &["--pubchem-limit", "--pmc-limit"];
+
+    fn common(&mut self) -> (&mut std::net::SocketAddr, &mut bool) {
+        (&mut self.listen, &mut self.log_requests)
+    }
+
+    fn set_limit(&mut self, flag: &str, per_second: usize) {
+        match flag {
+            "--pubchem-limit" => self.pubchem_limit = per_second,
+            "--pmc-limit" => self.pmc_limit = per_second,
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,393 @@
+//! Which recording answers which E-utilities request.
+//!
+//! The choice follows what each recording was fetched with (PROVENANCE.md and
+//! Biopython's test comments), so a client sees the answer NCBI gave to the
+//! closest recorded request. Ids are only honoured where recordings can be
+//! regrouped (PubMed efetch); elsewhere the recording is served as is.
+//! Where nothing was recorded the replay says so with a 404 rather than
+//! serve a recording of something else.
+
+use crate::ncbi::fixtures::*;
+use crate::ncbi::params::Params;
+use crate::ncbi::pubmed::{fetch_medline, fetch_xml, unique_ids};
+use crate::ncbi::synthetic::{self, error_xml, prolog_of, Templates};
+use axum::body::Bytes;
+
+/// The utilities NCBI serves under /entrez/eutils/.
+pub const UTILITIES: [&str; 8] = [
+    "einfo.fcgi",
+    "esearch.fcgi",
+    "esummary.fcgi",
+    "efetch.fcgi",
+    "elink.fcgi",
+    "epost.fcgi",
+    "espell.fcgi",
+    "ecitmatch.cgi",
+];
+
+/// A response before it becomes HTTP.
+#[derive(Debug)]
+pub struct Reply {
+    /// HTTP status.
+    pub status: u16,
+    /// Content-Type header.
+    pub content_type: &'static str,
+    /// Body bytes.
+    pub body: Bytes,
+    /// What answered: a fixture path, `assembled:...` or `synthetic:...`.
+    pub source: String,
+}
+
+impl Reply {
+    /// A recording served byte for byte.
+    pub fn fixture(f: Fixture) -> Reply {
+        Reply {
+            status: 200,
+            content_type: f.kind.content_type(),
+            body: Bytes::from_static(f.bytes),
+            source: f.name.to_string(),
+        }
+    }
+
+    /// A 200 response built at request time.
+    pub fn made(kind: Kind, body: Vec<u8>, source: impl Into<String>) -> Reply {
+        Reply {
+            status: 200,
+            content_type: kind.content_type(),
+            body: Bytes::from(body),
+            source: source.into(),
+        }
+    }
+
+    /// Nothing recorded for this request: a 404 naming what is missing.
+    pub fn no_recording(what: &str) -> Reply {
+        Reply {
+            status: 404,
+            content_type: "text/plain; charset=UTF-8",
+            body: Bytes::from(format!("ncbi-replay: no recording for {what}\n")),
+            source: "none".to_string(),
+        }
+    }
+}
+
+/// What routing reads besides the request.
+pub struct Ctx<'a> {
+    /// The indexed recordings.
+    pub corpus: &'a Corpus,
+    /// Article templates for synthetic PMIDs.
+    pub templates: &'a Templates,
+}
+
+/// Answers one E-utilities request; `None` for a utility NCBI does not have.
+pub fn route(util: &str, p: &Params, c: &Ctx) -> Option<Reply> {
+    Some(match util {
+        "einfo.fcgi" => einfo(p, c),
+        "esearch.fcgi" => esearch(p, c),
+        "esummary.fcgi" => esummary(p, c),
+        "efetch.fcgi" => efetch(p, c),
+        "elink.fcgi" => elink(p, c),
+        "epost.fcgi" => epost(p, c),
+        "espell.fcgi" => espell(p, c),
+        "ecitmatch.cgi" => Reply::made(
+            Kind::Text,
+            synthetic::ecitmatch(p.get("bdata").unwrap_or("")),
+            "synthetic:ecitmatch",
+        ),
+        _ => return None,
+    })
+}
+
+fn error(prolog: &[u8], root: &str, message: &str) -> Reply {
+    Reply::made(
+        Kind::Xml,
+        error_xml(prolog, root, message),
+        "synthetic:error",
+    )
+}
+
+fn invalid_db(f: Fixture, root: &str, db: &str) -> Reply {
+    error(
+        prolog_of(f, root),
+        root,
+        &format!("Invalid db name specified: {db}"),
+    )
+}
+
+/// `db` lower-cased, NCBI's default (pubmed) when absent.
+fn db_or_pubmed(p: &Params, name: &str) -> String {
+    match p.lower(name) {
+        d if d.is_empty() => "pubmed".to_string(),
+        d => d,
+    }
+}
+
+fn einfo(p: &Params, c: &Ctx) -> Reply {
+    let db = p.lower("db");
+    if db.is_empty() {
+        return if p.lower("retmode") == "json" {
+            Reply::no_recording("einfo retmode=json")
+        } else {
+            Reply::fixture(EINFO1)
+        };
+    }
+    if !c.corpus.is_db(&db) {
+        return invalid_db(EINFO1, "eInfoResult", &db);
+    }
+    if db == "pubmed" && p.lower("retmode") != "json" {
+        return Reply::fixture(EINFO2);
+    }
+    Reply::no_recording(&format!("einfo db={db}"))
+}
+
+fn esearch(p: &Params, c: &Ctx) -> Reply {
+    let db = db_or_pubmed(p, "db");
+    if !c.corpus.is_db(&db) {
+        return invalid_db(ESEARCH1, "eSearchResult", &db);
+    }
+    let term = p.get("term").unwrap_or("");
+    let json = p.lower("retmode") == "json";
+    let history = p.lower("usehistory") == "y";
+    if db == "pubmed" && synthetic::is_search_term(term) {
+        let (start, max) = (p.number("retstart", 0), p.number("retmax", 20));
+        return if json {
+            let body = synthetic::esearch_json(start, max, history);
+            Reply::made(Kind::Json, body, "synthetic:esearch")
+        } else {
+            let prolog = prolog_of(ESEARCH1, "eSearchResult");
+            let body = synthetic::esearch_xml(prolog, start, max, history);
+            Reply::made(Kind::Xml, body, "synthetic:esearch")
+        };
+    }
+    if term.is_empty() && !p.has("query_key") {
+        return if json {
+            let body = synthetic::ESEARCH_JSON_EMPTY.as_bytes().to_vec();
+            Reply::made(Kind::Json, body, "documented:esearch-json-error")
+        } else {
+            let prolog = prolog_of(ESEARCH1, "eSearchResult");
+            error(
+                prolog,
+                "eSearchResult",
+                "Empty term and query_key - nothing todo",
+            )
+        };
+    }
+    if json {
+        return Reply::fixture(ESEARCH_JSON);
+    }
+    let lower_term = term.to_ascii_lowercase();
+    if lower_term.contains("abcxyz") {
+        return Reply::fixture(ESEARCH8);
+    }
+    match db.as_str() {
+        "pubmed" if history => Reply::fixture(ESEARCH2),
+        "pubmed" if lower_term.contains("pnas") || lower_term.contains("[vi]") => {
+            Reply::fixture(ESEARCH3)
+        }
+        "pubmed" => Reply::fixture(ESEARCH1),
+        "pmc" => Reply::fixture(ESEARCH5),
+        "nuccore" | "nucleotide" => Reply::fixture(ESEARCH6),
+        "protein" => Reply::fixture(ESEARCH7),
+        other => Reply::no_recording(&format!("esearch db={other}")),
+    }
+}
+
+/// NCBI's answer for a WebEnv it does not hold (wording is synthetic).
+fn lost_history(p: &Params, prolog: &[u8], root: &str) -> Reply {
+    let key = p.get("query_key").unwrap_or("1");
+    error(prolog, root, &format!("Unable to obtain query #{key}"))
+}
+
+fn esummary(p: &Params, c: &Ctx) -> Reply {
+    let db = db_or_pubmed(p, "db");
+    let prolog = prolog_of(ESUMMARY8, "eSummaryResult");
+    if !c.corpus.is_db(&db) {
+        return invalid_db(ESUMMARY8, "eSummaryResult", &db);
+    }
+    let ids = p.ids();
+    let webenv = p.get("webenv");
+    if ids.is_empty() && webenv.is_none() && !p.has("query_key") {
+        return Reply::fixture(ESUMMARY8);
+    }
+    if p.lower("retmode") == "json" {
+        if ids.len() > 500 {
+            let body = synthetic::ESUMMARY_JSON_TOO_MANY.as_bytes().to_vec();
+            return Reply::made(Kind::Json, body, "documented:esummary-json-too-many");
+        }
+        if db == "pubmed" && !ids.is_empty() {
+            let numeric = crate::ncbi::pubmed::unique_ids(&ids);
+            return crate::ncbi::pubmed::summary_json(c.corpus, &numeric);
+        }
+        return Reply::no_recording("esummary retmode=json");
+    }
+    if ids.is_empty() {
+        let known = webenv.is_some_and(|w| db == "pubmed" && c.corpus.is_pubmed_webenv(w));
+        if !known {
+            return lost_history(p, prolog, "eSummaryResult");
+        }
+    }
+    match db.as_str() {
+        "pubmed" => Reply::fixture(ESUMMARY1),
+        "protein" => Reply::fixture(ESUMMARY3),
+        "nuccore" | "nucleotide" => Reply::fixture(ESUMMARY4),
+        "structure" => Reply::fixture(ESUMMARY5),
+        "taxonomy" => Reply::fixture(ESUMMARY6),
+        "pccompound" => Reply::fixture(ESUMMARY9),
+        other => Reply::no_recording(&format!("esummary db={other}")),
+    }
+}
+
+const XML_DECLARATION: &[u8] = b"<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n";
+
+fn efetch(p: &Params, c: &Ctx) -> Reply {
+    let db = db_or_pubmed(p, "db");
+    if !c.corpus.is_db(&db) {
+        return error(
+            XML_DECLARATION,
+            "eFetchResult",
+            &format!("Invalid db name specified: {db}"),
+        );
+    }
+    if p.ids().is_empty() && !p.has("webenv") {
+        return error(
+            XML_DECLARATION,
+            "eFetchResult",
+            "Empty id list - nothing todo",
+        );
+    }
+    let rettype = p.lower("rettype");
+    let retmode = p.lower("retmode");
+    let text = matches!(retmode.as_str(), "" | "text");
+    let xml = retmode == "xml";
+    let fixture = match db.as_str() {
+        "pubmed" => return efetch_pubmed(p, c, &rettype, &retmode),
+        "pmc" => PMC,
+        "taxonomy" => TAXONOMY,
+        "biosample" => BIOSAMPLE,
+        "nlmcatalog" => JOURNALS,
+        "nuccore" | "nucleotide" => match rettype.as_str() {
+            "fasta" if xml => NUCLEOTIDE_TINYSEQ,
+            "" | "gb" | "gbwithparts" if xml => NUCLEOTIDE_GBSEQ,
+            "gb" | "gbwithparts" if text => GENBANK,
+            "fasta" if text => NUCLEOTIDE_FASTA,
+            _ => return no_format(&db, &rettype, &retmode),
+        },
+        "protein" => match rettype.as_str() {
+            "ipg" => PROTEIN_IPG,
+            "" | "gp" if xml => PROTEIN_GBSEQ,
+            "gp" if text => GENPEPT,
+            "fasta" if text => PROTEIN_FASTA,
+            _ => return no_format(&db, &rettype, &retmode),
+        },
+        other => return Reply::no_recording(&format!("efetch db={other}")),
+    };
+    Reply::fixture(fixture)
+}
+
+fn no_format(db: &str, rettype: &str, retmode: &str) -> Reply {
+    Reply::no_recording(&format!(
+        "efetch db={db} rettype={rettype} retmode={retmode}"
+    ))
+}
+
+fn efetch_pubmed(p: &Params, c: &Ctx, rettype: &str, retmode: &str) -> Reply {
+    let medline = rettype == "medline" && matches!(retmode, "" | "text");
+    let xml = matches!(rettype, "" | "xml" | "full") && matches!(retmode, "" | "xml");
+    if !medline && !xml {
+        return no_format("pubmed", rettype, retmode);
+    }
+    let mut ids = unique_ids(&p.ids());
+    // NCBI's retmax ceiling; it also keeps a synthetic answer near 200 MB.
+    ids.truncate(synthetic::MAX_RETMAX as usize);
+    if !p.ids().is_empty() {
+        return if medline {
+            fetch_medline(c.corpus, &ids)
+        } else {
+            fetch_xml(c.corpus, c.templates, &ids)
+        };
+    }
+    let webenv = p.get("webenv").unwrap_or("");
+    if webenv == synthetic::WEBENV && xml {
+        let ids: Vec<u64> =
+            synthetic::slice(p.number("retstart", 0), p.number("retmax", 20)).collect();
+        return fetch_xml(c.corpus, c.templates, &ids);
+    }
+    if c.corpus.is_pubmed_webenv(webenv) {
+        return Reply::fixture(if medline { MEDLINE1 } else { PUBMED1 });
+    }
+    lost_history(p, XML_DECLARATION, "eFetchResult")
+}
+
+fn elink(p: &Params, c: &Ctx) -> Reply {
+    let dbfrom = db_or_pubmed(p, "dbfrom");
+    let db = p.lower("db");
+    for name in [&dbfrom, &db] {
+        if !name.is_empty() && !c.corpus.is_db(name) {
+            return invalid_db(ELINK1, "eLinkResult", name);
+        }
+    }
+    if p.lower("retmode") == "json" {
+        return Reply::fixture(ELINK_JSON);
+    }
+    let cmd = match p.lower("cmd") {
+        c if c.is_empty() => "neighbor".to_string(),
+        c => c,
+    };
+    let pubmed_to_pubmed = dbfrom == "pubmed" && matches!(db.as_str(), "" | "pubmed");
+    let dated = ["mindate", "maxdate", "reldate"].iter().any(|k| p.has(k));
+    match cmd.as_str() {
+        "prlinks" => Reply::fixture(ELINK5),
+        "llinks" | "llinkslib" => Reply::fixture(ELINK6),
+        "acheck" => Reply::fixture(ELINK7),
+        "ncheck" => Reply::fixture(ELINK8),
+        "neighbor" | "neighbor_score" => {
+            if matches!(dbfrom.as_str(), "nuccore" | "nucleotide") && db == "protein" {
+                Reply::fixture(ELINK2)
+            } else if pubmed_to_pubmed && p.has("term") {
+                Reply::fixture(ELINK4)
+            } else if pubmed_to_pubmed && dated {
+                Reply::fixture(ELINK3)
+            } else if pubmed_to_pubmed {
+                Reply::fixture(ELINK1)
+            } else {
+                Reply::no_recording(&format!("elink dbfrom={dbfrom} db={db}"))
+            }
+        }
+        other => Reply::no_recording(&format!("elink cmd={other}")),
+    }
+}
+
+fn epost(p: &Params, c: &Ctx) -> Reply {
+    let db = db_or_pubmed(p, "db");
+    if !c.corpus.is_db(&db) {
+        if db == "nothing" {
+            return Reply::fixture(EPOST2);
+        }
+        // The recorded error with the caller's database name in it.
+        let text = String::from_utf8_lossy(EPOST2.bytes).replacen(
+            "specified: nothing",
+            &format!("specified: {}", synthetic::xml_escape(&db)),
+            1,
+        );
+        return Reply::made(Kind::Xml, text.into_bytes(), "eutils/epost2.xml+db");
+    }
+    let ids = p.ids();
+    if ids.is_empty() {
+        let prolog = prolog_of(EPOST3, "ePostResult");
+        return error(prolog, "ePostResult", "Empty ID list; Nothing to store");
+    }
+    if ids.iter().all(|id| id.parse::<u64>().is_err()) {
+        return Reply::fixture(EPOST3);
+    }
+    Reply::fixture(EPOST1)
+}
+
+fn espell(p: &Params, c: &Ctx) -> Reply {
+    let db = db_or_pubmed(p, "db");
+    if !c.corpus.is_db(&db) {
+        return invalid_db(ESPELL, "eSpellResult", &db);
+    }
+    if db == "pubmed" {
+        return Reply::fixture(ESPELL);
+    }
+    Reply::no_recording(&format!("espell db={db}"))
+}

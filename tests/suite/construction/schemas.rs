@@ -1,0 +1,83 @@
+//! The schema files: each compiles, has a root object, and its examples are valid calls.
+
+use serde_json::Value;
+use std::path::Path;
+
+fn schema_files() -> Vec<(String, Value)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    let mut out: Vec<(String, Value)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            (name, value)
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+#[test]
+fn every_schema_compiles_as_2020_12_with_a_root_object() {
+    let files = schema_files();
+    assert!(files.len() >= 6);
+    for (name, schema) in &files {
+        assert_eq!(schema["type"], "object", "{name}");
+        assert!(
+            jsonschema::meta::is_valid(schema),
+            "{name} is not a valid 2020-12 schema"
+        );
+        jsonschema::draft202012::new(schema).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+#[test]
+fn every_registered_tool_has_both_files_and_the_registry_builds() {
+    let registry = entrez_mcp_core::tools::Registry::builtin().expect("registry builds");
+    entrez_mcp_core::tools::registry::Registry::prepare().expect("every schema compiles");
+    let names: Vec<String> = schema_files().into_iter().map(|(n, _)| n).collect();
+    for t in registry.tools() {
+        assert!(
+            names.contains(&format!("{}.input.json", t.spec.name)),
+            "{}",
+            t.spec.name
+        );
+        assert!(
+            names.contains(&format!("{}.output.json", t.spec.name)),
+            "{}",
+            t.spec.name
+        );
+    }
+    assert_eq!(
+        names.len(),
+        registry.tools().len() * 2,
+        "a schema file belongs to no tool"
+    );
+}
+
+#[test]
+fn every_example_is_a_valid_call_and_every_output_schema_accepts_errors() {
+    let registry = entrez_mcp_core::tools::Registry::builtin().unwrap();
+    for t in registry.tools() {
+        let examples = t.input_schema["examples"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{} has no examples", t.spec.name));
+        assert!(!examples.is_empty());
+        let v = jsonschema::draft202012::new(&t.input_schema).unwrap();
+        for e in examples {
+            assert!(v.is_valid(e), "{} example {e} is invalid", t.spec.name);
+        }
+        let error =
+            entrez_mcp_core::error::Error::new(entrez_mcp_core::error::ErrorKind::NotFound, "x")
+                .suggest("y");
+        let result = entrez_mcp_core::tools::output::error_result(&error);
+        assert!(
+            registry.output_violations(t.spec.name, &result).is_empty(),
+            "{}",
+            t.spec.name
+        );
+    }
+}

@@ -1,0 +1,8 @@
+//! Tool calls end to end against the in-process stand-ins.
+
+mod entrez_data_guard;
+mod entrez_data_lifecycle;
+mod entrez_data_replay;
+mod entrez_external_replay;
+mod entrez_query_replay;
+mod hostile_upstream;

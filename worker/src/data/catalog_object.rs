@@ -1,0 +1,114 @@
+//! One owner's list of datasets, in a Durable Object named by the owner key.
+//!
+//! `list_datasets` and the per-owner dataset quota need to know which
+//! datasets an owner holds; dataset objects cannot be enumerated, so each
+//! owner has a catalog object recording ids and expiry times. Reserving an
+//! id checks and inserts in one synchronous step of a single-threaded
+//! object, so two concurrent stagings can never both take the last slot.
+
+use super::do_sql::{exec, integer, reply, rows};
+use entrez_mcp_core::error::{Error, Result};
+use entrez_mcp_core::staging::limits;
+use entrez_mcp_core::staging::rows::SqlValue;
+use entrez_mcp_core::staging::wire::CatalogCommand;
+use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorageValue, State};
+
+const ENTRY_DDL: &str =
+    "CREATE TABLE IF NOT EXISTS dataset_entry (id TEXT PRIMARY KEY, expires_ms INTEGER NOT NULL)";
+
+/// The Durable Object that lists one owner's datasets.
+#[durable_object]
+pub struct EntrezCatalog {
+    state: State,
+}
+
+impl DurableObject for EntrezCatalog {
+    fn new(state: State, _env: Env) -> Self {
+        EntrezCatalog { state }
+    }
+
+    async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        let command: CatalogCommand = match req.json().await {
+            Ok(c) => c,
+            Err(e) => {
+                return reply::<()>(Err(Error::internal(format!("bad catalog command: {e}"))))
+            }
+        };
+        match command {
+            CatalogCommand::Reserve {
+                id,
+                expires_ms,
+                max_datasets,
+                now_ms,
+            } => reply(self.reserve(&id, expires_ms, max_datasets, now_ms)),
+            CatalogCommand::Renew { id, expires_ms } => reply(self.renew(&id, expires_ms)),
+            CatalogCommand::Release { id } => reply(self.release(&id)),
+            CatalogCommand::List { now_ms } => reply(self.list(now_ms)),
+        }
+    }
+}
+
+impl EntrezCatalog {
+    fn sql(&self) -> Result<worker::SqlStorage> {
+        let sql = self.state.storage().sql();
+        exec(&sql, ENTRY_DDL, Vec::new())?;
+        Ok(sql)
+    }
+
+    fn forget_expired(sql: &worker::SqlStorage, now_ms: u64) -> Result<()> {
+        exec(
+            sql,
+            "DELETE FROM dataset_entry WHERE expires_ms <= ?",
+            vec![SqlStorageValue::Integer(now_ms as i64)],
+        )?;
+        Ok(())
+    }
+
+    fn reserve(&self, id: &str, expires_ms: u64, max_datasets: u64, now_ms: u64) -> Result<()> {
+        let sql = self.sql()?;
+        Self::forget_expired(&sql, now_ms)?;
+        let held = integer(&sql, "SELECT COUNT(*) FROM dataset_entry")? as u64;
+        if held >= max_datasets {
+            return Err(limits::too_many_datasets(held));
+        }
+        exec(
+            &sql,
+            "INSERT INTO dataset_entry (id, expires_ms) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            vec![id.into(), SqlStorageValue::Integer(expires_ms as i64)],
+        )?;
+        Ok(())
+    }
+
+    fn renew(&self, id: &str, expires_ms: u64) -> Result<()> {
+        exec(
+            &self.sql()?,
+            "INSERT INTO dataset_entry (id, expires_ms) VALUES (?, ?) \
+             ON CONFLICT (id) DO UPDATE SET expires_ms = MAX(expires_ms, excluded.expires_ms)",
+            vec![id.into(), SqlStorageValue::Integer(expires_ms as i64)],
+        )?;
+        Ok(())
+    }
+
+    fn release(&self, id: &str) -> Result<()> {
+        exec(
+            &self.sql()?,
+            "DELETE FROM dataset_entry WHERE id = ?",
+            vec![id.into()],
+        )?;
+        Ok(())
+    }
+
+    fn list(&self, now_ms: u64) -> Result<Vec<String>> {
+        let sql = self.sql()?;
+        Self::forget_expired(&sql, now_ms)?;
+        Ok(
+            rows(&sql, "SELECT id FROM dataset_entry ORDER BY id", Vec::new())?
+                .into_iter()
+                .filter_map(|row| match row.into_iter().next() {
+                    Some(SqlValue::Text(id)) => Some(id),
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+}

@@ -1,0 +1,99 @@
+//! Durable Object SQL in the core's terms: values, statements, transactions, replies.
+
+use entrez_mcp_core::error::{Error, Result};
+use entrez_mcp_core::staging::rows::SqlValue;
+use serde::Serialize;
+use std::cell::RefCell;
+use std::rc::Rc;
+use worker::js_sys::{Function, Reflect};
+use worker::wasm_bindgen::closure::Closure;
+use worker::wasm_bindgen::{JsCast, JsValue};
+use worker::{Response, SqlCursor, SqlStorage, SqlStorageValue, Storage};
+
+/// A value read back from a cursor.
+pub fn read(v: SqlStorageValue) -> SqlValue {
+    match v {
+        SqlStorageValue::Null => SqlValue::Null,
+        SqlStorageValue::Boolean(b) => SqlValue::Integer(i64::from(b)),
+        SqlStorageValue::Integer(n) => SqlValue::Integer(n),
+        SqlStorageValue::Float(f) => SqlValue::Real(f),
+        SqlStorageValue::String(s) => SqlValue::Text(s),
+        SqlStorageValue::Blob(b) => SqlValue::Blob(b),
+    }
+}
+
+/// Runs one of the store's own statements.
+pub fn exec(sql: &SqlStorage, query: &str, binds: Vec<SqlStorageValue>) -> Result<SqlCursor> {
+    sql.exec(query, binds)
+        .map_err(|e| Error::internal(format!("dataset store: {e}")))
+}
+
+/// Every row of one of the store's own statements.
+pub fn rows(
+    sql: &SqlStorage,
+    query: &str,
+    binds: Vec<SqlStorageValue>,
+) -> Result<Vec<Vec<SqlValue>>> {
+    exec(sql, query, binds)?
+        .raw()
+        .map(|row| {
+            row.map(|values| values.into_iter().map(read).collect())
+                .map_err(|e| Error::internal(format!("dataset store: {e}")))
+        })
+        .collect()
+}
+
+/// The single integer a statement such as `SELECT total_changes()` returns.
+pub fn integer(sql: &SqlStorage, query: &str) -> Result<i64> {
+    match rows(sql, query, Vec::new())?
+        .first()
+        .and_then(|r| r.first())
+    {
+        Some(SqlValue::Integer(n)) => Ok(*n),
+        other => Err(Error::internal(format!("{query} returned {other:?}"))),
+    }
+}
+
+/// Runs `f` inside `storage.transactionSync`: if it fails, every write it made is rolled back.
+pub fn transaction<T: 'static>(
+    storage: &Storage,
+    f: impl FnOnce() -> Result<T> + 'static,
+) -> Result<T> {
+    let raw: &JsValue = storage.as_raw().as_ref();
+    let run: Function = Reflect::get(raw, &JsValue::from_str("transactionSync"))
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or_else(|| {
+            Error::internal("this Durable Object has no transactionSync (not SQLite-backed?)")
+        })?;
+    let outcome: Rc<RefCell<Option<Result<T>>>> = Rc::default();
+    let slot = Rc::clone(&outcome);
+    let body = Closure::once(move || -> std::result::Result<JsValue, JsValue> {
+        let result = f();
+        let failed = result.is_err();
+        *slot.borrow_mut() = Some(result);
+        // Throwing is how transactionSync learns to roll back.
+        if failed {
+            Err(JsValue::from_str("rolled back"))
+        } else {
+            Ok(JsValue::UNDEFINED)
+        }
+    });
+    let called = run.call1(raw, body.as_ref().unchecked_ref());
+    drop(body);
+    let result = outcome.borrow_mut().take();
+    match (result, called) {
+        (Some(Err(e)), _) => Err(e),
+        (Some(Ok(v)), Ok(_)) => Ok(v),
+        (_, Err(e)) => Err(Error::internal(format!(
+            "dataset transaction failed: {}",
+            e.as_string().unwrap_or_else(|| format!("{e:?}"))
+        ))),
+        (None, Ok(_)) => Err(Error::internal("dataset transaction did not run")),
+    }
+}
+
+/// The JSON answer to a command: the core `Result`, serialized whole.
+pub fn reply<T: Serialize>(result: Result<T>) -> worker::Result<Response> {
+    Response::from_json(&result)
+}

@@ -1,0 +1,101 @@
+//! The deployment's staging ledger, in one Durable Object every isolate reaches by name.
+//!
+//! Per-owner catalogs cannot see each other, and owners are cheap to make, so the ceilings
+//! on what anonymous addresses, identities and the whole deployment may hold live here, in
+//! a single object: it handles one command at a time, so an admission checks and records in
+//! one step, and no two stagings can both take the last slot. The book is kept in the
+//! object's storage after every change; entries past their expiry count for nothing, so
+//! datasets expiring by their own alarms need tell it nothing.
+
+use super::do_sql::reply;
+use entrez_mcp_core::error::{Error, Result};
+use entrez_mcp_core::staging::ledger::Book;
+use entrez_mcp_core::staging::wire::LedgerCommand;
+use std::cell::RefCell;
+use worker::{durable_object, DurableObject, Env, Request, Response, State};
+
+const BOOK_KEY: &str = "book";
+
+/// The Durable Object holding the deployment's ledger.
+#[durable_object]
+pub struct EntrezLedger {
+    state: State,
+    book: RefCell<Option<Book>>,
+}
+
+impl DurableObject for EntrezLedger {
+    fn new(state: State, _env: Env) -> Self {
+        EntrezLedger {
+            state,
+            book: RefCell::new(None),
+        }
+    }
+
+    async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        let command: LedgerCommand = match req.json().await {
+            Ok(c) => c,
+            Err(e) => return reply::<()>(Err(Error::internal(format!("bad ledger command: {e}")))),
+        };
+        if self.book.borrow().is_none() {
+            let stored: Option<Book> = self.state.storage().get(BOOK_KEY).await.ok().flatten();
+            *self.book.borrow_mut() = Some(stored.unwrap_or_default());
+        }
+        let (outcome, changed): (Result<serde_json::Value>, bool) = {
+            let mut slot = self.book.borrow_mut();
+            let book = slot.get_or_insert_with(Book::default);
+            match command {
+                LedgerCommand::Admit {
+                    id,
+                    account,
+                    expires_ms,
+                    now_ms,
+                    quotas,
+                } => {
+                    let r = book.admit(&id, &account, expires_ms, &quotas, now_ms);
+                    let ok = r.is_ok();
+                    (
+                        r.and_then(|a| {
+                            serde_json::to_value(a).map_err(|e| Error::internal(e.to_string()))
+                        }),
+                        ok,
+                    )
+                }
+                // The size is written down even when it passed a ceiling (the refusal stops
+                // the staging; the bytes are stored all the same).
+                LedgerCommand::Record {
+                    id,
+                    bytes,
+                    expires_ms,
+                    quotas,
+                } => {
+                    let r = book.record(&id, bytes, expires_ms, &quotas);
+                    (r.map(|()| serde_json::Value::Null), true)
+                }
+                LedgerCommand::Release { id } => {
+                    book.release(&id);
+                    (Ok(serde_json::Value::Null), true)
+                }
+                LedgerCommand::Allowance {
+                    account,
+                    now_ms,
+                    quotas,
+                } => (
+                    serde_json::to_value(book.allowance(&account, &quotas, now_ms))
+                        .map_err(|e| Error::internal(e.to_string())),
+                    false,
+                ),
+            }
+        };
+        if changed {
+            self.save().await?;
+        }
+        reply(outcome)
+    }
+}
+
+impl EntrezLedger {
+    async fn save(&self) -> worker::Result<()> {
+        let book = self.book.borrow().clone().unwrap_or_default();
+        self.state.storage().put(BOOK_KEY, &book).await
+    }
+}

@@ -1,0 +1,147 @@
+//! `#[event(fetch)]`: Worker requests into core data and back.
+//!
+//! Configuration comes from Worker vars and secrets under the same names the
+//! native binary reads from its environment. The endpoint is built once per
+//! isolate. Sessions are signed with `MCP_SESSION_SECRET`, so every isolate
+//! accepts every other isolate's ids; they end by expiry, not DELETE, because
+//! isolates share no memory in which to record a termination.
+
+use crate::data::DurableStore;
+use crate::net::{DurablePacer, FetchTransport};
+use crate::verify::WebCryptoVerifier;
+use entrez_mcp_core::auth::{AuthConfig, Authenticator};
+use entrez_mcp_core::config::Config;
+use entrez_mcp_core::entrez::limiter::{MemoryPacer, Pacer};
+use entrez_mcp_core::http::stream;
+use entrez_mcp_core::http::{sse_headers, Endpoint, HttpRequest, Sessions};
+use entrez_mcp_core::net::Network;
+use entrez_mcp_core::platform::{Platform, SystemPlatform};
+use entrez_mcp_core::protocol::Server;
+use entrez_mcp_core::staging::{Limits, Staging};
+use futures_util::StreamExt;
+use std::cell::OnceCell;
+use worker::{event, Context, Env, Request, Response, Result};
+
+thread_local! {
+    static ENDPOINT: OnceCell<&'static Endpoint> = const { OnceCell::new() };
+}
+
+fn lookup(env: &Env, name: &str) -> Option<String> {
+    env.secret(name)
+        .map(|s| s.to_string())
+        .or_else(|_| env.var(name).map(|v| v.to_string()))
+        .ok()
+}
+
+fn build(env: &Env) -> std::result::Result<Endpoint, String> {
+    let mut config = Config::from_lookup(|name| lookup(env, name));
+    // A Worker is reachable from anywhere: its anonymous callers are never "local".
+    config.auth = AuthConfig::from_lookup(&|name| lookup(env, name), false)?;
+    let auth = Authenticator::new(config.auth.clone(), Some(Box::new(WebCryptoVerifier)));
+    let key = match &config.session_secret {
+        Some(secret) => secret.expose().as_bytes().to_vec(),
+        None => {
+            // Isolates would each pick their own key: sessions then only work while one
+            // isolate serves them (wrangler dev). Production sets MCP_SESSION_SECRET.
+            worker::console_warn!(
+                "MCP_SESSION_SECRET is not set; session ids are valid in this isolate only"
+            );
+            let mut k = vec![0u8; 32];
+            SystemPlatform.fill_random(&mut k);
+            k
+        }
+    };
+    let sessions = Sessions::new(key, config.session_ttl_secs, false);
+    let pacer: Box<dyn Pacer> = match DurablePacer::from_env(env) {
+        Some(p) => Box::new(p),
+        None => {
+            // Without the binding the limit holds per isolate only; say so loudly.
+            worker::console_warn!("ENTREZ_PACER binding missing: NCBI pacing is per isolate");
+            Box::new(MemoryPacer::new())
+        }
+    };
+    let network = Network {
+        transport: Box::new(FetchTransport::default()),
+        pacer,
+    };
+    let mut server = Server::new(config, Box::new(SystemPlatform))?.with_network(network);
+    let trace = lookup(env, "ENTREZ_STAGING_TRACE").as_deref() == Some("1");
+    match DurableStore::from_env(env, trace) {
+        Some(store) => {
+            let limits = Limits::from_lookup(|name| lookup(env, name));
+            let mut staging = Staging::new(Box::new(store), limits);
+            if let Some(ledger) =
+                crate::data::DurableLedger::from_env(env, &limits, |name| lookup(env, name))
+            {
+                staging.ledger = Box::new(ledger);
+            }
+            server = server.with_staging(staging)?;
+        }
+        // Without the bindings there is nowhere to keep datasets: entrez_data is not listed.
+        None => worker::console_warn!(
+            "ENTREZ_DATASET/ENTREZ_CATALOG bindings missing: entrez_data is disabled"
+        ),
+    }
+    Ok(Endpoint::new(server, sessions).with_auth(auth))
+}
+
+fn endpoint(env: &Env) -> std::result::Result<&'static Endpoint, String> {
+    ENDPOINT.with(|cell| {
+        if let Some(e) = cell.get() {
+            return Ok(*e);
+        }
+        let e: &'static Endpoint = Box::leak(Box::new(build(env)?));
+        let _ = cell.set(e);
+        Ok(e)
+    })
+}
+
+#[event(fetch)]
+async fn fetch(mut req: Request, env: Env, _ctx: Context) -> Result<Response> {
+    console_error_panic_hook::set_once();
+    let endpoint = match endpoint(&env) {
+        Ok(e) => e,
+        Err(message) => return Response::error(format!("server failed to start: {message}"), 500),
+    };
+    let headers = req.headers().entries().collect();
+    let body = req.bytes().await.unwrap_or_default();
+    // Cloudflare sets CF-Connecting-IP itself; a client cannot forge it.
+    let client_ip = req.headers().get("CF-Connecting-IP").ok().flatten();
+    let request = HttpRequest {
+        method: req.method().to_string(),
+        path: req.path(),
+        headers,
+        body,
+        client_ip,
+    };
+    let reply = if endpoint.wants_stream(&request) {
+        let (tx, rx) = stream::channel();
+        worker::wasm_bindgen_futures::spawn_local(async move {
+            let notifier = stream::ChannelNotifier(tx.clone());
+            let reply = endpoint.handle_notifying(request, Some(&notifier)).await;
+            let _ = tx.unbounded_send(stream::Message::Done(reply));
+        });
+        match stream::first(rx).await {
+            stream::Answer::Whole(reply) => reply,
+            stream::Answer::Stream(head, rest) => {
+                let body = futures_util::stream::once(async move { head })
+                    .chain(stream::frames(rest))
+                    .map(Ok::<Vec<u8>, worker::Error>);
+                let headers = worker::Headers::new();
+                for (k, v) in sse_headers() {
+                    headers.set(&k, &v)?;
+                }
+                return Ok(Response::from_stream(body)?.with_headers(headers));
+            }
+        }
+    } else {
+        endpoint.handle(request).await
+    };
+    let out_headers = worker::Headers::new();
+    for (k, v) in &reply.headers {
+        out_headers.append(k, v)?;
+    }
+    Ok(Response::from_bytes(reply.body)?
+        .with_status(reply.status)
+        .with_headers(out_headers))
+}
