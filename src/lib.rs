@@ -22,8 +22,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use entrez_mcp_core::auth::{AuthConfig, Authenticator};
 use entrez_mcp_core::config::Config;
-use entrez_mcp_core::entrez::limiter::MemoryPacer;
 use entrez_mcp_core::http::{Endpoint, Sessions};
+use entrez_mcp_core::net::pacing::MemoryPacer;
 use entrez_mcp_core::net::Network;
 use entrez_mcp_core::platform::{Platform, SystemPlatform};
 use entrez_mcp_core::protocol::Server;

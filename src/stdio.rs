@@ -4,12 +4,12 @@
 //! Each line is handled on its own task, so a slow tool call never holds up a
 //! `ping`; one writer task serializes the replies.
 
+use entrez_mcp_core::caller::RequestContext;
 use entrez_mcp_core::error::{Error, ErrorKind};
 use entrez_mcp_core::http::MAX_BODY_BYTES;
+use entrez_mcp_core::mcp::progress::Notifier;
 use entrez_mcp_core::protocol::jsonrpc;
-use entrez_mcp_core::protocol::progress::Notifier;
 use entrez_mcp_core::protocol::Server;
-use entrez_mcp_core::tools::RequestContext;
 use std::sync::Arc;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;

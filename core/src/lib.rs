@@ -54,10 +54,13 @@
 //! client that validates never sees a result that breaks its schema.
 
 pub mod auth;
+pub mod caller;
+pub mod calls;
 pub mod config;
 pub mod entrez;
 pub mod error;
 pub mod http;
+pub mod mcp;
 pub mod net;
 pub mod platform;
 pub mod protocol;

@@ -3,7 +3,7 @@
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::platform::SystemPlatform;
 use entrez_mcp_core::protocol::Server;
-use entrez_mcp_core::tools::RequestContext;
+use entrez_mcp_core::caller::RequestContext;
 use libfuzzer_sys::fuzz_target;
 use std::future::Future;
 use std::sync::OnceLock;

@@ -1,6 +1,6 @@
 //! Header values read from upstream: Retry-After, X-Throttling-Control, URLs to redact.
 #![no_main]
-use entrez_mcp_core::entrez::retry::{RetryPolicy, Verdict};
+use entrez_mcp_core::net::retry::{RetryPolicy, Verdict};
 use entrez_mcp_core::net::redact_query;
 use entrez_mcp_core::tools::entrez_external::throttle::Throttling;
 use libfuzzer_sys::fuzz_target;

@@ -17,9 +17,9 @@
 //! The Worker edge is left out of this build (it needs `cloudflare:` modules).
 
 use entrez_mcp_core::config::Config;
-use entrez_mcp_core::entrez::limiter::{Grant, Pacer};
 use entrez_mcp_core::error::{Error, Result};
 use entrez_mcp_core::http::{Endpoint, HttpRequest, Sessions};
+use entrez_mcp_core::net::pacing::{Grant, Pacer};
 use entrez_mcp_core::net::{HttpCall, HttpReply, Network, Transport};
 use entrez_mcp_core::parse::pubmed::parse_pubmed;
 use entrez_mcp_core::platform::{BoxFuture, SystemPlatform};

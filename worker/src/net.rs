@@ -9,10 +9,10 @@
 //! slot on the clock and a deadline, not a wait: the isolate sleeps until the
 //! slot by its own clock, so the grant's way back costs nothing unless it
 //! arrives after the deadline, when the core takes a new slot
-//! (`entrez::limiter::take_slot`).
+//! (`net::pacing::take_slot`).
 
-use entrez_mcp_core::entrez::limiter::{Grant, MemoryPacer, Pacer, COLD_SEND_ROOM_MS};
 use entrez_mcp_core::error::{Error, ErrorKind};
+use entrez_mcp_core::net::pacing::{Grant, MemoryPacer, Pacer, COLD_SEND_ROOM_MS};
 use entrez_mcp_core::net::{
     BoundedBody, HttpCall, HttpReply, Method as CoreMethod, SeenHosts, Transport,
 };

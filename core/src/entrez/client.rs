@@ -1,13 +1,14 @@
 //! Sending one E-utilities request: pace, send, retry, and name every failure.
 
-use super::limiter::{take_slot, Pacer, ANONYMOUS_RATE_LIMIT, KEYED_RATE_LIMIT, TRACE_HEADER};
 use super::request::EutilsRequest;
-use super::retry::{RetryPolicy, Verdict};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
+use crate::net::pacing::{Pacer, ANONYMOUS_RATE_LIMIT, KEYED_RATE_LIMIT};
+use crate::net::retry::{is_transient, RetryPolicy};
+use crate::net::send::{Judged, Sender, Upstream};
 use crate::net::{HttpReply, Transport};
 use crate::parse::body_errors::body_error;
-use crate::platform::Platform;
+use crate::platform::{BoxFuture, Platform};
 use crate::secret::ApiKey;
 use sha2::{Digest, Sha256};
 
@@ -58,67 +59,60 @@ impl<'a> EntrezClient<'a> {
             self.api_key,
         );
         call.timeout_ms = self.config.attempt_timeout_ms(call.timeout_ms);
-        let bucket = bucket_for(self.api_key);
-        let started = self.platform.now_unix_ms();
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let slot = take_slot(
-                self.pacer,
-                self.transport,
-                self.platform,
-                &bucket,
-                self.rate_limit(),
-                &call.url,
-            )
-            .await?;
-            let mut sent = call.clone();
-            if self.config.pacing_trace {
-                sent.headers.push((TRACE_HEADER.to_string(), slot.trace()));
-            }
-            let outcome = self.transport.send(sent).await;
-            let (status, retry_after, failure) = match outcome {
-                // elink retmode=ref: the redirect names the provider's page, and that is the answer.
-                Ok(reply) if !call.follow_redirects && (300..400).contains(&reply.status) => {
-                    return Ok(reply);
-                }
-                Ok(reply) if reply.status == 200 => {
-                    // NCBI reports many mistakes as 200 with an error body: never a silent success.
-                    return match body_error(&reply.body, reply.header("content-type")) {
-                        Some(e) => Err(e.into()),
-                        None => Ok(reply),
-                    };
-                }
-                Ok(reply) => {
-                    let retry_after = reply.header("retry-after").map(str::to_string);
-                    (
-                        Some(reply.status),
-                        retry_after,
-                        status_error(request, &reply),
-                    )
-                }
-                // A reply too large to read would be as large again: say so at once.
-                Err(e) if e.code == "response_too_large" => return Err(e),
-                Err(e) => (None, None, e),
-            };
-            let elapsed = self.platform.now_unix_ms().saturating_sub(started);
-            match self.retry.decide(
-                attempt,
-                status,
-                retry_after.as_deref(),
-                elapsed,
-                self.jitter(),
-            ) {
-                Verdict::RetryAfter(ms) => self.transport.sleep(ms).await,
-                Verdict::GiveUp => return Err(failure),
-            }
-        }
+        let sender = Sender {
+            transport: self.transport,
+            pacer: self.pacer,
+            platform: self.platform,
+            trace: self.config.pacing_trace,
+        };
+        let eutils = Eutils {
+            bucket: bucket_for(self.api_key),
+            limit: self.rate_limit(),
+            request,
+            follow_redirects: call.follow_redirects,
+        };
+        sender.send(&call, &eutils, self.retry).await
+    }
+}
+
+/// The E-utilities as the send loop sees them: what a reply means.
+struct Eutils<'r> {
+    bucket: String,
+    limit: u32,
+    request: &'r EutilsRequest,
+    follow_redirects: bool,
+}
+
+impl Upstream for Eutils<'_> {
+    fn bucket(&self) -> &str {
+        &self.bucket
     }
 
-    fn jitter(&self) -> f64 {
-        let mut b = [0u8; 8];
-        self.platform.fill_random(&mut b);
-        (u64::from_le_bytes(b) >> 11) as f64 / (1u64 << 53) as f64
+    fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    fn judge<'a>(&'a self, reply: HttpReply, _attempt: u32) -> BoxFuture<'a, Judged> {
+        Box::pin(async move {
+            match reply.status {
+                // elink retmode=ref: the redirect names the provider's page, and that is the answer.
+                300..=399 if !self.follow_redirects => Judged::Done(Ok(reply)),
+                // NCBI reports many mistakes as 200 with an error body: never a silent success.
+                200 => Judged::Done(
+                    match body_error(&reply.body, reply.header("content-type")) {
+                        Some(e) => Err(e.into()),
+                        None => Ok(reply),
+                    },
+                ),
+                s if is_transient(Some(s)) => Judged::Retry {
+                    status: s,
+                    retry_after: reply.header("retry-after").map(str::to_string),
+                    min_wait_ms: 0,
+                    error: status_error(self.request, &reply),
+                },
+                _ => Judged::Done(Err(status_error(self.request, &reply))),
+            }
+        })
     }
 }
 

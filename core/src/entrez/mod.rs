@@ -1,11 +1,9 @@
-//! The E-utilities layer: request plans, pacing, retries and the client that ties them.
+//! The E-utilities: requests as data, the database table, the client, and what NCBI's errors mean.
 
 pub mod client;
 pub mod databases;
 pub mod faults;
-pub mod limiter;
 pub mod request;
-pub mod retry;
 
 pub use client::EntrezClient;
 pub use request::{EutilsRequest, Utility};

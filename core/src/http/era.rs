@@ -2,12 +2,12 @@
 //! 400 a malformed or unsupported stateless request gets.
 
 use super::{HttpRequest, HttpResponse, SESSION_HEADER, VERSION_HEADER};
+use crate::caller::CALLER_KEY_HEADER;
+use crate::caller::{Channel, RequestContext};
 use crate::error::{Error, ErrorKind};
+use crate::mcp::version;
 use crate::protocol::jsonrpc::Incoming;
-use crate::protocol::version;
 use crate::secret::ApiKey;
-use crate::tools::api_key_status::CALLER_KEY_HEADER;
-use crate::tools::{RequestContext, Transport};
 use serde_json::Value;
 
 /// The request facts every answer starts from: the caller's key, the session header.
@@ -19,7 +19,7 @@ pub(super) fn caller_context(req: &HttpRequest) -> RequestContext {
             .filter(|k| !k.is_empty())
             .map(ApiKey::new),
         session_id: req.header(SESSION_HEADER).map(str::to_string),
-        transport: Transport::Http,
+        channel: Channel::Http,
         stateless: false,
         principal: None,
         client_ip: req.client_ip.clone(),

@@ -12,14 +12,14 @@ pub mod mirrored;
 pub mod session;
 pub mod stream;
 
+use crate::caller::RequestContext;
+use crate::caller::CALLER_KEY_HEADER;
 use crate::error::{Error, ErrorKind};
+use crate::mcp::progress::Notifier;
+use crate::mcp::version;
 use crate::protocol::jsonrpc::{self, Incoming};
 use crate::protocol::meta::Era;
-use crate::protocol::progress::Notifier;
-use crate::protocol::version;
 use crate::protocol::Server;
-use crate::tools::api_key_status::CALLER_KEY_HEADER;
-use crate::tools::RequestContext;
 use era::{caller_context, era_error, request_id, stateless_header};
 use serde_json::{json, Value};
 pub use session::{SessionState, Sessions};

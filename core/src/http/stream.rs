@@ -8,7 +8,7 @@
 //! `text/event-stream` and streams each notification, then the response.
 
 use super::{sse_frame, HttpResponse};
-use crate::protocol::progress::Notifier;
+use crate::mcp::progress::Notifier;
 use futures_channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures_util::StreamExt;
 use serde_json::Value;

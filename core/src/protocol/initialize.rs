@@ -2,7 +2,7 @@
 //! result of the handshake era and the `server/discover` result of the stateless one.
 
 use super::resources;
-use super::version::{negotiate, SUPPORTED_VERSIONS};
+use crate::mcp::version::{negotiate, SUPPORTED_VERSIONS};
 use serde_json::{json, Value};
 
 /// Guidance for an assistant on how the tools fit together.

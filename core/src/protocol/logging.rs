@@ -7,7 +7,7 @@
 //! the server understood of the arguments, the warnings of the result, the
 //! error of a failed call, and how long the call took.
 
-use super::progress::Notifier;
+use crate::mcp::progress::Notifier;
 use serde_json::{json, Value};
 
 /// RFC 5424 severities, lowest first, as MCP names them.
@@ -124,7 +124,7 @@ impl<'a> Logger<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::progress::Collect;
+    use crate::mcp::progress::Collect;
 
     #[test]
     fn names_round_trip_in_severity_order() {

@@ -6,8 +6,8 @@
 //! handshake era (it is `initialize`, or part of a session `initialize` opened).
 
 use super::logging::LogLevel;
-use super::version;
 use crate::error::{Error, ErrorKind};
+use crate::mcp::version;
 use serde_json::{json, Map, Value};
 
 /// `_meta` key: the protocol version of this request.

@@ -6,10 +6,8 @@ pub mod initialize;
 pub mod jsonrpc;
 pub mod logging;
 pub mod meta;
-pub mod progress;
 pub mod prompts;
 pub mod resources;
 pub mod server;
-pub mod version;
 
 pub use server::Server;

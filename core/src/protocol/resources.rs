@@ -92,7 +92,7 @@ pub async fn read(ctx: &ToolContext<'_>, uri: &str) -> Result<Value> {
     }
     let output = match operations::schema(
         ctx,
-        &crate::tools::entrez_data::call::DatasetRef {
+        &crate::calls::data::call::DatasetRef {
             data_access_id: id.to_string(),
         },
     )

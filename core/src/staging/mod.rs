@@ -37,8 +37,8 @@ pub mod wire;
 pub use limits::Limits;
 pub use store::SqlStore;
 
+use crate::caller::{Channel, RequestContext};
 use crate::platform::Platform;
-use crate::tools::{RequestContext, Transport};
 use sha2::{Digest, Sha256};
 
 /// A store and the limits it is used under; what a server needs to offer `entrez_data`.
@@ -73,10 +73,10 @@ pub fn account_of(request: &RequestContext, auth: &crate::auth::AuthConfig) -> l
     if let Some(p) = &request.principal {
         return ledger::Account::Identity(p.key.clone());
     }
-    match request.transport {
-        Transport::Local => ledger::Account::Local,
-        Transport::Http if auth.local && !auth.enabled() => ledger::Account::Local,
-        Transport::Http => ledger::Account::Address(digest(
+    match request.channel {
+        Channel::Local => ledger::Account::Local,
+        Channel::Http if auth.local && !auth.enabled() => ledger::Account::Local,
+        Channel::Http => ledger::Account::Address(digest(
             "address",
             &address_bucket(request.client_ip.as_deref().unwrap_or("unknown")),
         )),
@@ -183,12 +183,12 @@ pub fn owner_of(request: &RequestContext) -> Owner {
             scope: OwnerScope::ApiKey,
         };
     }
-    match request.transport {
-        Transport::Http => Owner {
+    match request.channel {
+        Channel::Http => Owner {
             key: HANDLE_OWNER.to_string(),
             scope: OwnerScope::Handle,
         },
-        Transport::Local => Owner {
+        Channel::Local => Owner {
             key: "local".to_string(),
             scope: OwnerScope::Local,
         },
@@ -273,7 +273,7 @@ mod tests {
         let key_only = RequestContext {
             caller_api_key: Some(ApiKey::new("k3y")),
             session_id: None,
-            transport: Transport::Http,
+            channel: Channel::Http,
             stateless: true,
             ..RequestContext::default()
         };
@@ -286,7 +286,7 @@ mod tests {
     #[test]
     fn a_keyless_stateless_http_caller_stages_into_the_unlistable_pool() {
         let anonymous = RequestContext {
-            transport: Transport::Http,
+            channel: Channel::Http,
             stateless: true,
             ..RequestContext::default()
         };
@@ -300,7 +300,7 @@ mod tests {
         // Anyone holding a pool dataset's id may use it; nobody else's.
         let session = owner_of(&RequestContext {
             session_id: Some("s".into()),
-            transport: Transport::Http,
+            channel: Channel::Http,
             ..RequestContext::default()
         });
         assert!(session.can_list());

@@ -7,9 +7,8 @@ use crate::error::Result;
 use crate::tools::output::TextForm;
 use serde_json::{json, Value};
 
-use crate::entrez::limiter::{ANONYMOUS_RATE_LIMIT, KEYED_RATE_LIMIT};
-/// The request header a caller may use to bring their own key.
-pub const CALLER_KEY_HEADER: &str = "X-NCBI-API-Key";
+pub use crate::caller::CALLER_KEY_HEADER;
+use crate::net::pacing::{ANONYMOUS_RATE_LIMIT, KEYED_RATE_LIMIT};
 
 /// Registry row.
 pub const SPEC: ToolSpec = ToolSpec {

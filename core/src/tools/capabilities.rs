@@ -5,7 +5,7 @@ use super::registry::RegisteredTool;
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
 use crate::error::{ErrorKind, Result};
-use crate::protocol::version::SUPPORTED_VERSIONS;
+use crate::mcp::version::SUPPORTED_VERSIONS;
 use crate::tools::output::TextForm;
 use serde_json::{json, Value};
 

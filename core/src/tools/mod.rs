@@ -2,7 +2,6 @@
 
 pub mod api_key_status;
 pub mod arguments;
-pub mod canonical;
 pub mod capabilities;
 pub mod content;
 pub mod describe;
@@ -17,44 +16,18 @@ pub mod tool_info;
 pub mod validate;
 
 use crate::config::Config;
-use crate::entrez::retry::RetryPolicy;
 use crate::entrez::EntrezClient;
 use crate::error::{Error, ErrorKind};
+use crate::mcp::progress::Progress;
+use crate::net::retry::RetryPolicy;
 use crate::net::Network;
 use crate::platform::Platform;
-use crate::protocol::progress::Progress;
 use crate::secret::ApiKey;
 
+pub use crate::caller::{Channel, KeySource, RequestContext};
 pub use output::{TextForm, ToolOutput};
 pub use registry::Registry;
 pub use spec::{ToolAnnotations, ToolSpec};
-
-/// Facts about the request a tool call arrived in.
-#[derive(Debug, Clone, Default)]
-pub struct RequestContext {
-    /// A key the caller sent in `X-NCBI-API-Key`; preferred over the server's own.
-    pub caller_api_key: Option<ApiKey>,
-    /// The MCP session the request belongs to, when the transport has sessions.
-    pub session_id: Option<String>,
-    /// The transport it came over: shared (HTTP) or one local user's (stdio, in-process).
-    pub transport: Transport,
-    /// Whether it is a self-contained 2026-07-28 request rather than part of a session.
-    pub stateless: bool,
-    /// The authenticated caller, when the deployment authenticates and a token was given.
-    pub principal: Option<crate::auth::Principal>,
-    /// The caller's network address (HTTP), which limits anonymous callers.
-    pub client_ip: Option<String>,
-}
-
-/// Who can be on the other end of a transport.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Transport {
-    /// One local user: stdio, or the server called in-process.
-    #[default]
-    Local,
-    /// Anyone who can reach the endpoint: Streamable HTTP.
-    Http,
-}
 
 /// Everything a tool handler may use.
 pub struct ToolContext<'a> {
@@ -74,28 +47,6 @@ pub struct ToolContext<'a> {
     pub progress: Option<Progress<'a>>,
 }
 
-/// Where the effective NCBI API key comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeySource {
-    /// The caller's `X-NCBI-API-Key` header.
-    CallerHeader,
-    /// The server's `NCBI_API_KEY` secret or environment variable.
-    ServerSecret,
-    /// No key: NCBI's anonymous limit applies.
-    None,
-}
-
-impl KeySource {
-    /// The stable name used in results.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            KeySource::CallerHeader => "caller_header",
-            KeySource::ServerSecret => "server_secret",
-            KeySource::None => "none",
-        }
-    }
-}
-
 impl<'a> ToolContext<'a> {
     /// An E-utilities client for this caller, or an error if the server has no network.
     pub fn entrez(&self) -> Result<EntrezClient<'a>, Error> {
@@ -113,29 +64,14 @@ impl<'a> ToolContext<'a> {
         })
     }
 
-    /// The API key to send to NCBI and where it came from; the caller's key wins. The server's
-    /// own key serves authenticated callers and local use, and anonymous HTTP callers only
-    /// where the operator allows it (`ENTREZ_ANONYMOUS_USE_SERVER_KEY`).
+    /// The API key to send to NCBI and where it came from (see [`RequestContext::api_key`]).
     pub fn effective_api_key(&self) -> (Option<&'a ApiKey>, KeySource) {
-        if let Some(k) = &self.request.caller_api_key {
-            (Some(k), KeySource::CallerHeader)
-        } else if let Some(k) = self
-            .config
-            .api_key
-            .as_ref()
-            .filter(|_| self.may_use_server_key())
-        {
-            (Some(k), KeySource::ServerSecret)
-        } else {
-            (None, KeySource::None)
-        }
+        self.request.api_key(self.config)
     }
 
     /// Whether this caller may spend the server's NCBI key.
     pub fn may_use_server_key(&self) -> bool {
-        self.request.principal.is_some()
-            || self.request.transport == Transport::Local
-            || self.config.auth.anonymous_use_server_key
+        self.request.may_use_server_key(self.config)
     }
 }
 

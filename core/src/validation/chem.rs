@@ -56,7 +56,7 @@ pub fn record_number(s: &str) -> bool {
 /// Whether `s` has the InChIKey shape: 14 letters, hyphen, 10 letters, hyphen, 1 letter.
 pub fn is_inchikey(s: &str) -> bool {
     // The tool's own test, so that what passes here is what the request builder sends.
-    crate::tools::entrez_external::plan::is_inchikey(s)
+    crate::calls::external::plan::is_inchikey(s)
 }
 
 /// Why `s` is not a molecular formula such as C9H8O4, or `None` when it is one.

@@ -6,7 +6,7 @@
 //! typed form, so `normalized_arguments` shows the defaults it will run with.
 
 use super::{Context, Report};
-use crate::tools::entrez_data::call::DataCall;
+use crate::calls::data::call::DataCall;
 use serde_json::Value;
 
 /// Sets `normalized` to the typed call.

@@ -10,12 +10,12 @@
 //! [`super::pubchem_ids`], which checks each against its namespace and names
 //! the namespace that fits, PMC's to [`super::pmc_ids`].
 //!
-//! Defaults and limits come from `tools::entrez_external::plan`, the request
+//! Defaults and limits come from `calls::external::plan`, the request
 //! builder, so a call that passes here is one it will build.
 
 use super::{codes, item_path, path, pmc_ids, pubchem_ids, pug_rest, Context, Report};
-use crate::tools::entrez_external::call::ExternalCall;
-use crate::tools::entrez_external::plan::{self, Data, DEFAULT_THRESHOLD};
+use crate::calls::external::call::ExternalCall;
+use crate::calls::external::plan::{self, Data, DEFAULT_THRESHOLD};
 use serde_json::{json, Map, Value};
 
 /// The operations of each service.

@@ -1,15 +1,15 @@
 //! `entrez_query`'s semantic rules, operation by operation.
 //!
 //! Which parameters an operation reads, what it defaults, and which NCBI
-//! limits bite are all decided in `tools::entrez_query::plan`; this file reads
+//! limits bite are all decided in `calls::query::plan`; this file reads
 //! the same constants and calls the same functions, so "valid" here means
 //! "the plan will build a request NCBI can answer as asked". The normalised
 //! arguments it returns are the call as the plan will act on it: database
 //! names lower-cased, only the defaults the operation really uses filled in.
 
 use super::{codes, databases, dates, ids, item_path, path, rettypes, terms, Context, Report};
-use crate::tools::entrez_query::call::QueryCall;
-use crate::tools::entrez_query::plan::{self, int_arg, str_arg};
+use crate::calls::query::call::QueryCall;
+use crate::calls::query::plan::{self, int_arg, str_arg};
 use serde_json::{Map, Value};
 
 /// Parameters each operation reads besides `operation`; the plan ignores the rest.

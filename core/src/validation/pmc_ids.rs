@@ -8,11 +8,11 @@
 //! each id really is and the call that would work.
 //!
 //! What is accepted mirrors the request builder in
-//! `tools::entrez_external::plan::pmc` (bare digits as PMCIDs where it takes
+//! `calls::external::plan::pmc` (bare digits as PMCIDs where it takes
 //! them), so a call passing here is never refused there.
 
 use super::{codes, ids, item_path, path, Report};
-use crate::tools::entrez_external::plan::IdType;
+use crate::calls::external::plan::IdType;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 

@@ -13,8 +13,8 @@
 //! asks the plan rather than guessing, so validation and sending agree.
 
 use super::{codes, path, Report};
+use crate::calls::query::plan::fetch_format;
 use crate::parse::records::Format;
-use crate::tools::entrez_query::plan::fetch_format;
 
 /// One row of NBK25499 Table 1.
 #[derive(Debug, Clone, Copy)]

@@ -38,8 +38,8 @@ pub mod scripted {
     //! so long waits (the 60 s poll deadline) and pacing decisions run instantly.
 
     use entrez_mcp_core::config::Config;
-    use entrez_mcp_core::entrez::limiter::{Grant, Pacer};
     use entrez_mcp_core::error::Error;
+    use entrez_mcp_core::net::pacing::{Grant, Pacer};
     use entrez_mcp_core::net::Network;
     use entrez_mcp_core::net::{HttpCall, HttpReply, Transport};
     use entrez_mcp_core::platform::{BoxFuture, Platform};

@@ -127,7 +127,7 @@ pub fn call_tool(server: &Server, name: &str, arguments: Value) -> Value {
         server,
         name,
         arguments,
-        &entrez_mcp_core::tools::RequestContext::default(),
+        &entrez_mcp_core::caller::RequestContext::default(),
     )
 }
 
@@ -135,7 +135,7 @@ pub fn call_tool_with(
     server: &Server,
     name: &str,
     arguments: Value,
-    ctx: &entrez_mcp_core::tools::RequestContext,
+    ctx: &entrez_mcp_core::caller::RequestContext,
 ) -> Value {
     let msg = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": name, "arguments": arguments}});
@@ -175,6 +175,6 @@ pub fn networked_server(eutils_base: &str, api_key: Option<&str>) -> Server {
         .unwrap()
         .with_network(entrez_mcp_core::net::Network {
             transport: Box::new(entrez_mcp::transport::ReqwestTransport::new().unwrap()),
-            pacer: Box::new(entrez_mcp_core::entrez::limiter::MemoryPacer::new()),
+            pacer: Box::new(entrez_mcp_core::net::pacing::MemoryPacer::new()),
         })
 }

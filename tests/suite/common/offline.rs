@@ -1,7 +1,7 @@
 //! Stand-ins for the network in tests that must not reach one.
 
-use entrez_mcp_core::entrez::limiter::{Grant, Pacer};
 use entrez_mcp_core::error::{Error, ErrorKind};
+use entrez_mcp_core::net::pacing::{Grant, Pacer};
 use entrez_mcp_core::net::{HttpCall, HttpReply, Transport};
 use entrez_mcp_core::platform::BoxFuture;
 use std::sync::{Arc, Mutex};

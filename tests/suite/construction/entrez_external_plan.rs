@@ -1,12 +1,12 @@
 //! Request construction for every entrez_external operation: exact method, URL and body,
 //! plus the inputSchema rules that tie operations to services. Pure: no network.
 
+use entrez_mcp_core::calls::external::call::ExternalCall;
+use entrez_mcp_core::calls::external::plan::{self, IdType, PugPlan, SearchPlan};
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::error::Error;
 use entrez_mcp_core::error::ErrorKind;
 use entrez_mcp_core::net::{HttpCall, Method};
-use entrez_mcp_core::tools::entrez_external::call::ExternalCall;
-use entrez_mcp_core::tools::entrez_external::plan::{self, IdType, PugPlan, SearchPlan};
 use entrez_mcp_core::tools::Registry;
 use serde_json::{json, Value};
 
@@ -76,7 +76,7 @@ fn citation_db(args: &Value) -> String {
     }
 }
 
-fn as_lookup(args: Value) -> entrez_mcp_core::tools::entrez_external::call::Lookup {
+fn as_lookup(args: Value) -> entrez_mcp_core::calls::external::call::Lookup {
     match read(&args, "compound") {
         ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => l,
         other => panic!("not a lookup: {other:?}"),

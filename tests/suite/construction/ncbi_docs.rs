@@ -13,9 +13,9 @@
 
 use crate::common::call_tool_with;
 use crate::common::offline::Recording;
+use entrez_mcp_core::caller::RequestContext;
 use entrez_mcp_core::net::percent_decode;
 use entrez_mcp_core::protocol::Server;
-use entrez_mcp_core::tools::RequestContext;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 

@@ -1,9 +1,9 @@
 //! The dispatcher and the built-in tools, through JSON-RPC as a client sends it.
 
 use crate::common::*;
+use entrez_mcp_core::caller::RequestContext;
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::secret::ApiKey;
-use entrez_mcp_core::tools::RequestContext;
 use serde_json::{json, Value};
 
 fn server() -> entrez_mcp_core::protocol::Server {
@@ -545,7 +545,9 @@ fn validate_reports_codes_paths_defaults_and_batches() {
 
 #[test]
 fn every_operation_the_schemas_name_has_its_own_dispatch() {
-    use entrez_mcp_core::tools::{entrez_data, entrez_external, entrez_query::call::QueryCall};
+    use entrez_mcp_core::calls::query::call::QueryCall;
+    use entrez_mcp_core::calls::{data, external};
+    use entrez_mcp_core::tools::{entrez_data, entrez_external};
     let s = server();
     let listed = |tool: &str| -> Vec<String> {
         let schema = &s
@@ -577,7 +579,7 @@ fn every_operation_the_schemas_name_has_its_own_dispatch() {
     assert_eq!(listed("entrez_data"), data);
     assert_eq!(listed("entrez_external"), external);
     for op in listed("entrez_data") {
-        let call = entrez_data::call::DataCall::read(&json!({"operation": op}))
+        let call = data::call::DataCall::read(&json!({"operation": op}))
             .unwrap_or_else(|| panic!("entrez_data reads no operation {op}"));
         assert_eq!(call.to_value()["operation"], json!(op));
     }
@@ -587,7 +589,7 @@ fn every_operation_the_schemas_name_has_its_own_dispatch() {
             "pug_rest" => json!({"operation": op, "domain": "periodictable"}),
             _ => json!({"operation": op}),
         };
-        let call = entrez_external::call::ExternalCall::read(&args)
+        let call = external::call::ExternalCall::read(&args)
             .unwrap_or_else(|| panic!("entrez_external reads no operation {op}"));
         assert_eq!(call.to_value()["operation"], json!(op));
     }

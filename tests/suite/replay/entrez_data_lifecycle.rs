@@ -97,7 +97,7 @@ fn datasets_belong_to_their_session() {
     assert_eq!(mine["datasets"][0]["data_access_id"], id);
     assert_eq!(mine["datasets"][0]["records"], 2);
     // Without a session the caller's key decides; stdio (neither) is one local owner.
-    let keyed = entrez_mcp_core::tools::RequestContext {
+    let keyed = entrez_mcp_core::caller::RequestContext {
         caller_api_key: Some(entrez_mcp_core::secret::ApiKey::new("caller-key")),
         ..Default::default()
     };

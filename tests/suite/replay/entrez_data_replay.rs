@@ -315,7 +315,7 @@ fn two_datasets_stage_concurrently() {
     let b = call(
         json!({"operation": "fetch_and_stage", "ids": (90_050_001..=90_050_700).collect::<Vec<u64>>()}),
     );
-    let ctx = entrez_mcp_core::tools::RequestContext::default();
+    let ctx = entrez_mcp_core::caller::RequestContext::default();
     let (ra, rb) = crate::common::block_on(async {
         tokio::join!(
             s.handle_bytes(a.as_bytes(), &ctx),
@@ -381,7 +381,7 @@ fn ten_thousand_synthetic_pubmed_records_end_to_end() {
 
 #[test]
 fn each_batch_is_reported_when_the_client_asks_for_progress() {
-    use entrez_mcp_core::protocol::progress::Notifier;
+    use entrez_mcp_core::mcp::progress::Notifier;
     use std::sync::Mutex;
 
     #[derive(Default)]
@@ -398,7 +398,7 @@ fn each_batch_is_reported_when_the_client_asks_for_progress() {
         "name": "entrez_data", "_meta": {"progressToken": 77},
         "arguments": {"operation": "fetch_and_stage", "term": "replay-synthetic[all]", "max_records": 1200}}});
     let sink = Collect::default();
-    let ctx = entrez_mcp_core::tools::RequestContext::default();
+    let ctx = entrez_mcp_core::caller::RequestContext::default();
     let reply =
         crate::common::block_on(s.handle_bytes_notifying(call.to_string().as_bytes(), &ctx, &sink))
             .unwrap();

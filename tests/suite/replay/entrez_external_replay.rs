@@ -11,7 +11,7 @@ use crate::common::*;
 use base64::Engine as _;
 use entrez_mcp::transport::ReqwestTransport;
 use entrez_mcp_core::config::Config;
-use entrez_mcp_core::entrez::limiter::MemoryPacer;
+use entrez_mcp_core::net::pacing::MemoryPacer;
 use entrez_mcp_core::net::Network;
 use entrez_mcp_core::platform::SystemPlatform;
 use entrez_mcp_core::protocol::Server;

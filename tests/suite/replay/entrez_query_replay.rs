@@ -233,7 +233,7 @@ fn thirty_concurrent_calls_cause_no_429_and_stay_under_the_limit() {
 #[test]
 fn progress_notifications_stream_before_the_result() {
     use entrez_mcp_core::http::{Endpoint, Sessions};
-    use entrez_mcp_core::protocol::progress::Notifier;
+    use entrez_mcp_core::mcp::progress::Notifier;
     use std::sync::Mutex;
 
     #[derive(Default)]

@@ -8,9 +8,9 @@
 
 use crate::common::call_tool;
 use entrez_mcp::transport::ReqwestTransport;
+use entrez_mcp_core::caller::RequestContext;
 use entrez_mcp_core::net::{HttpCall, Method, Transport};
 use entrez_mcp_core::protocol::Server;
-use entrez_mcp_core::tools::RequestContext;
 use serde_json::json;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -6,10 +6,10 @@
 
 use crate::common::call_tool_with;
 use crate::common::data::*;
+use entrez_mcp_core::caller::RequestContext;
 use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::staging::store::Status;
 use entrez_mcp_core::staging::{Limits, SqlStore};
-use entrez_mcp_core::tools::RequestContext;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 

@@ -11,13 +11,13 @@
 
 use super::budget::Meter;
 use super::cursor::Work;
-use super::plan::Fetch;
+use crate::calls::data::plan::Fetch;
 use crate::entrez::{EntrezClient, EutilsRequest};
 use crate::error::{Error, Result};
+use crate::mcp::progress::Progress as Notify;
 use crate::parse;
 use crate::parse::records::Records;
 use crate::platform::Platform;
-use crate::protocol::progress::Progress as Notify;
 use crate::staging::rows::{self, RowBatch};
 use crate::staging::schema::Layout;
 use crate::staging::store::{Caps, DatasetInfo};

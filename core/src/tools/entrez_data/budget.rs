@@ -16,9 +16,9 @@
 //! default budget nothing up to 10,000 records comes near it, and every call
 //! stages its source whole, as it always did.
 
-use super::plan::Fetch;
+use crate::calls::data::plan::Fetch;
+use crate::calls::query::plan::Format;
 use crate::staging::Limits;
-use crate::tools::entrez_query::plan::Format;
 
 /// The share of the budget the plan spends; the rest absorbs the model's error.
 const PLANNED_SHARE_PERCENT: u64 = 80;
@@ -72,7 +72,7 @@ impl Meter {
     /// A meter for one call under `limits`, for replies costing `cost`. One subrequest is
     /// kept for a search, and each batch is counted at every attempt the client may make.
     pub fn new(limits: &Limits, cost: Cost) -> Meter {
-        let attempts = u64::from(crate::entrez::retry::RetryPolicy::default().max_attempts).max(1);
+        let attempts = u64::from(crate::net::retry::RetryPolicy::default().max_attempts).max(1);
         Meter {
             budget_us: limits
                 .cpu_budget_ms

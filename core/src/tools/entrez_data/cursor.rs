@@ -6,7 +6,7 @@
 //! `retstart` of the history set the first call searched. It is stored as
 //! JSON in the store's reason column and never shown to a caller.
 
-use super::plan::{self, Fetch, Slice};
+use crate::calls::data::plan::{self, Fetch, Slice};
 use crate::entrez::EutilsRequest;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -126,7 +126,7 @@ impl Resume {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::entrez_query::plan::Format;
+    use crate::calls::query::plan::Format;
 
     #[test]
     fn ids_are_taken_in_order_and_the_rest_kept() {

@@ -10,21 +10,19 @@
 
 pub mod batches;
 pub mod budget;
-pub mod call;
 pub mod cursor;
 pub mod operations;
-pub mod plan;
 pub mod preflight;
 pub mod render;
 pub mod stage;
 
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
+use crate::calls::data::call::DataCall;
 use crate::error::{Error, ErrorKind, Result};
 use crate::staging::store::DatasetInfo;
 use crate::staging::{is_dataset_id, owner_of, Staging};
 use crate::tools::output::TextForm;
-use call::DataCall;
 use serde_json::{json, Value};
 
 /// Registry row.

@@ -5,9 +5,9 @@
 //! status, so partial data from a failed or still-loading staging is never
 //! mistaken for a complete set.
 
-use super::call::{DatasetRef, Query};
 use super::stage::dataset_link;
 use super::{owned_dataset, render, staging, status_warnings};
+use crate::calls::data::call::{DatasetRef, Query};
 use crate::error::Result;
 use crate::staging::guard::QueryPolicy;
 use crate::staging::layouts::{layout_for, ALL};

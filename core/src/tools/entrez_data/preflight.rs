@@ -7,9 +7,9 @@
 //! the dataset's schema replica), so validate and the query cannot disagree.
 //! It only reads: an expired dataset is reported, not dropped.
 
-use super::call::DataCall;
-use super::plan::Source;
 use super::staging;
+use crate::calls::data::call::DataCall;
+use crate::calls::data::plan::Source;
 use crate::error::Error;
 use crate::staging::schema::Layout;
 use crate::staging::store::{DatasetInfo, Status};

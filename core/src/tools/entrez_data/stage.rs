@@ -11,10 +11,10 @@
 
 use super::batches::{Progress, Run};
 use super::budget::{cost_of, Meter};
-use super::call::Stage;
 use super::cursor::{Resume, Work};
-use super::plan::{self, Fetch, Source};
 use super::{owned_dataset, render, schema_uri, staging};
+use crate::calls::data::call::Stage;
+use crate::calls::data::plan::{self, Fetch, Source};
 use crate::error::{Error, ErrorKind, Result};
 use crate::parse;
 use crate::staging::layouts::layout_for;

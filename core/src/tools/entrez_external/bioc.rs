@@ -8,10 +8,10 @@
 //! text. An article outside the subset is answered with a short text saying no
 //! result can be found, which becomes a per-id failure, never an empty success.
 
-use super::call::Bioc;
 use super::client::{excerpt, ExternalClient};
-use super::plan::{self, Service};
 use super::render;
+use crate::calls::external::call::Bioc;
+use crate::calls::external::plan::{self, Service};
 use crate::error::{Error, ErrorKind, Result};
 use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;

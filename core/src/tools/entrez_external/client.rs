@@ -1,24 +1,24 @@
 //! Sending one call to PubChem or PMC: pace, send, read throttling, retry.
 //!
-//! The shape follows [`crate::entrez::EntrezClient`]: every attempt first
-//! reserves a slot from the server's one [`Pacer`], here in the service's own
-//! bucket (`pubchem` at 5 per window, `pmc` at 3), so E-utilities traffic and
-//! these services never eat into each other's budget. Transient refusals
-//! (429, 5xx, transport failures) are retried under a [`RetryPolicy`];
+//! Every request goes through the server's one send loop ([`Sender`]), as the
+//! E-utilities' do, in the service's own pacing bucket (`pubchem` at 5 per
+//! second, `pmc` at 3), so E-utilities traffic and these services never eat
+//! into each other's budget. Transient refusals (429, 5xx, transport
+//! failures) are retried under a [`RetryPolicy`];
 //! PubChem's `X-Throttling-Control` header is read on every reply and turned
 //! into extra pacer reservations and longer retry waits (see
 //! [`super::throttle`]). Replies that are final (2xx, 4xx, PubChem's own
 //! timeout) go back to the caller, which knows how to read that service's
 //! error bodies.
 
-use super::plan::Service;
 use super::pug;
 use super::throttle::{Level, Throttling};
-use crate::entrez::limiter::{take_slot, Pacer, Slot, TRACE_HEADER};
-use crate::entrez::retry::{RetryPolicy, Verdict};
+use crate::calls::external::plan::Service;
 use crate::error::{Error, ErrorKind};
-use crate::net::{HttpCall, HttpReply, Transport};
-use crate::platform::Platform;
+use crate::net::retry::RetryPolicy;
+use crate::net::send::{Judged, Sender, Upstream};
+use crate::net::{HttpCall, HttpReply};
+use crate::platform::BoxFuture;
 use crate::tools::ToolContext;
 use std::sync::Mutex;
 
@@ -48,20 +48,14 @@ pub struct Notes {
 
 /// Paces and sends calls to one external service on behalf of one tool call.
 pub struct ExternalClient<'a> {
-    /// Sends HTTP and sleeps.
-    pub transport: &'a dyn Transport,
-    /// The server's pacing authority.
-    pub pacer: &'a dyn Pacer,
-    /// Clock and entropy.
-    pub platform: &'a dyn Platform,
+    /// Paces and sends, through the server's one send loop.
+    pub sender: Sender<'a>,
     /// Which service, and so which bucket and limit.
     pub service: Service,
     /// Retry limits.
     pub retry: RetryPolicy,
     /// `ENTREZ_UPSTREAM_TIMEOUT_MS`, in place of the call's own time limit.
     pub timeout_ms: Option<u64>,
-    /// `ENTREZ_PACING_TRACE`: each request says when it was paced.
-    pub trace: bool,
     notes: Mutex<Notes>,
 }
 
@@ -73,13 +67,15 @@ impl<'a> ExternalClient<'a> {
                 .suggest("Run the server through its normal entry point (entrez-mcp serve/stdio, or the Worker).")
         })?;
         Ok(ExternalClient {
-            transport: network.transport.as_ref(),
-            pacer: network.pacer.as_ref(),
-            platform: ctx.platform,
+            sender: Sender {
+                transport: network.transport.as_ref(),
+                pacer: network.pacer.as_ref(),
+                platform: ctx.platform,
+                trace: ctx.config.pacing_trace,
+            },
             service,
             retry: EXTERNAL_RETRY,
             timeout_ms: ctx.config.upstream_timeout_ms,
-            trace: ctx.config.pacing_trace,
             notes: Mutex::new(Notes::default()),
         })
     }
@@ -125,41 +121,18 @@ impl<'a> ExternalClient<'a> {
         }
     }
 
-    async fn pace(&self, url: &str) -> Result<Slot, Error> {
-        take_slot(
-            self.pacer,
-            self.transport,
-            self.platform,
-            self.service.bucket(),
-            self.service.limit(),
-            url,
-        )
-        .await
-        .map_err(|e| match e.kind {
-                ErrorKind::RateLimited => Error::new(
-                    ErrorKind::RateLimited,
-                    format!(
-                        "Too many {} requests are queued in this server; the next free slot is more than 30 s away.",
-                        self.service.label()
-                    ),
-                )
-                .with_code(format!("{}_queue_full", self.service.bucket()))
-                .suggest("Retry in a minute, and combine lookups: compound takes up to 100 CIDs, id_convert up to 200 ids per call."),
-                _ => e,
-            })
-    }
-
     /// Reads the throttling header; a warning status costs extra slots in the shared bucket.
     async fn observe(&self, t: &Throttling) {
         let extra = t.extra_slots(self.service.limit());
         for _ in 0..extra {
             // The slot is taken, not waited for: the point is to push every caller's next slot back.
             let _ = self
+                .sender
                 .pacer
                 .reserve(
                     self.service.bucket(),
                     self.service.limit(),
-                    self.platform.now_unix_ms(),
+                    self.sender.platform.now_unix_ms(),
                     0,
                 )
                 .await;
@@ -178,64 +151,25 @@ impl<'a> ExternalClient<'a> {
 
     /// Sends `call`; returns the reply once it is final, or the error once retries are spent.
     pub async fn send(&self, call: &HttpCall) -> Result<HttpReply, Error> {
-        let started = self.platform.now_unix_ms();
         let call = HttpCall {
             timeout_ms: self.timeout_ms.unwrap_or(call.timeout_ms),
             ..call.clone()
         };
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let slot = self.pace(&call.url).await?;
-            self.note(|n| n.requests += 1);
-            let mut sent = call.clone();
-            if self.trace {
-                sent.headers.push((TRACE_HEADER.to_string(), slot.trace()));
-            }
-            let outcome = self.transport.send(sent).await;
-            let mut min_wait = 0;
-            let (status, retry_after, failure) = match outcome {
-                Ok(reply) => {
-                    let throttling = reply
-                        .header("x-throttling-control")
-                        .and_then(Throttling::parse);
-                    if let Some(t) = &throttling {
-                        self.observe(t).await;
-                        min_wait = t.min_retry_wait_ms();
-                    }
-                    if !self.is_transient(&reply) {
-                        return Ok(reply);
-                    }
-                    let retry_after = reply.header("retry-after").map(str::to_string);
-                    let error = self.refusal(&reply, throttling.as_ref(), attempt);
-                    (Some(reply.status), retry_after, error)
-                }
-                // A reply too large to read would be as large again: say so at once.
-                Err(e) if e.code == "response_too_large" => return Err(e),
-                Err(e) => (None, None, e),
-            };
-            let elapsed = self.platform.now_unix_ms().saturating_sub(started);
-            match self.retry.decide(
-                attempt,
-                status,
-                retry_after.as_deref(),
-                elapsed,
-                self.jitter(),
-            ) {
-                Verdict::RetryAfter(ms) => {
-                    let ms = ms.max(min_wait);
-                    if elapsed.saturating_add(ms) > self.retry.deadline_ms {
-                        return Err(failure);
-                    }
-                    self.note(|n| {
-                        n.retries += 1;
-                        n.retried_statuses.extend(status);
-                    });
-                    self.transport.sleep(ms).await;
-                }
-                Verdict::GiveUp => return Err(failure),
-            }
-        }
+        self.sender
+            .send(&call, self, self.retry)
+            .await
+            .map_err(|e| match e.kind {
+                ErrorKind::RateLimited if e.code.is_empty() || e.code == "rate_limited" => Error::new(
+                    ErrorKind::RateLimited,
+                    format!(
+                        "Too many {} requests are queued in this server; the next free slot is more than 30 s away.",
+                        self.service.label()
+                    ),
+                )
+                .with_code(format!("{}_queue_full", self.service.bucket()))
+                .suggest("Retry in a minute, and combine lookups: compound takes up to 100 CIDs, id_convert up to 200 ids per call."),
+                _ => e,
+            })
     }
 
     /// 429 and 5xx are worth another try, except PubChem's own "your request took too long".
@@ -245,12 +179,6 @@ impl<'a> ExternalClient<'a> {
             504 => pug::fault(&reply.body).is_none_or(|f| f.code != "PUGREST.Timeout"),
             _ => false,
         }
-    }
-
-    fn jitter(&self) -> f64 {
-        let mut b = [0u8; 8];
-        self.platform.fill_random(&mut b);
-        (u64::from_le_bytes(b) >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// The error for a refusal that retries did not overcome.
@@ -295,6 +223,51 @@ impl<'a> ExternalClient<'a> {
                 "{label} may be under maintenance or overloaded; retry in a few minutes."
             ))
         }
+    }
+}
+
+impl Upstream for ExternalClient<'_> {
+    fn bucket(&self) -> &str {
+        self.service.bucket()
+    }
+
+    fn limit(&self) -> u32 {
+        self.service.limit()
+    }
+
+    fn judge<'a>(&'a self, reply: HttpReply, attempt: u32) -> BoxFuture<'a, Judged> {
+        Box::pin(async move {
+            let throttling = reply
+                .header("x-throttling-control")
+                .and_then(Throttling::parse);
+            let mut min_wait_ms = 0;
+            if let Some(t) = &throttling {
+                self.observe(t).await;
+                min_wait_ms = t.min_retry_wait_ms();
+            }
+            // Final replies (2xx, 4xx, PubChem's own timeout) go back to the caller, which
+            // knows how to read that service's error bodies.
+            if !self.is_transient(&reply) {
+                return Judged::Done(Ok(reply));
+            }
+            Judged::Retry {
+                status: reply.status,
+                retry_after: reply.header("retry-after").map(str::to_string),
+                min_wait_ms,
+                error: self.refusal(&reply, throttling.as_ref(), attempt),
+            }
+        })
+    }
+
+    fn sending(&self) {
+        self.note(|n| n.requests += 1);
+    }
+
+    fn retrying(&self, status: Option<u16>) {
+        self.note(|n| {
+            n.retries += 1;
+            n.retried_statuses.extend(status);
+        });
     }
 }
 

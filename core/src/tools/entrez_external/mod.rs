@@ -16,11 +16,9 @@
 //! wasm32, reaching the network only through [`crate::net::Transport`].
 
 pub mod bioc;
-pub mod call;
 pub mod cite;
 pub mod client;
 pub mod oa;
-pub mod plan;
 pub mod pmc;
 pub mod pubchem;
 pub mod pug;
@@ -30,9 +28,9 @@ pub mod throttle;
 
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
+use crate::calls::external::call::ExternalCall;
 use crate::error::Result;
 use crate::tools::output::TextForm;
-use call::ExternalCall;
 use serde_json::Value;
 
 /// Registry row.

@@ -6,11 +6,11 @@
 //! the article is not Open Access; and, for the bare base URL, the identification (formats,
 //! record counts, earliest and latest update). One reader takes all of them.
 
-use super::call::OaService;
 use super::client::ExternalClient;
-use super::plan::{self, Service};
 use super::pmc::http_error;
 use super::render;
+use crate::calls::external::call::OaService;
+use crate::calls::external::plan::{self, Service};
 use crate::error::{Error, ErrorKind, Result};
 use crate::parse::pmc_oa::parse_oa;
 use crate::tools::{ToolContext, ToolOutput};

@@ -8,11 +8,11 @@
 //! worked; only when every id failed does the call become an error, so an
 //! assistant never mistakes "nothing found" for an empty success.
 
-use super::call::{CitationExport, IdConvert};
 use super::cite;
 use super::client::{excerpt, ExternalClient};
-use super::plan::{self, IdType, Service};
 use super::render;
+use crate::calls::external::call::{CitationExport, IdConvert};
+use crate::calls::external::plan::{self, IdType, Service};
 use crate::error::{Error, ErrorKind, Result};
 use crate::net::HttpReply;
 use crate::tools::{ToolContext, ToolOutput};

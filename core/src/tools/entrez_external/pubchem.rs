@@ -7,11 +7,11 @@
 //! Asynchronous answers (`Waiting` with a ListKey) are polled within
 //! [`POLL_DEADLINE_MS`].
 
-use super::call::{Lookup, StructureSearch};
 use super::client::{excerpt, ExternalClient};
-use super::plan::{self, Data, Domain, PugPlan, Service};
 use super::pug::{self, Fault};
 use super::render;
+use crate::calls::external::call::{Lookup, StructureSearch};
+use crate::calls::external::plan::{self, Data, Domain, PugPlan, Service};
 use crate::error::{Error, ErrorKind, Result};
 use crate::net::{HttpCall, HttpReply};
 use crate::tools::content::Content;
@@ -170,7 +170,7 @@ async fn json_reply(
             .suggest("Or narrow the query: raise threshold, lower max_records, or give a larger substructure.")
             .with_details(json!({"listkey": key})));
         }
-        client.transport.sleep(interval).await;
+        client.sender.transport.sleep(interval).await;
         interval = (interval + interval / 2).min(POLL_MAX_INTERVAL_MS);
         polls += 1;
         reply = client.send(&poll(&key)).await?;

@@ -9,13 +9,13 @@
 //! (XML, CSV, SDF, TXT, ASNT, JSONP, ASNB's base64) as text, cut with a clear
 //! note beyond [`MAX_TEXT_CHARS`].
 
-use super::call::PugRestCall;
 use super::client::{excerpt, ExternalClient};
-use super::plan::{Service, MAX_REPLY_BYTES, PUBCHEM_TIMEOUT_MS};
 use super::pubchem::{
     fault_error, Ask, POLL_DEADLINE_MS, POLL_FIRST_INTERVAL_MS, POLL_MAX_INTERVAL_MS,
 };
 use super::{pug, render};
+use crate::calls::external::call::PugRestCall;
+use crate::calls::external::plan::{Service, MAX_REPLY_BYTES, PUBCHEM_TIMEOUT_MS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::net::{HttpCall, HttpReply, Method};
 use crate::tools::content::Content;
@@ -156,7 +156,7 @@ async fn collect(
                 ))
                 .with_details(json!({"listkey": key})));
             }
-            client.transport.sleep(interval).await;
+            client.sender.transport.sleep(interval).await;
             interval = (interval + interval / 2).min(POLL_MAX_INTERVAL_MS);
             polls += 1;
             let poll = HttpCall {

@@ -5,16 +5,14 @@
 //! the replies with [`crate::parse`], and [`render`] writes the text block.
 //! Large results are capped here, with the total and a way forward.
 
-pub mod call;
 pub mod operations;
-pub mod plan;
 pub mod render;
 
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
+use crate::calls::query::call::QueryCall;
 use crate::error::{Error, ErrorKind, Result};
 use crate::tools::output::TextForm;
-use call::QueryCall;
 use serde_json::Value;
 
 /// Registry row.

@@ -1,11 +1,11 @@
 //! Running each `entrez_query` operation: send, parse, cap, describe.
 
-use super::call::{
+use super::render;
+use crate::calls::query::call::{
     CitationMatch, Fetch, GlobalQuery, Info, Link, LinkMode, Post, ReplyMode, Search, Spell,
     Summary,
 };
-use super::plan::{self, Format};
-use super::render;
+use crate::calls::query::plan::{self, Format};
 use crate::entrez::databases;
 use crate::error::{Error, ErrorKind, Result};
 use crate::parse;
@@ -134,7 +134,7 @@ pub async fn summary(ctx: &ToolContext<'_>, call: &Summary) -> Result<ToolOutput
     let db = &call.database;
     let reply = ctx.entrez()?.send(&plan::summary(call)).await?;
     let parsed = if call.retmode == ReplyMode::Json {
-        parse::esummary_json::parse_esummary_json(&reply.body)?
+        parse::esummary::parse_esummary_json(&reply.body)?
     } else {
         parse::esummary::parse_esummary_xml(&reply.body)?
     };
@@ -149,7 +149,7 @@ pub async fn summary(ctx: &ToolContext<'_>, call: &Summary) -> Result<ToolOutput
         .iter()
         .take(cap)
         .map(|d| {
-            let h = parse::headline::headline(d);
+            let h = parse::esummary::headline(d);
             json!({"uid": d.uid, "title": h.title, "authors": h.authors, "source": h.source, "year": h.year, "fields": d.fields})
         })
         .collect();

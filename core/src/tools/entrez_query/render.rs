@@ -4,7 +4,7 @@
 //! assistant skimming) numbered records with title, authors, journal, year and
 //! ids, or the sequence facts that matter, in a few lines each.
 
-use super::plan::Format;
+use crate::calls::query::plan::Format;
 use serde_json::Value;
 
 fn s(v: &Value) -> &str {

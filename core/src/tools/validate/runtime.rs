@@ -12,8 +12,8 @@
 //! ids, GIs): esummary answers accessions with the GI they resolve to, so a
 //! missing accession could not be told apart from one NCBI renamed.
 
-use super::super::entrez_query::call::{QueryCall, Records, ReplyMode, Summary};
-use super::super::entrez_query::plan;
+use crate::calls::query::call::{QueryCall, Records, ReplyMode, Summary};
+use crate::calls::query::plan;
 use crate::parse;
 use crate::tools::ToolContext;
 use crate::validation::{codes, item_path, Report};
@@ -128,7 +128,7 @@ pub async fn check(ctx: &ToolContext<'_>, tool: &str, args: &Value, report: &mut
             return;
         }
     };
-    let parsed = match parse::esummary_json::parse_esummary_json(&reply.body) {
+    let parsed = match parse::esummary::parse_esummary_json(&reply.body) {
         Ok(p) => p,
         Err(e) => {
             report.warn(

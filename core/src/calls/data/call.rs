@@ -1,15 +1,15 @@
 //! One `entrez_data` call, read once into a typed value.
 //!
-//! As for `entrez_query` ([`crate::tools::entrez_query::call`]), the intake has
+//! As for `entrez_query` ([`crate::calls::query::call`]), the intake has
 //! made the arguments canonical; [`DataCall::read`] turns them into the call
 //! that runs, with every default here (pubmed, 1,000 records, 100 rows per
 //! query), and `validate` shows this value, serialized, as
 //! `normalized_arguments`.
 
 use super::plan::Source;
+use crate::calls::canonical::Canonical;
 use crate::staging::guard::{DEFAULT_LIMIT, MAX_LIMIT};
 use crate::staging::limits::{DEFAULT_RECORDS, MAX_RECORDS};
-use crate::tools::canonical::Canonical;
 use serde::Serialize;
 use serde_json::Value;
 

@@ -2,10 +2,10 @@
 //! each a GET with query parameters and NCBI's `tool`/`email` identification.
 
 use super::{get_call, invalid, string_list, PMC_TIMEOUT_MS};
+use crate::calls::external::call::{Bioc, IdConvert, OaService};
 use crate::config::Config;
 use crate::error::Error;
 use crate::net::{form_encode, HttpCall};
-use crate::tools::entrez_external::call::{Bioc, IdConvert, OaService};
 use serde_json::Value;
 
 /// PMC article id kinds, as the ID Converter names them.

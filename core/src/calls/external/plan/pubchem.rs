@@ -8,12 +8,12 @@
 //! forms (which answer with a ListKey to poll) on request.
 
 use super::{invalid, MAX_REPLY_BYTES, PUBCHEM_TIMEOUT_MS};
+use crate::calls::external::call::{Lookup, StructureSearch};
 use crate::config::Config;
 use crate::error::Error;
 use crate::net::HttpCall;
 use crate::pubchem::options::{self, Scope};
 use crate::pubchem::{grammar, PugRequest};
-use crate::tools::entrez_external::call::{Lookup, StructureSearch};
 
 /// CIDs one structure search shows per page of its ListKey.
 pub const SEARCH_PAGE: u64 = 1_000;

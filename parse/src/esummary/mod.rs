@@ -24,8 +24,11 @@ use quick_xml::events::{BytesStart, Event};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use crate::esummary_json::parse_esummary_json;
-pub use crate::headline::{headline, Headline};
+pub mod headline;
+pub mod json;
+
+pub use headline::{headline, Headline};
+pub use json::parse_esummary_json;
 
 const WHAT: &str = "an ESummary reply";
 /// Nesting beyond this is flattened to text; NCBI's docsums are a few levels deep.

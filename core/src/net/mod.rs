@@ -4,6 +4,10 @@
 //! a socket. Natively the edge sends calls with reqwest on tokio; on Workers,
 //! with the Fetch API. Tests send them to a replay server or to a closure.
 
+pub mod pacing;
+pub mod retry;
+pub mod send;
+
 use crate::error::{Error, ErrorKind};
 use crate::platform::{BoxFuture, MaybeSendSync};
 
@@ -265,7 +269,7 @@ pub struct Network {
     /// Sends calls and sleeps.
     pub transport: Box<dyn Transport>,
     /// The pacing authority shared by every call of this server.
-    pub pacer: Box<dyn crate::entrez::limiter::Pacer>,
+    pub pacer: Box<dyn crate::net::pacing::Pacer>,
 }
 
 #[cfg(test)]

@@ -17,7 +17,9 @@ use crate::error::ParseError;
 use crate::xml::{attr, unexpected, Xml};
 use serde::Serialize;
 
-pub use crate::elink_json::parse_elink_json;
+pub mod json;
+
+pub use json::parse_elink_json;
 
 const WHAT: &str = "an ELink reply";
 

@@ -68,7 +68,7 @@ pub fn str_arg<'a>(args: &'a Value, name: &str) -> Option<&'a str> {
         .filter(|s| !s.is_empty())
 }
 
-pub use crate::tools::canonical::text_list as string_list;
+pub use crate::calls::canonical::text_list as string_list;
 
 /// An `invalid_arguments` error: the request is wrong before it is ever sent.
 pub(crate) fn invalid(message: impl Into<String>) -> Error {

@@ -61,7 +61,7 @@ pub fn database(args: &Value) -> String {
 
 /// The ids as strings, trimmed, in the order given.
 pub fn ids(args: &Value) -> Vec<String> {
-    crate::tools::canonical::text_list(args.get("ids"))
+    crate::calls::canonical::text_list(args.get("ids"))
 }
 
 /// Adds `id=` or the `WebEnv`/`query_key` pair (and its page, when it has one).

@@ -1,6 +1,6 @@
 //! One `entrez_external` call, read once into a typed value.
 //!
-//! As for `entrez_query` ([`crate::tools::entrez_query::call`]), the intake
+//! As for `entrez_query` ([`crate::calls::query::call`]), the intake
 //! has made the arguments canonical; [`ExternalCall::read`] turns them into
 //! the call that runs. Every default lives here: the namespace and data each
 //! PubChem operation assumes, the structure search's mode, threshold and
@@ -11,8 +11,8 @@
 //! rules warn about them).
 
 use super::plan::{normalize_pmcid, Data, Domain, IdType, DEFAULT_THRESHOLD};
+use crate::calls::canonical::Canonical;
 use crate::pubchem::{grammar, PugRequest};
-use crate::tools::canonical::Canonical;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 

@@ -5,9 +5,9 @@
 //! per request (posted, since NCBI asks for POST from 200 ids), fewer for
 //! full-text PMC and GenBank records, whose single records can be large.
 
+use crate::calls::query::plan::{fetch_format, ids, int_arg, str_arg, Format};
 use crate::entrez::databases::{self, Staged};
 use crate::entrez::{EutilsRequest, Utility};
-use crate::tools::entrez_query::plan::{fetch_format, ids, int_arg, str_arg, Format};
 use serde_json::Value;
 
 /// How a database's records are fetched and parsed.

@@ -7,7 +7,7 @@
 //! names without regard to case, so a mixed list of results can be shown as
 //! title, authors, source and year without knowing each database's schema.
 
-use crate::esummary::DocSummary;
+use super::DocSummary;
 use serde::Serialize;
 use serde_json::{Map, Value};
 

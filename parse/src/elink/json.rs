@@ -7,10 +7,10 @@
 //! may be strings. Each accessor here accepts both spellings so one odd field
 //! does not lose a whole reply.
 
-use crate::body_errors::body_error;
-use crate::elink::{
+use super::{
     ElinkResult, IdCheck, IdUrlSet, Link, LinkHistory, LinkInfo, LinkSet, LinkSetDb, ObjUrl,
 };
+use crate::body_errors::body_error;
 use crate::envelope::{json_strings, json_text, yes};
 use crate::error::ParseError;
 use crate::xml::unexpected;

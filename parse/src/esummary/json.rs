@@ -7,9 +7,9 @@
 //! sees every uid accounted for. Request-level failures replace `result`
 //! with `"error"` (over 500 uids) or an `esummaryresult` list of messages.
 
+use super::{DocSummary, EsummaryResult, SummaryError};
 use crate::envelope::json_text;
 use crate::error::ParseError;
-use crate::esummary::{DocSummary, EsummaryResult, SummaryError};
 use crate::xml::unexpected;
 use serde_json::{Map, Value};
 
@@ -32,7 +32,7 @@ pub fn parse_esummary_json(bytes: &[u8]) -> Result<EsummaryResult, ParseError> {
         for m in messages.iter().filter_map(Value::as_str) {
             if !m.trim().is_empty() {
                 r.errors.push(SummaryError {
-                    uid: crate::esummary::uid_in(m),
+                    uid: super::uid_in(m),
                     message: m.to_string(),
                 });
             }

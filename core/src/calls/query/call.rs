@@ -14,8 +14,8 @@
 //! cannot reach NCBI; the semantic rules warn about them (`ignored_parameter`).
 
 use super::plan::{self, Format};
+use crate::calls::canonical::Canonical;
 use crate::entrez::databases;
-use crate::tools::canonical::Canonical;
 use serde::Serialize;
 use serde_json::Value;
 

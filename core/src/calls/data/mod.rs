@@ -1,0 +1,4 @@
+//! `entrez_data`: the typed call and its requests.
+
+pub mod call;
+pub mod plan;
