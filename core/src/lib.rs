@@ -59,6 +59,7 @@ pub mod calls;
 pub mod config;
 pub mod entrez;
 pub mod error;
+pub mod hex;
 pub mod http;
 pub mod mcp;
 pub mod net;

@@ -62,10 +62,10 @@ pub fn guarded<T>(
             }
         }
     }))
-    .map_err(internal)?;
+    .map_err(store_error)?;
     let length = conn
         .set_limit(Limit::SQLITE_LIMIT_LENGTH, guard::MAX_VALUE_BYTES)
-        .map_err(internal)?;
+        .map_err(store_error)?;
     let outcome = f(conn, &denials);
     let _ = conn.authorizer(None::<fn(AuthContext<'_>) -> Authorization>);
     let _ = conn.set_limit(Limit::SQLITE_LIMIT_LENGTH, length);
@@ -119,9 +119,7 @@ pub fn value(v: ValueRef<'_>) -> SqlValue {
     }
 }
 
-fn internal(e: rusqlite::Error) -> Error {
-    Error::internal(format!("dataset store: {e}"))
-}
+use crate::store_error;
 
 /// rusqlite's view of an authorizer call in the core's terms; `scratch` holds descriptions.
 fn access<'a>(a: &AuthAction<'a>, scratch: &'a mut String) -> Access<'a> {

@@ -1,12 +1,10 @@
 //! A dataset's tables as SQLite reports them: columns, keys, indexes.
 
-use entrez_mcp_core::error::{Error, Result};
+use entrez_mcp_core::error::Result;
 use entrez_mcp_core::staging::store::{ColumnInfo, ForeignKeyInfo, IndexInfo, TableInfo};
 use rusqlite::Connection;
 
-fn db_error(e: rusqlite::Error) -> Error {
-    Error::internal(format!("dataset store: {e}"))
-}
+use crate::store_error;
 
 /// Tables, columns, keys and indexes as SQLite itself reports them, with
 /// row counts from `count` (the replica holds no rows; the real store does).
@@ -17,7 +15,7 @@ pub fn tables(
     let names: Vec<String> = conn
         .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
         .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-        .map_err(db_error)?;
+        .map_err(store_error)?;
     names
         .into_iter()
         .map(|name| {
@@ -41,7 +39,7 @@ fn table(conn: &Connection, name: String, rows: u64) -> Result<TableInfo> {
             })?
             .collect()
         })
-        .map_err(db_error)?;
+        .map_err(store_error)?;
     let mut key: Vec<(usize, String)> = columns
         .iter()
         .filter(|c| c.primary_key > 0)
@@ -56,7 +54,7 @@ fn table(conn: &Connection, name: String, rows: u64) -> Result<TableInfo> {
     let fk_rows: Vec<(i64, String, String, String)> = conn
         .prepare("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?1) ORDER BY id, seq")
         .and_then(|mut s| s.query_map([&name], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?.collect())
-        .map_err(db_error)?;
+        .map_err(store_error)?;
     let mut last = None;
     for (id, parent, from, to) in fk_rows {
         if last != Some(id) {
@@ -80,7 +78,7 @@ fn table(conn: &Connection, name: String, rows: u64) -> Result<TableInfo> {
             })?
             .collect()
         })
-        .map_err(db_error)?;
+        .map_err(store_error)?;
     let mut indexes = Vec::new();
     for (index, unique, origin) in index_rows {
         // The primary key's own index is reported as the primary key.
@@ -90,7 +88,7 @@ fn table(conn: &Connection, name: String, rows: u64) -> Result<TableInfo> {
         let cols: Vec<String> = conn
             .prepare("SELECT name FROM pragma_index_info(?1) ORDER BY seqno")
             .and_then(|mut s| s.query_map([&index], |r| r.get(0))?.collect())
-            .map_err(db_error)?;
+            .map_err(store_error)?;
         indexes.push(IndexInfo {
             name: index,
             columns: cols,

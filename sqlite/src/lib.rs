@@ -20,6 +20,13 @@ pub mod replica;
 
 pub use authorizer::{check, guarded, prepare, value, Bound, Denials};
 
+use entrez_mcp_core::error::Error;
+
+/// An unexpected SQLite failure of a dataset store itself (not of a caller's query).
+pub fn store_error(e: rusqlite::Error) -> Error {
+    Error::internal(format!("dataset store: {e}"))
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use entrez_mcp_core::staging::layouts;

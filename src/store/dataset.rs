@@ -1,10 +1,10 @@
 //! One dataset's SQLite database: opening it, appending a batch, describing it.
 
-use super::db_error;
 use entrez_mcp_core::error::{Error, Result};
 use entrez_mcp_core::staging::limits;
 use entrez_mcp_core::staging::rows::RowBatch;
 use entrez_mcp_core::staging::store::{Caps, DatasetInfo, TableInfo};
+use entrez_mcp_sqlite::store_error;
 use entrez_mcp_sqlite::Bound;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ pub fn open(dir: Option<&Path>, id: &str) -> Result<Connection> {
         Some(d) => Connection::open(path(d, id)),
         None => Connection::open_in_memory(),
     }
-    .map_err(db_error)?;
+    .map_err(store_error)?;
     // 16 KiB pages: abstracts and affiliations are long rows, and fewer overflow pages
     // made staging ~8% faster and the file ~14% smaller on the benchmark.
     // A rollback journal, not WAL: staging only appends, and pages past the old end of
@@ -46,10 +46,10 @@ pub fn open(dir: Option<&Path>, id: &str) -> Result<Connection> {
     conn.execute_batch(
         "PRAGMA page_size=16384; PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=OFF; PRAGMA cache_size=-16384; PRAGMA mmap_size=268435456; PRAGMA foreign_keys=OFF;",
     )
-    .map_err(db_error)?;
+    .map_err(store_error)?;
     // A dataset never needs another database attached, by staging or by a query.
     conn.set_limit(rusqlite::limits::Limit::SQLITE_LIMIT_ATTACHED, 0)
-        .map_err(db_error)?;
+        .map_err(store_error)?;
     Ok(conn)
 }
 
@@ -84,7 +84,7 @@ pub fn append(
     before: &DatasetInfo,
     caps: Caps,
 ) -> Result<Added> {
-    let tx = conn.transaction().map_err(db_error)?;
+    let tx = conn.transaction().map_err(store_error)?;
     let mut per_table = Vec::with_capacity(batch.tables.len());
     for t in &batch.tables {
         let mut inserted = 0u64;
@@ -100,18 +100,18 @@ pub fn append(
                         Some(s) => s,
                         None => full.insert(
                             tx.prepare(&t.table.insert_rows_sql(rows))
-                                .map_err(db_error)?,
+                                .map_err(store_error)?,
                         ),
                     }
                 } else {
                     partial = tx
                         .prepare(&t.table.insert_rows_sql(rows))
-                        .map_err(db_error)?;
+                        .map_err(store_error)?;
                     &mut partial
                 };
                 inserted += stmt
                     .execute(rusqlite::params_from_iter(chunk.iter().map(Bound)))
-                    .map_err(db_error)? as u64;
+                    .map_err(store_error)? as u64;
             }
         }
         per_table.push(inserted);
@@ -125,17 +125,17 @@ pub fn append(
     if bytes > caps.max_bytes {
         return Err(limits::too_many_bytes(bytes, caps.max_bytes));
     }
-    tx.commit().map_err(db_error)?;
+    tx.commit().map_err(store_error)?;
     Ok(Added { per_table, bytes })
 }
 
 fn size(conn: &Connection) -> Result<u64> {
     let pages: i64 = conn
         .query_row("PRAGMA page_count", [], |r| r.get(0))
-        .map_err(db_error)?;
+        .map_err(store_error)?;
     let page: i64 = conn
         .query_row("PRAGMA page_size", [], |r| r.get(0))
-        .map_err(db_error)?;
+        .map_err(store_error)?;
     Ok((pages * page) as u64)
 }
 
@@ -148,6 +148,6 @@ pub fn describe(conn: &Connection) -> Result<Vec<TableInfo>> {
             |r| r.get::<_, i64>(0),
         )
         .map(|n| n as u64)
-        .map_err(db_error)
+        .map_err(store_error)
     })
 }

@@ -215,7 +215,7 @@ impl Inner {
                 row_info,
             )
             .optional()
-            .map_err(db_error)
+            .map_err(store_error)
     }
 
     /// Builds the layout's secondary indexes (idempotent), so finished datasets query fast.
@@ -230,7 +230,7 @@ impl Inner {
         let guard = lock(&conn);
         guard
             .execute_batch(&layout.index_ddl().join(";\n"))
-            .map_err(db_error)?;
+            .map_err(store_error)?;
         // Everything staged reaches the disk before the catalog may call it complete.
         match &self.dir {
             Some(dir) => {
@@ -247,7 +247,7 @@ impl Inner {
         self.flusher.forget(id);
         let deleted = lock(&self.catalog)
             .execute("DELETE FROM dataset WHERE id = ?1", [id])
-            .map_err(db_error)?;
+            .map_err(store_error)?;
         if let Some(dir) = &self.dir {
             if is_dataset_id(id) {
                 dataset::delete_files(dir, id);
@@ -288,10 +288,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// An unexpected SQLite failure of the store itself (not of a caller's query).
-fn db_error(e: rusqlite::Error) -> Error {
-    Error::internal(format!("dataset store: {e}"))
-}
+use entrez_mcp_sqlite::store_error;
 
 impl SqlStore for SqliteStore {
     fn create<'a>(&'a self, d: NewDataset, max_datasets: u64) -> BoxFuture<'a, Result<()>> {
@@ -301,7 +298,7 @@ impl SqlStore for SqliteStore {
                 let catalog = lock(&inner.catalog);
                 let held: i64 = catalog
                     .query_row("SELECT COUNT(*) FROM dataset WHERE owner = ?1", [&d.owner], |r| r.get(0))
-                    .map_err(db_error)?;
+                    .map_err(store_error)?;
                 if held as u64 >= max_datasets {
                     return Err(entrez_mcp_core::staging::limits::too_many_datasets(held as u64));
                 }
@@ -310,10 +307,10 @@ impl SqlStore for SqliteStore {
                         "INSERT INTO dataset (id, owner, database, layout, source, status, created_ms, expires_ms, tables, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, 'loading', ?6, ?7, ?8, ?6)",
                         params![d.id, d.owner, d.database, d.layout.name, d.source, d.created_ms as i64, d.expires_ms as i64, serde_json::to_string(&tables).unwrap_or_default()],
                     )
-                    .map_err(db_error)?;
+                    .map_err(store_error)?;
             }
             let made = dataset::open(inner.dir.as_deref(), &d.id).and_then(|c| {
-                c.execute_batch(&d.layout.table_ddl().join(";\n")).map_err(db_error)?;
+                c.execute_batch(&d.layout.table_ddl().join(";\n")).map_err(store_error)?;
                 Ok(c)
             });
             match made {
@@ -354,7 +351,7 @@ impl SqlStore for SqliteStore {
                     "UPDATE dataset SET records = ?2, rows = ?3, bytes = ?4, tables = ?5, expires_ms = ?6, updated_ms = ?7 WHERE id = ?1",
                     params![id, info.records as i64, info.rows as i64, info.bytes as i64, serde_json::to_string(&pairs).unwrap_or_default(), info.expires_ms as i64, info.updated_ms as i64],
                 )
-                .map_err(db_error)?;
+                .map_err(store_error)?;
             if updated == 0 {
                 return Err(gone(&id));
             }
@@ -386,7 +383,7 @@ impl SqlStore for SqliteStore {
                     "UPDATE dataset SET status = ?2, reason = ?3, expires_ms = MAX(expires_ms, ?4), updated_ms = ?5 WHERE id = ?1",
                     params![id, status.as_str(), status.stored_reason(), lease.expires_ms as i64, lease.now_ms as i64],
                 )
-                .map_err(db_error)?;
+                .map_err(store_error)?;
             if updated == 0 {
                 return Err(gone(&id));
             }
@@ -410,7 +407,7 @@ impl SqlStore for SqliteStore {
                     |r| r.get(0),
                 )
                 .optional()
-                .map_err(db_error)?;
+                .map_err(store_error)?;
             let Some(position) = position else {
                 return Ok(None);
             };
@@ -419,7 +416,7 @@ impl SqlStore for SqliteStore {
                     "UPDATE dataset SET status = 'loading', reason = NULL, expires_ms = MAX(expires_ms, ?2), updated_ms = ?3 WHERE id = ?1",
                     params![id, lease.expires_ms as i64, lease.now_ms as i64],
                 )
-                .map_err(db_error)?;
+                .map_err(store_error)?;
             Ok(Some(position.unwrap_or_default()))
         })
     }
@@ -435,9 +432,9 @@ impl SqlStore for SqliteStore {
             let catalog = lock(&inner.catalog);
             let mut stmt = catalog
                 .prepare(&format!("SELECT {INFO_COLUMNS} FROM dataset WHERE owner = ?1 ORDER BY created_ms DESC, id"))
-                .map_err(db_error)?;
-            let rows = stmt.query_map([owner], row_info).map_err(db_error)?;
-            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(db_error)
+                .map_err(store_error)?;
+            let rows = stmt.query_map([owner], row_info).map_err(store_error)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>().map_err(store_error)
         })
     }
 
@@ -458,12 +455,12 @@ impl SqlStore for SqliteStore {
                         "UPDATE dataset SET status = 'failed', reason = ?1 WHERE status = 'loading' AND updated_ms < ?2",
                         params![ABANDONED, stale],
                     )
-                    .map_err(db_error)?;
+                    .map_err(store_error)?;
                 // A live staging is never cut short (DatasetInfo::expired).
                 catalog
                     .prepare("SELECT id FROM dataset WHERE expires_ms <= ?1 AND status != 'loading'")
                     .and_then(|mut s| s.query_map([now_ms as i64], |r| r.get(0))?.collect())
-                    .map_err(db_error)?
+                    .map_err(store_error)?
             };
             for id in &ids {
                 inner.remove(id)?;

@@ -25,7 +25,7 @@ pub fn run(conn: &mut Connection, sql: &str, policy: QueryPolicy) -> Result<Quer
     let started = Instant::now();
     let deadline = started + Duration::from_millis(policy.time_limit_ms);
     conn.progress_handler(PROGRESS_OPS, Some(move || Instant::now() >= deadline))
-        .map_err(super::db_error)?;
+        .map_err(entrez_mcp_sqlite::store_error)?;
     let outcome = guarded(conn, |conn, denials| {
         execute(conn, sql, policy, denials, started)
     });

@@ -7,10 +7,11 @@
 //! says why in its reason; files without a catalog entry and entries without
 //! a file are removed.
 
-use super::{dataset, db_error, lock, Inner};
+use super::{dataset, lock, Inner};
 use entrez_mcp_core::error::{Error, Result};
 use entrez_mcp_core::staging::wire::layout_named;
 use entrez_mcp_core::staging::{is_dataset_id, layouts};
+use entrez_mcp_sqlite::store_error;
 use rusqlite::params;
 use std::sync::{Arc, Mutex};
 
@@ -30,17 +31,17 @@ impl Inner {
         let interrupted: Vec<String> = catalog
             .prepare("SELECT id FROM dataset WHERE status = 'loading'")
             .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-            .map_err(db_error)?;
+            .map_err(store_error)?;
         catalog
             .execute(
                 "UPDATE dataset SET status = 'failed', reason = ?1 WHERE status = 'loading'",
                 [INTERRUPTED],
             )
-            .map_err(db_error)?;
+            .map_err(store_error)?;
         let ids: Vec<String> = catalog
             .prepare("SELECT id FROM dataset")
             .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-            .map_err(db_error)?;
+            .map_err(store_error)?;
         let mut kept = Vec::new();
         for id in &ids {
             if dataset::path(dir, id).exists() {
@@ -48,7 +49,7 @@ impl Inner {
             } else {
                 catalog
                     .execute("DELETE FROM dataset WHERE id = ?1", [id])
-                    .map_err(db_error)?;
+                    .map_err(store_error)?;
             }
         }
         drop(catalog);
@@ -94,7 +95,7 @@ impl Inner {
                 .concat()
                 .join(";\n"),
         )
-        .map_err(db_error)?;
+        .map_err(store_error)?;
         dataset::sync(dir, id)?;
         let bytes = std::fs::metadata(dataset::path(dir, id)).map_or(0, |m| m.len());
         let tables = layout.empty_counts();
@@ -104,7 +105,7 @@ impl Inner {
                 "UPDATE dataset SET status = 'failed', reason = ?2, records = 0, rows = 0, bytes = ?3, tables = ?4 WHERE id = ?1",
                 params![id, DAMAGED, bytes as i64, serde_json::to_string(&tables).unwrap_or_default()],
             )
-            .map_err(db_error)?;
+            .map_err(store_error)?;
         Ok(())
     }
 }

@@ -96,10 +96,7 @@ pub fn principal_key(kind: &str, issuer: &str, subject: &str) -> String {
     h.update(issuer.as_bytes());
     h.update([0]);
     h.update(subject.as_bytes());
-    h.finalize()[..16]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex::hex(&h.finalize()[..16])
 }
 
 /// Equality of two digests in time independent of where they differ.

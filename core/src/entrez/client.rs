@@ -34,8 +34,7 @@ pub fn bucket_for(api_key: Option<&ApiKey>) -> String {
         None => "anonymous".to_string(),
         Some(k) => {
             let digest = Sha256::digest(k.expose().as_bytes());
-            let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-            format!("key-{hex}")
+            format!("key-{}", crate::hex::hex(&digest[..8]))
         }
     }
 }

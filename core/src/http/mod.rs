@@ -52,10 +52,7 @@ pub struct HttpRequest {
 impl HttpRequest {
     /// The first header named `name`, compared case-insensitively.
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        crate::net::header(&self.headers, name)
     }
 }
 
@@ -93,10 +90,7 @@ impl HttpResponse {
 
     /// The first header named `name`, compared case-insensitively.
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        crate::net::header(&self.headers, name)
     }
 
     /// The body parsed as JSON, or `Null`.

@@ -6,6 +6,7 @@
 //! any other issued, while forged or expired ids get 404 and the client starts
 //! a new session, as the specification prescribes.
 
+use crate::hex::hex;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use std::collections::HashMap;
@@ -104,10 +105,6 @@ impl Sessions {
         m.update(principal.as_bytes());
         m.finalize().into_bytes().to_vec()
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn unhex(s: &str) -> Option<Vec<u8>> {

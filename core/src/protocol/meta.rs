@@ -50,7 +50,7 @@ impl Era {
             None => return Ok(Era::Handshake),
             Some(Value::String(v)) => v.as_str(),
             Some(_) => {
-                return Err(invalid(format!(
+                return Err(bad_meta(format!(
                     "_meta[\"{PROTOCOL_VERSION}\"] must be a string such as \"{}\".",
                     version::LATEST_VERSION
                 )))
@@ -60,14 +60,14 @@ impl Era {
             return Err(unsupported(requested));
         }
         if !meta.get(CLIENT_CAPABILITIES).is_some_and(Value::is_object) {
-            return Err(invalid(format!(
+            return Err(bad_meta(format!(
                 "_meta[\"{CLIENT_CAPABILITIES}\"] is required on every {requested} request, as an object ({{}} when the client declares none)."
             )));
         }
         let log_level = match meta.get(LOG_LEVEL) {
             None | Some(Value::Null) => None,
             Some(level) => Some(level.as_str().and_then(LogLevel::parse).ok_or_else(|| {
-                invalid(format!(
+                bad_meta(format!(
                     "_meta[\"{LOG_LEVEL}\"] must be one of {}.",
                     LogLevel::NAMES.join(", ")
                 ))
@@ -109,7 +109,7 @@ pub fn unsupported(requested: &str) -> Error {
 
 /// -32602 for a stateless-only method (`server/discover`) sent without its `_meta`.
 pub fn missing(method: &str) -> Error {
-    invalid(format!(
+    bad_meta(format!(
         "{method} is a {} request: params._meta needs \"{PROTOCOL_VERSION}\" and \"{CLIENT_CAPABILITIES}\".",
         version::LATEST_VERSION
     ))
@@ -119,7 +119,7 @@ pub fn missing(method: &str) -> Error {
     ))
 }
 
-fn invalid(message: String) -> Error {
+fn bad_meta(message: String) -> Error {
     Error::new(ErrorKind::InvalidParams, message).with_code("invalid_request_meta")
 }
 

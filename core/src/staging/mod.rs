@@ -38,6 +38,7 @@ pub use limits::Limits;
 pub use store::SqlStore;
 
 use crate::caller::{Channel, RequestContext};
+use crate::hex::hex;
 use crate::platform::Platform;
 use sha2::{Digest, Sha256};
 
@@ -215,10 +216,6 @@ pub fn new_dataset_id(platform: &dyn Platform) -> String {
 /// Whether `id` has the form of a dataset id (it becomes a file name natively).
 pub fn is_dataset_id(id: &str) -> bool {
     id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Unix milliseconds as an ISO 8601 UTC timestamp, e.g. `2025-11-13T02:13:20Z`.
