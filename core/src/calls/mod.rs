@@ -1,14 +1,39 @@
 //! Each tool call read once into a typed value, and the requests that value becomes.
 //!
 //! The intake makes a caller's arguments canonical and the schema checks
-//! them; then [`query`], [`external`] and [`data`] read them, through the one
-//! argument reader [`canonical`], into typed calls with every default in
-//! place (`QueryCall`, `ExternalCall`, `DataCall`), and each module's `plan`
-//! turns a typed call into HTTP requests as data, tested by exact URL and
-//! body. The semantic rules (`validation`) check these values and the tools
-//! run them: nothing above this layer reads a tool's raw arguments again.
+//! them; then each tool's reader (a row of the registry table) reads them,
+//! through the one argument reader [`canonical`], into [`Arguments`]: the
+//! parameters as given, typed (`QueryArgs`, `ExternalArgs`, `DataArgs`, …).
+//! The semantic rules (`validation`) check those; the typed calls with every
+//! default in place (`QueryCall`, `ExternalCall`, `DataCall`) are made from
+//! them, and each module's `plan` turns a typed call into HTTP requests as
+//! data, tested by exact URL and body. Nothing above this layer reads a
+//! tool's raw arguments again.
 
 pub mod canonical;
 pub mod data;
 pub mod external;
+pub mod local;
 pub mod query;
+
+use data::args::DataArgs;
+use external::args::ExternalArgs;
+use local::{DescribeArgs, ValidateArgs};
+use query::args::QueryArgs;
+
+/// One call's arguments, read at the door into the tool's own typed form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arguments {
+    /// `entrez_query`.
+    Query(QueryArgs),
+    /// `entrez_external`.
+    External(ExternalArgs),
+    /// `entrez_data`.
+    Data(DataArgs),
+    /// `entrez_capabilities` and `entrez_tool_info`.
+    Describe(DescribeArgs),
+    /// `validate`.
+    Validate(ValidateArgs),
+    /// A tool without parameters.
+    Nothing,
+}

@@ -139,6 +139,27 @@ pub fn genbank_rettype(db: &str) -> Option<&'static str> {
     row(db).and_then(|d| d.genbank_rettype)
 }
 
+/// The databases `global_query` counts a term in when none are named: the literature, the
+/// most used sequence, gene, variation and chemistry databases.
+pub const GLOBAL_QUERY: &[&str] = &[
+    "pubmed",
+    "pmc",
+    "books",
+    "mesh",
+    "gene",
+    "protein",
+    "nuccore",
+    "structure",
+    "taxonomy",
+    "snp",
+    "clinvar",
+    "biosample",
+    "bioproject",
+    "sra",
+    "assembly",
+    "pccompound",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,5 +13,5 @@ pub mod path;
 pub mod read;
 pub mod request;
 
-pub use read::{read, Problem, ProblemKind};
+pub use read::{read, Given, Problem, ProblemKind};
 pub use request::PugRequest;

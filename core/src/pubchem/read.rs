@@ -71,30 +71,50 @@ pub(super) struct Parts {
     pub(super) from_path: bool,
 }
 
-/// Reads a `pug_rest` call's arguments. `Ok` carries the request and whether the server
-/// chose the output format (none given: JSON).
-pub fn read(args: &Value) -> Result<(PugRequest, bool), Vec<Problem>> {
-    let parts = match args.get("path").and_then(Value::as_str) {
+/// A `pug_rest` call's fields as given (trimmed, blanks absent): what [`read`] reads.
+#[derive(Debug, Clone, Default)]
+pub struct Given<'a> {
+    /// The whole request as a URL path, when given.
+    pub path: Option<&'a str>,
+    /// The domain.
+    pub domain: Option<&'a str>,
+    /// The namespace (`a/b` for two-part ones).
+    pub namespace: Option<&'a str>,
+    /// The identifiers, trimmed.
+    pub identifiers: Vec<String>,
+    /// The depositor, for sourceid.
+    pub source: Option<&'a str>,
+    /// The organism.
+    pub organism: Option<&'a str>,
+    /// The operation.
+    pub data: Option<&'a str>,
+    /// The output format.
+    pub output: Option<&'a str>,
+    /// The options, by the name given, with their values.
+    pub options: &'a [(String, Value)],
+}
+
+/// Reads a `pug_rest` call. `Ok` carries the request and whether the server chose the output
+/// format (none given: JSON).
+pub fn read(given: &Given<'_>) -> Result<(PugRequest, bool), Vec<Problem>> {
+    let parts = match given.path {
         Some(p) => {
             let mut parts = super::path::from_path(p)?;
-            merge_options(&mut parts, given_options(args))?;
+            merge_options(&mut parts, given_options(given))?;
             parts
         }
-        None => from_fields(args),
+        None => from_fields(given),
     };
     build(parts)
 }
 
 /// The `options` argument as (name, value, JSONPath) triples.
-fn given_options(args: &Value) -> Vec<(String, Value, String)> {
-    args.get("options")
-        .and_then(Value::as_object)
-        .map(|o| {
-            o.iter()
-                .map(|(k, v)| (k.clone(), v.clone(), format!("$.options.{k}")))
-                .collect()
-        })
-        .unwrap_or_default()
+fn given_options(given: &Given<'_>) -> Vec<(String, Value, String)> {
+    given
+        .options
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone(), format!("$.options.{k}")))
+        .collect()
 }
 
 /// Adds the `options` given beside a `path` to the path's own query options: an option both
@@ -144,37 +164,21 @@ fn merge_options(
     }
 }
 
-fn from_fields(args: &Value) -> Parts {
-    let text = |k: &str| {
-        args.get(k)
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(String::from)
-    };
-    let namespace: Vec<String> = text("namespace")
+fn from_fields(given: &Given<'_>) -> Parts {
+    let text = |v: Option<&str>| v.map(String::from);
+    let namespace: Vec<String> = given
+        .namespace
         .map(|n| n.split('/').map(|s| s.trim().to_string()).collect())
         .unwrap_or_default();
-    let scalar = |v: &Value| match v {
-        Value::String(s) => Some(s.trim().to_string()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    };
-    let identifiers = match args.get("identifier") {
-        Some(Value::Array(items)) => items.iter().filter_map(scalar).collect(),
-        Some(v) => scalar(v).into_iter().collect(),
-        None => Vec::new(),
-    };
-    let options = given_options(args);
     Parts {
-        domain: text("domain").unwrap_or_default().to_ascii_lowercase(),
+        domain: given.domain.unwrap_or_default().to_ascii_lowercase(),
         namespace,
-        identifiers,
-        source: text("source"),
-        organism: text("organism"),
-        data: text("data"),
-        output: text("output"),
-        options,
+        identifiers: given.identifiers.clone(),
+        source: text(given.source),
+        organism: text(given.organism),
+        data: text(given.data),
+        output: text(given.output),
+        options: given_options(given),
         from_path: false,
     }
 }

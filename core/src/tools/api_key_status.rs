@@ -3,6 +3,7 @@
 use super::content::{Annotations, Role};
 use super::spec::{ToolAnnotations, ToolSpec};
 use super::{KeySource, ToolContext, ToolOutput};
+use crate::calls::Arguments;
 use crate::error::Result;
 use crate::tools::output::TextForm;
 use serde_json::{json, Value};
@@ -20,6 +21,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     annotations: ToolAnnotations::LOCAL_READ_ONLY,
     typical_output: "0.5 KB",
     text_form: TextForm::Readable,
+    read: |_| Arguments::Nothing,
     handler: |ctx, _args| Box::pin(run(ctx)),
 };
 

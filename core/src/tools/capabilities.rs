@@ -2,8 +2,10 @@
 
 use super::describe::{describe, first_sentence, operations, parameter_lines};
 use super::registry::RegisteredTool;
-use super::spec::{ToolAnnotations, ToolSpec};
+use super::spec::{mismatched, ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
+use crate::calls::local::DescribeArgs;
+use crate::calls::Arguments;
 use crate::error::{ErrorKind, Result};
 use crate::mcp::version::SUPPORTED_VERSIONS;
 use crate::tools::output::TextForm;
@@ -19,12 +21,16 @@ pub const SPEC: ToolSpec = ToolSpec {
     annotations: ToolAnnotations::LOCAL_READ_ONLY,
     typical_output: "1-3 KB (summary), 5-15 KB (detailed)",
     text_form: TextForm::Readable,
-    handler: |ctx, args| Box::pin(async move { run(ctx, args) }),
+    read: |args| Arguments::Describe(DescribeArgs::read("tool", args)),
+    handler: |ctx, args| match args {
+        Arguments::Describe(args) => Box::pin(async move { run(ctx, args) }),
+        _ => mismatched("entrez_capabilities"),
+    },
 };
 
-fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
-    let format = args["format"].as_str().unwrap_or("summary");
-    let selected: Vec<_> = match args["tool"].as_str() {
+fn run(ctx: &ToolContext<'_>, args: DescribeArgs) -> Result<ToolOutput> {
+    let format = args.format.as_deref().unwrap_or("summary");
+    let selected: Vec<_> = match args.tool.as_deref() {
         Some(name) => vec![ctx
             .registry
             .get(name)

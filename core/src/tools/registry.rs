@@ -207,12 +207,12 @@ impl Registry {
             let error = arguments::refusal(name, errors, notes, found.suggestions);
             return Ok(error_result_in(&error, form, &[]));
         }
-        let arguments = intake.arguments;
+        // Read once into the tool's typed arguments: the rules check them, the handler runs them.
+        let arguments = (tool.spec.read)(&intake.arguments);
         // The semantic rules validate reports: a call they reject never reaches the handler.
         let names: Vec<&str> = self.tools.iter().map(|t| t.spec.name).collect();
         let mut report = crate::validation::check(
             &crate::validation::Context { tool_names: &names },
-            name,
             &arguments,
         );
         report.warnings.splice(0..0, intake.notes);

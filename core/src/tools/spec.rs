@@ -9,6 +9,7 @@ macro_rules! lenient {
 pub(crate) use lenient;
 
 use super::output::{TextForm, ToolOutput};
+use crate::calls::Arguments;
 use crate::error::Result;
 use crate::platform::BoxFuture;
 use serde_json::{json, Value};
@@ -47,9 +48,22 @@ impl ToolAnnotations {
     }
 }
 
-/// A tool handler: arguments already validated against the inputSchema.
+/// Reads a tool's canonical arguments into its typed form, once per call.
+pub type Reader = fn(&Value) -> Arguments;
+
+/// A tool handler: its arguments read by its [`Reader`], valid by the schema and the semantic
+/// rules.
 pub type Handler =
-    for<'a> fn(&'a super::ToolContext<'a>, Value) -> BoxFuture<'a, Result<ToolOutput>>;
+    for<'a> fn(&'a super::ToolContext<'a>, Arguments) -> BoxFuture<'a, Result<ToolOutput>>;
+
+/// The future of a handler given another tool's arguments: a server bug, said as one.
+pub fn mismatched<'a>(tool: &'static str) -> BoxFuture<'a, Result<ToolOutput>> {
+    Box::pin(async move {
+        Err(crate::error::Error::internal(format!(
+            "{tool} was handed another tool's arguments; this is a server bug."
+        )))
+    })
+}
 
 /// One row of the registry table.
 #[derive(Clone, Copy)]
@@ -70,6 +84,8 @@ pub struct ToolSpec {
     pub typical_output: &'static str,
     /// How results are written into content blocks (readable text, or JSON first).
     pub text_form: TextForm,
+    /// How its arguments are read.
+    pub read: Reader,
     /// The code that runs the tool.
     pub handler: Handler,
 }

@@ -1,8 +1,10 @@
 //! `entrez_tool_info`: the full metadata of one tool.
 
 use super::describe::{describe, parameter_lines};
-use super::spec::{ToolAnnotations, ToolSpec};
+use super::spec::{mismatched, ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
+use crate::calls::local::DescribeArgs;
+use crate::calls::Arguments;
 use crate::error::{ErrorKind, Result};
 use crate::tools::output::TextForm;
 use serde_json::Value;
@@ -17,11 +19,15 @@ pub const SPEC: ToolSpec = ToolSpec {
     annotations: ToolAnnotations::LOCAL_READ_ONLY,
     typical_output: "2-6 KB",
     text_form: TextForm::Readable,
-    handler: |ctx, args| Box::pin(async move { run(ctx, args) }),
+    read: |args| Arguments::Describe(DescribeArgs::read("name", args)),
+    handler: |ctx, args| match args {
+        Arguments::Describe(args) => Box::pin(async move { run(ctx, args) }),
+        _ => mismatched("entrez_tool_info"),
+    },
 };
 
-fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
-    let name = args["name"].as_str().unwrap_or_default();
+fn run(ctx: &ToolContext<'_>, args: DescribeArgs) -> Result<ToolOutput> {
+    let name = args.tool.as_deref().unwrap_or_default();
     let tool = ctx
         .registry
         .get(name)

@@ -7,7 +7,7 @@
 //! inside a search term (`2020:2024[dp]`).
 
 use super::{codes, path, Report};
-use serde_json::Value;
+use crate::calls::query::args::QueryArgs;
 
 /// A date at the precision it was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,11 +95,14 @@ pub fn parse(text: &str) -> Result<EntrezDate, String> {
 }
 
 /// Checks mindate, maxdate, datetype and reldate of a search or link call.
-pub fn check_parameters(args: &Value, report: &mut Report) {
-    let get = |name: &str| args.get(name).and_then(Value::as_str);
+pub fn check_parameters(args: &QueryArgs, report: &mut Report) {
+    let (mindate, maxdate) = (args.mindate.as_deref(), args.maxdate.as_deref());
     let mut parsed = [None, None];
-    for (slot, name) in ["mindate", "maxdate"].into_iter().enumerate() {
-        let Some(text) = get(name) else { continue };
+    for (slot, (name, given)) in [("mindate", mindate), ("maxdate", maxdate)]
+        .into_iter()
+        .enumerate()
+    {
+        let Some(text) = given else { continue };
         match parse(text) {
             Ok(d) => parsed[slot] = Some(d),
             Err(why) => {
@@ -121,14 +124,14 @@ pub fn check_parameters(args: &Value, report: &mut Report) {
                 path("mindate"),
                 format!(
                     "mindate {} is after maxdate {}; NCBI would return nothing.",
-                    get("mindate").unwrap_or_default(),
-                    get("maxdate").unwrap_or_default()
+                    mindate.unwrap_or_default(),
+                    maxdate.unwrap_or_default()
                 ),
             );
             report.suggest("Swap mindate and maxdate.");
         }
     }
-    match (get("mindate"), get("maxdate")) {
+    match (mindate, maxdate) {
         (Some(_), None) => {
             report.error(
                 codes::DATE_PAIR_INCOMPLETE,
@@ -147,9 +150,8 @@ pub fn check_parameters(args: &Value, report: &mut Report) {
         }
         _ => {}
     }
-    let dated =
-        get("mindate").is_some() || get("maxdate").is_some() || args.get("reldate").is_some();
-    match (dated, get("datetype")) {
+    let dated = mindate.is_some() || maxdate.is_some() || args.reldate.is_some();
+    match (dated, args.datetype.as_deref()) {
         (true, None) => {
             report.warn(
                 codes::DATETYPE_MISSING,

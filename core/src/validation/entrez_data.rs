@@ -5,11 +5,11 @@
 //! where the store is. Here, with no store, the call is only read into its
 //! typed form, so `normalized_arguments` shows the defaults it will run with.
 
-use super::{Context, Report};
+use super::Report;
+use crate::calls::data::args::DataArgs;
 use crate::calls::data::call::DataCall;
-use serde_json::Value;
 
 /// Sets `normalized` to the typed call.
-pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
-    report.normalized = DataCall::read(args).map(|call| call.to_value());
+pub fn check(args: &DataArgs, report: &mut Report) {
+    report.normalized = DataCall::of(args).map(|call| call.to_value());
 }

@@ -13,10 +13,11 @@
 //! Defaults and limits come from `calls::external::plan`, the request
 //! builder, so a call that passes here is one it will build.
 
-use super::{codes, item_path, path, pmc_ids, pubchem_ids, pug_rest, Context, Report};
+use super::{codes, path, pmc_ids, pubchem_ids, pug_rest, Context, Report};
+use crate::calls::external::args::ExternalArgs;
 use crate::calls::external::call::ExternalCall;
-use crate::calls::external::plan::{self, Data, DEFAULT_THRESHOLD};
-use serde_json::{json, Map, Value};
+use crate::calls::external::plan::{self, Data};
+use serde_json::Value;
 
 /// The operations of each service.
 pub const SERVICES: &[(&str, &[&str])] = &[
@@ -64,14 +65,13 @@ const SEARCH_ONLY: &[&str] = &[
 ];
 
 /// The semantic check of one `entrez_external` call.
-pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
-    let op = args["operation"].as_str().unwrap_or("");
+pub fn check(_ctx: &Context<'_>, args: &ExternalArgs, report: &mut Report) {
+    let op = args.op();
     let Some((owner, _)) = SERVICES.iter().find(|(_, ops)| ops.contains(&op)) else {
         // The schema names a missing or unknown operation.
-        report.normalized = Some(args.clone());
         return;
     };
-    match args["service"].as_str() {
+    match args.service.as_deref() {
         Some(s) if s != *owner && SERVICES.iter().any(|(name, _)| *name == s) => {
             report.error(
                 codes::WRONG_SERVICE,
@@ -102,7 +102,7 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
         pubchem(op, args, report);
     }
     // The call as it runs: the same typed value the tool reads.
-    let call = ExternalCall::read(args);
+    let call = ExternalCall::of(args);
     if let Some(call) = &call {
         pubchem_options(call, report);
     }
@@ -151,29 +151,13 @@ fn pubchem_options(call: &ExternalCall, report: &mut Report) {
     }
 }
 
-/// Arguments of the typed call's own: everything the call reads. The pug_rest fields a
-/// `path` stands for are compared with what the path says.
-const PUG_REST_FIELDS: &[&str] = &[
-    "domain",
-    "namespace",
-    "identifier",
-    "source",
-    "organism",
-    "data",
-    "output",
-];
-
 /// An argument the call was given but does not act on is named in a warning (unless a rule
 /// already named it): no argument is dropped without a word.
-fn dropped(op: &str, args: &Value, normalized: &Value, report: &mut Report) {
-    let Some(given) = args.as_object() else {
-        return;
-    };
-    let by_path = op == "pug_rest" && given.contains_key("path");
-    for (key, value) in given {
+fn dropped(op: &str, args: &ExternalArgs, normalized: &Value, report: &mut Report) {
+    let by_path = op == "pug_rest" && args.path.is_some();
+    for key in &args.given {
         if matches!(key.as_str(), "service" | "operation")
-            || (by_path && key == "path")
-            || (by_path && key == "options")
+            || (by_path && matches!(key.as_str(), "path" | "options"))
         {
             continue;
         }
@@ -186,24 +170,18 @@ fn dropped(op: &str, args: &Value, normalized: &Value, report: &mut Report) {
         if report.errors.iter().chain(&report.warnings).any(named) {
             continue;
         }
-        let empty = match value {
-            Value::Object(m) => m.is_empty(),
-            Value::Array(a) => a.is_empty(),
-            Value::Null => true,
-            _ => false,
-        };
-        if empty {
+        if nothing(args, key) {
             continue;
         }
-        let message = match normalized.get(key) {
-            Some(_) if !by_path => continue,
-            Some(kept) if PUG_REST_FIELDS.contains(&key.as_str()) => {
-                if same_text(value, kept) {
+        let message = match (normalized.get(key.as_str()), pug_field(args, key)) {
+            (Some(_), _) if !by_path => continue,
+            (Some(kept), Some(given)) => {
+                if same_text(&given, kept) {
                     continue;
                 }
                 format!("path gives the whole request, so {key} is read from it ({kept}), not from this argument.")
             }
-            _ if by_path && PUG_REST_FIELDS.contains(&key.as_str()) => {
+            (_, Some(_)) if by_path => {
                 format!("path gives the whole request and has no {key}; this argument is ignored.")
             }
             _ => format!("{op} does not use {key} here; it is ignored."),
@@ -212,22 +190,58 @@ fn dropped(op: &str, args: &Value, normalized: &Value, report: &mut Report) {
     }
 }
 
-/// Whether two argument values say the same thing (numbers and strings alike, any case).
-fn same_text(a: &Value, b: &Value) -> bool {
-    let text = |v: &Value| match v {
-        Value::String(s) => s.trim().to_ascii_lowercase(),
-        Value::Array(items) if items.len() == 1 => {
-            items[0].to_string().trim_matches('"').to_ascii_lowercase()
-        }
-        other => other.to_string().trim_matches('"').to_ascii_lowercase(),
-    };
-    text(a) == text(b)
+/// The text of a pug_rest field the caller gave (a one-item identifier list as its item), or
+/// `None` for any other argument.
+fn pug_field(args: &ExternalArgs, key: &str) -> Option<String> {
+    let text = |v: &Option<String>| v.clone().unwrap_or_default();
+    Some(match key {
+        "domain" => text(&args.domain),
+        "namespace" => text(&args.namespace),
+        "source" => text(&args.source),
+        "organism" => text(&args.organism),
+        "data" => text(&args.data),
+        "output" => text(&args.output),
+        "identifier" => match args.identifier.as_slice() {
+            [(_, one)] => one.clone(),
+            list => format!(
+                "[{}]",
+                list.iter()
+                    .map(|(_, v)| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+        },
+        _ => return None,
+    })
 }
 
-fn pubchem(op: &str, args: &Value, report: &mut Report) -> Value {
-    let mut out = args.as_object().cloned().unwrap_or_default();
+/// Whether a given argument says nothing (an empty list or object).
+fn nothing(args: &ExternalArgs, key: &str) -> bool {
+    match key {
+        "options" => args.options.is_empty(),
+        "ids" => args.ids.is_empty(),
+        "properties" => args.properties.is_empty(),
+        "identifier" => args.identifier.is_empty(),
+        _ => false,
+    }
+}
+
+/// Whether a given text and a kept value say the same thing (numbers and strings alike, any
+/// case).
+fn same_text(given: &str, kept: &Value) -> bool {
+    let kept = match kept {
+        Value::String(s) => s.trim().to_string(),
+        Value::Array(items) if items.len() == 1 => {
+            items[0].to_string().trim_matches('"').to_string()
+        }
+        other => other.to_string().trim_matches('"').to_string(),
+    };
+    given.trim().eq_ignore_ascii_case(&kept)
+}
+
+fn pubchem(op: &str, args: &ExternalArgs, report: &mut Report) {
     if op != "structure_search" {
-        for key in SEARCH_ONLY.iter().filter(|k| args.get(**k).is_some()) {
+        for key in SEARCH_ONLY.iter().filter(|k| args.has(k)) {
             report.warn(
                 codes::IGNORED_PARAMETER,
                 path(key),
@@ -239,10 +253,11 @@ fn pubchem(op: &str, args: &Value, report: &mut Report) -> Value {
         .iter()
         .find(|(o, _)| *o == op)
         .map_or(&[][..], |(_, n)| n);
-    let namespace = args["namespace"]
-        .as_str()
+    let namespace = args
+        .namespace
+        .as_deref()
         .unwrap_or(allowed.first().copied().unwrap_or("cid"));
-    if args.get("source").is_some() && namespace != "sourceid" {
+    if args.source.is_some() && namespace != "sourceid" {
         report.warn(
             codes::IGNORED_PARAMETER,
             path("source"),
@@ -250,48 +265,19 @@ fn pubchem(op: &str, args: &Value, report: &mut Report) -> Value {
         );
     }
     threshold(args, report);
-    defaults(op, namespace, &mut out);
     if !allowed.contains(&namespace) {
         // The schema names the namespaces this operation takes.
-        return Value::Object(out);
+        return;
     }
-    let values = identifiers(args.get("identifier"));
     if matches!(namespace, "cid" | "sid" | "aid") {
-        let pieces = pubchem_ids::numbers(op, namespace, &values, report);
-        // A search takes one query; a lookup sends the list.
-        let sent = match pieces.as_slice() {
-            [one] if op == "structure_search" => json!(one),
-            _ => json!(pieces),
-        };
-        out.insert("identifier".into(), sent);
-    } else if let [(at, value)] = values.as_slice() {
+        pubchem_ids::numbers(op, namespace, &args.identifier, report);
+    } else if let [(at, value)] = args.identifier.as_slice() {
         pubchem_ids::single(op, namespace, at, value, report);
-        out.insert("identifier".into(), json!(value));
-    }
-    Value::Object(out)
-}
-
-/// The operation's defaults, as the request builder fills them.
-fn defaults(op: &str, namespace: &str, out: &mut Map<String, Value>) {
-    let mut fill = |k: &str, v: Value| {
-        out.entry(k.to_string()).or_insert(v);
-    };
-    fill("namespace", json!(namespace));
-    match op {
-        "compound" => fill("data", json!("properties")),
-        "substance" => fill("data", json!("record")),
-        "bioassay" => fill("data", json!("summary")),
-        _ => {
-            fill("mode", json!("fast"));
-            if out.get("search_type").and_then(Value::as_str) == Some("similarity") {
-                out.entry("threshold").or_insert(json!(DEFAULT_THRESHOLD));
-            }
-        }
     }
 }
 
-fn threshold(args: &Value, report: &mut Report) {
-    let Some(t) = args.get("threshold").and_then(Value::as_f64) else {
+fn threshold(args: &ExternalArgs, report: &mut Report) {
+    let Some(t) = args.threshold else {
         return;
     };
     if t.fract() == 0.0 && (0.0..=MAX_THRESHOLD as f64).contains(&t) {
@@ -311,24 +297,4 @@ fn threshold(args: &Value, report: &mut Report) {
         format!("threshold {t} is outside what PubChem accepts: a whole Tanimoto percentage from 0 to {MAX_THRESHOLD}."),
     );
     report.suggest(fix);
-}
-
-/// The identifier values with their JSONPaths, strings trimmed and numbers as text.
-fn identifiers(v: Option<&Value>) -> Vec<(String, String)> {
-    let text = |v: &Value| match v {
-        Value::String(s) => Some(s.trim().to_string()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    };
-    match v {
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .filter_map(|(i, v)| text(v).map(|t| (item_path("identifier", i), t)))
-            .collect(),
-        Some(v) => text(v)
-            .map(|t| vec![(path("identifier"), t)])
-            .unwrap_or_default(),
-        None => Vec::new(),
-    }
 }

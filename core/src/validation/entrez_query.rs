@@ -7,10 +7,12 @@
 //! arguments it returns are the call as the plan will act on it: database
 //! names lower-cased, only the defaults the operation really uses filled in.
 
-use super::{codes, databases, dates, ids, item_path, path, rettypes, terms, Context, Report};
+use super::{
+    codes, databases, dates, elink, ids, item_path, path, rettypes, terms, Context, Report,
+};
+use crate::calls::query::args::QueryArgs;
 use crate::calls::query::call::QueryCall;
-use crate::calls::query::plan::{self, int_arg, str_arg};
-use serde_json::{Map, Value};
+use crate::calls::query::plan;
 
 /// Parameters each operation reads besides `operation`; the plan ignores the rest.
 pub const USES: &[(&str, &[&str])] = &[
@@ -114,34 +116,30 @@ const PUBMED_SORTS: &[&str] = &[
 ];
 
 /// The semantic check of one `entrez_query` call.
-pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
-    let op = str_arg(args, "operation").unwrap_or("");
+pub fn check(_ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
+    let op = args.op();
     let Some((_, uses)) = USES.iter().find(|(o, _)| *o == op) else {
         // The schema names a missing or unknown operation; nothing more to say.
-        report.normalized = Some(args.clone());
         return;
     };
-    let Some(given) = args.as_object() else {
-        return;
-    };
-    ignored(op, uses, given, report);
+    ignored(op, uses, args, report);
     history_pair(op, args, report);
-    let ids = ids::read(args.get("ids").unwrap_or(&Value::Null));
+    let ids = &args.ids;
     match op {
         "info" => {
-            if let Some(db) = str_arg(args, "database") {
+            if let Some(db) = &args.database {
                 databases::check(db, &path("database"), false, report);
             }
             reply_mode("einfo", args, report);
-            version("einfo", str_arg(args, "database").is_some(), args, report);
+            version("einfo", args.database.is_some(), args, report);
         }
         "search" => search(args, report),
         "summary" => {
-            history_page(args, &ids, report);
+            history_page(args, report);
             if let Some(db) = database(args, false, report) {
-                let json = match str_arg(args, "retmode") {
+                let json = match args.retmode.as_deref() {
                     Some(mode) => mode == "json",
-                    None => str_arg(args, "version").is_none(),
+                    None => args.version.is_none(),
                 };
                 let limit = if json {
                     (
@@ -151,20 +149,20 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
                 } else {
                     (ids::EPOST_MAX_IDS, "esummary")
                 };
-                ids::check(&ids, "ids", databases::canonical(&db), Some(limit), report);
-                summary_modes(args, json, &ids, report);
+                ids::check(ids, "ids", databases::canonical(&db), Some(limit), report);
+                summary_modes(args, json, report);
                 version("esummary", true, args, report);
             }
         }
         "fetch" => {
-            history_page(args, &ids, report);
+            history_page(args, report);
             if let Some(db) = database(args, true, report) {
                 let canonical = databases::canonical(&db);
-                ids::check(&ids, "ids", canonical, None, report);
-                let (t, m) = (str_arg(args, "rettype"), str_arg(args, "retmode"));
+                ids::check(ids, "ids", canonical, None, report);
+                let (t, m) = (args.rettype.as_deref(), args.retmode.as_deref());
                 rettypes::check_fetch(&db, canonical, t, m, report);
                 region(&db, args, report);
-                let retmax = int_arg(args, "retmax").unwrap_or(0);
+                let retmax = args.retmax.unwrap_or(0);
                 if ids.is_empty() && retmax > plan::MAX_FETCH_RECORDS {
                     report.warn(
                         codes::RETMAX_CAPPED,
@@ -179,22 +177,18 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
                 }
             }
         }
-        "link" => link(args, &ids, report),
+        "link" => elink::check(args, report),
         "post" => {
             if let Some(db) = database(args, false, report) {
                 let limit = (ids::EPOST_MAX_IDS, "epost");
-                ids::check(&ids, "ids", databases::canonical(&db), Some(limit), report);
+                ids::check(ids, "ids", databases::canonical(&db), Some(limit), report);
             }
         }
         "global_query" => {
-            if let Some(list) = args.get("databases").and_then(Value::as_array) {
-                for (i, db) in list.iter().enumerate() {
-                    if let Some(name) = db.as_str() {
-                        databases::check(name, &item_path("databases", i), false, report);
-                    }
-                }
+            for (i, name) in args.databases.iter().flatten().enumerate() {
+                databases::check(name, &item_path("databases", i), false, report);
             }
-            if let Some(term) = str_arg(args, "term") {
+            if let Some(term) = &args.term {
                 terms::check(term, &path("term"), "", report);
             }
         }
@@ -202,8 +196,8 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
             database(args, false, report);
         }
         "citation_match" => {
-            for key in ["rettype", "retmode"] {
-                if let Some(v) = str_arg(args, key).filter(|v| !v.eq_ignore_ascii_case("xml")) {
+            for (key, given) in [("rettype", &args.rettype), ("retmode", &args.retmode)] {
+                if let Some(v) = given.as_deref().filter(|v| !v.eq_ignore_ascii_case("xml")) {
                     report.error(
                         if key == "rettype" { codes::UNSUPPORTED_RETTYPE } else { codes::UNSUPPORTED_RETMODE },
                         path(key),
@@ -215,20 +209,20 @@ pub fn check(_ctx: &Context<'_>, args: &Value, report: &mut Report) {
         }
         _ => {}
     }
-    report.normalized = Some(normalize(op, args));
+    report.normalized = QueryCall::of(args).map(|call| call.to_value());
 }
 
 /// Checks `database` (default pubmed); the lower-cased name when usable.
-fn database(args: &Value, fetch: bool, report: &mut Report) -> Option<String> {
-    match str_arg(args, "database") {
+fn database(args: &QueryArgs, fetch: bool, report: &mut Report) -> Option<String> {
+    match &args.database {
         Some(db) => databases::check(db, &path("database"), fetch, report),
         None => Some("pubmed".into()),
     }
 }
 
-fn ignored(op: &str, uses: &[&str], given: &Map<String, Value>, report: &mut Report) {
+fn ignored(op: &str, uses: &[&str], args: &QueryArgs, report: &mut Report) {
     let known = |k: &str| USES.iter().any(|(_, u)| u.contains(&k));
-    for key in given.keys() {
+    for key in &args.given {
         // Keys no operation knows are the schema's to report (additionalProperties).
         if key != "operation" && known(key) && !uses.contains(&key.as_str()) {
             report.warn(
@@ -238,7 +232,7 @@ fn ignored(op: &str, uses: &[&str], given: &Map<String, Value>, report: &mut Rep
             );
         }
     }
-    let has = |k: &str| given.contains_key(k);
+    let has = |k: &str| args.has(k);
     let by_ids = has("ids") && matches!(op, "summary" | "fetch" | "link");
     if by_ids && (has("webenv") || has("query_key")) {
         report.warn(
@@ -260,11 +254,8 @@ fn ignored(op: &str, uses: &[&str], given: &Map<String, Value>, report: &mut Rep
     }
 }
 
-fn history_pair(op: &str, args: &Value, report: &mut Report) {
-    let (webenv, key) = (
-        args.get("webenv").is_some(),
-        args.get("query_key").is_some(),
-    );
+fn history_pair(op: &str, args: &QueryArgs, report: &mut Report) {
+    let (webenv, key) = (args.webenv.is_some(), args.query_key.is_some());
     // ESearch and EPost take a WebEnv alone (NBK25499): the search or the posted ids join
     // that history (a search's term may then combine its sets: #1 AND asthma).
     if webenv == key || (matches!(op, "search" | "post") && webenv) {
@@ -287,8 +278,8 @@ fn history_pair(op: &str, args: &Value, report: &mut Report) {
 
 /// A summary or fetch of a history set without retmax gets this server's page size, not
 /// NCBI's (up to 10,000 records): a cap, named with how to get the rest.
-fn history_page(args: &Value, ids: &[(usize, String)], report: &mut Report) {
-    if !ids.is_empty() || args.get("webenv").is_none() || args.get("retmax").is_some() {
+fn history_page(args: &QueryArgs, report: &mut Report) {
+    if !args.ids.is_empty() || args.webenv.is_none() || args.retmax.is_some() {
         return;
     }
     report.warn(
@@ -303,8 +294,12 @@ fn history_page(args: &Value, ids: &[(usize, String)], report: &mut Report) {
 }
 
 /// XML or JSON: the two forms einfo and esearch (and esummary) answer in.
-fn reply_mode(utility: &str, args: &Value, report: &mut Report) {
-    if let Some(mode) = str_arg(args, "retmode").filter(|m| !matches!(*m, "xml" | "json")) {
+fn reply_mode(utility: &str, args: &QueryArgs, report: &mut Report) {
+    if let Some(mode) = args
+        .retmode
+        .as_deref()
+        .filter(|m| !matches!(*m, "xml" | "json"))
+    {
         report.error(
             codes::UNSUPPORTED_RETMODE,
             path("retmode"),
@@ -315,17 +310,17 @@ fn reply_mode(utility: &str, args: &Value, report: &mut Report) {
 }
 
 /// einfo and esummary XML come in version 1.0 (NCBI's default) or 2.0 (this server's, unless told).
-fn version(utility: &str, applies: bool, args: &Value, report: &mut Report) {
-    let mode = str_arg(args, "retmode");
+fn version(utility: &str, applies: bool, args: &QueryArgs, report: &mut Report) {
+    let mode = args.retmode.as_deref();
     if mode.is_some_and(|m| !matches!(m, "xml" | "json")) {
         return; // An unsupported retmode is the error already reported.
     }
     let json = match mode {
         Some(m) => m == "json",
         // esummary answers JSON unless XML is named (a version names it).
-        None => utility == "esummary" && str_arg(args, "version").is_none(),
+        None => utility == "esummary" && args.version.is_none(),
     };
-    let given = str_arg(args, "version");
+    let given = args.version.as_deref();
     if !applies || json {
         if given.is_some() {
             report.warn(
@@ -352,9 +347,11 @@ fn version(utility: &str, applies: bool, args: &Value, report: &mut Report) {
     }
 }
 
-fn search(args: &Value, report: &mut Report) {
+fn search(args: &QueryArgs, report: &mut Report) {
     reply_mode("esearch", args, report);
-    if let Some(t) = str_arg(args, "rettype")
+    if let Some(t) = args
+        .rettype
+        .as_deref()
         .filter(|t| !matches!(t.to_ascii_lowercase().as_str(), "uilist" | "count"))
     {
         report.error(
@@ -366,13 +363,13 @@ fn search(args: &Value, report: &mut Report) {
     }
     let db = database(args, false, report);
     let canonical = db.as_deref().map(databases::canonical).unwrap_or("");
-    if let Some(term) = str_arg(args, "term") {
+    if let Some(term) = &args.term {
         terms::check(term, &path("term"), canonical, report);
     }
-    if let Some(field) = str_arg(args, "field") {
+    if let Some(field) = &args.field {
         terms::check_field(field, &path("field"), canonical, report);
     }
-    if let Some(sort) = str_arg(args, "sort") {
+    if let Some(sort) = &args.sort {
         if canonical == "pubmed" && !PUBMED_SORTS.contains(&sort.to_ascii_lowercase().as_str()) {
             report.warn(
                 codes::UNKNOWN_SORT,
@@ -381,9 +378,9 @@ fn search(args: &Value, report: &mut Report) {
             );
         }
     }
-    if str_arg(args, "idtype").is_some()
+    if args.idtype.is_some()
         && db.is_some()
-        && !matches!(canonical, "nuccore" | "protein" | "popset")
+        && crate::entrez::databases::genbank_rettype(canonical).is_none()
     {
         report.warn(
             codes::IGNORED_PARAMETER,
@@ -392,8 +389,8 @@ fn search(args: &Value, report: &mut Report) {
         );
     }
     dates::check_parameters(args, report);
-    let retstart = int_arg(args, "retstart").unwrap_or(0);
-    let retmax = int_arg(args, "retmax").unwrap_or(plan::DEFAULT_SEARCH_RETMAX);
+    let retstart = args.retstart.unwrap_or(0);
+    let retmax = args.retmax.unwrap_or(plan::DEFAULT_SEARCH_RETMAX);
     if retmax > SEARCH_MAX {
         report.error(
             codes::RETMAX_TOO_LARGE,
@@ -416,10 +413,10 @@ fn search(args: &Value, report: &mut Report) {
 }
 
 /// EFetch's sequence parameters: only sequence databases read them, and a range runs forward.
-fn region(db: &str, args: &Value, report: &mut Report) {
+fn region(db: &str, args: &QueryArgs, report: &mut Report) {
     const REGION: [&str; 4] = ["seq_start", "seq_stop", "strand", "complexity"];
     if crate::entrez::databases::genbank_rettype(db).is_none() {
-        for key in REGION.iter().filter(|k| args.get(**k).is_some()) {
+        for key in REGION.iter().filter(|k| args.has(k)) {
             report.warn(
                 codes::IGNORED_PARAMETER,
                 path(key),
@@ -428,7 +425,7 @@ fn region(db: &str, args: &Value, report: &mut Report) {
         }
         return;
     }
-    if let (Some(start), Some(stop)) = (int_arg(args, "seq_start"), int_arg(args, "seq_stop")) {
+    if let (Some(start), Some(stop)) = (args.seq_start, args.seq_stop) {
         if start > stop {
             report.error(
                 codes::SEQUENCE_RANGE_REVERSED,
@@ -442,17 +439,17 @@ fn region(db: &str, args: &Value, report: &mut Report) {
     }
 }
 
-fn summary_modes(args: &Value, json: bool, ids: &[(usize, String)], report: &mut Report) {
+fn summary_modes(args: &QueryArgs, json: bool, report: &mut Report) {
     reply_mode("esummary", args, report);
-    if str_arg(args, "retmode").is_none() {
+    if args.retmode.is_none() {
         report.warn(
             codes::FORMAT_CHOSEN,
             path("retmode"),
             "No retmode given: this server asks esummary for JSON (retmode=json, with an error per missing id) rather than NCBI's default XML; set retmode \"xml\" for XML.",
         );
     }
-    let retmax = int_arg(args, "retmax").unwrap_or(plan::DEFAULT_RECORDS);
-    if json && ids.is_empty() && retmax > JSON_SUMMARY_MAX {
+    let retmax = args.retmax.unwrap_or(plan::DEFAULT_RECORDS);
+    if json && args.ids.is_empty() && retmax > JSON_SUMMARY_MAX {
         report.error(
             codes::RETMAX_TOO_LARGE,
             path("retmax"),
@@ -464,133 +461,4 @@ fn summary_modes(args: &Value, json: bool, ids: &[(usize, String)], report: &mut
             "Page with retstart and retmax {JSON_SUMMARY_MAX}, or set retmode to \"xml\"."
         ));
     }
-}
-
-fn link(args: &Value, ids: &[(usize, String)], report: &mut Report) {
-    let dbfrom = match str_arg(args, "dbfrom") {
-        Some(d) => databases::check(d, &path("dbfrom"), false, report),
-        None => Some("pubmed".into()),
-    };
-    let target = str_arg(args, "database")
-        .and_then(|d| databases::check(d, &path("database"), false, report));
-    let Some(dbfrom) = dbfrom else { return };
-    let from = databases::canonical(&dbfrom);
-    ids::check(ids, "ids", from, None, report);
-    if let Some(name) = str_arg(args, "linkname") {
-        linkname(
-            name,
-            from,
-            target.as_deref().map(databases::canonical),
-            report,
-        );
-    }
-    if let Some(term) = str_arg(args, "term") {
-        let to = target.as_deref().map(databases::canonical).unwrap_or(from);
-        terms::check(term, &path("term"), to, report);
-    }
-    dates::check_parameters(args, report);
-    link_modes(args, from, ids, report);
-}
-
-/// elink's reply forms, its one-provider filter and its per-id mode (NBK25499, ELink).
-fn link_modes(args: &Value, from: &str, ids: &[(usize, String)], report: &mut Report) {
-    let cmd = str_arg(args, "cmd").unwrap_or("neighbor");
-    match str_arg(args, "retmode") {
-        None | Some("xml" | "json") => {}
-        Some("ref") => {
-            if cmd != "prlinks" {
-                report.error(
-                    codes::UNSUPPORTED_RETMODE,
-                    path("retmode"),
-                    format!("retmode ref redirects to a full-text provider, which only cmd prlinks names; cmd is {cmd}."),
-                );
-                report.suggest("Set cmd to \"prlinks\", or drop retmode ref.");
-            } else if ids.len() != 1 {
-                report.error(
-                    codes::UNSUPPORTED_RETMODE,
-                    path("retmode"),
-                    format!("retmode ref redirects to one provider page, so it takes exactly one id; {} were given.", ids.len()),
-                );
-                report.suggest("Call once per id, or drop retmode ref to get every id's provider links as data.");
-            }
-        }
-        Some(other) => {
-            report.error(
-                codes::UNSUPPORTED_RETMODE,
-                path("retmode"),
-                format!("elink returns xml, json or (prlinks) ref, not {other}."),
-            );
-            report.suggest("Set retmode to \"xml\" or \"json\", or leave it out.");
-        }
-    }
-    if args.get("holding").is_some() && !matches!(cmd, "llinks" | "llinkslib") {
-        report.warn(
-            codes::IGNORED_PARAMETER,
-            path("holding"),
-            format!("holding filters LinkOut providers for cmd llinks or llinkslib; NCBI ignores it with cmd {cmd} (it is sent as given)."),
-        );
-    }
-    if args.get("idtype").is_some() && !matches!(from, "nuccore" | "protein" | "popset") {
-        report.warn(
-            codes::IGNORED_PARAMETER,
-            path("idtype"),
-            "idtype acc applies to sequence databases (nuccore, nucleotide, protein) only; NCBI ignores it here (it is sent as given).",
-        );
-    }
-    if args.get("by_id").and_then(Value::as_bool) == Some(true) && ids.is_empty() {
-        report.warn(
-            codes::IGNORED_PARAMETER,
-            path("by_id"),
-            "by_id sends each listed id as its own id= parameter; a history set (webenv/query_key) has no list to split.",
-        );
-    }
-}
-
-fn linkname(name: &str, from: &str, to: Option<&str>, report: &mut Report) {
-    let mut parts = name.splitn(3, '_');
-    let link_from = parts.next().unwrap_or("");
-    let link_to = parts.next();
-    if databases::canonical(link_from) != from {
-        report.error(
-            codes::LINKNAME_MISMATCH,
-            path("linkname"),
-            format!("linkname \"{name}\" starts from {link_from}, but dbfrom is {from}."),
-        );
-        report.suggest(format!(
-            "Set dbfrom to {link_from}, or use a link name that starts with {from}_ (operation info with database {from} lists them)."
-        ));
-        return;
-    }
-    if let (Some(lt), Some(to)) = (link_to, to) {
-        if databases::canonical(lt) != to {
-            report.error(
-                codes::LINKNAME_MISMATCH,
-                path("linkname"),
-                format!("linkname \"{name}\" leads to {lt}, but database is {to}."),
-            );
-            report.suggest(format!("Set database to {lt}, or omit it."));
-            return;
-        }
-    }
-    if from == "pubmed" {
-        let links = &databases::pubmed_info().links;
-        if !links.iter().any(|l| l.name == name) {
-            let best = crate::suggest::closest(name, links.iter().map(|l| l.name.as_str()));
-            report.warn(
-                codes::UNKNOWN_LINKNAME,
-                path("linkname"),
-                format!(
-                    "linkname \"{name}\" is not among PubMed's link names in einfo; NCBI would return no links.{}",
-                    best.map(|b| format!(" Did you mean \"{b}\"?")).unwrap_or_default()
-                ),
-            );
-        }
-    }
-}
-
-/// The arguments as the plan acts on them: the typed call, serialized.
-pub fn normalize(_op: &str, args: &Value) -> Value {
-    QueryCall::read(args)
-        .map(|call| call.to_value())
-        .unwrap_or_else(|| args.clone())
 }

@@ -259,24 +259,6 @@ fn looks_like_symbol(id: &str) -> bool {
         && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
 }
 
-/// The ids as strings (numbers converted), each with its index, skipping other types.
-pub fn read(value: &serde_json::Value) -> Vec<(usize, String)> {
-    value
-        .as_array()
-        .map(|items| {
-            items
-                .iter()
-                .enumerate()
-                .filter_map(|(i, v)| match v {
-                    serde_json::Value::String(s) => Some((i, s.clone())),
-                    serde_json::Value::Number(n) => Some((i, n.to_string())),
-                    _ => None,
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Checks every id for `db` (canonical name); `limit` is the utility's largest list.
 pub fn check(
     ids: &[(usize, String)],

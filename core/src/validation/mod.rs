@@ -15,12 +15,14 @@
 //! embedded at build time, so the semantic level costs microseconds and
 //! compiles for wasm32 like the rest of the core.
 //!
-//! Rules are registered per tool in [`CHECKERS`]. A tool with no row has
-//! only its schema; a new tool adds its row and its own file here.
+//! The rules read each tool's typed arguments (`crate::calls`), never the
+//! JSON, and [`check`] picks them by the arguments' type; a new tool adds its
+//! arguments type there and its own file here.
 
 pub mod chem;
 pub mod databases;
 pub mod dates;
+pub mod elink;
 pub mod entrez_data;
 pub mod entrez_external;
 pub mod entrez_query;
@@ -33,6 +35,7 @@ pub mod smiles;
 pub mod terms;
 pub mod tool_names;
 
+use crate::calls::Arguments;
 use crate::error::{Error, ErrorKind};
 use serde_json::{json, Value};
 
@@ -385,26 +388,20 @@ pub struct Context<'a> {
     pub tool_names: &'a [&'a str],
 }
 
-/// A tool's semantic rules: read the arguments, add findings, set `normalized`.
-pub type Checker = fn(&Context<'_>, &Value, &mut Report);
-
-/// The per-tool table. A tool without a row is checked by its schema alone.
-pub const CHECKERS: &[(&str, Checker)] = &[
-    ("entrez_query", entrez_query::check),
-    ("entrez_data", entrez_data::check),
-    ("entrez_external", entrez_external::check),
-    ("entrez_capabilities", tool_names::capabilities),
-    ("entrez_tool_info", tool_names::tool_info),
-];
-
-/// Runs the semantic rules of `tool` on `arguments`.
+/// Runs the semantic rules on one call's arguments.
 ///
-/// Arguments that break the schema are read defensively: a value of the wrong
-/// type is skipped here, because the schema check already reports it.
-pub fn check(ctx: &Context<'_>, tool: &str, arguments: &Value) -> Report {
+/// The match is exhaustive: a tool with a new arguments type is not compiled until its
+/// rules are named here. Arguments that break the schema were read leniently (a value of
+/// the wrong type is absent), because the schema check already reports them.
+pub fn check(ctx: &Context<'_>, arguments: &Arguments) -> Report {
     let mut report = Report::default();
-    if let Some((_, checker)) = CHECKERS.iter().find(|(name, _)| *name == tool) {
-        checker(ctx, arguments, &mut report);
+    match arguments {
+        Arguments::Query(args) => entrez_query::check(ctx, args, &mut report),
+        Arguments::External(args) => entrez_external::check(ctx, args, &mut report),
+        Arguments::Data(args) => entrez_data::check(args, &mut report),
+        Arguments::Describe(args) => tool_names::check(ctx, args, &mut report),
+        // validate checks other calls (each by its own rules); nothing else to check.
+        Arguments::Validate(_) | Arguments::Nothing => {}
     }
     report
 }

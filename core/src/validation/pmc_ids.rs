@@ -11,9 +11,9 @@
 //! `calls::external::plan::pmc` (bare digits as PMCIDs where it takes
 //! them), so a call passing here is never refused there.
 
-use super::{codes, ids, item_path, path, Report};
+use super::{codes, item_path, path, Report};
+use crate::calls::external::args::ExternalArgs;
 use crate::calls::external::plan::IdType;
-use serde_json::{json, Value};
 use std::collections::HashMap;
 
 /// The ID Converter's limit per request.
@@ -131,13 +131,14 @@ fn unknown(id: &str, expected: &str) -> Option<Bad> {
 
 /// Runs `one` on every id, with duplicate warnings and a readable cap; returns the trimmed ids.
 fn each(
-    args: &Value,
+    args: &ExternalArgs,
     report: &mut Report,
     mut one: impl FnMut(&str) -> Option<Bad>,
 ) -> Vec<(usize, String)> {
-    let list: Vec<(usize, String)> = ids::read(args.get("ids").unwrap_or(&Value::Null))
-        .into_iter()
-        .map(|(i, s)| (i, s.trim().to_string()))
+    let list: Vec<(usize, String)> = args
+        .ids
+        .iter()
+        .map(|(i, s)| (*i, s.trim().to_string()))
         .collect();
     let mut seen: HashMap<String, usize> = HashMap::new();
     let (mut listed, mut more) = (0, Vec::new());
@@ -194,15 +195,12 @@ fn too_many(count: usize, max: usize, what: &str, report: &mut Report) {
     }
 }
 
-/// The semantic check of a PMC operation; the normalised arguments as the tool acts on them.
-pub fn check(op: &str, args: &Value, report: &mut Report) -> Value {
-    let mut normalized = args.as_object().cloned().unwrap_or_default();
-    let list = match op {
+/// The semantic check of a PMC operation.
+pub fn check(op: &str, args: &ExternalArgs, report: &mut Report) {
+    match op {
         "id_convert" => {
-            let (list, idtype) = id_convert(args, report);
-            if let Some(t) = idtype {
-                normalized.insert("idtype".into(), json!(t.as_str()));
-                if args.get("idtype").is_none() {
+            if let Some(t) = id_convert(args, report) {
+                if args.idtype.is_none() {
                     report.warn(
                         codes::DEFAULT_CHOSEN,
                         path("idtype"),
@@ -210,27 +208,26 @@ pub fn check(op: &str, args: &Value, report: &mut Report) -> Value {
                     );
                 }
             }
-            if args.get("format").is_none() {
+            if args.format.is_none() {
                 report.warn(
                     codes::FORMAT_CHOSEN,
                     path("format"),
                     "No format given: this server asks the ID Converter for format=json (read into records) rather than its default, XML; set format xml or csv for the service's own text.",
                 );
             }
-            list
         }
-        "oa_service" if args.get("ids").is_none() => {
-            oa_listing(args, report);
-            return Value::Object(normalized);
-        }
+        "oa_service" if !args.has("ids") => oa_listing(args, report),
         "bioc" => {
             let list = each(args, report, bioc_id);
             too_many(list.len(), PER_ID_MAX, "bioc", report);
-            list
         }
         "oa_service" => {
-            for key in ["from", "until", "resumption_token"] {
-                if args.get(key).is_some() {
+            for (key, given) in [
+                ("from", &args.from),
+                ("until", &args.until),
+                ("resumption_token", &args.resumption_token),
+            ] {
+                if given.is_some() {
                     report.warn(
                         codes::IGNORED_PARAMETER,
                         path(key),
@@ -240,37 +237,14 @@ pub fn check(op: &str, args: &Value, report: &mut Report) -> Value {
             }
             let list = each(args, report, oa_id);
             too_many(list.len(), PER_ID_MAX, "oa_service", report);
-            // The OA service is asked for PMC + digits whatever form was given.
-            let sent: Vec<String> = list
-                .iter()
-                .map(|(_, id)| match kind(id) {
-                    Some(IdType::Pmid) => format!("PMC{id}"),
-                    Some(IdType::Pmcid) => id.to_ascii_uppercase(),
-                    _ => id.clone(),
-                })
-                .collect();
-            normalized.insert("ids".into(), json!(sent));
-            return Value::Object(normalized);
         }
-        _ => {
-            let (list, database) = citation_export(args, report);
-            normalized.insert("database".into(), json!(database));
-            normalized
-                .entry("format")
-                .or_insert_with(|| json!("citation"));
-            list
-        }
-    };
-    let trimmed: Vec<&str> = list.iter().map(|(_, id)| id.as_str()).collect();
-    normalized.insert("ids".into(), json!(trimmed));
-    Value::Object(normalized)
+        _ => citation_export(args, report),
+    }
 }
 
-fn id_convert(args: &Value, report: &mut Report) -> (Vec<(usize, String)>, Option<IdType>) {
-    let declared = args
-        .get("idtype")
-        .and_then(Value::as_str)
-        .and_then(IdType::parse);
+/// Checks an ID Converter call's ids; the id type it will send, when one is declared or detected.
+fn id_convert(args: &ExternalArgs, report: &mut Report) -> Option<IdType> {
+    let declared = args.idtype.as_deref().and_then(IdType::parse);
     let mut others: Vec<IdType> = Vec::new();
     let mut matched = 0;
     let list = each(args, report, |id| {
@@ -316,7 +290,7 @@ fn id_convert(args: &Value, report: &mut Report) -> (Vec<(usize, String)>, Optio
                 )
             });
         }
-        return (list, Some(want));
+        return Some(want);
     }
     let mut groups: Vec<(IdType, Vec<&str>)> = Vec::new();
     for (_, id) in &list {
@@ -353,17 +327,16 @@ fn id_convert(args: &Value, report: &mut Report) -> (Vec<(usize, String)>, Optio
             })
             .collect();
         report.suggest(format!("Make one call per type: {}.", calls.join(" and ")));
-        return (list, None);
+        return None;
     }
-    let detected = groups.first().map(|(t, _)| *t);
-    (list, detected)
+    groups.first().map(|(t, _)| *t)
 }
 
 /// An OA listing: dates with a resumption token say two different things.
-fn oa_listing(args: &Value, report: &mut Report) {
-    if args.get("resumption_token").is_some() {
+fn oa_listing(args: &ExternalArgs, report: &mut Report) {
+    if args.resumption_token.is_some() {
         for key in ["from", "until", "format"] {
-            if args.get(key).is_some() {
+            if args.has(key) {
                 report.warn(
                     codes::IGNORED_PARAMETER,
                     path(key),
@@ -425,16 +398,13 @@ fn oa_id(id: &str) -> Option<Bad> {
 }
 
 /// The database the exporter will use, as `plan::citation_database` decides it.
-fn citation_export(args: &Value, report: &mut Report) -> (Vec<(usize, String)>, &'static str) {
-    let given = match args.get("database").and_then(Value::as_str) {
+fn citation_export(args: &ExternalArgs, report: &mut Report) {
+    let given = match args.database.as_deref() {
         Some("pmc") => Some("pmc"),
         Some("pubmed") => Some("pubmed"),
         _ => None,
     };
-    let raw: Vec<String> = ids::read(args.get("ids").unwrap_or(&Value::Null))
-        .into_iter()
-        .map(|(_, s)| s.trim().to_string())
-        .collect();
+    let raw: Vec<String> = args.ids.iter().map(|(_, s)| s.trim().to_string()).collect();
     let pmc = |id: &String| kind(id) == Some(IdType::Pmcid);
     let derived = if !raw.is_empty() && raw.iter().all(pmc) {
         "pmc"
@@ -480,7 +450,6 @@ fn citation_export(args: &Value, report: &mut Report) -> (Vec<(usize, String)>, 
         report.suggest("Export PMIDs with database \"pubmed\" and PMCIDs with database \"pmc\", in separate calls.");
     }
     too_many(list.len(), PER_ID_MAX, "citation_export", report);
-    (list, database)
 }
 
 #[cfg(test)]

@@ -12,12 +12,7 @@ use super::{chem, codes, path, smiles, Report};
 use chem::Shape;
 
 /// CIDs, SIDs and AIDs: numbers, one or a list (also comma-separated, as PUG REST writes them).
-pub fn numbers(
-    op: &str,
-    ns: &str,
-    values: &[(String, String)],
-    report: &mut Report,
-) -> Vec<String> {
+pub fn numbers(op: &str, ns: &str, values: &[(String, String)], report: &mut Report) {
     let label = ns.to_ascii_uppercase();
     let mut pieces: Vec<String> = Vec::new();
     for (at, value) in values {
@@ -53,7 +48,6 @@ pub fn numbers(
             format!("Split the {label}s into calls of at most {MAX_LIST}.")
         });
     }
-    pieces
 }
 
 fn number(op: &str, ns: &str, label: &str, at: &str, piece: &str, report: &mut Report) {

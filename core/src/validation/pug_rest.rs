@@ -8,10 +8,10 @@
 //! table of several properties, and the output this server chose when none was named.
 
 use super::{codes, path, pubchem_ids, Report};
+use crate::calls::external::args::ExternalArgs;
 use crate::pubchem::grammar;
 use crate::pubchem::options::{self, Scope};
 use crate::pubchem::{self as pug, ProblemKind, PugRequest};
-use serde_json::Value;
 
 /// The code of each kind of reading problem.
 pub fn code(kind: &ProblemKind) -> &'static str {
@@ -29,8 +29,8 @@ pub fn code(kind: &ProblemKind) -> &'static str {
 }
 
 /// The semantic check of a `pug_rest` call.
-pub fn check(args: &Value, report: &mut Report) {
-    let (request, chosen) = match pug::read(args) {
+pub fn check(args: &ExternalArgs, report: &mut Report) {
+    let (request, chosen) = match pug::read(&args.pug_rest()) {
         Ok(read) => read,
         Err(problems) => {
             for p in problems {
@@ -72,8 +72,8 @@ pub fn check(args: &Value, report: &mut Report) {
 }
 
 /// Structure and key identifiers against their namespace's own rule.
-fn identifiers(request: &PugRequest, args: &Value, report: &mut Report) {
-    if args.get("path").is_some() || request.identifiers.len() != 1 {
+fn identifiers(request: &PugRequest, args: &ExternalArgs, report: &mut Report) {
+    if args.path.is_some() || request.identifiers.len() != 1 {
         return;
     }
     let input = match (request.namespace.map(|n| n.name), request.second) {
@@ -142,11 +142,8 @@ pub(super) fn applies(request: &PugRequest, name: &str, report: &mut Report) {
 
 /// The `options` of a compound, substance, bioassay or structure_search call: each a
 /// documented PUG REST option with a value of its type.
-pub fn check_options(args: &Value, report: &mut Report) {
-    let Some(options) = args.get("options").and_then(Value::as_object) else {
-        return;
-    };
-    for (name, value) in options {
+pub fn check_options(args: &ExternalArgs, report: &mut Report) {
+    for (name, value) in &args.options {
         let at = format!("$.options.{name}");
         match options::option(name) {
             None => {
@@ -175,16 +172,14 @@ pub fn check_options(args: &Value, report: &mut Report) {
 }
 
 /// The `properties` of a compound call: PubChem's property names.
-pub fn check_properties(args: &Value, report: &mut Report) {
-    let list: Vec<String> = match args.get("properties") {
-        Some(Value::Array(items)) => items
-            .iter()
-            .filter_map(|v| v.as_str().map(String::from))
-            .collect(),
-        Some(Value::String(s)) => s.split(',').map(|p| p.trim().to_string()).collect(),
-        _ => return,
-    };
-    for (i, name) in list.iter().enumerate() {
+pub fn check_properties(args: &ExternalArgs, report: &mut Report) {
+    // Each item may itself list names (PUG REST's own comma form), as the call reads them.
+    let names = args
+        .properties
+        .iter()
+        .enumerate()
+        .flat_map(|(i, item)| item.split(',').map(move |p| (i, p.trim())));
+    for (i, name) in names {
         if grammar::canonical_list_item(grammar::PROPERTIES, name).is_none() {
             let best = crate::suggest::closest(name, grammar::PROPERTIES.iter().copied());
             report.error(

@@ -5,11 +5,13 @@
 //! call valid, and gives the same did-you-mean through either door.
 
 use super::{codes, path, Context, Report};
+use crate::calls::local::DescribeArgs;
 use crate::suggest::closest;
-use serde_json::Value;
 
-fn check_name(ctx: &Context<'_>, args: &Value, field: &str, report: &mut Report) {
-    let Some(name) = args.get(field).and_then(Value::as_str) else {
+/// The tool an `entrez_capabilities` (`tool`) or `entrez_tool_info` (`name`) call names must
+/// be one of this server's.
+pub fn check(ctx: &Context<'_>, args: &DescribeArgs, report: &mut Report) {
+    let Some(name) = args.tool.as_deref() else {
         return;
     };
     if name.is_empty() || ctx.tool_names.contains(&name) {
@@ -20,16 +22,6 @@ fn check_name(ctx: &Context<'_>, args: &Value, field: &str, report: &mut Report)
         message = format!("Unknown tool \"{name}\". Did you mean \"{best}\"?");
         report.suggest(format!("Use \"{best}\"."));
     }
-    report.error(codes::UNKNOWN_TOOL, path(field), message);
+    report.error(codes::UNKNOWN_TOOL, path(args.field), message);
     report.suggest(format!("Available tools: {}.", ctx.tool_names.join(", ")));
-}
-
-/// `entrez_capabilities`: the optional `tool` filter must name a tool.
-pub fn capabilities(ctx: &Context<'_>, args: &Value, report: &mut Report) {
-    check_name(ctx, args, "tool", report);
-}
-
-/// `entrez_tool_info`: `name` must name a tool.
-pub fn tool_info(ctx: &Context<'_>, args: &Value, report: &mut Report) {
-    check_name(ctx, args, "name", report);
 }

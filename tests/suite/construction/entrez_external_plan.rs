@@ -1,6 +1,7 @@
 //! Request construction for every entrez_external operation: exact method, URL and body,
 //! plus the inputSchema rules that tie operations to services. Pure: no network.
 
+use entrez_mcp_core::calls::external::args::ExternalArgs;
 use entrez_mcp_core::calls::external::call::ExternalCall;
 use entrez_mcp_core::calls::external::plan::{self, IdType, PugPlan, SearchPlan};
 use entrez_mcp_core::config::Config;
@@ -43,7 +44,7 @@ fn read(args: &Value, operation: &str) -> ExternalCall {
         .unwrap()
         .entry("operation")
         .or_insert(json!(operation));
-    ExternalCall::read(&args).expect("an operation")
+    ExternalCall::of(&ExternalArgs::read(&args)).expect("an operation")
 }
 
 fn lookup_plan(cfg: &Config, args: &Value, legacy: bool) -> Result<PugPlan, Error> {

@@ -1,5 +1,6 @@
 //! Request construction for every entrez_query operation: exact method, URL and parameters.
 
+use entrez_mcp_core::calls::query::args::QueryArgs;
 use entrez_mcp_core::calls::query::call::QueryCall;
 use entrez_mcp_core::calls::query::plan::{self, Format};
 use entrez_mcp_core::entrez::EutilsRequest;
@@ -9,7 +10,7 @@ use serde_json::{json, Value};
 
 /// The one request an operation's canonical arguments plan (global_query aside).
 fn planned(args: Value) -> EutilsRequest {
-    match QueryCall::read(&args).expect("an operation") {
+    match QueryCall::of(&QueryArgs::read(&args)).expect("an operation") {
         QueryCall::Info(c) => plan::info(&c),
         QueryCall::Search(c) => plan::search(&c),
         QueryCall::Summary(c) => plan::summary(&c),
@@ -23,14 +24,14 @@ fn planned(args: Value) -> EutilsRequest {
 }
 
 fn fetch_format_of(args: Value) -> Format {
-    match QueryCall::read(&args) {
+    match QueryCall::of(&QueryArgs::read(&args)) {
         Some(QueryCall::Fetch(c)) => c.format,
         other => panic!("not a fetch: {other:?}"),
     }
 }
 
 fn global(args: Value) -> Vec<(String, EutilsRequest)> {
-    match QueryCall::read(&args) {
+    match QueryCall::of(&QueryArgs::read(&args)) {
         Some(QueryCall::GlobalQuery(c)) => plan::global_query(&c),
         other => panic!("not a global_query: {other:?}"),
     }
@@ -259,7 +260,7 @@ fn global_query_is_a_count_search_per_database() {
     );
     assert_eq!(
         global(json!({"operation": "global_query", "term": "x"})).len(),
-        plan::GLOBAL_DATABASES.len()
+        entrez_mcp_core::entrez::databases::GLOBAL_QUERY.len()
     );
 }
 

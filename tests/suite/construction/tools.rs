@@ -545,6 +545,7 @@ fn validate_reports_codes_paths_defaults_and_batches() {
 
 #[test]
 fn every_operation_the_schemas_name_has_its_own_dispatch() {
+    use entrez_mcp_core::calls::query::args::QueryArgs;
     use entrez_mcp_core::calls::query::call::QueryCall;
     use entrez_mcp_core::calls::{data, external};
     use entrez_mcp_core::tools::{entrez_data, entrez_external};
@@ -579,7 +580,7 @@ fn every_operation_the_schemas_name_has_its_own_dispatch() {
     assert_eq!(listed("entrez_data"), data);
     assert_eq!(listed("entrez_external"), external);
     for op in listed("entrez_data") {
-        let call = data::call::DataCall::read(&json!({"operation": op}))
+        let call = data::call::DataCall::of(&data::args::DataArgs::read(&json!({"operation": op})))
             .unwrap_or_else(|| panic!("entrez_data reads no operation {op}"));
         assert_eq!(call.to_value()["operation"], json!(op));
     }
@@ -589,14 +590,14 @@ fn every_operation_the_schemas_name_has_its_own_dispatch() {
             "pug_rest" => json!({"operation": op, "domain": "periodictable"}),
             _ => json!({"operation": op}),
         };
-        let call = external::call::ExternalCall::read(&args)
+        let call = external::call::ExternalCall::of(&external::args::ExternalArgs::read(&args))
             .unwrap_or_else(|| panic!("entrez_external reads no operation {op}"));
         assert_eq!(call.to_value()["operation"], json!(op));
     }
     for op in listed("entrez_query") {
-        let call = QueryCall::read(&json!({"operation": op}))
+        let call = QueryCall::of(&QueryArgs::read(&json!({"operation": op})))
             .unwrap_or_else(|| panic!("entrez_query reads no operation {op}"));
         assert_eq!(call.to_value()["operation"], json!(op));
     }
-    assert!(QueryCall::read(&json!({"operation": "lookup"})).is_none());
+    assert!(QueryCall::of(&QueryArgs::read(&json!({"operation": "lookup"}))).is_none());
 }

@@ -1,13 +1,13 @@
 //! One `entrez_data` call, read once into a typed value.
 //!
 //! As for `entrez_query` ([`crate::calls::query::call`]), the intake has
-//! made the arguments canonical; [`DataCall::read`] turns them into the call
+//! made the arguments canonical, read into [`DataArgs`]; [`DataCall::of`] turns them into the call
 //! that runs, with every default here (pubmed, 1,000 records, 100 rows per
 //! query), and `validate` shows this value, serialized, as
 //! `normalized_arguments`.
 
+use super::args::DataArgs;
 use super::plan::Source;
-use crate::calls::canonical::Canonical;
 use crate::staging::guard::{DEFAULT_LIMIT, MAX_LIMIT};
 use crate::staging::limits::{DEFAULT_RECORDS, MAX_RECORDS};
 use serde::Serialize;
@@ -66,37 +66,35 @@ pub struct DatasetRef {
 }
 
 impl DataCall {
-    /// Reads canonical arguments (after the intake and the schema); `None` when no known operation is named.
-    pub fn read(args: &Value) -> Option<DataCall> {
-        let a = Canonical::of(args)?;
-        let text = |name: &str| a.text(name).unwrap_or_default();
+    /// The call the arguments make, every default in place; `None` when no known operation is
+    /// named.
+    pub fn of(a: &DataArgs) -> Option<DataCall> {
         let dataset = || DatasetRef {
-            data_access_id: text("data_access_id"),
+            data_access_id: a.data_access_id.clone().unwrap_or_default(),
         };
-        Some(match a.text("operation")?.as_str() {
+        Some(match a.operation.as_deref()? {
             "fetch_and_stage" => DataCall::FetchAndStage(Stage {
-                database: a.lower("database").unwrap_or_else(|| "pubmed".into()),
-                source: Source::from_args(args),
+                database: a
+                    .database
+                    .as_ref()
+                    .map_or_else(|| "pubmed".into(), |d| d.to_ascii_lowercase()),
+                source: Source::of(a),
                 max_records: a
-                    .int("max_records")
+                    .max_records
                     .unwrap_or(DEFAULT_RECORDS)
                     .clamp(1, MAX_RECORDS),
-                include_sequence: a.flag("include_sequence"),
+                include_sequence: a.include_sequence,
                 given: ["database", "max_records", "include_sequence"]
                     .into_iter()
                     // The intake has already dropped null and blank values.
-                    .filter(|k| a.get(k).is_some())
+                    .filter(|k| a.has(k))
                     .collect(),
             }),
             "query" => DataCall::Query(Query {
-                data_access_id: text("data_access_id"),
-                sql: a
-                    .get("sql")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string(),
+                data_access_id: a.data_access_id.clone().unwrap_or_default(),
+                sql: a.sql.clone().unwrap_or_default(),
                 limit: a
-                    .int("limit")
+                    .limit
                     .unwrap_or(DEFAULT_LIMIT as u64)
                     .clamp(1, MAX_LIMIT as u64),
             }),

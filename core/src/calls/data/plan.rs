@@ -5,10 +5,10 @@
 //! per request (posted, since NCBI asks for POST from 200 ids), fewer for
 //! full-text PMC and GenBank records, whose single records can be large.
 
-use crate::calls::query::plan::{fetch_format, ids, int_arg, str_arg, Format};
+use super::args::DataArgs;
+use crate::calls::query::plan::{fetch_format, Format};
 use crate::entrez::databases::{self, Staged};
 use crate::entrez::{EutilsRequest, Utility};
-use serde_json::Value;
 
 /// How a database's records are fetched and parsed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,29 +69,25 @@ pub enum Source {
 }
 
 impl Source {
-    /// The source the (schema-checked) arguments name: ids, else history, else term.
-    pub fn from_args(args: &Value) -> Source {
-        let list = ids(args);
-        if !list.is_empty() {
+    /// The source the arguments name: ids, else history, else term, else the rest of a dataset.
+    pub fn of(a: &DataArgs) -> Source {
+        if !a.ids.is_empty() {
             let mut seen = std::collections::HashSet::new();
             return Source::Ids {
-                ids: list
-                    .into_iter()
-                    .filter(|i| seen.insert(i.clone()))
-                    .collect(),
+                ids: a.ids.iter().filter(|i| seen.insert(*i)).cloned().collect(),
             };
         }
-        match (str_arg(args, "webenv"), int_arg(args, "query_key")) {
+        match (&a.webenv, a.query_key) {
             (Some(webenv), Some(query_key)) => Source::History {
-                webenv: webenv.to_string(),
+                webenv: webenv.clone(),
                 query_key,
             },
-            _ => match (str_arg(args, "term"), str_arg(args, "data_access_id")) {
+            _ => match (&a.term, &a.data_access_id) {
                 (None, Some(id)) => Source::Continue {
-                    data_access_id: id.to_string(),
+                    data_access_id: id.clone(),
                 },
                 (term, _) => Source::Term {
-                    term: term.unwrap_or_default().to_string(),
+                    term: term.clone().unwrap_or_default(),
                 },
             },
         }
@@ -174,27 +170,27 @@ mod tests {
 
     #[test]
     fn sources_prefer_ids_and_drop_duplicates() {
-        let s = Source::from_args(&json!({"ids": ["3", 1, "3", " 2 "]}));
+        let s = Source::of(&DataArgs::read(&json!({"ids": ["3", 1, "3", " 2 "]})));
         assert_eq!(
             s,
             Source::Ids {
                 ids: vec!["3".into(), "1".into(), "2".into()]
             }
         );
-        let h = Source::from_args(&json!({"webenv": "W", "query_key": 2}));
+        let h = Source::of(&DataArgs::read(&json!({"webenv": "W", "query_key": 2})));
         assert_eq!(
             h.describe(),
             "history WebEnv=W query_key=2",
             "history source"
         );
-        let c = Source::from_args(&json!({"data_access_id": "ab"}));
+        let c = Source::of(&DataArgs::read(&json!({"data_access_id": "ab"})));
         assert_eq!(
             c,
             Source::Continue {
                 data_access_id: "ab".into()
             }
         );
-        let t = Source::from_args(&json!({"term": "asthma[mh]"}));
+        let t = Source::of(&DataArgs::read(&json!({"term": "asthma[mh]"})));
         assert_eq!(t.describe(), "term \"asthma[mh]\"");
         let many = Source::Ids {
             ids: (1..=9).map(|i| i.to_string()).collect(),

@@ -1,8 +1,8 @@
 //! One `entrez_external` call, read once into a typed value.
 //!
 //! As for `entrez_query` ([`crate::calls::query::call`]), the intake
-//! has made the arguments canonical; [`ExternalCall::read`] turns them into
-//! the call that runs. Every default lives here: the namespace and data each
+//! has made the arguments canonical, read into [`ExternalArgs`];
+//! [`ExternalCall::of`] turns them into the call that runs. Every default lives here: the namespace and data each
 //! PubChem operation assumes, the structure search's mode, threshold and
 //! record cap, the ID Converter's detected id type, the OA service's PMCID
 //! form, the citation exporter's database and format. The request plans take
@@ -10,8 +10,8 @@
 //! Parameters an operation does not use are not part of it (the semantic
 //! rules warn about them).
 
+use super::args::ExternalArgs;
 use super::plan::{normalize_pmcid, Data, Domain, IdType, DEFAULT_THRESHOLD};
-use crate::calls::canonical::Canonical;
 use crate::pubchem::{grammar, PugRequest};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
@@ -223,13 +223,11 @@ fn options_object<S: Serializer>(options: &[(String, String)], s: S) -> Result<S
     map.end()
 }
 
-/// The `options` argument read as PUG REST options (unknown names and bad values are the
-/// semantic check's to name; here they are left out).
-fn options(a: Canonical<'_>) -> Vec<(String, String)> {
-    a.get("options")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
+/// The options as PUG REST options (unknown names and bad values are the semantic check's to
+/// name; here they are left out).
+fn options(a: &ExternalArgs) -> Vec<(String, String)> {
+    a.options
+        .iter()
         .filter_map(|(k, v)| {
             let spec = crate::pubchem::options::option(k)?;
             let value = crate::pubchem::options::option_value(spec.kind, v).ok()?;
@@ -250,14 +248,13 @@ fn idtype_name<S: Serializer>(t: &Option<IdType>, s: S) -> Result<S::Ok, S::Erro
 }
 
 impl ExternalCall {
-    /// Reads canonical arguments (after the intake and the schema); `None` when no known operation is named.
-    pub fn read(args: &Value) -> Option<ExternalCall> {
-        let a = Canonical::of(args)?;
-        let (text, int) = (|name: &str| a.text(name), |name: &str| a.int(name));
-        let operation = text("operation")?;
-        Some(match operation.as_str() {
-            "compound" | "substance" | "bioassay" => {
-                let lookup = lookup(a, &operation);
+    /// The call the arguments make, every default in place; `None` when no known operation is
+    /// named (or a `pug_rest` request does not follow PUG REST's grammar).
+    pub fn of(a: &ExternalArgs) -> Option<ExternalCall> {
+        let text = |v: &Option<String>, default: &str| v.clone().unwrap_or_else(|| default.into());
+        Some(match a.operation.as_deref()? {
+            op @ ("compound" | "substance" | "bioassay") => {
+                let lookup = lookup(a, op);
                 match lookup.domain {
                     Domain::Compound => ExternalCall::Compound(lookup),
                     Domain::Substance => ExternalCall::Substance(lookup),
@@ -265,31 +262,37 @@ impl ExternalCall {
                 }
             }
             "structure_search" => {
-                let search_type = text("search_type").unwrap_or_else(|| "similarity".into());
-                let namespace = text("namespace").unwrap_or_else(|| "smiles".into());
+                let search_type = text(&a.search_type, "similarity");
+                let namespace = text(&a.namespace, "smiles");
                 ExternalCall::StructureSearch(StructureSearch {
                     service: "pubchem",
                     identifier: identifier(a, &namespace, true),
                     namespace,
-                    mode: text("mode").unwrap_or_else(|| "fast".into()),
-                    threshold: (search_type == "similarity")
-                        .then(|| int("threshold").unwrap_or(DEFAULT_THRESHOLD)),
-                    max_records: int("max_records"),
-                    identity_type: text("identity_type").filter(|_| search_type == "identity"),
+                    mode: text(&a.mode, "fast"),
+                    threshold: (search_type == "similarity").then(|| {
+                        a.threshold
+                            .filter(|t| t.fract() == 0.0 && *t >= 0.0)
+                            .map_or(DEFAULT_THRESHOLD, |t| t as u64)
+                    }),
+                    max_records: a.max_records,
+                    identity_type: a
+                        .identity_type
+                        .clone()
+                        .filter(|_| search_type == "identity"),
                     options: options(a),
                     search_type,
                 })
             }
             "pug_rest" => {
-                let (request, output_chosen) = crate::pubchem::read(args).ok()?;
+                let (request, output_chosen) = crate::pubchem::read(&a.pug_rest()).ok()?;
                 ExternalCall::PugRest(PugRestCall {
                     request,
                     output_chosen,
                 })
             }
             "id_convert" => {
-                let ids = a.list("ids");
-                let idtype = match text("idtype").as_deref().and_then(IdType::parse) {
+                let ids = a.id_list();
+                let idtype = match a.idtype.as_deref().and_then(IdType::parse) {
                     Some(t) => Some(t),
                     None => {
                         let first = ids.first().map(|i| IdType::detect(i));
@@ -300,39 +303,38 @@ impl ExternalCall {
                     service: "pmc",
                     ids,
                     idtype,
-                    versions: a.get("versions").and_then(Value::as_bool),
-                    showaiid: a.get("showaiid").and_then(Value::as_bool),
-                    format: text("format").unwrap_or_else(|| "json".into()),
+                    versions: a.versions,
+                    showaiid: a.showaiid,
+                    format: text(&a.format, "json"),
                 })
             }
             "oa_service" => ExternalCall::OaService(OaService {
                 service: "pmc",
                 ids: a
-                    .list("ids")
+                    .id_list()
                     .into_iter()
                     // An id that is no PMCID stays as given; the service call names it.
                     .map(|id| normalize_pmcid(&id).unwrap_or(id))
                     .collect(),
-                from: text("from"),
-                until: text("until"),
-                format: text("format"),
-                resumption_token: text("resumption_token"),
+                from: a.from.clone(),
+                until: a.until.clone(),
+                format: a.format.clone(),
+                resumption_token: a.resumption_token.clone(),
             }),
             "bioc" => ExternalCall::Bioc(Bioc {
                 service: "pmc",
-                ids: a.list("ids"),
-                format: text("format").unwrap_or_else(|| "json".into()),
-                encoding: text("encoding").unwrap_or_else(|| "unicode".into()),
+                ids: a.id_list(),
+                format: text(&a.format, "json"),
+                encoding: text(&a.encoding, "unicode"),
             }),
             "citation_export" => {
-                let ids = a.list("ids");
+                let ids = a.id_list();
                 let all_pmcids =
                     !ids.is_empty() && ids.iter().all(|i| IdType::detect(i) == IdType::Pmcid);
                 ExternalCall::CitationExport(CitationExport {
                     service: "pmc",
-                    database: text("database")
-                        .unwrap_or_else(|| if all_pmcids { "pmc" } else { "pubmed" }.into()),
-                    format: text("format").unwrap_or_else(|| "citation".into()),
+                    database: text(&a.database, if all_pmcids { "pmc" } else { "pubmed" }),
+                    format: text(&a.format, "citation"),
                     ids,
                 })
             }
@@ -346,15 +348,15 @@ impl ExternalCall {
     }
 }
 
-fn lookup(a: Canonical<'_>, operation: &str) -> Lookup {
-    let text = |name: &str| a.text(name);
+fn lookup(a: &ExternalArgs, operation: &str) -> Lookup {
     let (domain, default_data, default_ns) = match operation {
         "substance" => (Domain::Substance, Data::Record, "sid"),
         "bioassay" => (Domain::Assay, Data::Summary, "aid"),
         _ => (Domain::Compound, Data::Properties, "cid"),
     };
-    let namespace = text("namespace").unwrap_or_else(|| default_ns.into());
-    let data = text("data")
+    let namespace = a.namespace.clone().unwrap_or_else(|| default_ns.into());
+    let data = a
+        .data
         .as_deref()
         .and_then(Data::parse)
         .unwrap_or(default_data);
@@ -362,12 +364,12 @@ fn lookup(a: Canonical<'_>, operation: &str) -> Lookup {
         service: "pubchem",
         domain,
         identifier: identifier(a, &namespace, false),
-        source: text("source").filter(|_| namespace == "sourceid"),
+        source: a.source.clone().filter(|_| namespace == "sourceid"),
         namespace,
         data,
-        image_size: text("image_size").filter(|_| data == Data::Picture),
+        image_size: a.image_size.clone().filter(|_| data == Data::Picture),
         properties: a
-            .list("properties")
+            .properties
             .iter()
             .flat_map(|p| p.split(','))
             .filter_map(|p| grammar::canonical_list_item(grammar::PROPERTIES, p))
@@ -379,8 +381,8 @@ fn lookup(a: Canonical<'_>, operation: &str) -> Lookup {
 }
 
 /// The identifier as the plan sends it: numeric ids split at commas (PUG REST's own list form).
-fn identifier(a: Canonical<'_>, namespace: &str, search: bool) -> Identifier {
-    let mut values = a.list("identifier");
+fn identifier(a: &ExternalArgs, namespace: &str, search: bool) -> Identifier {
+    let mut values = a.identifier_values();
     if matches!(namespace, "cid" | "sid" | "aid") {
         values = values
             .iter()

@@ -1,10 +1,10 @@
 //! One `entrez_query` call, read once into a typed value.
 //!
 //! The intake ([`crate::tools::intake`]) has already turned what the caller
-//! sent into the schema's canonical arguments; [`QueryCall::read`] turns
-//! those into the call that runs. Every default lives here and only here:
+//! sent into the schema's canonical arguments, read into [`QueryArgs`];
+//! [`QueryCall::of`] turns those into the call that runs. Every default lives here and only here:
 //! the database (pubmed), paging (retstart 0, retmax 20), the fetch cap
-//! (200 records per call), the format a database is fetched in, elink's
+//! (500 records per call), the format a database is fetched in, elink's
 //! target database, the databases `global_query` counts in. The plan builds
 //! requests from this value, the operations run it, and `validate` shows it,
 //! serialized, as `normalized_arguments`: what `validate` shows is what is
@@ -13,8 +13,8 @@
 //! Parameters an operation does not use are not part of its variant, so they
 //! cannot reach NCBI; the semantic rules warn about them (`ignored_parameter`).
 
+use super::args::QueryArgs;
 use super::plan::{self, Format};
-use crate::calls::canonical::Canonical;
 use crate::entrez::databases;
 use serde::Serialize;
 use serde_json::Value;
@@ -204,7 +204,7 @@ pub struct Summary {
 pub struct Fetch {
     /// The database.
     pub database: String,
-    /// Ids or a history page (at most 200 records).
+    /// Ids or a history page (at most 500 records).
     #[serde(flatten)]
     pub records: Records,
     /// The rettype sent, when one is.
@@ -337,80 +337,77 @@ pub struct Citation {
 }
 
 impl QueryCall {
-    /// Reads canonical arguments (after the intake and the schema); `None` when no operation is named.
-    pub fn read(args: &Value) -> Option<QueryCall> {
-        let a = Args(Canonical::of(args)?);
-        Some(match a.text("operation")?.as_str() {
+    /// The call the arguments make, every default in place; `None` when no known operation is
+    /// named.
+    pub fn of(a: &QueryArgs) -> Option<QueryCall> {
+        Some(match a.operation.as_deref()? {
             "info" => {
-                let database = a.lower("database");
-                let retmode = a.reply_mode();
+                let database = lower(&a.database);
+                let retmode = reply_mode(a);
                 QueryCall::Info(Info {
                     // Version 2.0 describes fields and links more fully; it exists for one database's XML.
-                    version: (database.is_some() && retmode == ReplyMode::Xml).then(|| a.version()),
+                    version: (database.is_some() && retmode == ReplyMode::Xml).then(|| version(a)),
                     database,
                     retmode,
                 })
             }
             "search" => QueryCall::Search(Search {
-                database: a.database("database"),
-                term: a.text("term"),
-                webenv: a.text("webenv"),
-                query_key: a.int("query_key"),
-                field: a.text("field"),
-                sort: a.text("sort"),
-                dates: a.dates(),
-                retstart: a.int("retstart").unwrap_or(0),
-                retmax: a.int("retmax").unwrap_or(plan::DEFAULT_SEARCH_RETMAX),
-                usehistory: a.flag("usehistory"),
-                idtype: a.text("idtype"),
-                rettype: a.lower("rettype"),
-                retmode: a.reply_mode(),
+                database: database(&a.database),
+                term: a.term.clone(),
+                webenv: a.webenv.clone(),
+                query_key: a.query_key,
+                field: a.field.clone(),
+                sort: a.sort.clone(),
+                dates: dates(a),
+                retstart: a.retstart.unwrap_or(0),
+                retmax: a.retmax.unwrap_or(plan::DEFAULT_SEARCH_RETMAX),
+                usehistory: a.usehistory,
+                idtype: a.idtype.clone(),
+                rettype: lower(&a.rettype),
+                retmode: reply_mode(a),
             }),
             "summary" => {
                 // JSON unless XML is asked for (or a version, which only XML has): JSON's
                 // per-id errors name each missing id.
-                let retmode = match (a.text("retmode").as_deref(), a.text("version")) {
+                let retmode = match (a.retmode.as_deref(), &a.version) {
                     (Some("xml"), _) | (None, Some(_)) => ReplyMode::Xml,
                     _ => ReplyMode::Json,
                 };
                 QueryCall::Summary(Summary {
-                    database: a.database("database"),
-                    records: a.records(Some(u64::MAX)),
+                    database: database(&a.database),
+                    records: records(a, Some(u64::MAX)),
                     retmode,
-                    version: (retmode == ReplyMode::Xml).then(|| a.version()),
-                    max_records: a.max_records(),
+                    version: (retmode == ReplyMode::Xml).then(|| version(a)),
+                    max_records: max_records(a),
                 })
             }
             "fetch" => {
-                let database = a.database("database");
-                let (rettype, retmode, format) = plan::fetch_format(
-                    &database,
-                    a.text("rettype").as_deref(),
-                    a.text("retmode").as_deref(),
-                );
+                let database = database(&a.database);
+                let (rettype, retmode, format) =
+                    plan::fetch_format(&database, a.rettype.as_deref(), a.retmode.as_deref());
                 // NCBI reads these for sequence databases only; elsewhere they are not sent.
                 let region = match databases::genbank_rettype(&database) {
                     Some(_) => Region {
-                        seq_start: a.int("seq_start"),
-                        seq_stop: a.int("seq_stop"),
-                        strand: a.int("strand"),
-                        complexity: a.int("complexity"),
+                        seq_start: a.seq_start,
+                        seq_stop: a.seq_stop,
+                        strand: a.strand,
+                        complexity: a.complexity,
                     },
                     None => Region::default(),
                 };
                 QueryCall::Fetch(Fetch {
-                    records: a.records(Some(plan::MAX_FETCH_RECORDS)),
+                    records: records(a, Some(plan::MAX_FETCH_RECORDS)),
                     region,
                     database,
                     rettype,
                     retmode,
-                    max_records: a.max_records(),
+                    max_records: max_records(a),
                     format,
                 })
             }
             "link" => {
-                let dbfrom = a.database("dbfrom");
-                let cmd = a.text("cmd").unwrap_or_else(|| "neighbor".into());
+                let dbfrom = database(&a.dbfrom);
+                let cmd = a.cmd.clone().unwrap_or_else(|| "neighbor".into());
                 let neighbors = matches!(
                     cmd.as_str(),
                     "neighbor" | "neighbor_score" | "neighbor_history"
@@ -418,55 +415,47 @@ impl QueryCall {
                 QueryCall::Link(Link {
                     // Sent whenever given (NCBI documents dbfrom=protein&db=pubmed&cmd=acheck);
                     // the neighbor commands need one, so they default to dbfrom.
-                    database: a
-                        .lower("database")
-                        .or_else(|| neighbors.then(|| dbfrom.clone())),
+                    database: lower(&a.database).or_else(|| neighbors.then(|| dbfrom.clone())),
                     dbfrom,
                     cmd,
-                    linkname: a.text("linkname"),
-                    term: a.text("term"),
-                    records: a.records(None),
-                    dates: a.dates(),
-                    retmode: match a.text("retmode").as_deref() {
+                    linkname: a.linkname.clone(),
+                    term: a.term.clone(),
+                    records: records(a, None),
+                    dates: dates(a),
+                    retmode: match a.retmode.as_deref() {
                         Some("json") => LinkMode::Json,
                         Some("ref") => LinkMode::Ref,
                         _ => LinkMode::Xml,
                     },
-                    idtype: a.text("idtype"),
-                    holding: a.text("holding"),
-                    by_id: a.flag("by_id"),
+                    idtype: a.idtype.clone(),
+                    holding: a.holding.clone(),
+                    by_id: a.by_id,
                 })
             }
             "post" => QueryCall::Post(Post {
-                database: a.database("database"),
-                ids: a.ids(),
-                webenv: a.text("webenv"),
+                database: database(&a.database),
+                ids: a.id_list(),
+                webenv: a.webenv.clone(),
             }),
             "global_query" => QueryCall::GlobalQuery(GlobalQuery {
-                term: a.text("term").unwrap_or_default(),
-                databases: match a.get("databases").and_then(Value::as_array) {
-                    Some(list) => list
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(|d| d.trim().to_ascii_lowercase())
-                        .collect(),
-                    None => plan::GLOBAL_DATABASES
+                term: a.term.clone().unwrap_or_default(),
+                databases: match &a.databases {
+                    Some(list) => list.iter().map(|d| d.trim().to_ascii_lowercase()).collect(),
+                    None => databases::GLOBAL_QUERY
                         .iter()
                         .map(|d| d.to_string())
                         .collect(),
                 },
             }),
             "spell" => QueryCall::Spell(Spell {
-                database: a.database("database"),
-                term: a.text("term"),
+                database: database(&a.database),
+                term: a.term.clone(),
             }),
             "citation_match" => {
-                let rettype = a.lower("rettype");
+                let rettype = lower(&a.rettype);
                 QueryCall::CitationMatch(CitationMatch {
-                    citations: a.citations(),
-                    retmode: a
-                        .lower("retmode")
-                        .or_else(|| rettype.is_none().then(|| "xml".into())),
+                    citations: a.citations.clone(),
+                    retmode: lower(&a.retmode).or_else(|| rettype.is_none().then(|| "xml".into())),
                     rettype,
                 })
             }
@@ -480,97 +469,57 @@ impl QueryCall {
     }
 }
 
-/// Canonical arguments, with the readings only `entrez_query` needs.
-struct Args<'a>(Canonical<'a>);
+/// A name in lower case (NCBI reads database names and formats without regard to case).
+fn lower(name: &Option<String>) -> Option<String> {
+    name.as_ref().map(|s| s.to_ascii_lowercase())
+}
 
-impl<'a> std::ops::Deref for Args<'a> {
-    type Target = Canonical<'a>;
-    fn deref(&self) -> &Canonical<'a> {
-        &self.0
+/// The database, lower case, pubmed when none is given.
+fn database(name: &Option<String>) -> String {
+    lower(name).unwrap_or_else(|| "pubmed".into())
+}
+
+fn reply_mode(a: &QueryArgs) -> ReplyMode {
+    match a.retmode.as_deref() {
+        Some("json") => ReplyMode::Json,
+        _ => ReplyMode::Xml,
     }
 }
 
-impl Args<'_> {
-    fn database(&self, name: &str) -> String {
-        self.lower(name).unwrap_or_else(|| "pubmed".into())
+fn version(a: &QueryArgs) -> Version {
+    match a.version.as_deref() {
+        Some("1.0") => Version::V1,
+        _ => Version::V2,
     }
+}
 
-    fn reply_mode(&self) -> ReplyMode {
-        match self.text("retmode").as_deref() {
-            Some("json") => ReplyMode::Json,
-            _ => ReplyMode::Xml,
-        }
+fn max_records(a: &QueryArgs) -> usize {
+    a.max_records
+        .map(|n| n as usize)
+        .unwrap_or(DEFAULT_MAX_RECORDS)
+}
+
+/// Ids when given; else the history set, paged up to `page_cap` when the operation pages.
+fn records(a: &QueryArgs, page_cap: Option<u64>) -> Records {
+    let ids = a.id_list();
+    let Some(webenv) = a.webenv.clone().filter(|_| ids.is_empty()) else {
+        return Records::Ids { ids };
+    };
+    // retstart is sent when given (NCBI starts at the first record); retmax always, for
+    // NCBI would otherwise send up to 10,000 records (a server cap, named by validate).
+    Records::History {
+        webenv,
+        query_key: a.query_key.unwrap_or(1),
+        retstart: page_cap.and(a.retstart),
+        retmax: page_cap.map(|cap| a.retmax.unwrap_or(plan::DEFAULT_RECORDS).min(cap)),
     }
+}
 
-    fn version(&self) -> Version {
-        match self.text("version").as_deref() {
-            Some("1.0") => Version::V1,
-            _ => Version::V2,
-        }
-    }
-
-    fn int(&self, name: &str) -> Option<u64> {
-        self.0.get(name).and_then(Value::as_u64)
-    }
-
-    fn max_records(&self) -> usize {
-        self.int("max_records")
-            .map(|n| n as usize)
-            .unwrap_or(DEFAULT_MAX_RECORDS)
-    }
-
-    fn ids(&self) -> Vec<String> {
-        self.list("ids")
-    }
-
-    /// Ids when given; else the history set, paged up to `page_cap` when the operation pages.
-    fn records(&self, page_cap: Option<u64>) -> Records {
-        let ids = self.ids();
-        if !ids.is_empty() || self.text("webenv").is_none() {
-            return Records::Ids { ids };
-        }
-        // retstart is sent when given (NCBI starts at the first record); retmax always, for
-        // NCBI would otherwise send up to 10,000 records (a server cap, named by validate).
-        Records::History {
-            webenv: self.text("webenv").unwrap_or_default(),
-            query_key: self.int("query_key").unwrap_or(1),
-            retstart: page_cap.and_then(|_| self.int("retstart")),
-            retmax: page_cap
-                .map(|cap| self.int("retmax").unwrap_or(plan::DEFAULT_RECORDS).min(cap)),
-        }
-    }
-
-    fn dates(&self) -> Dates {
-        Dates {
-            datetype: self.text("datetype"),
-            mindate: self.text("mindate"),
-            maxdate: self.text("maxdate"),
-            reldate: self.int("reldate"),
-        }
-    }
-
-    fn citations(&self) -> Vec<Citation> {
-        let field = |c: &Value, name: &str| match c.get(name) {
-            Some(Value::String(s)) => s.replace(['|', '\r', '\n'], " "),
-            Some(Value::Number(n)) => n.to_string(),
-            _ => String::new(),
-        };
-        self.get("citations")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-            .map(|(i, c)| Citation {
-                journal: field(c, "journal"),
-                year: field(c, "year"),
-                volume: field(c, "volume"),
-                first_page: field(c, "first_page"),
-                author: field(c, "author"),
-                key: match field(c, "key") {
-                    k if k.is_empty() => format!("cit{}", i + 1),
-                    k => k,
-                },
-            })
-            .collect()
+fn dates(a: &QueryArgs) -> Dates {
+    Dates {
+        datetype: a.datetype.clone(),
+        mindate: a.mindate.clone(),
+        maxdate: a.maxdate.clone(),
+        reldate: a.reldate,
     }
 }

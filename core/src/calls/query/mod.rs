@@ -1,4 +1,5 @@
 //! `entrez_query`: the typed call and its requests.
 
+pub mod args;
 pub mod call;
 pub mod plan;

@@ -10,7 +10,6 @@ use super::call::{
     Search, Spell, Summary, Version,
 };
 use crate::entrez::{databases, EutilsRequest, Utility};
-use serde_json::Value;
 
 /// Default number of ids a search returns.
 pub const DEFAULT_SEARCH_RETMAX: u64 = 20;
@@ -18,51 +17,8 @@ pub const DEFAULT_SEARCH_RETMAX: u64 = 20;
 pub const DEFAULT_RECORDS: u64 = 20;
 /// Most records one fetch call asks for (the most a result can show, `max_records` 500).
 pub const MAX_FETCH_RECORDS: u64 = 500;
-/// Databases `global_query` counts in when none are given.
-pub const GLOBAL_DATABASES: &[&str] = &[
-    "pubmed",
-    "pmc",
-    "books",
-    "mesh",
-    "gene",
-    "protein",
-    "nuccore",
-    "structure",
-    "taxonomy",
-    "snp",
-    "clinvar",
-    "biosample",
-    "bioproject",
-    "sra",
-    "assembly",
-    "pccompound",
-];
 
 pub use crate::parse::records::Format;
-
-/// Reads a string argument.
-pub fn str_arg<'a>(args: &'a Value, name: &str) -> Option<&'a str> {
-    args.get(name)
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-}
-
-/// Reads an integer argument.
-pub fn int_arg(args: &Value, name: &str) -> Option<u64> {
-    args.get(name).and_then(Value::as_u64)
-}
-
-/// The database, lower-cased, defaulting to pubmed.
-pub fn database(args: &Value) -> String {
-    str_arg(args, "database")
-        .unwrap_or("pubmed")
-        .to_ascii_lowercase()
-}
-
-/// The ids as strings, trimmed, in the order given.
-pub fn ids(args: &Value) -> Vec<String> {
-    crate::calls::canonical::text_list(args.get("ids"))
-}
 
 /// Adds `id=` or the `WebEnv`/`query_key` pair (and its page, when it has one).
 fn with_records(req: EutilsRequest, records: &Records) -> EutilsRequest {

@@ -16,14 +16,16 @@ pub mod preflight;
 pub mod render;
 pub mod stage;
 
-use super::spec::{ToolAnnotations, ToolSpec};
+use super::spec::{mismatched, ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
+use crate::calls::data::args::DataArgs;
 use crate::calls::data::call::DataCall;
+use crate::calls::Arguments;
 use crate::error::{Error, ErrorKind, Result};
 use crate::staging::store::DatasetInfo;
 use crate::staging::{is_dataset_id, owner_of, Staging};
 use crate::tools::output::TextForm;
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// Registry row.
 pub const SPEC: ToolSpec = ToolSpec {
@@ -49,12 +51,16 @@ pub const SPEC: ToolSpec = ToolSpec {
     },
     typical_output: "1-3 KB for staging, schema and lists; queries up to the row limit (100 rows by default)",
     text_form: TextForm::Readable,
-    handler: |ctx, args| Box::pin(run(ctx, args)),
+    read: |args| Arguments::Data(DataArgs::read(args)),
+    handler: |ctx, args| match args {
+        Arguments::Data(args) => Box::pin(run(ctx, args)),
+        _ => mismatched("entrez_data"),
+    },
 };
 
-async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
-    let named = args["operation"].as_str().unwrap_or_default();
-    let Some(call) = DataCall::read(&args) else {
+async fn run(ctx: &ToolContext<'_>, args: DataArgs) -> Result<ToolOutput> {
+    let named = args.operation.as_deref().unwrap_or_default();
+    let Some(call) = DataCall::of(&args) else {
         return Err(super::unknown_operation("entrez_data", named, OPERATIONS));
     };
     match &call {

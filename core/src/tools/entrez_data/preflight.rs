@@ -8,6 +8,7 @@
 //! It only reads: an expired dataset is reported, not dropped.
 
 use super::staging;
+use crate::calls::data::args::DataArgs;
 use crate::calls::data::call::DataCall;
 use crate::calls::data::plan::Source;
 use crate::error::Error;
@@ -18,11 +19,10 @@ use crate::staging::{is_dataset_id, owner_of};
 use crate::suggest::closest;
 use crate::tools::ToolContext;
 use crate::validation::{codes, path, Report};
-use serde_json::Value;
 
 /// Adds dataset and SQL findings for one `entrez_data` call to `report`.
-pub async fn check(ctx: &ToolContext<'_>, args: &Value, report: &mut Report) {
-    let (id, sql, continued) = match DataCall::read(args) {
+pub async fn check(ctx: &ToolContext<'_>, args: &DataArgs, report: &mut Report) {
+    let (id, sql, continued) = match DataCall::of(args) {
         Some(DataCall::Query(q)) => (q.data_access_id, Some(q.sql), false),
         Some(DataCall::Schema(d) | DataCall::DropDataset(d)) => (d.data_access_id, None, false),
         Some(DataCall::FetchAndStage(stage)) => match stage.source {

@@ -26,12 +26,13 @@ pub mod pug_rest;
 pub mod render;
 pub mod throttle;
 
-use super::spec::{ToolAnnotations, ToolSpec};
+use super::spec::{mismatched, ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
+use crate::calls::external::args::ExternalArgs;
 use crate::calls::external::call::ExternalCall;
+use crate::calls::Arguments;
 use crate::error::Result;
 use crate::tools::output::TextForm;
-use serde_json::Value;
 
 /// Registry row.
 pub const SPEC: ToolSpec = ToolSpec {
@@ -56,7 +57,11 @@ pub const SPEC: ToolSpec = ToolSpec {
     },
     typical_output: "1-3 KB per compound or article; a PNG of 5-20 KB for pictures; up to 1,000 CIDs per search",
     text_form: TextForm::Readable,
-    handler: |ctx, args| Box::pin(run(ctx, args)),
+    read: |args| Arguments::External(ExternalArgs::read(args)),
+    handler: |ctx, args| match args {
+        Arguments::External(args) => Box::pin(run(ctx, args)),
+        _ => mismatched("entrez_external"),
+    },
 };
 
 /// The operations, as the schema's enum lists them.
@@ -72,11 +77,11 @@ pub const OPERATIONS: &[(&str, ())] = &[
     ("bioc", ()),
 ];
 
-async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
-    let named = args["operation"].as_str().unwrap_or_default();
+async fn run(ctx: &ToolContext<'_>, args: ExternalArgs) -> Result<ToolOutput> {
+    let named = args.op();
     if named == "pug_rest" {
         // A request the grammar refuses: say which part, as validate would.
-        if let Err(problems) = crate::pubchem::read(&args) {
+        if let Err(problems) = crate::pubchem::read(&args.pug_rest()) {
             let first = problems
                 .first()
                 .map(|p| p.message.clone())
@@ -86,7 +91,7 @@ async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
                 .suggest("validate this call to see every problem; PUG REST requests are <domain>/<namespace>/<identifiers>/<operation>/<output>."));
         }
     }
-    let Some(call) = ExternalCall::read(&args) else {
+    let Some(call) = ExternalCall::of(&args) else {
         return Err(super::unknown_operation(
             "entrez_external",
             named,

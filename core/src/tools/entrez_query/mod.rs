@@ -8,12 +8,13 @@
 pub mod operations;
 pub mod render;
 
-use super::spec::{ToolAnnotations, ToolSpec};
+use super::spec::{mismatched, ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};
+use crate::calls::query::args::QueryArgs;
 use crate::calls::query::call::QueryCall;
+use crate::calls::Arguments;
 use crate::error::{Error, ErrorKind, Result};
 use crate::tools::output::TextForm;
-use serde_json::Value;
 
 /// Registry row.
 pub const SPEC: ToolSpec = ToolSpec {
@@ -39,12 +40,16 @@ pub const SPEC: ToolSpec = ToolSpec {
     },
     typical_output: "1-5 KB per search or summary page; 2-10 KB per fetched PubMed article",
     text_form: TextForm::Readable,
-    handler: |ctx, args| Box::pin(run(ctx, args)),
+    read: |args| Arguments::Query(QueryArgs::read(args)),
+    handler: |ctx, args| match args {
+        Arguments::Query(args) => Box::pin(run(ctx, args)),
+        _ => mismatched("entrez_query"),
+    },
 };
 
-async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
+async fn run(ctx: &ToolContext<'_>, args: QueryArgs) -> Result<ToolOutput> {
     // The schema has named the operation already; a call without one never gets here.
-    let call = QueryCall::read(&args).ok_or_else(|| {
+    let call = QueryCall::of(&args).ok_or_else(|| {
         Error::new(
             ErrorKind::InvalidArguments,
             "entrez_query needs an operation.",

@@ -16,8 +16,10 @@ pub mod runtime;
 pub mod wire;
 
 use super::entrez_data;
-use super::spec::{ToolAnnotations, ToolSpec};
+use super::spec::{mismatched, ToolAnnotations, ToolSpec};
 use super::{intake, ToolContext, ToolOutput};
+use crate::calls::local::ValidateArgs;
+use crate::calls::Arguments;
 use crate::error::Result;
 use crate::suggest::closest;
 use crate::tools::output::TextForm;
@@ -50,7 +52,11 @@ pub const SPEC: ToolSpec = ToolSpec {
     },
     typical_output: "0.5-2 KB per call checked",
     text_form: TextForm::ValidationJson,
-    handler: |ctx, args| Box::pin(run(ctx, args)),
+    read: |args| Arguments::Validate(ValidateArgs::read(args)),
+    handler: |ctx, args| match args {
+        Arguments::Validate(args) => Box::pin(run(ctx, args)),
+        _ => mismatched("validate"),
+    },
 };
 
 /// How long a syntax or semantic answer stays true, in seconds, unless a dataset changes.
@@ -90,35 +96,34 @@ pub fn capability() -> Value {
     })
 }
 
-async fn run(ctx: &ToolContext<'_>, args: Value) -> Result<ToolOutput> {
+async fn run(ctx: &ToolContext<'_>, args: ValidateArgs) -> Result<ToolOutput> {
     let level = args
-        .get("level")
-        .and_then(Value::as_str)
+        .level
+        .as_deref()
         .and_then(|l| LEVELS.iter().copied().find(|known| *known == l))
         .unwrap_or(DEFAULT_LEVEL);
     let names: Vec<&str> = ctx.registry.tools().iter().map(|t| t.spec.name).collect();
-    if let Some(calls) = args.get("calls").and_then(Value::as_array) {
-        let mut verdicts = Vec::with_capacity(calls.len());
-        for call in calls {
-            verdicts.push(check_one(ctx, &names, &call["tool"], &call["arguments"], level).await);
-        }
-        return Ok(ToolOutput::new(
-            wire::batch_value(level, &verdicts),
-            wire::batch_text(level, &verdicts),
-        ));
+    if let (false, [(tool, arguments)]) = (args.batch, args.calls.as_slice()) {
+        let verdict = check_one(ctx, &names, tool, arguments, level).await;
+        return Ok(ToolOutput::new(verdict.to_value(), verdict.text()));
     }
-    let verdict = check_one(ctx, &names, &args["tool"], &args["arguments"], level).await;
-    Ok(ToolOutput::new(verdict.to_value(), verdict.text()))
+    let mut verdicts = Vec::with_capacity(args.calls.len());
+    for (tool, arguments) in &args.calls {
+        verdicts.push(check_one(ctx, &names, tool, arguments, level).await);
+    }
+    Ok(ToolOutput::new(
+        wire::batch_value(level, &verdicts),
+        wire::batch_text(level, &verdicts),
+    ))
 }
 
 async fn check_one(
     ctx: &ToolContext<'_>,
     names: &[&str],
-    tool: &Value,
+    name: &str,
     arguments: &Value,
     level: &'static str,
 ) -> Verdict {
-    let name = tool.as_str().unwrap_or_default();
     let arguments = if arguments.is_null() {
         json!({})
     } else {
@@ -156,15 +161,20 @@ async fn check_one(
     let mut cacheable = level != "runtime";
     if level != "syntax" {
         let rules = Context { tool_names: names };
-        let mut report = validation::check(&rules, name, &arguments);
-        // Datasets and SQL are checked against the store only once the call is otherwise sound.
-        if name == entrez_data::SPEC.name && errors.is_empty() && report.errors.is_empty() {
-            cacheable = false;
-            entrez_data::preflight::check(ctx, &arguments, &mut report).await;
-        }
-        // The opt-in level asks upstream, and only about calls that are otherwise sound.
-        if level == "runtime" && errors.is_empty() && report.errors.is_empty() {
-            runtime::check(ctx, name, &arguments, &mut report).await;
+        let typed = (target.spec.read)(&arguments);
+        let mut report = validation::check(&rules, &typed);
+        let sound = errors.is_empty() && report.errors.is_empty();
+        match &typed {
+            // Datasets and SQL are checked against the store only once the call is otherwise sound.
+            Arguments::Data(args) if sound => {
+                cacheable = false;
+                entrez_data::preflight::check(ctx, args, &mut report).await;
+            }
+            // The opt-in level asks upstream, and only about calls that are otherwise sound.
+            Arguments::Query(args) if sound && level == "runtime" => {
+                runtime::check(ctx, args, &mut report).await;
+            }
+            _ => {}
         }
         errors.extend(report.errors.iter().map(Finding::to_value));
         warnings.extend(report.warnings.iter().map(Finding::to_value));

@@ -12,6 +12,7 @@
 //! ids, GIs): esummary answers accessions with the GI they resolve to, so a
 //! missing accession could not be told apart from one NCBI renamed.
 
+use crate::calls::query::args::QueryArgs;
 use crate::calls::query::call::{QueryCall, Records, ReplyMode, Summary};
 use crate::calls::query::plan;
 use crate::parse;
@@ -41,11 +42,8 @@ pub fn describe() -> Value {
 }
 
 /// Adds runtime findings for one call that passed the semantic level.
-pub async fn check(ctx: &ToolContext<'_>, tool: &str, args: &Value, report: &mut Report) {
-    if tool != "entrez_query" {
-        return;
-    }
-    let Some(call) = QueryCall::read(args) else {
+pub async fn check(ctx: &ToolContext<'_>, args: &QueryArgs, report: &mut Report) {
+    let Some(call) = QueryCall::of(args) else {
         return;
     };
     let (database, ids) = match &call {

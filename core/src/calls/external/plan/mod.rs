@@ -15,7 +15,6 @@ pub use pubchem::*;
 
 use crate::error::{Error, ErrorKind};
 use crate::net::{HttpCall, Method};
-use serde_json::Value;
 
 /// Timeout for one PUG REST request; PubChem itself stops synchronous work at 30 s.
 pub const PUBCHEM_TIMEOUT_MS: u64 = 35_000;
@@ -59,16 +58,6 @@ impl Service {
         }
     }
 }
-
-/// Reads a non-empty string argument.
-pub fn str_arg<'a>(args: &'a Value, name: &str) -> Option<&'a str> {
-    args.get(name)
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-}
-
-pub use crate::calls::canonical::text_list as string_list;
 
 /// An `invalid_arguments` error: the request is wrong before it is ever sent.
 pub(crate) fn invalid(message: impl Into<String>) -> Error {

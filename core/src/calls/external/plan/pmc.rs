@@ -1,12 +1,11 @@
 //! PMC request building: the ID Converter, the OA web service and the citation exporter,
 //! each a GET with query parameters and NCBI's `tool`/`email` identification.
 
-use super::{get_call, invalid, string_list, PMC_TIMEOUT_MS};
+use super::{get_call, invalid, PMC_TIMEOUT_MS};
 use crate::calls::external::call::{Bioc, IdConvert, OaService};
 use crate::config::Config;
 use crate::error::Error;
 use crate::net::{form_encode, HttpCall};
-use serde_json::Value;
 
 /// PMC article id kinds, as the ID Converter names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,11 +59,6 @@ impl IdType {
             IdType::Mid
         }
     }
-}
-
-/// The ids of a PMC call, trimmed.
-pub fn pmc_ids(args: &Value) -> Vec<String> {
-    string_list(args.get("ids"))
 }
 
 fn identification(config: &Config, pairs: &mut Vec<(String, String)>) {
