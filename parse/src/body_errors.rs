@@ -46,9 +46,24 @@ pub fn body_error(bytes: &[u8], content_type: Option<&str>) -> Option<ParseError
     }
 }
 
-/// The error for NCBI's own messages where a result should be (scrubbed already).
+/// Longest NCBI error text quoted back, in characters.
+const MAX_QUOTED: usize = 500;
+
+/// The error for NCBI's own messages where a result should be: each message with keys
+/// scrubbed and cut at [`MAX_QUOTED`] characters. Every reader that meets an error envelope
+/// (E-utilities, PubMed, PMC) reports it through this one function.
 pub fn ncbi_error(messages: &[String]) -> ParseError {
-    let quoted: Vec<String> = messages.iter().map(|m| scrub(m, &[])).collect();
+    let quoted: Vec<String> = messages
+        .iter()
+        .map(|m| {
+            let clean = scrub(m.trim(), &[]);
+            match clean.char_indices().nth(MAX_QUOTED) {
+                Some((cut, _)) => format!("{}…", &clean[..cut]),
+                None if clean.is_empty() => "(no message)".to_string(),
+                None => clean,
+            }
+        })
+        .collect();
     let text = quoted
         .iter()
         .map(|m| format!("\"{m}\""))

@@ -15,7 +15,7 @@
 mod front;
 
 use self::front::{article_meta, journal_meta, Front};
-use crate::error::{ParseError, Said};
+use crate::error::ParseError;
 use crate::pubmed::flatten::opt_text;
 use crate::pubmed::read::{attr_raw, children, local, root, truncation};
 use crate::pubmed::Author;
@@ -118,16 +118,7 @@ fn parse(bytes: &[u8]) -> Result<Vec<PmcArticle>, ParseError> {
         }
     }
     if out.is_empty() && !errors.is_empty() {
-        return Err(ParseError::reported(
-            format!(
-                "PMC answered with an error instead of articles: {}",
-                errors.join("; ")
-            ),
-            Said {
-                messages: errors,
-                ..Said::default()
-            },
-        ));
+        return Err(crate::body_errors::ncbi_error(&errors));
     }
     Ok(out)
 }

@@ -12,15 +12,12 @@
 //! A child the closure leaves unread is skipped, so its grandchildren can
 //! never be mistaken for siblings.
 
-use crate::error::{ParseError, Said};
+use crate::error::ParseError;
 use crate::xml::{unexpected, Xml};
 use quick_xml::events::{BytesStart, Event};
 
 /// Root elements NCBI uses for an error reply in place of the requested records.
 const ERROR_ROOTS: &[&str] = &["eFetchResult", "ERROR", "Error", "error"];
-
-/// Longest NCBI error text quoted back, in characters.
-const MAX_QUOTED: usize = 500;
 
 /// Reads up to the root element; refuses NCBI error envelopes and roots not in `expected` (empty accepts any).
 pub fn open_root<'a>(
@@ -37,7 +34,7 @@ pub fn open_root<'a>(
                 }
                 if ERROR_ROOTS.contains(&name.as_str()) {
                     let said = x.text()?;
-                    return Err(ncbi_error(what, &said));
+                    return Err(crate::body_errors::ncbi_error(&[said]));
                 }
                 if expected.is_empty() {
                     return Ok(start);
@@ -56,24 +53,6 @@ pub fn open_root<'a>(
             _ => {}
         }
     }
-}
-
-/// An upstream error carrying the message NCBI put in its error envelope.
-pub fn ncbi_error(what: &str, said: &str) -> ParseError {
-    let mut quoted: String = said.chars().take(MAX_QUOTED).collect();
-    if quoted.len() < said.len() {
-        quoted.push('…');
-    }
-    if quoted.is_empty() {
-        quoted = "(no message)".to_string();
-    }
-    ParseError::reported(
-        format!("NCBI answered with an error instead of {what}: {quoted}"),
-        Said {
-            messages: vec![said.to_string()],
-            ..Said::default()
-        },
-    )
 }
 
 pub use crate::xml::each_child;

@@ -70,6 +70,35 @@ pub const ALIASES: &[(&str, &str)] = &[("nucleotide", "nuccore")];
 /// (`pubmed_popset`).
 pub const UNLISTED: &[&str] = &["popset"];
 
+/// Databases EFetch accepts that EInfo does not list.
+///
+/// `sequences` is the composite of nuccore, protein and popset that NBK25499
+/// Table 1 documents for EFetch only.
+pub const FETCH_ONLY: &[&str] = &["sequences"];
+
+/// Names people use for NCBI resources that are not db values, and the db value meant.
+///
+/// These are never accepted, only offered as the did-you-mean.
+pub const COMMON_NAMES: &[(&str, &str)] = &[
+    ("dbsnp", "snp"),
+    ("geo", "gds"),
+    ("genbank", "nuccore"),
+    ("refseq", "nuccore"),
+    ("dbgap", "gap"),
+    ("pubchem", "pccompound"),
+    ("compound", "pccompound"),
+    ("substance", "pcsubstance"),
+    ("bioassay", "pcassay"),
+    ("pubmedcentral", "pmc"),
+    ("taxon", "taxonomy"),
+    ("mmdb", "structure"),
+    ("pdb", "structure"),
+];
+
+/// The sequence databases (NBK25499 Table 1 groups their EFetch formats): the rows with a
+/// GenBank form, written out for the format table's `const` rows.
+pub const SEQUENCE: &[&str] = &["nuccore", "protein", "popset"];
+
 /// A database NCBI has retired, with what to use instead.
 #[derive(Debug, Clone, Copy)]
 pub struct Retired {
@@ -173,6 +202,19 @@ mod tests {
         for r in RETIRED {
             assert!(row(r.name).is_none(), "{} is retired", r.name);
         }
+    }
+
+    #[test]
+    fn the_sequence_list_is_the_genbank_rows() {
+        let mut genbank: Vec<&str> = DATABASES
+            .iter()
+            .filter(|d| d.genbank_rettype.is_some())
+            .map(|d| d.name)
+            .collect();
+        let mut listed = SEQUENCE.to_vec();
+        genbank.sort_unstable();
+        listed.sort_unstable();
+        assert_eq!(genbank, listed);
     }
 
     #[test]

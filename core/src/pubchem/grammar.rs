@@ -259,15 +259,6 @@ pub const DOMAINS: &[&str] = &[
     "periodictable",
 ];
 
-/// Domains whose namespace is a sub-domain (`sources/substance`) or absent: "special input
-/// domains that do not deal with lists of PubChem record identifiers" (S, Other Inputs).
-pub fn is_special(domain: &str) -> bool {
-    !matches!(
-        domain,
-        "compound" | "substance" | "assay" | "gene" | "protein" | "pathway" | "taxonomy" | "cell"
-    )
-}
-
 /// The namespaces of `domain`.
 pub fn namespaces(domain: &str) -> impl Iterator<Item = &'static Namespace> + '_ {
     NAMESPACES.iter().filter(move |n| n.domain == domain)

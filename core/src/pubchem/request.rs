@@ -9,7 +9,7 @@
 //! through, and [`PugRequest::to_value`] is what `validate` shows as
 //! `normalized_arguments`.
 
-use super::grammar::{self, Ids, Namespace, Operation, Tail};
+use super::grammar::{Ids, Namespace, Operation};
 use super::options;
 use crate::net::{form_encode, percent_encode, HttpCall, Method};
 use serde_json::{json, Map, Value};
@@ -326,12 +326,4 @@ fn multipart(name: &str, value: &str) -> String {
     format!(
         "--{MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\nContent-Type: text/plain\r\n\r\n{value}\r\n--{MULTIPART_BOUNDARY}--\r\n"
     )
-}
-
-/// Whether `list` names a documented item of `tail` (case-insensitive).
-pub fn tail_accepts(tail: Tail, item: &str) -> bool {
-    match tail {
-        Tail::List(table) => grammar::canonical_list_item(table, item).is_some(),
-        _ => false,
-    }
 }

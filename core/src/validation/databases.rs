@@ -16,32 +16,9 @@ use std::sync::OnceLock;
 const EINFO_DATABASES: &[u8] = include_bytes!("../../../data/ncbi/einfo1.xml");
 const EINFO_PUBMED: &[u8] = include_bytes!("../../../data/ncbi/einfo2.xml");
 
-pub use crate::entrez::databases::{canonical, Retired, ALIASES, RETIRED};
-
-/// Databases EFetch accepts that EInfo does not list.
-///
-/// `sequences` is the composite of nuccore, protein and popset that NBK25499
-/// Table 1 documents for EFetch only.
-pub const FETCH_ONLY: &[&str] = &["sequences"];
-
-/// Names people use for NCBI resources that are not db values, and the db value meant.
-///
-/// These are never accepted, only offered as the did-you-mean.
-pub const COMMON_NAMES: &[(&str, &str)] = &[
-    ("dbsnp", "snp"),
-    ("geo", "gds"),
-    ("genbank", "nuccore"),
-    ("refseq", "nuccore"),
-    ("dbgap", "gap"),
-    ("pubchem", "pccompound"),
-    ("compound", "pccompound"),
-    ("substance", "pcsubstance"),
-    ("bioassay", "pcassay"),
-    ("pubmedcentral", "pmc"),
-    ("taxon", "taxonomy"),
-    ("mmdb", "structure"),
-    ("pdb", "structure"),
-];
+pub use crate::entrez::databases::{
+    canonical, Retired, ALIASES, COMMON_NAMES, FETCH_ONLY, RETIRED,
+};
 
 /// NCBI's Entrez databases, from the embedded einfo recording.
 pub fn entrez_databases() -> &'static [String] {

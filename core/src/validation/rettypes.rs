@@ -29,7 +29,8 @@ pub struct Row {
     pub record: &'static str,
 }
 
-const SEQ: &[&str] = &["nuccore", "protein", "popset"];
+use crate::entrez::databases::SEQUENCE as SEQ;
+
 const NUC_POPSET: &[&str] = &["nuccore", "popset"];
 const NUC_PROT: &[&str] = &["nuccore", "protein"];
 

@@ -9,7 +9,7 @@
 //! meaningful levels (a dozen at most), so recursion depth is bounded by the
 //! code, not by the input.
 
-use crate::error::{ParseError, ParseErrorKind, Said};
+use crate::error::{ParseError, ParseErrorKind};
 use crate::xml::{unexpected, Xml};
 use quick_xml::events::{BytesStart, Event};
 use std::borrow::Cow;
@@ -105,14 +105,7 @@ fn ncbi_error(x: &mut Xml<'_>, wrapped: bool) -> Result<ParseError, ParseError> 
     } else {
         messages.push(super::flatten::text(x)?);
     }
-    let message = messages.join("; ");
-    Ok(ParseError::reported(
-        format!("NCBI answered with an error instead of records: {message}"),
-        Said {
-            messages,
-            ..Said::default()
-        },
-    ))
+    Ok(crate::body_errors::ncbi_error(&messages))
 }
 
 /// Reclassifies a parse failure as truncation when the body stops mid-tag.

@@ -18,6 +18,7 @@
 pub mod bioc;
 pub mod cite;
 pub mod client;
+pub mod listkey;
 pub mod oa;
 pub mod pmc;
 pub mod pubchem;

@@ -5,9 +5,10 @@
 //! and never lets a PUG REST `Fault` pass as data: every fault becomes an
 //! error with PubChem's own words and a next step that fits what was asked.
 //! Asynchronous answers (`Waiting` with a ListKey) are polled within
-//! [`POLL_DEADLINE_MS`].
+//! [`listkey::POLL_DEADLINE_MS`].
 
 use super::client::{excerpt, ExternalClient};
+use super::listkey;
 use super::pug::{self, Fault};
 use super::render;
 use crate::calls::external::call::{Lookup, StructureSearch};
@@ -19,12 +20,6 @@ use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;
 use serde_json::{json, Value};
 
-/// Longest this tool waits for an asynchronous PubChem search.
-pub const POLL_DEADLINE_MS: u64 = 60_000;
-/// First wait before collecting a ListKey; later waits grow by half up to [`POLL_MAX_INTERVAL_MS`].
-pub const POLL_FIRST_INTERVAL_MS: u64 = 1_000;
-/// Longest wait between two ListKey polls.
-pub const POLL_MAX_INTERVAL_MS: u64 = 4_000;
 /// Synonyms kept per record (aspirin alone has hundreds).
 pub const MAX_SYNONYMS: usize = 50;
 /// CIDs kept in one result.
@@ -140,42 +135,21 @@ async fn json_reply(
     ask: &Ask<'_>,
     poll: impl Fn(&str) -> HttpCall,
 ) -> Result<(Value, Option<String>, u32)> {
-    let mut reply = reply;
-    let mut listkey: Option<String> = None;
-    let mut polls = 0;
-    let started = ctx.platform.now_unix_ms();
-    let mut interval = POLL_FIRST_INTERVAL_MS;
-    loop {
-        if !matches!(reply.status, 200 | 202) {
-            let f = pug::fault(&reply.body);
-            return Err(fault_error(reply.status, f.as_ref(), &reply.body, ask));
-        }
-        let v: Value =
-            serde_json::from_slice(&reply.body).map_err(|_| super::pug_rest::unreadable(&reply))?;
-        if v.get("Fault").is_some() {
-            let f = pug::fault(&reply.body);
-            return Err(fault_error(reply.status, f.as_ref(), &reply.body, ask));
-        }
-        let Some(key) = pug::waiting(&v) else {
-            return Ok((v, listkey, polls));
-        };
-        let elapsed = ctx.platform.now_unix_ms().saturating_sub(started);
-        if elapsed + interval > POLL_DEADLINE_MS {
-            return Err(Error::new(
-                ErrorKind::Upstream,
-                format!("PubChem was still working on the request (ListKey {key}) after {} s.", POLL_DEADLINE_MS / 1000),
-            )
-            .with_code("pubchem_search_pending")
-            .suggest(format!("Collect the result later with operation compound, namespace listkey, identifier \"{key}\" and data cids."))
-            .suggest("Or narrow the query: raise threshold, lower max_records, or give a larger substructure.")
-            .with_details(json!({"listkey": key})));
-        }
-        client.sender.transport.sleep(interval).await;
-        interval = (interval + interval / 2).min(POLL_MAX_INTERVAL_MS);
-        polls += 1;
-        reply = client.send(&poll(&key)).await?;
-        listkey = Some(key);
+    let later = |key: &str| {
+        format!("Collect the result later with operation compound, namespace listkey, identifier \"{key}\" and data cids; or narrow the query (raise threshold, lower max_records, or give a larger substructure).")
+    };
+    let (reply, listkey, polls) = listkey::collect(ctx, client, reply, poll, later).await?;
+    if !matches!(reply.status, 200 | 202) {
+        let f = pug::fault(&reply.body);
+        return Err(fault_error(reply.status, f.as_ref(), &reply.body, ask));
     }
+    let v: Value =
+        serde_json::from_slice(&reply.body).map_err(|_| super::pug_rest::unreadable(&reply))?;
+    if v.get("Fault").is_some() {
+        let f = pug::fault(&reply.body);
+        return Err(fault_error(reply.status, f.as_ref(), &reply.body, ask));
+    }
+    Ok((v, listkey, polls))
 }
 
 fn cap_synonyms(list: Vec<Value>) -> (Vec<Value>, bool) {

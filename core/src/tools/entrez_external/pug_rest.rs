@@ -3,17 +3,15 @@
 //! The request was read once into a [`PugRequest`] (see [`crate::pubchem`]);
 //! here it is sent through the PubChem bucket, an asynchronous answer (a
 //! ListKey that PubChem is still working on) is collected within
-//! [`super::pubchem::POLL_DEADLINE_MS`], a `Fault` in any output format
+//! [`super::listkey::POLL_DEADLINE_MS`], a `Fault` in any output format
 //! becomes an error with PubChem's own words, and the reply comes back in the
 //! format asked for: JSON as data, PNG as an image block, every text format
 //! (XML, CSV, SDF, TXT, ASNT, JSONP, ASNB's base64) as text, cut with a clear
 //! note beyond [`MAX_TEXT_CHARS`].
 
 use super::client::{excerpt, ExternalClient};
-use super::pubchem::{
-    fault_error, Ask, POLL_DEADLINE_MS, POLL_FIRST_INTERVAL_MS, POLL_MAX_INTERVAL_MS,
-};
-use super::{pug, render};
+use super::pubchem::{fault_error, Ask};
+use super::{listkey, pug, render};
 use crate::calls::external::call::PugRestCall;
 use crate::calls::external::plan::{Service, MAX_REPLY_BYTES, PUBCHEM_TIMEOUT_MS};
 use crate::error::{Error, ErrorKind, Result};
@@ -133,53 +131,30 @@ async fn collect(
     call: &PugRestCall,
     ask: &Ask<'_>,
 ) -> Result<(HttpReply, Option<String>, u32)> {
-    let mut reply = client.send(http).await?;
-    let mut listkey = None;
-    let mut polls = 0;
-    let started = ctx.platform.now_unix_ms();
-    let mut interval = POLL_FIRST_INTERVAL_MS;
-    loop {
-        if let Some(key) = pug::waiting_in(&reply.body) {
-            let elapsed = ctx.platform.now_unix_ms().saturating_sub(started);
-            if elapsed + interval > POLL_DEADLINE_MS {
-                return Err(Error::new(
-                    ErrorKind::Upstream,
-                    format!(
-                        "PubChem was still working on the request (ListKey {key}) after {} s.",
-                        POLL_DEADLINE_MS / 1000
-                    ),
-                )
-                .with_code("pubchem_search_pending")
-                .suggest(format!(
-                    "Collect it later with path {}.",
-                    call.request.listkey_path(&key)
-                ))
-                .with_details(json!({"listkey": key})));
-            }
-            client.sender.transport.sleep(interval).await;
-            interval = (interval + interval / 2).min(POLL_MAX_INTERVAL_MS);
-            polls += 1;
-            let poll = HttpCall {
-                method: Method::Get,
-                url: format!(
-                    "{}/{}",
-                    ctx.config.pubchem_base_url.trim_end_matches('/'),
-                    call.request.listkey_path(&key)
-                ),
-                headers: Vec::new(),
-                body: None,
-                ..http.clone()
-            };
-            reply = client.send(&poll).await?;
-            listkey = Some(key);
-            continue;
-        }
-        if reply.status != 200 {
-            let fault = pug::fault_in(&reply.body);
-            return Err(fault_error(reply.status, fault.as_ref(), &reply.body, ask));
-        }
-        return Ok((reply, listkey, polls));
+    let reply = client.send(http).await?;
+    let poll = |key: &str| HttpCall {
+        method: Method::Get,
+        url: format!(
+            "{}/{}",
+            ctx.config.pubchem_base_url.trim_end_matches('/'),
+            call.request.listkey_path(key)
+        ),
+        headers: Vec::new(),
+        body: None,
+        ..http.clone()
+    };
+    let later = |key: &str| {
+        format!(
+            "Collect it later with path {}.",
+            call.request.listkey_path(key)
+        )
+    };
+    let (reply, listkey, polls) = listkey::collect(ctx, client, reply, poll, later).await?;
+    if reply.status != 200 {
+        let fault = pug::fault_in(&reply.body);
+        return Err(fault_error(reply.status, fault.as_ref(), &reply.body, ask));
     }
+    Ok((reply, listkey, polls))
 }
 
 /// PubChem answered with something other than the JSON asked for.

@@ -1,0 +1,62 @@
+//! PubChem's "still working" answers, followed: one polling loop for every PubChem call.
+//!
+//! An asynchronous request (a structure search, a `pug_rest` path PubChem
+//! answers later) comes back as `Waiting` with a ListKey. The loop waits (1 s,
+//! then half as long again each time, at most 4 s between polls), asks for the
+//! ListKey's result, and gives up after a minute with `pubchem_search_pending`,
+//! naming the key so the caller can collect it later. Every poll goes through
+//! the PubChem client, so it is paced and retried like any other request.
+
+use super::client::ExternalClient;
+use super::pug;
+use crate::error::{Error, ErrorKind, Result};
+use crate::net::{HttpCall, HttpReply};
+use crate::tools::ToolContext;
+use serde_json::json;
+
+/// Longest this server waits for an asynchronous PubChem answer.
+pub const POLL_DEADLINE_MS: u64 = 60_000;
+/// First wait before collecting a ListKey; later waits grow by half up to [`POLL_MAX_INTERVAL_MS`].
+pub const POLL_FIRST_INTERVAL_MS: u64 = 1_000;
+/// Longest wait between two ListKey polls.
+pub const POLL_MAX_INTERVAL_MS: u64 = 4_000;
+
+/// The final reply, the ListKey that was polled (if any), and how many polls it took.
+pub type Collected = (HttpReply, Option<String>, u32);
+
+/// Follows `reply` while PubChem says it is still working: `poll` makes the request that
+/// collects a ListKey, `later` the suggestion that tells the caller how to collect it after
+/// the deadline. The final reply is returned whatever its status.
+pub async fn collect(
+    ctx: &ToolContext<'_>,
+    client: &ExternalClient<'_>,
+    mut reply: HttpReply,
+    poll: impl Fn(&str) -> HttpCall,
+    later: impl Fn(&str) -> String,
+) -> Result<Collected> {
+    let mut listkey = None;
+    let mut polls = 0;
+    let started = ctx.platform.now_unix_ms();
+    let mut interval = POLL_FIRST_INTERVAL_MS;
+    while let Some(key) = pug::waiting_in(&reply.body) {
+        let elapsed = ctx.platform.now_unix_ms().saturating_sub(started);
+        if elapsed + interval > POLL_DEADLINE_MS {
+            return Err(Error::new(
+                ErrorKind::Upstream,
+                format!(
+                    "PubChem was still working on the request (ListKey {key}) after {} s.",
+                    POLL_DEADLINE_MS / 1000
+                ),
+            )
+            .with_code("pubchem_search_pending")
+            .suggest(later(&key))
+            .with_details(json!({ "listkey": key })));
+        }
+        client.sender.transport.sleep(interval).await;
+        interval = (interval + interval / 2).min(POLL_MAX_INTERVAL_MS);
+        polls += 1;
+        reply = client.send(&poll(&key)).await?;
+        listkey = Some(key);
+    }
+    Ok((reply, listkey, polls))
+}
