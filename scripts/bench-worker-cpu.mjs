@@ -2,10 +2,11 @@
 //
 // Every figure is this thread's CPU time (process.threadCpuUsage), the median of repeated
 // runs after warm-up; `cold` measures a fresh module's first request instead (lazy
-// compilation included), one per process. The two builds, with and without simd128, are loaded side by side
-// and measured in the same run, so their ratio does not depend on the machine's load.
+// compilation included), one per process. The shipped build and its comparisons (the parser at opt-level
+// z, no simd128) are loaded side by side and measured in the same run, so their ratio does not depend on
+// the machine's load.
 //
-// Usage: node scripts/bench-worker-cpu.mjs <dir with simd/ and nosimd/ wasm-bindgen builds>
+// Usage: node scripts/bench-worker-cpu.mjs <dir with simd/ (and parse-z/, nosimd/) wasm-bindgen builds>
 import { createRequire } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -48,12 +49,6 @@ const wallUs = (f) => {
   return [(performance.now() - t) * 1000, out];
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const measure = (f) => {
-  for (let i = 0; i < WARMUP; i++) f();
-  const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(cpuUs(f, 10)[0]);
-  return median(runs);
-};
 
 // A fresh module's first staging call (lazy compilation and all): run in a new process.
 if (process.argv[3] === "cold") {
@@ -72,17 +67,32 @@ if (process.argv[3] === "cold") {
 }
 
 const builds = Object.fromEntries(
-  ["simd", "nosimd", "opt-s"]
+  ["simd", "parse-z", "nosimd"]
     .filter((name) => existsSync(path.join(dir, name, "entrez_mcp_worker.js")))
     .map((name) => [name, require(path.join(dir, name, "entrez_mcp_worker.js"))]),
 );
 const mb = batch500.length / 1e6;
 const report = { articles_in_batch: 500, batch_bytes: batch500.length, parse: {}, batch: {}, calls: {} };
 console.log(`500-article efetch reply: ${batch500.length.toLocaleString()} bytes (${articles.length} recorded articles, cycled)`);
-for (const [name, m] of Object.entries(builds)) {
+// The builds take turns, sample by sample, so a change in the machine's speed during the run
+// (a shared VM's varies by tens of percent within minutes) reaches each of them alike; each
+// ratio below is the median of the ratios of one round's samples.
+const names = Object.keys(builds);
+for (const name of names) {
+  const m = builds[name];
   if (m.bench_parse(batch500) !== 500) throw new Error(`${name}: the parser did not read 500 articles`);
-  const parse = measure(() => m.bench_parse(batch500));
-  const whole = measure(() => m.bench_batch(batch500));
+  for (let i = 0; i < WARMUP; i++) { m.bench_parse(batch500); m.bench_batch(batch500); }
+}
+const samples = Object.fromEntries(names.map((n) => [n, { parse: [], batch: [] }]));
+for (let i = 0; i < RUNS; i++) {
+  for (const name of names) {
+    samples[name].parse.push(cpuUs(() => builds[name].bench_parse(batch500), 10)[0]);
+    samples[name].batch.push(cpuUs(() => builds[name].bench_batch(batch500), 10)[0]);
+  }
+}
+for (const name of names) {
+  const parse = median(samples[name].parse);
+  const whole = median(samples[name].batch);
   report.parse[name] = { cpu_us: parse, mb_per_s: mb / (parse / 1e6) };
   report.batch[name] = { cpu_us: whole, mb_per_s: mb / (whole / 1e6) };
   console.log(
@@ -90,9 +100,9 @@ for (const [name, m] of Object.entries(builds)) {
       `parse + rows + append command ${(whole / 1000).toFixed(2)} ms per 500 articles (${(mb / (whole / 1e6)).toFixed(0)} MB/s)`,
   );
 }
-const ratio = (k, other) => report[k][other].cpu_us / report[k].simd.cpu_us;
-console.log(`simd128 speed-up, same run: parse ${ratio("parse", "nosimd").toFixed(2)}x, whole batch ${ratio("batch", "nosimd").toFixed(2)}x`);
-if (builds["opt-s"]) console.log(`opt-level s against the shipped z, same run: parse ${(1 / ratio("parse", "opt-s")).toFixed(2)}x, whole batch ${(1 / ratio("batch", "opt-s")).toFixed(2)}x faster`);
+const ratio = (k, other) => median(samples[other][k].map((us, i) => us / samples.simd[k][i]));
+if (builds["parse-z"]) console.log(`the parser at its own opt-level against z like the rest, same run: parse ${ratio("parse", "parse-z").toFixed(2)}x, whole batch ${ratio("batch", "parse-z").toFixed(2)}x faster`);
+if (builds.nosimd) console.log(`simd128 speed-up, same run: parse ${ratio("parse", "nosimd").toFixed(2)}x, whole batch ${ratio("batch", "nosimd").toFixed(2)}x`);
 
 // Whole requests through the Worker's Endpoint, NCBI and the Durable Objects answering at once.
 const meta = {

@@ -3,7 +3,7 @@
 # and stops every server it started when the sourcing script exits:
 #
 #   start_replay NAME [LABEL] [ARGS...]   ncbi-replay or external-replay; sets REPLAY_BASE
-#   start_native NAME ENV_FILE VAR=...     the release binary; sets NATIVE_URL and NATIVE_PID
+#   start_native NAME ENV_FILE VAR=...     the native binary; sets NATIVE_URL and NATIVE_PID
 #   prepare_worker                         a copy of build/ for wrangler dev to serve
 #   start_worker LABEL ENV_FILE PORT       wrangler dev on that copy; sets WORKER_URL
 #
@@ -75,7 +75,11 @@ listening_url() {
   if [[ "$line" =~ ^http://127\.0\.0\.1:[0-9]+$ ]]; then echo "$line"; fi
 }
 
-# start_replay NAME [LABEL] [ARGS...]: starts target/release/NAME on a free port and sets
+# The Cargo profile whose native binaries the servers below run: release unless the caller
+# (scripts/test.sh) names another, e.g. e2e.
+NATIVE_PROFILE="${NATIVE_PROFILE:-release}"
+
+# start_replay NAME [LABEL] [ARGS...]: starts target/$NATIVE_PROFILE/NAME on a free port and sets
 # REPLAY_BASE to the http://127.0.0.1:PORT it prints first; LABEL names its files (default
 # NAME); ARGS go to the replay (e.g. --limit 3).
 start_replay() {
@@ -83,11 +87,11 @@ start_replay() {
   shift $(($# < 2 ? $# : 2))
   out="$TMP/$label.out"
   REPLAY_BASE=""
-  if [ ! -x "$ROOT/target/release/$name" ]; then
+  if [ ! -x "$ROOT/target/$NATIVE_PROFILE/$name" ]; then
     warn "no $name binary; tools that need it will fail"
     return 1
   fi
-  setsid "$ROOT/target/release/$name" --listen 127.0.0.1:0 "$@" </dev/null >"$out" 2>"$TMP/$label.log" &
+  setsid "$ROOT/target/$NATIVE_PROFILE/$name" --listen 127.0.0.1:0 "$@" </dev/null >"$out" 2>"$TMP/$label.log" &
   PIDS+=("$!")
   line=$(listening_url "$out")
   if [ -n "$line" ]; then
@@ -99,7 +103,7 @@ start_replay() {
   fi
 }
 
-# start_native NAME ENV_FILE VAR=VALUE...: the release binary in a clean environment with the
+# start_native NAME ENV_FILE VAR=VALUE...: the native binary in a clean environment with the
 # Worker's [vars], the settings file (one NAME=value per line; "" for none) and the given
 # variables (which win); sets NATIVE_URL to its MCP URL once it answers, else "", and
 # NATIVE_PID. NATIVE_PORT, when set, is the port to listen on.
@@ -112,7 +116,7 @@ start_native() {
   [ -n "$env_file" ] && mapfile -t settings < <(grep -v '^[[:space:]]*$' "$env_file")
   start_bg "$name" "$logfile" env -i PATH="$PATH" HOME="$HOME" \
     ALLOWED_HOSTS="$(toml_var ALLOWED_HOSTS)" NCBI_TOOL="$(toml_var NCBI_TOOL)" \
-    "${settings[@]}" "$@" "$ROOT/target/release/entrez-mcp" serve --listen "127.0.0.1:$port"
+    "${settings[@]}" "$@" "$ROOT/target/$NATIVE_PROFILE/entrez-mcp" serve --listen "127.0.0.1:$port"
   if wait_http "http://127.0.0.1:$port/" "$BG_PID" "$name"; then
     NATIVE_URL="http://127.0.0.1:$port/mcp"
     NATIVE_PID="$BG_PID"

@@ -1,57 +1,55 @@
-//! # entrez-mcp
+//! # entrez-mcp-core
 //!
-//! A Model Context Protocol server for NCBI Entrez. One crate builds two ways:
-//! to WebAssembly for Cloudflare Workers, and natively into the `entrez-mcp`
-//! binary with stdio and HTTP transports.
+//! Everything entrez-mcp decides, with no runtime of its own. The crate builds
+//! for `wasm32-unknown-unknown` and for the host alike, and its `Cargo.toml`
+//! names none of `worker`, `tokio`, `axum`, `hyper`, `reqwest`, `rusqlite`,
+//! `ring` or `mimalloc` (`scripts/test.sh` checks its dependency tree). Two
+//! edges pump bytes through it: the native binary (the `entrez-mcp` crate at
+//! the top of the workspace) and the Worker (`worker/`).
 //!
-//! ## A pure core and two thin edges
+//! ## Layers, lowest first
 //!
-//! Everything that decides anything lives in the core, which compiles for
-//! `wasm32-unknown-unknown` and for the host alike and never names `worker`,
-//! `tokio`, `reqwest` or `rusqlite`:
+//! Each module imports only from the ones above it in this list; `layers.py`
+//! finds no circle between them.
 //!
-//! - [`protocol`]: JSON-RPC framing, version negotiation and the dispatcher
-//!   ([`protocol::Server`]) that answers `initialize`, `ping`, `tools/list`,
-//!   `tools/call` and the `resources/*` methods for staged datasets.
-//! - [`http`]: Streamable HTTP as plain data. [`http::Endpoint::handle`] takes
-//!   an [`http::HttpRequest`] and returns an [`http::HttpResponse`]; status
-//!   codes, `Host`/`Origin` checks, protocol-version headers and signed session
-//!   ids are all decided there.
-//! - [`tools`]: the registry table, schema validation of every call, the
-//!   result and content model, and one file per tool.
-//! - [`auth`]: who is calling over HTTP (none, bearer tokens, or OAuth 2.1
-//!   access tokens as the MCP authorization specification defines them).
-//! - [`error`]: the one error type. Its kind decides whether it becomes a
-//!   JSON-RPC error (protocol faults) or an `isError` tool result with a
-//!   stable code and suggestions (everything else).
-//! - [`entrez`] and [`parse`]: E-utilities requests as data, pacing under
-//!   NCBI's limit, retries, and streaming parsers over one byte-level XML
-//!   tokenizer that never expands entities.
-//! - [`validation`]: the semantic rules both `validate` and `tools/call` apply.
-//! - [`staging`]: what `entrez_data` is without a database: table layouts,
-//!   records to rows, the read-only policy, limits, and the
-//!   [`staging::SqlStore`] trait a backend implements.
+//! - [`error`], [`secret`], [`hex`], [`suggest`], [`platform`]: the one error
+//!   type (its kind decides between a JSON-RPC error and an `isError` result
+//!   with a stable code and suggestions), a key that cannot be printed, the
+//!   clock and entropy the edge supplies.
+//! - [`parse`] (the `entrez-mcp-parse` crate): NCBI's replies read into typed
+//!   records; [`pubchem`]: PUG REST's documented grammar, options and request.
+//! - [`net`]: outbound HTTP as data, the [`net::Transport`] trait each edge
+//!   implements, pacing under a rate limit ([`net::pacing`]), retries with
+//!   `Retry-After` and jitter ([`net::retry`]), and the one send loop every
+//!   upstream shares ([`net::send`]).
+//! - [`entrez`]: E-utilities requests as data, the table of databases, NCBI's
+//!   rate limits and the client; [`config`], [`caller`]: settings (the same
+//!   names on both edges) and who is calling (which key a request spends).
+//! - [`mcp`]: the protocol's revisions and progress, below every tool.
+//! - [`calls`]: each tool call read once into typed arguments, the typed call
+//!   made from them, and the requests it becomes (tested by exact URL).
+//! - [`validation`]: the semantic rules, over the typed arguments.
+//! - [`staging`]: `entrez_data` without a database: layouts, rows, the
+//!   read-only policy, limits, lifetimes, and the [`staging::SqlStore`] trait.
+//! - [`tools`]: the registry table (each row: schemas, annotations, reader,
+//!   handler), the intake that reads loose calls, the result model, one
+//!   module per tool.
+//! - [`protocol`], [`auth`], [`http`]: JSON-RPC and the dispatcher, who may
+//!   call, and Streamable HTTP as plain data ([`http::Endpoint::handle`] takes
+//!   an `HttpRequest` and returns an `HttpResponse`).
 //!
-//! The machine comes in through small traits: [`platform::Platform`] supplies
-//! the clock and entropy, [`net::Transport`] sends HTTP and sleeps, and
-//! [`staging::SqlStore`] keeps datasets. Tests pass fixed or local ones.
-//!
-//! The edges are byte pumps. The Worker edge (`edge::worker`, wasm32 only)
-//! turns a `worker::Request` into an `HttpRequest` and back, sends NCBI
-//! requests with `fetch`, paces them through a Durable Object, and keeps
-//! datasets in one SQLite Durable Object each (`edge::worker_data`). The
-//! native edge (`edge::native`) does the same for axum on tokio, feeds stdin
-//! lines to [`protocol::Server::handle_bytes`] for the stdio transport, and
-//! keeps datasets in rusqlite files. SQL both edges need (the read-only policy
-//! as a SQLite authorizer, schema description) is in `edge::sqlite`.
+//! The machine comes in through small traits: [`platform::Platform`] (clock,
+//! entropy), [`net::Transport`] (send, sleep), [`net::pacing::Pacer`] (a slot
+//! under a rate limit), [`staging::SqlStore`] (datasets), and the access-token
+//! [`auth::SignatureVerifier`]. Tests pass fixed or local ones.
 //!
 //! ## Schemas are the source of truth
 //!
 //! Each tool's inputSchema and outputSchema is a JSON file under `schemas/`,
-//! embedded with `include_str!`, compiled once with the `jsonschema` crate and
-//! served verbatim by `tools/list`. Arguments are validated before a tool runs,
-//! and results are validated against the outputSchema before they leave, so a
-//! client that validates never sees a result that breaks its schema.
+//! embedded with `include_str!`, compiled with the `jsonschema` crate and
+//! served verbatim by `tools/list`. Arguments are checked against it before a
+//! tool runs, and results before they leave, so a client that validates never
+//! sees a result that breaks its schema.
 
 pub mod auth;
 pub mod caller;

@@ -6,18 +6,16 @@
 // replay-synthetic[all]). Every call goes through Client.callTool, which checks
 // structuredContent against the tool's outputSchema. The SQL corpora are the same
 // files the Rust tests run on the native store, so both backends refuse and allow
-// exactly the same statements. The server runs with ENTREZ_DATA_TTL_SECS from the
-// environment (scripts/test.sh sets E2E_DATA_TTL_SECS to the same value), which the
-// expiry test waits out.
+// exactly the same statements. Expiry is the lifetime suite's (tests/e2e/lifetime), on
+// servers whose lifetime is short enough to wait out.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { EDGE, URL_UNDER_TEST, listAllTools, resultText } from './helpers.mjs';
+import { EDGE, URL_UNDER_TEST, listAllTools } from './helpers.mjs';
 
-const TTL_SECS = Number(process.env.E2E_DATA_TTL_SECS || 0);
 const corpus = (file, key) =>
   JSON.parse(readFileSync(new URL(`../fixtures/sql/${file}.json`, import.meta.url)))[key];
 const REFUSED_CODES = ['sql_not_read_only', 'sql_multiple_statements', 'sql_not_a_query'];
@@ -25,7 +23,6 @@ const synthetic = (from, n) => Array.from({ length: n }, (_, i) => String(from +
 
 describe(`entrez_data [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, () => {
   let client;
-  let expiring; // { id, expiresAt } staged first, checked last
 
   const connect = async () => {
     const c = new Client({ name: 'entrez-mcp-e2e-data', version: '1.0.0' }, { capabilities: {} });
@@ -50,10 +47,6 @@ describe(`entrez_data [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set
     client = await connect();
     const tools = await listAllTools(client);
     assert.ok(tools.some((t) => t.name === 'entrez_data'), `${EDGE} does not list entrez_data`);
-    if (TTL_SECS > 0) {
-      const st = await ok({ operation: 'fetch_and_stage', database: 'pubmed', ids: synthetic(90_090_001, 3) });
-      expiring = { id: st.data_access_id, expiresAt: Date.parse(st.expires) };
-    }
   });
 
   after(async () => {
@@ -266,21 +259,5 @@ describe(`entrez_data [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set
     assert.ok(after.datasets.some((d) => d.data_access_id === b.data_access_id));
     const guessed = await fail({ operation: 'schema', data_access_id: '0123456789abcdef0123456789abcdef' });
     assert.equal(guessed.code, 'dataset_not_found');
-  });
-
-  test('a dataset expires after its TTL', { skip: TTL_SECS === 0 && 'E2E_DATA_TTL_SECS is not set' }, async () => {
-    assert.ok(expiring, 'a dataset was staged before the other tests');
-    const listed = await ok({ operation: 'list_datasets' });
-    const entry = listed.datasets.find((d) => d.data_access_id === expiring.id);
-    // Staged before every other test; it may already be gone on a slow machine, never extended.
-    if (entry) assert.equal(Date.parse(entry.expires), expiring.expiresAt);
-    const wait = expiring.expiresAt - Date.now() + 1_500;
-    assert.ok(wait < (TTL_SECS + 5) * 1000, `expiry ${wait} ms away is beyond the TTL`);
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const e = await fail({ operation: 'query', data_access_id: expiring.id, sql: 'SELECT COUNT(*) FROM article' });
-    assert.ok(['dataset_expired', 'dataset_not_found'].includes(e.code), JSON.stringify(e));
-    const after = await ok({ operation: 'list_datasets' });
-    assert.ok(!after.datasets.some((d) => d.data_access_id === expiring.id));
-    assert.match(resultText(await call({ operation: 'list_datasets' })), /dataset/i);
   });
 });

@@ -9,14 +9,16 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { EDGE, URL_UNDER_TEST, listAllTools, withExamples } from './helpers.mjs';
+import { EDGE, URL_UNDER_TEST, callerKeyHeaders, listAllTools, withExamples } from './helpers.mjs';
 
 describe(`every schema example [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, () => {
   let client;
   let tools = [];
 
   before(async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(URL_UNDER_TEST));
+    // A caller key: the calls are paced at 10 a second rather than 3 (helpers.mjs).
+    const requestInit = { headers: callerKeyHeaders('examples') };
+    const transport = new StreamableHTTPClientTransport(new URL(URL_UNDER_TEST), { requestInit });
     client = new Client({ name: 'entrez-mcp-examples', version: '1.0.0' }, { capabilities: {} });
     await client.connect(transport, { timeout: 15_000 });
     tools = await withExamples(client, await listAllTools(client));

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { EDGE, URL_UNDER_TEST } from './helpers.mjs';
+import { EDGE, URL_UNDER_TEST, callerKeyHeaders } from './helpers.mjs';
 
 const corpus = JSON.parse(readFileSync(new URL('../fixtures/loose-calls/corpus.json', import.meta.url), 'utf8'));
 
@@ -45,7 +45,9 @@ describe(`loose calls [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set
 
   before(async () => {
     client = new Client({ name: 'entrez-mcp-e2e-loose', version: '1.0.0' }, { capabilities: {} });
-    await client.connect(new StreamableHTTPClientTransport(new URL(URL_UNDER_TEST)), { timeout: 15_000 });
+    // A caller key: the calls are paced at 10 a second rather than 3 (helpers.mjs).
+    const requestInit = { headers: callerKeyHeaders('loose') };
+    await client.connect(new StreamableHTTPClientTransport(new URL(URL_UNDER_TEST), { requestInit }), { timeout: 15_000 });
   });
 
   after(async () => {

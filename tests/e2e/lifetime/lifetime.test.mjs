@@ -80,5 +80,9 @@ describe(`dataset lifetime [${EDGE}]`, {
     assert.equal(gone.isError, true, JSON.stringify(gone.structuredContent));
     assert.ok(['dataset_expired', 'dataset_not_found'].includes(gone.structuredContent.error.code),
       JSON.stringify(gone.structuredContent.error));
+    const listed = await call({ operation: 'list_datasets' });
+    assert.equal(listed.isError, false, JSON.stringify(listed.structuredContent));
+    assert.ok(!listed.structuredContent.datasets.some((d) => d.data_access_id === st.data_access_id),
+      'an expired dataset is no longer listed');
   });
 });
