@@ -75,11 +75,13 @@ listening_url() {
   if [[ "$line" =~ ^http://127\.0\.0\.1:[0-9]+$ ]]; then echo "$line"; fi
 }
 
-# The Cargo profile whose native binaries the servers below run: release unless the caller
-# (scripts/test.sh) names another, e.g. e2e.
+# The target/ directories whose binaries the servers below run: release unless the caller
+# (scripts/test.sh) names others, NATIVE_PROFILE for the server, REPLAY_PROFILE for the
+# stand-ins.
 NATIVE_PROFILE="${NATIVE_PROFILE:-release}"
+REPLAY_PROFILE="${REPLAY_PROFILE:-release}"
 
-# start_replay NAME [LABEL] [ARGS...]: starts target/$NATIVE_PROFILE/NAME on a free port and sets
+# start_replay NAME [LABEL] [ARGS...]: starts target/$REPLAY_PROFILE/NAME on a free port and sets
 # REPLAY_BASE to the http://127.0.0.1:PORT it prints first; LABEL names its files (default
 # NAME); ARGS go to the replay (e.g. --limit 3).
 start_replay() {
@@ -87,11 +89,11 @@ start_replay() {
   shift $(($# < 2 ? $# : 2))
   out="$TMP/$label.out"
   REPLAY_BASE=""
-  if [ ! -x "$ROOT/target/$NATIVE_PROFILE/$name" ]; then
+  if [ ! -x "$ROOT/target/$REPLAY_PROFILE/$name" ]; then
     warn "no $name binary; tools that need it will fail"
     return 1
   fi
-  setsid "$ROOT/target/$NATIVE_PROFILE/$name" --listen 127.0.0.1:0 "$@" </dev/null >"$out" 2>"$TMP/$label.log" &
+  setsid "$ROOT/target/$REPLAY_PROFILE/$name" --listen 127.0.0.1:0 "$@" </dev/null >"$out" 2>"$TMP/$label.log" &
   PIDS+=("$!")
   line=$(listening_url "$out")
   if [ -n "$line" ]; then
