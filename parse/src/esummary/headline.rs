@@ -79,8 +79,8 @@ fn title(f: &Map<String, Value>) -> Option<String> {
     TITLES.iter().find_map(|k| text(f, k))
 }
 
-/// A field by name, ignoring case, so "Title", "title" and "TITLE" all match.
-fn get<'a>(f: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+/// An ESummary field by name, ignoring case, so "Title", "title" and "TITLE" all match.
+pub fn get<'a>(f: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
     f.get(name).or_else(|| {
         f.iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))

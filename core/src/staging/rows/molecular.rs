@@ -8,6 +8,7 @@
 
 use super::literature::position;
 use super::{joined, RowBatch, SqlValue};
+use crate::parse::esummary::headline::get;
 use crate::parse::esummary::{headline, DocSummary};
 use crate::parse::sequence::SequenceRecord;
 use crate::parse::taxonomy::Taxon;
@@ -197,15 +198,6 @@ fn genes(docs: Vec<DocSummary>) -> RowBatch {
         }
     }
     b
-}
-
-/// A field by name, ignoring case.
-fn get<'a>(f: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
-    f.get(name).or_else(|| {
-        f.iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
-    })
 }
 
 /// A field as non-empty text.
