@@ -39,13 +39,13 @@ build() {
 }
 rm -rf "$out"
 # The shipped settings.
-build simd 1
+build simd 1 "${WORKER_PARSE_CONFIG[@]}"
 # For comparison, in the same run: the parser at the rest's opt-level z instead of its own
-# (Cargo.toml, [profile.release.package.entrez-mcp-parse]).
+# (scripts/lib.sh, WORKER_PARSE_CONFIG).
 build parse-z 1 --config 'profile.release.package.entrez-mcp-parse.opt-level="z"'
 # ENTREZ_BENCH_NOSIMD=1: also without simd128.
 if [ "${ENTREZ_BENCH_NOSIMD:-0}" = 1 ]; then
-  build nosimd 0
+  build nosimd 0 "${WORKER_PARSE_CONFIG[@]}"
 fi
 
 node="$ROOT/node_modules/.bin/node"

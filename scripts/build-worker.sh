@@ -44,7 +44,8 @@ fi
 # worker-build builds the crate it is run in (worker/) into its build/; the bundle then
 # moves to build/ at the top, where wrangler.toml's `main` points.
 worker_rust_env
-(cd "$ROOT/worker" && worker-build --release "$@")
+# Arguments after -- go to cargo: the parser's own opt-level on the Worker.
+(cd "$ROOT/worker" && worker-build --release "$@" -- "${WORKER_PARSE_CONFIG[@]}")
 rm -rf "$ROOT/build"
 mv "$ROOT/worker/build" "$ROOT/build"
 
