@@ -15,11 +15,13 @@ pub mod data;
 pub mod external;
 pub mod local;
 pub mod query;
+pub mod view;
 
 use data::args::DataArgs;
 use external::args::ExternalArgs;
 use local::{DescribeArgs, ValidateArgs};
 use query::args::QueryArgs;
+use view::{View, ViewArgs};
 
 /// One call's arguments, read at the door into the tool's own typed form.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,4 +38,21 @@ pub enum Arguments {
     Validate(ValidateArgs),
     /// A tool without parameters.
     Nothing,
+}
+
+impl Arguments {
+    /// The view parameters as given, for the tools that take them.
+    pub fn view_args(&self) -> Option<&ViewArgs> {
+        match self {
+            Arguments::Query(a) => Some(&a.view),
+            Arguments::External(a) => Some(&a.view),
+            Arguments::Data(a) => Some(&a.view),
+            _ => None,
+        }
+    }
+
+    /// How the call's result is shaped and bounded: the caller's view, or the defaults.
+    pub fn view(&self) -> View {
+        self.view_args().map(ViewArgs::view).unwrap_or_default()
+    }
 }

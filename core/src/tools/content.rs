@@ -147,6 +147,14 @@ pub enum Content {
 }
 
 impl Content {
+    /// The text of a text block; `None` for any other kind.
+    pub fn text_of(&self) -> Option<&str> {
+        match self {
+            Content::Text { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
     /// A text block without annotations.
     pub fn text(text: impl Into<String>) -> Self {
         Content::Text {

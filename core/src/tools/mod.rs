@@ -2,6 +2,7 @@
 
 pub mod api_key_status;
 pub mod arguments;
+pub mod budget;
 pub mod capabilities;
 pub mod content;
 pub mod describe;
@@ -11,6 +12,7 @@ pub mod entrez_query;
 pub mod intake;
 pub mod output;
 pub mod registry;
+pub mod shape;
 pub mod spec;
 pub mod tool_info;
 pub mod validate;

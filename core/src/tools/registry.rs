@@ -12,7 +12,7 @@
 //! Worker: `jsonschema`'s hash maps draw random seeds, and Workers refuse
 //! random values at global scope.) `tests/schemas.rs` compiles every schema.
 
-use super::output::{call_warnings_text, error_result_in, ToolOutput};
+use super::output::{call_warnings_text, error_result_in, TextForm, ToolOutput};
 use super::spec::{is_valid_tool_name, ToolSpec};
 use super::{
     api_key_status, arguments, capabilities, describe, entrez_data, entrez_external, entrez_query,
@@ -219,10 +219,19 @@ impl Registry {
         if let Some(e) = report.rejection(name) {
             return Ok(error_result_in(&e, form, &[]));
         }
+        let budget = arguments.view().max_characters;
         let outcome = (tool.spec.handler)(ctx, arguments).await;
         let call_warnings: Vec<Value> = report.warnings.iter().map(Finding::to_value).collect();
         Ok(match outcome {
-            Ok(output) => self.checked_success(tool, with_call_warnings(output, call_warnings)),
+            Ok(output) => {
+                // validate's findings are about the caller's own arguments, and a finding
+                // cut away would make it lie: its result is held by its input, not a budget.
+                let output = match form {
+                    TextForm::ValidationJson => output,
+                    TextForm::Readable => within(output, budget, &call_warnings),
+                };
+                self.checked_success(tool, with_call_warnings(output, call_warnings))
+            }
             Err(mut e) => {
                 // A handler cannot emit JSON-RPC errors: keep the result channel.
                 if e.kind.rpc_code().is_some() {
@@ -293,6 +302,22 @@ impl Registry {
             "annotations": tool.spec.annotations.to_value(tool.spec.title),
         })
     }
+}
+
+/// Holds a result to the call's budget, keeping room for the warnings added after.
+fn within(output: ToolOutput, budget: usize, call_warnings: &[Value]) -> ToolOutput {
+    let all: Vec<Value> = call_warnings
+        .iter()
+        .chain(&output.coded_warnings)
+        .cloned()
+        .collect();
+    let reserved = if all.is_empty() {
+        0
+    } else {
+        let text = call_warnings_text(&all).chars().count();
+        text.max(super::budget::json_chars(&Value::Array(all)))
+    };
+    super::budget::enforce(output, budget, reserved)
 }
 
 /// Adds what the call's reading repaired or noticed to a successful result, in both forms.

@@ -151,13 +151,19 @@ fn pubchem_options(call: &ExternalCall, report: &mut Report) {
     }
 }
 
+/// Whether `op` returns records that `detail` and `fields` shape (every budget bounds every op).
+pub fn shapes_records(op: &str) -> bool {
+    !matches!(op, "pug_rest" | "structure_search")
+}
+
 /// An argument the call was given but does not act on is named in a warning (unless a rule
 /// already named it): no argument is dropped without a word.
 fn dropped(op: &str, args: &ExternalArgs, normalized: &Value, report: &mut Report) {
     let by_path = op == "pug_rest" && args.path.is_some();
     for key in &args.given {
-        if matches!(key.as_str(), "service" | "operation")
+        if matches!(key.as_str(), "service" | "operation" | "max_characters")
             || (by_path && matches!(key.as_str(), "path" | "options"))
+            || (matches!(key.as_str(), "detail" | "fields") && shapes_records(op))
         {
             continue;
         }

@@ -16,7 +16,10 @@ use crate::calls::query::plan;
 
 /// Parameters each operation reads besides `operation`; the plan ignores the rest.
 pub const USES: &[(&str, &[&str])] = &[
-    ("info", &["database", "retmode", "version"]),
+    (
+        "info",
+        &["database", "retmode", "version", "max_characters"],
+    ),
     (
         "search",
         &[
@@ -36,6 +39,7 @@ pub const USES: &[(&str, &[&str])] = &[
             "idtype",
             "rettype",
             "retmode",
+            "max_characters",
         ],
     ),
     (
@@ -50,6 +54,9 @@ pub const USES: &[(&str, &[&str])] = &[
             "retmode",
             "version",
             "max_records",
+            "detail",
+            "fields",
+            "max_characters",
         ],
     ),
     (
@@ -68,6 +75,9 @@ pub const USES: &[(&str, &[&str])] = &[
             "seq_stop",
             "strand",
             "complexity",
+            "detail",
+            "fields",
+            "max_characters",
         ],
     ),
     (
@@ -89,12 +99,16 @@ pub const USES: &[(&str, &[&str])] = &[
             "idtype",
             "holding",
             "by_id",
+            "max_characters",
         ],
     ),
-    ("post", &["database", "ids", "webenv"]),
-    ("global_query", &["term", "databases"]),
-    ("spell", &["database", "term"]),
-    ("citation_match", &["citations", "rettype", "retmode"]),
+    ("post", &["database", "ids", "webenv", "max_characters"]),
+    ("global_query", &["term", "databases", "max_characters"]),
+    ("spell", &["database", "term", "max_characters"]),
+    (
+        "citation_match",
+        &["citations", "rettype", "retmode", "max_characters"],
+    ),
 ];
 
 /// esearch returns at most this many ids per call, and PubMed's esearch no

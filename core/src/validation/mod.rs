@@ -162,6 +162,11 @@ pub mod codes {
     /// A result cut to a server limit or default (records, CIDs, synonyms, text), with the total
     /// and how to get the rest; raised while the call runs.
     pub const RESULTS_CAPPED: &str = "results_capped";
+    /// Records, rows or text left out or cut to keep the result within `max_characters`,
+    /// named with what is missing and the call that returns it; raised while the call runs.
+    pub const RESULTS_CUT: &str = "results_cut";
+    /// A `max_characters` above the ceiling, which will be lowered to it.
+    pub const BUDGET_CAPPED: &str = "budget_capped";
     /// A value the caller left out that this server sends on its own (a detected id type),
     /// where NCBI would otherwise apply its own default.
     pub const DEFAULT_CHOSEN: &str = "default_chosen";
@@ -267,6 +272,8 @@ pub mod codes {
         RETMAX_CAPPED,
         FORMAT_CHOSEN,
         RESULTS_CAPPED,
+        RESULTS_CUT,
+        BUDGET_CAPPED,
         DEFAULT_CHOSEN,
         UNDOCUMENTED_FORMAT,
         UNKNOWN_LINKNAME,
@@ -402,6 +409,17 @@ pub fn check(ctx: &Context<'_>, arguments: &Arguments) -> Report {
         Arguments::Describe(args) => tool_names::check(ctx, args, &mut report),
         // validate checks other calls (each by its own rules); nothing else to check.
         Arguments::Validate(_) | Arguments::Nothing => {}
+    }
+    if arguments.view_args().is_some_and(|v| v.above_ceiling()) {
+        report.warn(
+            codes::BUDGET_CAPPED,
+            path("max_characters"),
+            format!(
+                "max_characters is above this server's ceiling of {}: the result is held to {} characters; page for the rest.",
+                crate::calls::view::CEILING,
+                crate::calls::view::CEILING
+            ),
+        );
     }
     report
 }

@@ -122,6 +122,7 @@ fn every_listed_tool_has_title_schemas_and_truthful_annotations() {
                 .len()
         })
         .sum();
+    eprintln!("model-facing tools/list: {model_facing} bytes");
     assert!(
         model_facing <= 16 * 1024,
         "model-facing tools/list is {model_facing} bytes"

@@ -245,7 +245,10 @@ fn record_synonyms_description_cids_inchikey_and_formula() {
     let s = server(&replay);
     let rec = ok(
         &s,
-        pubchem("compound", json!({"identifier": 2244, "data": "record"})),
+        pubchem(
+            "compound",
+            json!({"identifier": 2244, "data": "record", "detail": "full"}),
+        ),
     );
     let c = &rec["compounds"][0];
     assert_eq!(c["cid"], 2244);

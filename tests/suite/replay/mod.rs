@@ -1,5 +1,6 @@
 //! Tool calls end to end against the in-process stand-ins.
 
+mod budgets;
 mod entrez_data_guard;
 mod entrez_data_lifecycle;
 mod entrez_data_replay;

@@ -4,6 +4,7 @@
 //! [`super::call::DataCall`] is made from it.
 
 use crate::calls::canonical::Canonical;
+use crate::calls::view::ViewArgs;
 use serde_json::Value;
 
 /// `entrez_data`'s arguments as given: strings trimmed (the SQL aside), blanks read as absent.
@@ -33,6 +34,8 @@ pub struct DataArgs {
     pub sql: Option<String>,
     /// Most rows returned.
     pub limit: Option<u64>,
+    /// max_characters (detail and fields are not read by entrez_data).
+    pub view: ViewArgs,
 }
 
 impl DataArgs {
@@ -55,6 +58,7 @@ impl DataArgs {
             include_sequence: a.flag("include_sequence"),
             sql: a.get("sql").and_then(Value::as_str).map(String::from),
             limit: a.int("limit"),
+            view: ViewArgs::read(&a),
         }
     }
 

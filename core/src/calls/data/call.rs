@@ -8,6 +8,7 @@
 
 use super::args::DataArgs;
 use super::plan::Source;
+use crate::calls::view::View;
 use crate::staging::guard::{DEFAULT_LIMIT, MAX_LIMIT};
 use crate::staging::limits::{DEFAULT_RECORDS, MAX_RECORDS};
 use serde::Serialize;
@@ -56,6 +57,9 @@ pub struct Query {
     pub sql: String,
     /// Most rows returned.
     pub limit: u64,
+    /// The result's budget (entrez_data reads max_characters only).
+    #[serde(skip)]
+    pub view: View,
 }
 
 /// A dataset named by its id.
@@ -97,6 +101,7 @@ impl DataCall {
                     .limit
                     .unwrap_or(DEFAULT_LIMIT as u64)
                     .clamp(1, MAX_LIMIT as u64),
+                view: a.view.view(),
             }),
             "schema" => DataCall::Schema(dataset()),
             "list_datasets" => DataCall::ListDatasets,

@@ -8,6 +8,7 @@
 //! option table knows.
 
 use crate::calls::canonical::Canonical;
+use crate::calls::view::ViewArgs;
 use crate::pubchem::Given;
 use serde_json::Value;
 
@@ -72,6 +73,8 @@ pub struct ExternalArgs {
     pub database: Option<String>,
     /// bioc: unicode or ascii.
     pub encoding: Option<String>,
+    /// detail, fields and max_characters.
+    pub view: ViewArgs,
 }
 
 impl ExternalArgs {
@@ -123,6 +126,7 @@ impl ExternalArgs {
             resumption_token: a.text("resumption_token"),
             database: a.text("database"),
             encoding: a.text("encoding"),
+            view: ViewArgs::read(&a),
         }
     }
 

@@ -9,6 +9,7 @@
 
 use super::call::Citation;
 use crate::calls::canonical::Canonical;
+use crate::calls::view::ViewArgs;
 use serde_json::Value;
 
 /// `entrez_query`'s arguments as given: strings trimmed, blanks read as absent.
@@ -78,6 +79,8 @@ pub struct QueryArgs {
     pub databases: Option<Vec<String>>,
     /// ecitmatch's citations, each field cleaned of `|` and line breaks.
     pub citations: Vec<Citation>,
+    /// detail, fields and max_characters.
+    pub view: ViewArgs,
 }
 
 impl QueryArgs {
@@ -125,6 +128,7 @@ impl QueryArgs {
                     .collect()
             }),
             citations: citations(a),
+            view: ViewArgs::read(&a),
         }
     }
 

@@ -15,6 +15,7 @@
 
 use super::args::QueryArgs;
 use super::plan::{self, Format};
+use crate::calls::view::View;
 use crate::entrez::databases;
 use serde::Serialize;
 use serde_json::Value;
@@ -197,6 +198,9 @@ pub struct Summary {
     pub version: Option<Version>,
     /// Most summaries parsed into the result.
     pub max_records: usize,
+    /// How much of each summary, and the result's budget.
+    #[serde(skip)]
+    pub view: View,
 }
 
 /// efetch.
@@ -214,6 +218,9 @@ pub struct Fetch {
     pub retmode: String,
     /// Most records parsed into the result.
     pub max_records: usize,
+    /// How much of each record, and the result's budget.
+    #[serde(skip)]
+    pub view: View,
     /// Sequence databases: the part of each sequence returned.
     #[serde(flatten)]
     pub region: Region,
@@ -379,6 +386,7 @@ impl QueryCall {
                     retmode,
                     version: (retmode == ReplyMode::Xml).then(|| version(a)),
                     max_records: max_records(a),
+                    view: a.view.view(),
                 })
             }
             "fetch" => {
@@ -402,6 +410,7 @@ impl QueryCall {
                     rettype,
                     retmode,
                     max_records: max_records(a),
+                    view: a.view.view(),
                     format,
                 })
             }

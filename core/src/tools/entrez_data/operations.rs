@@ -15,7 +15,7 @@ use crate::staging::schema::Layout;
 use crate::staging::store::DatasetInfo;
 use crate::staging::{owner_of, Staging};
 use crate::tools::content::{Annotations, Role};
-use crate::tools::{ToolContext, ToolOutput};
+use crate::tools::{budget, ToolContext, ToolOutput};
 use serde_json::{json, Value};
 
 fn layout_named(info: &DatasetInfo) -> &'static Layout {
@@ -62,25 +62,46 @@ pub async fn query(ctx: &ToolContext<'_>, call: &Query) -> Result<ToolOutput> {
         .iter()
         .map(|row| Value::Array(row.iter().map(render::cell).collect()))
         .collect();
-    let structured = json!({
-        "operation": "query",
-        "data_access_id": info.id,
-        "status": info.status.as_str(),
-        "columns": r.columns,
-        "rows": rows,
-        "row_count": returned,
-        "total": r.total,
-        "total_exact": r.total_exact,
-        "truncated": r.total > returned,
-        "limit": policy.limit,
-        "elapsed_ms": r.elapsed_ms,
-        "warnings": warnings,
+    let budget = call.view.max_characters;
+    let fitted = budget::fit(rows.len(), budget, |k| {
+        let structured = json!({
+            "operation": "query",
+            "data_access_id": info.id,
+            "status": info.status.as_str(),
+            "columns": r.columns,
+            "rows": rows[..k],
+            "row_count": k,
+            "total": r.total,
+            "total_exact": r.total_exact,
+            "truncated": r.total > k as u64,
+            "limit": policy.limit,
+            "elapsed_ms": r.elapsed_ms,
+            "warnings": warnings,
+        });
+        let mut text = render::query_text(&r, k);
+        for w in &warnings {
+            text.push_str(&format!("\nNote: {w}"));
+        }
+        (structured, text)
     });
-    let mut text = render::query_text(&r);
-    for w in &warnings {
-        text.push_str(&format!("\nNote: {w}"));
-    }
-    Ok(annotated(structured, text).with_content(dataset_link(&info, layout_named(&info))))
+    // The rows left out, as the same statement paged past the rows shown.
+    let next = (fitted.shown < rows.len()).then(|| {
+        let statement = sql.trim().trim_end_matches(';').trim_end();
+        let mut a = serde_json::Map::new();
+        a.insert("operation".into(), json!("query"));
+        a.insert("data_access_id".into(), json!(info.id));
+        a.insert(
+            "sql".into(),
+            json!(format!(
+                "SELECT * FROM (\n{statement}\n) LIMIT {} OFFSET {}",
+                policy.limit, fitted.shown
+            )),
+        );
+        budget::next_call("entrez_data", a, &call.view)
+    });
+    let out = annotated(fitted.structured.clone(), fitted.text.clone())
+        .with_content(dataset_link(&info, layout_named(&info)));
+    Ok(budget::left_out(out, &fitted, budget, "rows", &[], next))
 }
 
 /// Tables, columns, keys, indexes, row counts and example queries.

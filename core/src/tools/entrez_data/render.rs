@@ -9,10 +9,10 @@ use crate::staging::store::{DatasetInfo, QueryResult};
 use crate::staging::{iso8601, schema::Example};
 use serde_json::{json, Value};
 
-/// Rows shown in a query's text block.
-pub const TEXT_ROWS: usize = 30;
-/// Characters kept of one cell in the text block.
-pub const TEXT_CELL_CHARS: usize = 80;
+/// Columns up to this wide are padded to line up; wider ones are not.
+const PADDED_WIDTH: usize = 40;
+/// Characters kept of one cell in the text block (structuredContent has it whole).
+pub const TEXT_CELL_CHARS: usize = 200;
 
 /// A dataset as the results describe it.
 pub fn dataset(info: &DatasetInfo) -> Value {
@@ -79,18 +79,24 @@ fn cell_text(v: &SqlValue) -> String {
     }
 }
 
-/// The query's first rows as a pipe table, with a line on what was left out.
-pub fn query_text(r: &QueryResult) -> String {
+/// The query's first `rows` rows as a pipe table, with a line on what was left out.
+pub fn query_text(r: &QueryResult, rows: usize) -> String {
     let shown: Vec<Vec<String>> = r
         .rows
         .iter()
-        .take(TEXT_ROWS)
+        .take(rows)
         .map(|row| row.iter().map(cell_text).collect())
         .collect();
     let mut widths: Vec<usize> = r.columns.iter().map(|c| c.chars().count()).collect();
     for row in &shown {
         for (w, c) in widths.iter_mut().zip(row) {
             *w = (*w).max(c.chars().count());
+        }
+    }
+    // Long text columns are not padded: spaces would cost as much as the text.
+    for w in &mut widths {
+        if *w > PADDED_WIDTH {
+            *w = 0;
         }
     }
     let line = |cells: &[String]| {
@@ -119,10 +125,15 @@ pub fn query_text(r: &QueryResult) -> String {
         format!("at least {}", thousands(r.total))
     };
     out.push(String::new());
+    let cut = shown.iter().flatten().any(|c| c.ends_with('…'));
     out.push(format!(
-        "{} row(s) returned of {total}; {} shown here (structuredContent has every returned row). {} ms.",
-        r.rows.len(),
+        "{} row(s) returned of {total}.{} {} ms.",
         shown.len(),
+        if cut {
+            format!(" Cells longer than {TEXT_CELL_CHARS} characters end in … here; structuredContent has them whole.")
+        } else {
+            String::new()
+        },
         r.elapsed_ms
     ));
     out.join("\n")
@@ -150,7 +161,7 @@ mod tests {
         let r = QueryResult {
             columns: vec!["pmid".into(), "title".into()],
             rows: vec![
-                vec![SqlValue::Integer(1), SqlValue::Text("x ".repeat(100))],
+                vec![SqlValue::Integer(1), SqlValue::Text("x ".repeat(150))],
                 vec![SqlValue::Integer(22), SqlValue::Null],
             ],
             total: 1500,
@@ -158,12 +169,13 @@ mod tests {
             bytes_capped: false,
             elapsed_ms: 3,
         };
-        let t = query_text(&r);
+        let t = query_text(&r, 2);
         let lines: Vec<&str> = t.lines().collect();
         assert!(lines[0].starts_with("| pmid | title"));
         assert!(lines[2].contains('…'));
         assert!(lines[3].starts_with("| 22   | NULL"));
-        assert!(t.contains("2 row(s) returned of 1,500"));
+        assert!(t.contains("2 row(s) returned of 1,500."));
+        assert!(t.contains("end in … here"));
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1_000_000), "1,000,000");
         assert_eq!(

@@ -9,16 +9,17 @@
 //! result can be found, which becomes a per-id failure, never an empty success.
 
 use super::client::{excerpt, ExternalClient};
+use super::fit::{self, List};
 use super::render;
 use crate::calls::external::call::Bioc;
 use crate::calls::external::plan::{self, Service};
+use crate::calls::view::{Detail, View};
 use crate::error::{Error, ErrorKind, Result};
+use crate::tools::budget;
+use crate::tools::shape::Kind;
 use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;
 use serde_json::{json, Value};
-
-/// Most characters of passage text one result carries (a long article is ~150,000).
-pub const MAX_TEXT_CHARS: usize = 400_000;
 
 /// The passages of a BioC JSON reply: one collection, or a list of them (both are served).
 pub fn passages(v: &Value) -> Vec<Value> {
@@ -45,10 +46,12 @@ pub fn passages(v: &Value) -> Vec<Value> {
 }
 
 /// bioc: one request per id.
-pub async fn bioc(ctx: &ToolContext<'_>, request: &Bioc) -> Result<ToolOutput> {
+pub async fn bioc(ctx: &ToolContext<'_>, request: &Bioc, view: &View) -> Result<ToolOutput> {
     let client = ExternalClient::new(ctx, Service::Pmc)?;
     let mut articles = Vec::new();
-    let mut budget = MAX_TEXT_CHARS;
+    // The passages' text within the budget, with room for the JSON around each passage.
+    let limit = budget::room(view.max_characters) * 3 / 4;
+    let mut budget = limit;
     let mut capped = false;
     for id in &request.ids {
         let reply = client.send(&plan::bioc(ctx.config, request, id)).await?;
@@ -72,6 +75,9 @@ pub async fn bioc(ctx: &ToolContext<'_>, request: &Bioc) -> Result<ToolOutput> {
         match serde_json::from_str::<Value>(&body) {
             Ok(v) => {
                 let mut list = passages(&v);
+                if view.detail == Detail::Brief {
+                    list.retain(|p| matches!(p["section"].as_str(), Some("TITLE" | "ABSTRACT")));
+                }
                 let mut kept = Vec::new();
                 for mut p in list.drain(..) {
                     let text = p["text"].as_str().unwrap_or("").to_string();
@@ -110,7 +116,8 @@ pub async fn bioc(ctx: &ToolContext<'_>, request: &Bioc) -> Result<ToolOutput> {
         .map(|a| a["error"].as_str().unwrap_or("").to_string())
         .collect();
     let cap_message = format!(
-        "The articles' text passed {MAX_TEXT_CHARS} characters and was cut there; ask for one id per call, or stage the article with entrez_data (database pmc) to query its sections."
+        "The articles' text passed {limit} characters (max_characters {}) and was cut there; ask for detail brief (title and abstract), one id per call, a larger max_characters (up to 200000), or stage the article with entrez_data (database pmc) to query its sections.",
+        view.max_characters
     );
     if capped {
         warnings.push(cap_message.clone());
@@ -120,10 +127,17 @@ pub async fn bioc(ctx: &ToolContext<'_>, request: &Bioc) -> Result<ToolOutput> {
         "service": "pmc", "operation": "bioc", "format": request.format, "encoding": request.encoding,
         "count": articles.len(), "found": found, "truncated": capped, "articles": articles, "warnings": warnings,
     });
-    let text = render::bioc(&structured);
-    let mut out = render::output(structured, text, None);
+    let list = List {
+        key: "articles",
+        kind: Kind::Bioc,
+        noun: "articles",
+    };
+    let extra = [("format", json!(request.format))];
+    let mut out = fit::listed(structured, list, view, render::bioc, None, |left| {
+        fit::pmc_ids("bioc", left, &extra)
+    });
     if capped {
-        out = out.with_warning(codes::RESULTS_CAPPED, "$.ids", cap_message);
+        out = out.with_warning(codes::RESULTS_CUT, "$.max_characters", cap_message);
     }
     Ok(out)
 }

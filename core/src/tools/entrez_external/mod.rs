@@ -18,6 +18,7 @@
 pub mod bioc;
 pub mod cite;
 pub mod client;
+pub mod fit;
 pub mod listkey;
 pub mod oa;
 pub mod pmc;
@@ -99,15 +100,16 @@ async fn run(ctx: &ToolContext<'_>, args: ExternalArgs) -> Result<ToolOutput> {
             OPERATIONS,
         ));
     };
+    let view = args.view.view();
     match &call {
         ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => {
-            pubchem::lookup(ctx, l).await
+            pubchem::lookup(ctx, l, &view).await
         }
         ExternalCall::StructureSearch(s) => pubchem::structure_search(ctx, s).await,
-        ExternalCall::PugRest(p) => pug_rest::run(ctx, p).await,
-        ExternalCall::IdConvert(c) => pmc::id_convert(ctx, c).await,
-        ExternalCall::OaService(c) => oa::oa_service(ctx, c).await,
-        ExternalCall::CitationExport(c) => pmc::citation_export(ctx, c).await,
-        ExternalCall::Bioc(c) => bioc::bioc(ctx, c).await,
+        ExternalCall::PugRest(p) => pug_rest::run(ctx, p, &view).await,
+        ExternalCall::IdConvert(c) => pmc::id_convert(ctx, c, &view).await,
+        ExternalCall::OaService(c) => oa::oa_service(ctx, c, &view).await,
+        ExternalCall::CitationExport(c) => pmc::citation_export(ctx, c, &view).await,
+        ExternalCall::Bioc(c) => bioc::bioc(ctx, c, &view).await,
     }
 }

@@ -7,12 +7,15 @@
 //! record counts, earliest and latest update). One reader takes all of them.
 
 use super::client::ExternalClient;
+use super::fit::{self, List};
 use super::pmc::http_error;
 use super::render;
 use crate::calls::external::call::OaService;
 use crate::calls::external::plan::{self, Service};
+use crate::calls::view::View;
 use crate::error::{Error, ErrorKind, Result};
 use crate::parse::pmc_oa::parse_oa;
+use crate::tools::shape::Kind;
 use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;
 use serde_json::{json, Value};
@@ -36,7 +39,11 @@ pub fn oa_error_sentence(id: &str, code: &str, message: &str) -> String {
 }
 
 /// oa_service: one request per PMCID; or one listing page; or the identification.
-pub async fn oa_service(ctx: &ToolContext<'_>, request: &OaService) -> Result<ToolOutput> {
+pub async fn oa_service(
+    ctx: &ToolContext<'_>,
+    request: &OaService,
+    view: &View,
+) -> Result<ToolOutput> {
     if request.ids.is_empty() {
         return listing(ctx, request).await;
     }
@@ -86,8 +93,19 @@ pub async fn oa_service(ctx: &ToolContext<'_>, request: &OaService) -> Result<To
         "service": "pmc", "operation": "oa_service", "count": records.len(), "open_access": available,
         "records": records, "warnings": warnings,
     });
-    let text = render::oa_service(&structured);
-    Ok(render::output(structured, text, None))
+    let list = List {
+        key: "records",
+        kind: Kind::Other,
+        noun: "records",
+    };
+    Ok(fit::listed(
+        structured,
+        list,
+        view,
+        render::oa_service,
+        None,
+        |left| fit::pmc_ids("oa_service", left, &[]),
+    ))
 }
 
 fn none_available(records: Vec<Value>) -> Error {

@@ -10,11 +10,14 @@
 
 use super::cite;
 use super::client::{excerpt, ExternalClient};
+use super::fit::{self, List};
 use super::render;
 use crate::calls::external::call::{CitationExport, IdConvert};
 use crate::calls::external::plan::{self, IdType, Service};
+use crate::calls::view::View;
 use crate::error::{Error, ErrorKind, Result};
 use crate::net::HttpReply;
+use crate::tools::shape::Kind;
 use crate::tools::{ToolContext, ToolOutput};
 use serde_json::{json, Value};
 
@@ -94,7 +97,11 @@ pub fn idconv_records(v: &Value, requested: &[String], idtype: IdType) -> Vec<Va
 }
 
 /// id_convert.
-pub async fn id_convert(ctx: &ToolContext<'_>, request: &IdConvert) -> Result<ToolOutput> {
+pub async fn id_convert(
+    ctx: &ToolContext<'_>,
+    request: &IdConvert,
+    view: &View,
+) -> Result<ToolOutput> {
     let client = ExternalClient::new(ctx, Service::Pmc)?;
     let (call, idtype) = plan::id_convert(ctx.config, request)?;
     let ids = &request.ids;
@@ -175,14 +182,27 @@ pub async fn id_convert(ctx: &ToolContext<'_>, request: &IdConvert) -> Result<To
         "service": "pmc", "operation": "id_convert", "idtype": idtype.as_str(),
         "count": records.len(), "converted": converted, "records": records, "warnings": warnings,
     });
-    let text = render::id_convert(&structured);
-    Ok(render::output(structured, text, None))
+    let list = List {
+        key: "records",
+        kind: Kind::Other,
+        noun: "records",
+    };
+    let idtype_arg = json!(idtype.as_str());
+    Ok(fit::listed(
+        structured,
+        list,
+        view,
+        render::id_convert,
+        None,
+        |left| fit::pmc_ids("id_convert", left, &[("idtype", idtype_arg)]),
+    ))
 }
 
 /// citation_export: one request per id, in the requested format.
 pub async fn citation_export(
     ctx: &ToolContext<'_>,
     request: &CitationExport,
+    view: &View,
 ) -> Result<ToolOutput> {
     let client = ExternalClient::new(ctx, Service::Pmc)?;
     let database = request.database.clone();
@@ -232,6 +252,18 @@ pub async fn citation_export(
         "service": "pmc", "operation": "citation_export", "database": database, "format": format,
         "count": citations.len(), "exported": ok, "citations": citations, "warnings": warnings,
     });
-    let text = render::citations(&structured);
-    Ok(render::output(structured, text, None))
+    let list = List {
+        key: "citations",
+        kind: Kind::Other,
+        noun: "citations",
+    };
+    let extra = [("database", json!(database)), ("format", json!(format))];
+    Ok(fit::listed(
+        structured,
+        list,
+        view,
+        render::citations,
+        None,
+        |left| fit::pmc_ids("citation_export", left, &extra),
+    ))
 }

@@ -8,14 +8,17 @@
 //! [`listkey::POLL_DEADLINE_MS`].
 
 use super::client::{excerpt, ExternalClient};
+use super::fit::{self, List};
 use super::listkey;
 use super::pug::{self, Fault};
 use super::render;
 use crate::calls::external::call::{Lookup, StructureSearch};
 use crate::calls::external::plan::{self, Data, Domain, PugPlan, Service};
+use crate::calls::view::View;
 use crate::error::{Error, ErrorKind, Result};
 use crate::net::{HttpCall, HttpReply};
 use crate::tools::content::Content;
+use crate::tools::shape::Kind;
 use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;
 use serde_json::{json, Value};
@@ -170,7 +173,7 @@ fn cap_synonyms(list: Vec<Value>) -> (Vec<Value>, bool) {
 }
 
 /// compound, substance and bioassay lookups.
-pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup) -> Result<ToolOutput> {
+pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup, view: &View) -> Result<ToolOutput> {
     let client = ExternalClient::new(ctx, Service::PubChem)?;
     let mut plan: PugPlan = plan::pubchem_lookup(ctx.config, request, false)?;
     let mut warnings: Vec<String> = Vec::new();
@@ -284,9 +287,59 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup) -> Result<ToolOutpu
     }
     warnings.extend(capped.iter().cloned());
     finish(&client, &mut structured, warnings);
-    let text = render::pubchem_lookup(&structured);
     let hint = render::lookup_hint(&structured);
-    let mut out = render::output(structured, text, hint);
+    let listed = [
+        "compounds",
+        "substances",
+        "assays",
+        "synonyms",
+        "descriptions",
+    ]
+    .into_iter()
+    .find(|k| structured.get(*k).is_some());
+    let mut out = match listed {
+        Some(key) => {
+            let list = List {
+                key,
+                kind: if key == "compounds" {
+                    Kind::Compound
+                } else {
+                    Kind::Other
+                },
+                noun: key,
+            };
+            // The records left out, asked for again by their own ids.
+            let namespace = match plan.domain {
+                Domain::Compound => "cid",
+                Domain::Substance => "sid",
+                Domain::Assay => "aid",
+            };
+            let (data, properties) = (plan.data.as_str(), &request.properties);
+            fit::listed(
+                structured,
+                list,
+                view,
+                render::pubchem_lookup,
+                hint,
+                |left| {
+                    let mut a = serde_json::Map::new();
+                    a.insert("service".into(), json!("pubchem"));
+                    a.insert("operation".into(), json!(operation));
+                    a.insert("namespace".into(), json!(namespace));
+                    a.insert("identifier".into(), json!(left));
+                    a.insert("data".into(), json!(data));
+                    if !properties.is_empty() {
+                        a.insert("properties".into(), json!(properties));
+                    }
+                    a
+                },
+            )
+        }
+        None => {
+            let text = render::pubchem_lookup(&structured);
+            render::output(structured, text, hint)
+        }
+    };
     for message in capped {
         out = out.with_warning(codes::RESULTS_CAPPED, "$.data", message);
     }

@@ -7,27 +7,27 @@
 //! becomes an error with PubChem's own words, and the reply comes back in the
 //! format asked for: JSON as data, PNG as an image block, every text format
 //! (XML, CSV, SDF, TXT, ASNT, JSONP, ASNB's base64) as text, cut with a clear
-//! note beyond [`MAX_TEXT_CHARS`].
+//! note where it would pass the caller's `max_characters`.
 
 use super::client::{excerpt, ExternalClient};
 use super::pubchem::{fault_error, Ask};
 use super::{listkey, pug, render};
 use crate::calls::external::call::PugRestCall;
 use crate::calls::external::plan::{Service, MAX_REPLY_BYTES, PUBCHEM_TIMEOUT_MS};
+use crate::calls::view::View;
 use crate::error::{Error, ErrorKind, Result};
 use crate::net::{HttpCall, HttpReply, Method};
+use crate::tools::budget;
 use crate::tools::content::Content;
 use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;
 use serde_json::{json, Value};
 
-/// Most characters of a text reply kept in the result.
-pub const MAX_TEXT_CHARS: usize = 60_000;
 /// Largest JSON reply kept as data; a larger one comes back as (cut) text.
 pub const MAX_JSON_BYTES: usize = 512 * 1024;
 
 /// Sends the request and returns PubChem's answer in the format asked for.
-pub async fn run(ctx: &ToolContext<'_>, call: &PugRestCall) -> Result<ToolOutput> {
+pub async fn run(ctx: &ToolContext<'_>, call: &PugRestCall, view: &View) -> Result<ToolOutput> {
     let request = &call.request;
     let client = ExternalClient::new(ctx, Service::PubChem)?;
     let http = request.to_call(
@@ -91,10 +91,10 @@ pub async fn run(ctx: &ToolContext<'_>, call: &PugRestCall) -> Result<ToolOutput
         _ => {
             let body = String::from_utf8_lossy(&reply.body);
             let length = body.chars().count();
-            let shown: String = body.chars().take(MAX_TEXT_CHARS).collect();
-            if length > MAX_TEXT_CHARS
-                || (request.output == "JSON" && reply.body.len() > MAX_JSON_BYTES)
-            {
+            // The body appears in the text and in structuredContent: each copy within the budget.
+            let limit = budget::room(view.max_characters) - 600;
+            let shown: String = body.chars().take(limit).collect();
+            if length > limit || (request.output == "JSON" && reply.body.len() > MAX_JSON_BYTES) {
                 structured["truncated"] = json!(true);
                 let message = format!(
                     "PubChem's {} reply has {length} characters; the first {} are shown. Ask for fewer identifiers, a property table or list instead of full records, or page a list with options listkey_start and listkey_count.",

@@ -8,25 +8,13 @@ use crate::tools::content::{Annotations, Content, Role};
 use crate::tools::ToolOutput;
 use serde_json::Value;
 
-/// Cap on the text block; structured content carries the rest.
-pub const MAX_TEXT_CHARS: usize = 40_000;
-
 fn s(v: &Value) -> &str {
     v.as_str().unwrap_or("")
 }
 
-fn clip(text: String) -> String {
-    if text.chars().count() <= MAX_TEXT_CHARS {
-        return text;
-    }
-    let mut t: String = text.chars().take(MAX_TEXT_CHARS).collect();
-    t.push_str("\n… (shortened; structuredContent has everything)");
-    t
-}
-
 /// The result: a text block for people and assistants, plus an assistant-only hint.
 pub fn output(structured: Value, text: String, hint: Option<String>) -> ToolOutput {
-    let mut out = ToolOutput::new(structured, clip(text)).with_text_annotations(
+    let mut out = ToolOutput::new(structured, text).with_text_annotations(
         Annotations::for_audience(&[Role::User, Role::Assistant]).with_priority(1.0),
     );
     if let Some(h) = hint {

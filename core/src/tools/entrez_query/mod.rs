@@ -5,6 +5,7 @@
 //! the replies with [`crate::parse`], and [`render`] writes the text block.
 //! Large results are capped here, with the total and a way forward.
 
+pub mod listing;
 pub mod operations;
 pub mod render;
 
@@ -59,8 +60,8 @@ async fn run(ctx: &ToolContext<'_>, args: QueryArgs) -> Result<ToolOutput> {
     match &call {
         QueryCall::Info(c) => operations::info(ctx, c).await,
         QueryCall::Search(c) => operations::search(ctx, c).await,
-        QueryCall::Summary(c) => operations::summary(ctx, c).await,
-        QueryCall::Fetch(c) => operations::fetch(ctx, c).await,
+        QueryCall::Summary(c) => listing::summary(ctx, c).await,
+        QueryCall::Fetch(c) => listing::fetch(ctx, c).await,
         QueryCall::Link(c) => operations::link(ctx, c).await,
         QueryCall::Post(c) => operations::post(ctx, c).await,
         QueryCall::GlobalQuery(c) => operations::global_query(ctx, c).await,

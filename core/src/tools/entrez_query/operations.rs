@@ -2,34 +2,23 @@
 
 use super::render;
 use crate::calls::query::call::{
-    CitationMatch, Fetch, GlobalQuery, Info, Link, LinkMode, Post, ReplyMode, Search, Spell,
-    Summary,
+    CitationMatch, GlobalQuery, Info, Link, LinkMode, Post, ReplyMode, Search, Spell,
 };
-use crate::calls::query::plan::{self, Format};
-use crate::entrez::databases;
+use crate::calls::query::plan;
 use crate::error::{Error, ErrorKind, Result};
 use crate::parse;
-use crate::parse::records::Records;
 use crate::tools::content::{Annotations, Content, Role};
 use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-/// Cap on the text block, in characters; structured content carries the rest.
-pub const MAX_TEXT_CHARS: usize = 60_000;
-
-fn to_value<T: Serialize>(v: &T) -> Value {
+pub(super) fn to_value<T: Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
 /// The readable block for people and assistants, plus a hint block for the assistant alone.
-fn output(structured: Value, text: String, hint: Option<String>) -> ToolOutput {
-    let mut text = text;
-    if text.chars().count() > MAX_TEXT_CHARS {
-        text = text.chars().take(MAX_TEXT_CHARS).collect::<String>()
-            + "\n[text shortened; structuredContent holds every field]";
-    }
+pub(super) fn output(structured: Value, text: String, hint: Option<String>) -> ToolOutput {
     let mut out = ToolOutput::new(structured, text).with_text_annotations(
         Annotations::for_audience(&[Role::User, Role::Assistant]).with_priority(1.0),
     );
@@ -43,7 +32,7 @@ fn output(structured: Value, text: String, hint: Option<String>) -> ToolOutput {
 }
 
 /// Where to go when a result was capped.
-fn paging_hint(ctx: &ToolContext<'_>, shown: usize, total: usize) -> String {
+pub(super) fn paging_hint(ctx: &ToolContext<'_>, shown: usize, total: usize) -> String {
     let staging = if ctx.registry.get("entrez_data").is_some() {
         " For the whole set, stage it with entrez_data (operation fetch_and_stage) and query it in SQL."
     } else {
@@ -129,129 +118,13 @@ pub async fn search(ctx: &ToolContext<'_>, call: &Search) -> Result<ToolOutput> 
     Ok(output(structured, text, hint))
 }
 
-/// esummary; JSON per-uid errors are reported, never dropped.
-pub async fn summary(ctx: &ToolContext<'_>, call: &Summary) -> Result<ToolOutput> {
-    let db = &call.database;
-    let reply = ctx.entrez()?.send(&plan::summary(call)).await?;
-    let parsed = if call.retmode == ReplyMode::Json {
-        parse::esummary::parse_esummary_json(&reply.body)?
-    } else {
-        parse::esummary::parse_esummary_xml(&reply.body)?
-    };
-    if parsed.docs.is_empty() && !parsed.errors.is_empty() {
-        let messages: Vec<String> = parsed.errors.iter().map(|e| e.message.clone()).collect();
-        return Err(crate::entrez::faults::ncbi_error(&messages));
-    }
-    let cap = call.max_records;
-    let total = parsed.docs.len();
-    let docs: Vec<Value> = parsed
-        .docs
-        .iter()
-        .take(cap)
-        .map(|d| {
-            let h = parse::esummary::headline(d);
-            json!({"uid": d.uid, "title": h.title, "authors": h.authors, "source": h.source, "year": h.year, "fields": d.fields})
-        })
-        .collect();
-    let errors: Vec<Value> = parsed.errors.iter().map(to_value).collect();
-    let warnings: Vec<String> = parsed
-        .errors
-        .iter()
-        .map(|e| format!("{}: {}", e.uid.as_deref().unwrap_or("request"), e.message))
-        .collect();
-    let structured = json!({
-        "operation": "summary", "database": db, "count": docs.len(), "total": total,
-        "truncated": total > docs.len(), "docs": docs, "errors": errors, "warnings": warnings,
-    });
-    let text = render::summary(db, &structured);
-    let hint = (total > cap).then(|| paging_hint(ctx, cap, total));
-    Ok(capped(output(structured, text, hint.clone()), hint))
-}
-
 /// Names a cut made to a result (records beyond max_records, text beyond its bound) as a
 /// `results_capped` warning with the total and the way to the rest.
-fn capped(out: ToolOutput, hint: Option<String>) -> ToolOutput {
+pub(super) fn capped(out: ToolOutput, hint: Option<String>) -> ToolOutput {
     match hint {
         Some(h) => out.with_warning(codes::RESULTS_CAPPED, "$.max_records", h),
         None => out,
     }
-}
-
-/// efetch, parsed according to the database and format.
-pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
-    let db = &call.database;
-    let format = call.format;
-    let reply = ctx.entrez()?.send(&plan::fetch(call)).await?;
-    let body = &reply.body;
-    let records: Vec<Value> = match parse::records::parse(format, body)? {
-        Records::Pubmed(r) | Records::Medline(r) => r.iter().map(to_value).collect(),
-        Records::Pmc(r) => r.iter().map(to_value).collect(),
-        Records::Sequences(r) => r.iter().map(to_value).collect(),
-        Records::Taxa(r) => r.iter().map(to_value).collect(),
-        Records::Ipg(r) => r.iter().map(to_value).collect(),
-        Records::Generic(r) => r.iter().map(to_value).collect(),
-        Records::Raw => Vec::new(),
-    };
-    if format == Format::Raw {
-        // Binary replies (EFetch's binary ASN.1) travel as base64, never as mangled text.
-        let (raw, encoding) = match std::str::from_utf8(body) {
-            Ok(t) => (t.to_string(), "text"),
-            Err(_) => {
-                use base64::Engine;
-                let encoded = base64::engine::general_purpose::STANDARD.encode(body);
-                (encoded, "base64")
-            }
-        };
-        let length = raw.chars().count();
-        let truncated = length > MAX_TEXT_CHARS;
-        let shown: String = raw.chars().take(MAX_TEXT_CHARS).collect();
-        let mut warnings = Vec::new();
-        if truncated {
-            warnings.push(format!(
-                "The reply ({length} characters) was cut to its first {MAX_TEXT_CHARS}: ask for fewer records per call{}.",
-                if call.region.seq_start.is_some() || databases::genbank_rettype(db).is_some() {
-                    ", or a region of the sequence (seq_start, seq_stop)"
-                } else {
-                    ""
-                }
-            ));
-        }
-        let structured = json!({
-            "operation": "fetch", "database": db, "format": format.name(),
-            "content_type": reply.header("content-type").unwrap_or("text/plain"),
-            "count": 0, "total": 0, "truncated": truncated, "records": [], "raw": shown,
-            "raw_length": length, "raw_encoding": encoding, "warnings": warnings,
-        });
-        let out = output(
-            structured,
-            shown,
-            truncated.then(|| "The raw reply was shortened: fetch fewer ids per call, page a history set with retstart/retmax, or (sequences) ask for a region with seq_start/seq_stop.".to_string()),
-        );
-        return Ok(match warnings.first() {
-            Some(w) => out.with_warning(codes::RESULTS_CAPPED, "$.ids", w.clone()),
-            None => out,
-        });
-    }
-    let requested = call.records.ids().len();
-    let total = records.len();
-    let cap = call.max_records;
-    let shown: Vec<Value> = records.into_iter().take(cap).collect();
-    let mut warnings: Vec<String> = Vec::new();
-    if requested > 0 && total < requested && !matches!(format, Format::GenericXml | Format::IpgXml)
-    {
-        warnings.push(format!(
-            "{requested} ids requested, {total} records returned: some ids were not found in {db}."
-        ));
-    }
-    let structured = json!({
-        "operation": "fetch", "database": db, "format": format.name(),
-        "content_type": reply.header("content-type").unwrap_or("text/xml"),
-        "count": shown.len(), "total": total, "truncated": total > shown.len(),
-        "records": shown, "warnings": warnings,
-    });
-    let text = render::records(format, &structured);
-    let hint = (total > cap).then(|| paging_hint(ctx, cap, total));
-    Ok(capped(output(structured, text, hint.clone()), hint))
 }
 
 /// elink, in XML, JSON, or (prlinks retmode=ref) as the provider URL NCBI redirects to.

@@ -155,7 +155,9 @@ fn article(a: &Value) -> String {
     if let Some(y) = a["year"].as_i64() {
         cite.push(y.to_string());
     }
-    out.push_str(&format!("\n   {}", cite.join(" · ")));
+    if !cite.is_empty() {
+        out.push_str(&format!("\n   {}", cite.join(" · ")));
+    }
     let mut ids = vec![format!("PMID {}", s(&a["pmid"]))];
     if let Some(d) = a["doi"].as_str() {
         ids.push(format!("doi {d}"));
@@ -165,13 +167,38 @@ fn article(a: &Value) -> String {
     }
     out.push_str(&format!("\n   {}", ids.join(" · ")));
     if let Some(abs) = a["abstract_text"].as_str() {
-        let short: String = abs.chars().take(600).collect();
-        out.push_str(&format!(
-            "\n   Abstract: {short}{}",
-            if abs.chars().count() > 600 { "…" } else { "" }
-        ));
+        // Whole, one labelled section per line: what a reader needs to judge the work.
+        for line in abs.lines().filter(|l| !l.trim().is_empty()) {
+            out.push_str(&format!("\n   {line}"));
+        }
+    }
+    let majors = mesh_majors(a);
+    if !majors.is_empty() {
+        out.push_str(&format!("\n   MeSH major: {}", majors.join("; ")));
+    }
+    let keywords: Vec<&str> = a["keywords"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|k| k.as_str().or(k["keyword"].as_str()))
+        .collect();
+    if !keywords.is_empty() {
+        out.push_str(&format!("\n   Keywords: {}", keywords.join("; ")));
     }
     out
+}
+
+/// Major MeSH topics: `mesh_major` as shaped, or read from full `mesh` headings.
+fn mesh_majors(a: &Value) -> Vec<String> {
+    match (a["mesh_major"].as_array(), a["mesh"].as_array()) {
+        (Some(list), _) => list
+            .iter()
+            .filter_map(Value::as_str)
+            .map(String::from)
+            .collect(),
+        (None, Some(mesh)) => crate::tools::shape::major_topics(mesh),
+        (None, None) => Vec::new(),
+    }
 }
 
 fn pmc(a: &Value) -> String {
@@ -185,14 +212,27 @@ fn pmc(a: &Value) -> String {
     .filter_map(|(p, v)| v.as_str().map(|x| format!("{p}{x}")))
     .collect();
     out.push_str(&format!("\n   {}", ids.join(" · ")));
-    let sections: Vec<&str> = a["sections"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|x| x["title"].as_str())
-        .collect();
-    if !sections.is_empty() {
-        out.push_str(&format!("\n   Sections: {}", sections.join("; ")));
+    if let Some(abs) = a["abstract_text"].as_str().or(a["abstract"].as_str()) {
+        out.push_str(&format!("\n   Abstract: {abs}"));
+    }
+    let sections: Vec<&Value> = a["sections"].as_array().into_iter().flatten().collect();
+    if sections.iter().any(|x| x["text"].is_string()) {
+        // detail full: the body, section by section.
+        for x in &sections {
+            out.push_str(&format!(
+                "\n   ## {}\n   {}",
+                x["title"].as_str().unwrap_or("(untitled)"),
+                s(&x["text"])
+            ));
+        }
+    } else {
+        let titles: Vec<&str> = sections
+            .iter()
+            .filter_map(|x| x["title"].as_str())
+            .collect();
+        if !titles.is_empty() {
+            out.push_str(&format!("\n   Sections: {}", titles.join("; ")));
+        }
     }
     out
 }

@@ -87,6 +87,7 @@ pub async fn check(ctx: &ToolContext<'_>, args: &QueryArgs, report: &mut Report)
         retmode: ReplyMode::Json,
         version: None,
         max_records: MAX_IDS,
+        view: Default::default(),
     });
     let (client, network) = match (ctx.entrez(), ctx.network) {
         (Ok(c), Some(n)) => (c, n),

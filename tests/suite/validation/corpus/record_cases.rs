@@ -490,6 +490,15 @@ fn fetches() -> Vec<Case> {
         ),
         warned(
             Q,
+            json!({"operation": "fetch", "database": "pubmed", "ids": ["1"], "max_characters": 900_000}),
+            &[("budget_capped", "$.max_characters")],
+        ),
+        ok(
+            Q,
+            json!({"operation": "fetch", "database": "pubmed", "ids": ["1"], "detail": "brief", "fields": ["title"], "max_characters": 5000}),
+        ),
+        warned(
+            Q,
             f("pubmed", pmid.clone(), json!({"term": "x"})),
             &[("ignored_parameter", "$.term")],
         ),

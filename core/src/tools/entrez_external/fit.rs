@@ -1,0 +1,95 @@
+//! PubChem and PMC lookups shaped to the caller's view and fitted to its budget.
+//!
+//! Every lookup answers with one list of records (compounds, substances,
+//! assays, converted ids, citations, BioC articles, OA records); [`listed`]
+//! shapes that list with `detail` and `fields`, keeps the longest run that
+//! fits `max_characters`, and names the records left out with the call that
+//! returns them.
+
+use super::render;
+use crate::calls::view::View;
+use crate::tools::budget;
+use crate::tools::shape::{self, Kind};
+use crate::tools::ToolOutput;
+use serde_json::{json, Map, Value};
+
+/// The fields that identify a record, in the order they are looked for.
+const ID_FIELDS: &[&str] = &["cid", "sid", "aid", "requested_id", "pmcid", "id"];
+
+/// One result's list: where it sits in the result and what it holds.
+pub struct List<'a> {
+    /// The key of the list in the result, e.g. `compounds`.
+    pub key: &'a str,
+    /// How its records are shaped.
+    pub kind: Kind,
+    /// What the records are called in the warning, e.g. "compounds".
+    pub noun: &'a str,
+}
+
+/// The result with its list shaped and fitted: `render` writes the text of a result,
+/// `next` makes the arguments that return the records with the given ids.
+pub fn listed(
+    structured: Value,
+    list: List<'_>,
+    view: &View,
+    render: fn(&Value) -> String,
+    hint: Option<String>,
+    next: impl FnOnce(&[String]) -> Map<String, Value>,
+) -> ToolOutput {
+    let mut next = Some(next);
+    let mut next = |ids: &[String]| next.take().map(|f| f(ids)).unwrap_or_default();
+    listed_with(structured, list, view, render, hint, &mut next)
+}
+
+fn listed_with(
+    mut structured: Value,
+    list: List<'_>,
+    view: &View,
+    render: fn(&Value) -> String,
+    hint: Option<String>,
+    next: &mut dyn FnMut(&[String]) -> Map<String, Value>,
+) -> ToolOutput {
+    let records = match structured.get_mut(list.key).map(Value::take) {
+        Some(Value::Array(items)) => shape::records(list.kind, items, view),
+        _ => Vec::new(),
+    };
+    let counted = structured
+        .get("count")
+        .is_some_and(|c| c.as_u64() == Some(records.len() as u64));
+    let fitted = budget::fit(records.len(), view.max_characters, |k| {
+        let mut s = structured.clone();
+        s[list.key] = json!(records[..k]);
+        if counted {
+            s["count"] = json!(k);
+        }
+        let text = render(&s);
+        (s, text)
+    });
+    let left: Vec<String> = records[fitted.shown..].iter().filter_map(id_of).collect();
+    let next = (!left.is_empty()).then(|| {
+        let ids = budget::next_ids(&left, view.max_characters);
+        budget::next_call("entrez_external", next(ids), view)
+    });
+    let out = render::output(fitted.structured.clone(), fitted.text.clone(), hint);
+    budget::left_out(out, &fitted, view.max_characters, list.noun, &left, next)
+}
+
+fn id_of(record: &Value) -> Option<String> {
+    ID_FIELDS.iter().find_map(|f| match &record[*f] {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    })
+}
+
+/// A PMC call's arguments for the ids left out.
+pub fn pmc_ids(operation: &str, ids: &[String], extra: &[(&str, Value)]) -> Map<String, Value> {
+    let mut a = Map::new();
+    a.insert("service".into(), json!("pmc"));
+    a.insert("operation".into(), json!(operation));
+    a.insert("ids".into(), json!(ids));
+    for (k, v) in extra {
+        a.insert(k.to_string(), v.clone());
+    }
+    a
+}

@@ -1,0 +1,271 @@
+//! The operations that return records, summary and fetch: shaped to the caller's
+//! `detail` and `fields`, fitted to `max_characters`, and what did not fit named
+//! with the call that returns it.
+
+use super::operations::{capped, output, paging_hint, to_value};
+use super::render;
+use crate::calls::query::call::{Fetch, Records, ReplyMode, Summary, Version};
+use crate::calls::query::plan::{self, Format};
+use crate::calls::view::View;
+use crate::entrez::databases;
+use crate::error::Result;
+use crate::parse;
+use crate::parse::records::Records as Parsed;
+use crate::tools::budget;
+use crate::tools::shape::{self, Kind};
+use crate::tools::{ToolContext, ToolOutput};
+use crate::validation::codes;
+use serde_json::{json, Map, Value};
+
+/// esummary; JSON per-uid errors are reported, never dropped.
+pub async fn summary(ctx: &ToolContext<'_>, call: &Summary) -> Result<ToolOutput> {
+    let db = &call.database;
+    let reply = ctx.entrez()?.send(&plan::summary(call)).await?;
+    let parsed = if call.retmode == ReplyMode::Json {
+        parse::esummary::parse_esummary_json(&reply.body)?
+    } else {
+        parse::esummary::parse_esummary_xml(&reply.body)?
+    };
+    if parsed.docs.is_empty() && !parsed.errors.is_empty() {
+        let messages: Vec<String> = parsed.errors.iter().map(|e| e.message.clone()).collect();
+        return Err(crate::entrez::faults::ncbi_error(&messages));
+    }
+    let cap = call.max_records;
+    let total = parsed.docs.len();
+    let docs: Vec<Value> = parsed
+        .docs
+        .iter()
+        .take(cap)
+        .map(|d| {
+            let h = parse::esummary::headline(d);
+            let doc = json!({"uid": d.uid, "title": h.title, "authors": h.authors, "source": h.source, "year": h.year, "fields": d.fields});
+            shape::record(Kind::Summary, doc, &call.view)
+        })
+        .collect();
+    let errors: Vec<Value> = parsed.errors.iter().map(to_value).collect();
+    let warnings: Vec<String> = parsed
+        .errors
+        .iter()
+        .map(|e| format!("{}: {}", e.uid.as_deref().unwrap_or("request"), e.message))
+        .collect();
+    let fitted = budget::fit(docs.len(), call.view.max_characters, |k| {
+        let structured = json!({
+            "operation": "summary", "database": db, "count": k, "total": total,
+            "truncated": total > k, "docs": docs[..k], "errors": errors, "warnings": warnings,
+        });
+        let text = render::summary(db, &structured);
+        (structured, text)
+    });
+    let hint = (total > cap).then(|| paging_hint(ctx, cap, total));
+    let out = capped(
+        output(fitted.structured.clone(), fitted.text.clone(), hint.clone()),
+        hint,
+    );
+    let left = ids_of(&docs[fitted.shown..]);
+    let next = next_call(
+        "summary",
+        db,
+        &call.records,
+        &call.view,
+        &left,
+        fitted.shown,
+        |a| {
+            if let Some(v) = call.version {
+                a.insert("retmode".into(), json!("xml"));
+                a.insert(
+                    "version".into(),
+                    json!(if v == Version::V1 { "1.0" } else { "2.0" }),
+                );
+            }
+        },
+    );
+    Ok(budget::left_out(
+        out,
+        &fitted,
+        call.view.max_characters,
+        "summaries",
+        &left,
+        next,
+    ))
+}
+
+/// efetch, parsed according to the database and format.
+pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
+    let db = &call.database;
+    let format = call.format;
+    let reply = ctx.entrez()?.send(&plan::fetch(call)).await?;
+    let body = &reply.body;
+    let (kind, records): (Kind, Vec<Value>) = match parse::records::parse(format, body)? {
+        Parsed::Pubmed(r) | Parsed::Medline(r) => (Kind::Article, r.iter().map(to_value).collect()),
+        Parsed::Pmc(r) => (Kind::PmcArticle, r.iter().map(to_value).collect()),
+        Parsed::Sequences(r) => (Kind::Sequence, r.iter().map(to_value).collect()),
+        Parsed::Taxa(r) => (Kind::Taxon, r.iter().map(to_value).collect()),
+        Parsed::Ipg(r) => (Kind::Other, r.iter().map(to_value).collect()),
+        Parsed::Generic(r) => (Kind::Other, r.iter().map(to_value).collect()),
+        Parsed::Raw => (Kind::Other, Vec::new()),
+    };
+    if format == Format::Raw {
+        return Ok(raw(call, &reply));
+    }
+    let requested = call.records.ids().len();
+    let total = records.len();
+    let cap = call.max_records;
+    let shown = shape::records(kind, records.into_iter().take(cap).collect(), &call.view);
+    let mut warnings: Vec<String> = Vec::new();
+    if requested > 0 && total < requested && !matches!(format, Format::GenericXml | Format::IpgXml)
+    {
+        warnings.push(format!(
+            "{requested} ids requested, {total} records returned: some ids were not found in {db}."
+        ));
+    }
+    let content_type = reply.header("content-type").unwrap_or("text/xml");
+    let fitted = budget::fit(shown.len(), call.view.max_characters, |k| {
+        let structured = json!({
+            "operation": "fetch", "database": db, "format": format.name(),
+            "content_type": content_type, "count": k, "total": total, "truncated": total > k,
+            "records": shown[..k], "warnings": warnings,
+        });
+        let text = render::records(format, &structured);
+        (structured, text)
+    });
+    let hint = (total > cap).then(|| paging_hint(ctx, cap, total));
+    let out = capped(
+        output(fitted.structured.clone(), fitted.text.clone(), hint.clone()),
+        hint,
+    );
+    let left = ids_of(&shown[fitted.shown..]);
+    let next = next_call(
+        "fetch",
+        db,
+        &call.records,
+        &call.view,
+        &left,
+        fitted.shown,
+        |a| {
+            if let Some(t) = &call.rettype {
+                a.insert("rettype".into(), json!(t));
+            }
+            a.insert("retmode".into(), json!(call.retmode));
+        },
+    );
+    Ok(budget::left_out(
+        out,
+        &fitted,
+        call.view.max_characters,
+        "records",
+        &left,
+        next,
+    ))
+}
+
+/// The id of each record, as its kind names it.
+fn ids_of(records: &[Value]) -> Vec<String> {
+    const ID_FIELDS: &[&str] = &[
+        "pmid",
+        "pmcid",
+        "accession_version",
+        "accession",
+        "taxid",
+        "uid",
+    ];
+    records
+        .iter()
+        .filter_map(|r| {
+            ID_FIELDS.iter().find_map(|f| match &r[*f] {
+                Value::String(s) if !s.is_empty() => Some(s.clone()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+        })
+        .collect()
+}
+
+/// The call that returns the records the budget left out: the same call for the ids not
+/// shown, or the history page that starts after the last record shown.
+fn next_call(
+    operation: &str,
+    db: &str,
+    records: &Records,
+    view: &View,
+    left: &[String],
+    shown: usize,
+    extra: impl FnOnce(&mut Map<String, Value>),
+) -> Option<Value> {
+    if left.is_empty() {
+        return None;
+    }
+    let mut a = Map::new();
+    a.insert("operation".into(), json!(operation));
+    a.insert("database".into(), json!(db));
+    match records {
+        Records::Ids { .. } => {
+            a.insert(
+                "ids".into(),
+                json!(budget::next_ids(left, view.max_characters)),
+            );
+        }
+        Records::History {
+            webenv,
+            query_key,
+            retstart,
+            ..
+        } => {
+            a.insert("webenv".into(), json!(webenv));
+            a.insert("query_key".into(), json!(query_key));
+            a.insert(
+                "retstart".into(),
+                json!(retstart.unwrap_or(0) + shown as u64),
+            );
+            let page = budget::next_ids(left, view.max_characters).len();
+            a.insert("retmax".into(), json!(page));
+        }
+    }
+    extra(&mut a);
+    Some(budget::next_call("entrez_query", a, view))
+}
+
+/// A reply returned as it came (`raw`): text, or base64 for binary ASN.1, cut to the budget.
+fn raw(call: &Fetch, reply: &crate::net::HttpReply) -> ToolOutput {
+    let db = &call.database;
+    let body = &reply.body;
+    // Binary replies (EFetch's binary ASN.1) travel as base64, never as mangled text.
+    let (raw, encoding) = match std::str::from_utf8(body) {
+        Ok(t) => (t.to_string(), "text"),
+        Err(_) => {
+            use base64::Engine;
+            let encoded = base64::engine::general_purpose::STANDARD.encode(body);
+            (encoded, "base64")
+        }
+    };
+    // The reply appears in the text and in structuredContent: each copy within the budget.
+    let limit = budget::room(call.view.max_characters) - 600;
+    let length = raw.chars().count();
+    let truncated = length > limit;
+    let shown: String = raw.chars().take(limit).collect();
+    let mut warnings = Vec::new();
+    if truncated {
+        warnings.push(format!(
+            "The reply ({length} characters) was cut to its first {limit}: ask for fewer records per call{}.",
+            if call.region.seq_start.is_some() || databases::genbank_rettype(db).is_some() {
+                ", or a region of the sequence (seq_start, seq_stop)"
+            } else {
+                ""
+            }
+        ));
+    }
+    let structured = json!({
+        "operation": "fetch", "database": db, "format": call.format.name(),
+        "content_type": reply.header("content-type").unwrap_or("text/plain"),
+        "count": 0, "total": 0, "truncated": truncated, "records": [], "raw": shown,
+        "raw_length": length, "raw_encoding": encoding, "warnings": warnings,
+    });
+    let out = output(
+        structured,
+        shown,
+        truncated.then(|| "The raw reply was shortened: fetch fewer ids per call, page a history set with retstart/retmax, or (sequences) ask for a region with seq_start/seq_stop.".to_string()),
+    );
+    match warnings.first() {
+        Some(w) => out.with_warning(codes::RESULTS_CAPPED, "$.ids", w.clone()),
+        None => out,
+    }
+}
