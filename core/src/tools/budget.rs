@@ -104,7 +104,8 @@ fn fit_with(
 /// The first of `ids` a next call may carry within `budget`: all of them at any usual
 /// budget, fewer at a small one (the call after returns the next ones, and so on).
 pub fn next_ids(ids: &[String], budget: usize) -> &[String] {
-    let room = budget / 20;
+    // Within the room `room` keeps for a result's own lines, whatever the budget.
+    let room = (budget / 40).min(1_000);
     let mut used = 0;
     let n = ids
         .iter()
@@ -140,7 +141,7 @@ pub fn left_out(
         format!("The {noun} shown is longer than max_characters {budget} on its own and was cut")
     };
     if !ids.is_empty() {
-        message.push_str(&format!(": {}", listed(ids, budget / 20)));
+        message.push_str(&format!(": {}", listed(ids, (budget / 40).min(400))));
     }
     message.push('.');
     if left > 0 && fitted.cut_first {
@@ -150,8 +151,13 @@ pub fn left_out(
     match &next_call {
         Some(call) => {
             let written = next_call_text(call);
-            if written.chars().count() <= budget / 20 {
+            let carried = call["arguments"]["ids"].as_array().map_or(ids.len(), Vec::len);
+            if written.chars().count() <= (budget / 20).min(600) {
                 message.push_str(&format!(" Next: {written}"));
+            } else if carried < ids.len() {
+                message.push_str(&format!(
+                    " Next: the call in budget.next_call, for the first {carried} of them (its result names the next)."
+                ));
             } else {
                 message.push_str(" Next: the call in budget.next_call.");
             }
@@ -245,7 +251,14 @@ pub fn shrink(v: &mut Value, limit: usize) -> Vec<String> {
         }
         let excess = size - limit;
         let Some(path) = largest(v, String::from("$")) else {
-            break;
+            // Nothing long is left: as a last resort, the records' empty fields go (a null
+            // says no more than an absent field does).
+            let dropped = drop_nulls(v);
+            if dropped == 0 {
+                break;
+            }
+            cuts.push(format!("{dropped} empty fields of records left out"));
+            continue;
         };
         let Some(node) = at(v, &path) else { break };
         match node {
@@ -270,10 +283,48 @@ pub fn shrink(v: &mut Value, limit: usize) -> Vec<String> {
     cuts
 }
 
-/// The path of the largest list (of two items or more) or long string in `v`.
+/// Removes the null fields of objects inside lists (records, rows as objects), outside
+/// `budget` and `call_warnings`; returns how many went.
+fn drop_nulls(v: &mut Value) -> usize {
+    fn inside(v: &mut Value, in_list: bool) -> usize {
+        match v {
+            Value::Array(items) => items.iter_mut().map(|x| inside(x, true)).sum(),
+            Value::Object(map) => {
+                let before = map.len();
+                if in_list {
+                    map.retain(|_, x| !x.is_null());
+                }
+                before - map.len() + map.values_mut().map(|x| inside(x, in_list)).sum::<usize>()
+            }
+            _ => 0,
+        }
+    }
+    match v {
+        Value::Object(map) => map
+            .iter_mut()
+            .filter(|(k, _)| *k != "budget" && *k != "call_warnings")
+            .map(|(_, x)| inside(x, false))
+            .sum(),
+        _ => 0,
+    }
+}
+
+/// The path of the largest list (of two items or more) or long string in `v`, outside
+/// what names the cuts already made (`budget`, `call_warnings`): a next call is never cut.
 fn largest(v: &Value, path: String) -> Option<String> {
     let mut best: Option<(usize, String)> = None;
-    walk(v, path, &mut best);
+    match v {
+        Value::Object(map) => {
+            for (k, x) in map {
+                if k != "budget" && k != "call_warnings" {
+                    walk(x, format!("{path}.{k}"), &mut best);
+                }
+            }
+        }
+        other => {
+            walk(other, path, &mut best);
+        }
+    }
     best.map(|(_, p)| p)
 }
 
@@ -450,8 +501,8 @@ mod tests {
     #[test]
     fn a_small_budget_carries_the_first_ids_only() {
         let ids: Vec<String> = (0..100).map(|i| format!("9000{i:04}")).collect();
-        assert_eq!(next_ids(&ids, 60_000).len(), 100);
-        assert_eq!(next_ids(&ids, 2_000).len(), 9);
+        assert_eq!(next_ids(&ids, 60_000).len(), 90);
+        assert_eq!(next_ids(&ids, 2_000).len(), 4);
         assert_eq!(next_ids(&ids[..1], 10).len(), 1);
     }
 
@@ -475,6 +526,21 @@ mod tests {
         assert!(json_chars(&v) <= 2_000);
         assert_eq!(cuts.len(), 1);
         assert!(cuts[0].starts_with("$.raw"));
+    }
+
+    #[test]
+    fn shrink_never_cuts_what_names_the_rest() {
+        let mut v = json!({"records": ["r".repeat(3_000), "s".repeat(3_000)],
+            "budget": {"next_call": {"arguments": {"sql": "q".repeat(2_000)}}}});
+        shrink(&mut v, 3_000);
+        assert_eq!(
+            v["budget"]["next_call"]["arguments"]["sql"]
+                .as_str()
+                .unwrap()
+                .len(),
+            2_000
+        );
+        assert_eq!(v["records"].as_array().unwrap().len(), 1);
     }
 
     #[test]

@@ -219,16 +219,19 @@ impl Registry {
         if let Some(e) = report.rejection(name) {
             return Ok(error_result_in(&e, form, &[]));
         }
-        let budget = arguments.view().max_characters;
+        // Only tools that take max_characters are held to a budget (their callers can change it).
+        let budget = arguments
+            .view_args()
+            .map(|_| arguments.view().max_characters);
         let outcome = (tool.spec.handler)(ctx, arguments).await;
         let call_warnings: Vec<Value> = report.warnings.iter().map(Finding::to_value).collect();
         Ok(match outcome {
             Ok(output) => {
                 // validate's findings are about the caller's own arguments, and a finding
                 // cut away would make it lie: its result is held by its input, not a budget.
-                let output = match form {
-                    TextForm::ValidationJson => output,
-                    TextForm::Readable => within(output, budget, &call_warnings),
+                let output = match (form, budget) {
+                    (TextForm::Readable, Some(budget)) => within(output, budget, &call_warnings),
+                    _ => output,
                 };
                 self.checked_success(tool, with_call_warnings(output, call_warnings))
             }
@@ -311,11 +314,12 @@ fn within(output: ToolOutput, budget: usize, call_warnings: &[Value]) -> ToolOut
         .chain(&output.coded_warnings)
         .cloned()
         .collect();
+    // The warnings' lines, and what joins them to the result ("\n\n", "call_warnings":).
     let reserved = if all.is_empty() {
         0
     } else {
         let text = call_warnings_text(&all).chars().count();
-        text.max(super::budget::json_chars(&Value::Array(all)))
+        text.max(super::budget::json_chars(&Value::Array(all))) + 20
     };
     super::budget::enforce(output, budget, reserved)
 }

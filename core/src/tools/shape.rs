@@ -88,8 +88,9 @@ const KINDS: &[Levels] = &[
             "organism",
             "taxid",
         ],
-        // Residues and the feature table are what make a record megabytes long.
-        standard_drops: &["sequence", "features"],
+        // The feature table is what makes an annotated record long; the residues stay (a
+        // FASTA is asked for them), held to the budget like any text.
+        standard_drops: &["features"],
     },
     Levels {
         kind: Kind::Taxon,
@@ -125,7 +126,7 @@ const KINDS: &[Levels] = &[
     },
 ];
 
-/// The id fields kept with `fields` in records of kinds without levels.
+/// Where a record of a kind without its own id field keeps its id, in the order looked for.
 const OTHER_IDS: &[&str] = &["cid", "sid", "aid", "requested_id", "pmcid", "id", "uid"];
 
 fn levels(kind: Kind) -> Option<&'static Levels> {
@@ -134,31 +135,29 @@ fn levels(kind: Kind) -> Option<&'static Levels> {
 
 /// The record as the view asks for it.
 pub fn record(kind: Kind, full: Value, view: &View) -> Value {
+    record_keeping(kind, full, view, &[])
+}
+
+/// The record as the view asks for it, `keep` (the fields its result's schema requires)
+/// kept whatever `fields` names.
+pub fn record_keeping(kind: Kind, full: Value, view: &View, keep: &[&str]) -> Value {
     let Value::Object(map) = &full else {
         return full;
     };
-    let Some(levels) = levels(kind) else {
-        // No levels for this kind: `fields` still picks, beside whichever id the record has.
-        if view.fields.is_empty() {
-            return full;
-        }
-        let picked: Map<String, Value> = map
-            .iter()
-            .filter(|(k, _)| OTHER_IDS.contains(&k.as_str()) || view.fields.contains(k))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        return Value::Object(picked);
-    };
-    let mut shaped = match view.detail {
-        Detail::Full => map.clone(),
-        Detail::Standard => standard(kind, levels, map),
-        Detail::Brief => brief(kind, levels, map),
+    let levels = levels(kind);
+    let mut shaped = match (levels, view.detail) {
+        (None, _) | (_, Detail::Full) => map.clone(),
+        (Some(l), Detail::Standard) => standard(kind, l, map),
+        (Some(l), Detail::Brief) => brief(kind, l, map),
     };
     if !view.fields.is_empty() {
+        let id = levels.map(|l| l.id);
+        let wanted =
+            |k: &str| Some(k) == id || keep.contains(&k) || view.fields.iter().any(|f| f == k);
         let mut picked = Map::new();
-        for name in std::iter::once(levels.id).chain(view.fields.iter().map(String::as_str)) {
-            if let Some(v) = shaped.get(name).or_else(|| map.get(name)) {
-                picked.insert(name.to_string(), v.clone());
+        for (name, value) in shaped.iter().chain(map.iter()) {
+            if wanted(name) && !picked.contains_key(name) {
+                picked.insert(name.clone(), value.clone());
             }
         }
         shaped = picked;
@@ -168,7 +167,26 @@ pub fn record(kind: Kind, full: Value, view: &View) -> Value {
 
 /// Shapes every record of a list.
 pub fn records(kind: Kind, list: Vec<Value>, view: &View) -> Vec<Value> {
-    list.into_iter().map(|r| record(kind, r, view)).collect()
+    records_keeping(kind, list, view, &[])
+}
+
+/// Shapes every record of a list, keeping `keep` in each (see [`record_keeping`]).
+pub fn records_keeping(kind: Kind, list: Vec<Value>, view: &View, keep: &[&str]) -> Vec<Value> {
+    list.into_iter()
+        .map(|r| record_keeping(kind, r, view, keep))
+        .collect()
+}
+
+/// The id of a record of `kind`: the kind's own id field, else the first id field it has.
+pub fn id_of(kind: Kind, record: &Value) -> Option<String> {
+    let own = levels(kind).map(|l| l.id);
+    own.into_iter()
+        .chain(OTHER_IDS.iter().copied())
+        .find_map(|f| match &record[f] {
+            Value::String(s) if !s.is_empty() => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        })
 }
 
 fn brief(kind: Kind, levels: &Levels, map: &Map<String, Value>) -> Map<String, Value> {
@@ -339,6 +357,29 @@ mod tests {
         );
         assert_eq!(a["mesh"][1]["qualifiers"][0]["name"], "methods");
         assert_eq!(a["authors"][0], "Cock PJ");
+    }
+
+    #[test]
+    fn fields_never_drop_what_the_schema_requires() {
+        let r = json!({"requested_id": "PMC1", "status": "ok", "pmid": "1", "doi": "10/x"});
+        let v = view(Detail::Standard, &["doi"]);
+        let picked = record_keeping(Kind::Other, r.clone(), &v, &["requested_id", "status"]);
+        assert_eq!(
+            picked,
+            json!({"requested_id": "PMC1", "status": "ok", "doi": "10/x"})
+        );
+        assert_eq!(record(Kind::Other, r.clone(), &View::default()), r);
+    }
+
+    #[test]
+    fn each_kind_is_known_by_its_own_id() {
+        let pmc = json!({"pmid": "1", "pmcid": "PMC2"});
+        assert_eq!(id_of(Kind::PmcArticle, &pmc).as_deref(), Some("PMC2"));
+        assert_eq!(id_of(Kind::Article, &pmc).as_deref(), Some("1"));
+        assert_eq!(
+            id_of(Kind::Other, &json!({"cid": 2244})).as_deref(),
+            Some("2244")
+        );
     }
 
     #[test]

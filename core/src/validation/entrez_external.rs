@@ -151,9 +151,15 @@ fn pubchem_options(call: &ExternalCall, report: &mut Report) {
     }
 }
 
-/// Whether `op` returns records that `detail` and `fields` shape (every budget bounds every op).
-pub fn shapes_records(op: &str) -> bool {
-    !matches!(op, "pug_rest" | "structure_search")
+/// Whether `op` acts on view parameter `key` (max_characters bounds every operation; `fields`
+/// picks from every list of records; `detail` has levels for compounds and BioC documents).
+pub fn takes_view(op: &str, key: &str) -> bool {
+    match key {
+        "max_characters" => true,
+        "fields" => !matches!(op, "pug_rest" | "structure_search"),
+        "detail" => matches!(op, "compound" | "bioc"),
+        _ => false,
+    }
 }
 
 /// An argument the call was given but does not act on is named in a warning (unless a rule
@@ -161,9 +167,9 @@ pub fn shapes_records(op: &str) -> bool {
 fn dropped(op: &str, args: &ExternalArgs, normalized: &Value, report: &mut Report) {
     let by_path = op == "pug_rest" && args.path.is_some();
     for key in &args.given {
-        if matches!(key.as_str(), "service" | "operation" | "max_characters")
+        if matches!(key.as_str(), "service" | "operation")
             || (by_path && matches!(key.as_str(), "path" | "options"))
-            || (matches!(key.as_str(), "detail" | "fields") && shapes_records(op))
+            || takes_view(op, key)
         {
             continue;
         }

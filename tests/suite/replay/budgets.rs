@@ -250,11 +250,55 @@ fn rows_past_the_budget_are_named_with_the_statement_that_pages_on() {
     assert!(next["sql"]
         .as_str()
         .unwrap()
-        .ends_with(&format!("OFFSET {shown}")));
+        .ends_with(&format!("LIMIT {} OFFSET {shown}", 60 - shown)));
+    assert_eq!(next["limit"], 60 - shown);
     let rest = ok(&s, next.clone());
     assert_eq!(
         rest["rows"][0][0],
         json!(90_000_001 + shown as u64),
         "the next page starts after the last row shown"
     );
+    // Exactly the rows left out, no more (the next call pages on within its own budget).
+    assert_eq!(rest["total"], 60 - shown);
+    // A statement with its closing semicolon and a comment pages the same way.
+    let r = call_tool(
+        &s,
+        "entrez_data",
+        json!({"operation": "query", "data_access_id": id, "max_characters": 8_000,
+               "sql": format!("{sql}; -- by pmid")}),
+    );
+    let next = &r["structuredContent"]["budget"]["next_call"]["arguments"];
+    assert_eq!(
+        ok(&s, next.clone())["rows"][0][0],
+        json!(90_000_001 + shown as u64)
+    );
+}
+
+#[test]
+fn a_history_page_past_the_budget_continues_at_the_next_record() {
+    let replay = Replay::start();
+    let (s, _, _) = server(Some(&replay), Limits::default());
+    let search = call_tool(
+        &s,
+        "entrez_query",
+        json!({"operation": "search", "term": "replay-synthetic[all]", "usehistory": true, "retmax": 0}),
+    );
+    let sc = &search["structuredContent"];
+    let (webenv, key) = (sc["webenv"].clone(), sc["query_key"].clone());
+    let r = call_tool(
+        &s,
+        "entrez_query",
+        json!({"operation": "fetch", "webenv": webenv, "query_key": key, "retstart": 10,
+               "retmax": 20, "max_characters": 12_000}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    let sc = &r["structuredContent"];
+    let shown = sc["records"].as_array().unwrap().len();
+    assert!(shown > 0 && shown < 20, "{shown}");
+    let next = &sc["budget"]["next_call"]["arguments"];
+    assert_eq!(next["retstart"], 10 + shown);
+    assert_eq!(next["retmax"], 20 - shown);
+    let rest = call_tool(&s, "entrez_query", next.clone());
+    let first = &rest["structuredContent"]["records"][0]["pmid"];
+    assert_eq!(first, &json!((90_000_011 + shown as u64).to_string()));
 }

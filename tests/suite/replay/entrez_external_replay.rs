@@ -624,6 +624,39 @@ fn twenty_concurrent_pubchem_calls_stay_under_five_per_second() {
 }
 
 #[test]
+fn fields_keep_what_each_result_requires_and_detail_is_named_where_it_does_nothing() {
+    let replay = ExternalReplay::start();
+    let s = server(&replay);
+    let sc = ok(
+        &s,
+        pmc(
+            "id_convert",
+            json!({"ids": ["23193287"], "fields": ["doi"], "detail": "brief"}),
+        ),
+    );
+    let record = sc["records"][0].as_object().unwrap();
+    let keys: Vec<&String> = record.keys().collect();
+    assert_eq!(keys, ["doi", "requested_id", "status"]);
+    let ignored: Vec<&Value> = sc["call_warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["code"] == "ignored_parameter")
+        .collect();
+    assert_eq!(ignored.len(), 1, "{sc}");
+    assert_eq!(ignored[0]["path"], "$.detail");
+    let bioc = ok(
+        &s,
+        pmc(
+            "bioc",
+            json!({"ids": ["PMC3531190"], "fields": ["passages"]}),
+        ),
+    );
+    assert_eq!(bioc["articles"][0]["ok"], true);
+    assert_eq!(bioc["articles"][0]["id"], "PMC3531190");
+}
+
+#[test]
 fn id_converter_reports_each_id() {
     let replay = ExternalReplay::start();
     let s = server(&replay);

@@ -84,24 +84,47 @@ pub async fn query(ctx: &ToolContext<'_>, call: &Query) -> Result<ToolOutput> {
         }
         (structured, text)
     });
-    // The rows left out, as the same statement paged past the rows shown.
+    // The rows left out, exactly: the same statement, past the rows shown, as many as were
+    // returned and not shown.
     let next = (fitted.shown < rows.len()).then(|| {
-        let statement = sql.trim().trim_end_matches(';').trim_end();
+        let rest = rows.len() - fitted.shown;
         let mut a = serde_json::Map::new();
         a.insert("operation".into(), json!("query"));
         a.insert("data_access_id".into(), json!(info.id));
         a.insert(
             "sql".into(),
             json!(format!(
-                "SELECT * FROM (\n{statement}\n) LIMIT {} OFFSET {}",
-                policy.limit, fitted.shown
+                "SELECT * FROM (\n{}\n) LIMIT {rest} OFFSET {}",
+                statement_of(sql),
+                fitted.shown
             )),
         );
+        a.insert("limit".into(), json!(rest));
         budget::next_call("entrez_data", a, &call.view)
     });
     let out = annotated(fitted.structured.clone(), fitted.text.clone())
         .with_content(dataset_link(&info, layout_named(&info)));
     Ok(budget::left_out(out, &fitted, budget, "rows", &[], next))
+}
+
+/// The statement without its closing `;` and what may follow it (white space, comments),
+/// so it can stand inside a subquery.
+fn statement_of(sql: &str) -> &str {
+    let trimmed = sql.trim_end();
+    match trimmed.rfind(';') {
+        Some(i) => {
+            let after = trimmed[i + 1..].trim();
+            let only_comment = after.is_empty()
+                || (after.starts_with("--") && !after.contains('\n'))
+                || (after.starts_with("/*") && after.ends_with("*/"));
+            if only_comment {
+                trimmed[..i].trim_end()
+            } else {
+                trimmed
+            }
+        }
+        None => trimmed,
+    }
 }
 
 /// Tables, columns, keys, indexes, row counts and example queries.
@@ -256,4 +279,21 @@ pub async fn drop_dataset(ctx: &ToolContext<'_>, dataset: &DatasetRef) -> Result
             render::thousands(info.records)
         ),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::statement_of;
+
+    #[test]
+    fn a_statement_loses_its_closing_semicolon_and_comment_only() {
+        assert_eq!(statement_of("SELECT 1;  "), "SELECT 1");
+        assert_eq!(statement_of("SELECT 1; -- the first"), "SELECT 1");
+        assert_eq!(
+            statement_of("SELECT 1 /* x */ ; /* y */"),
+            "SELECT 1 /* x */"
+        );
+        assert_eq!(statement_of("SELECT ';' AS s"), "SELECT ';' AS s");
+        assert_eq!(statement_of("SELECT 1"), "SELECT 1");
+    }
 }

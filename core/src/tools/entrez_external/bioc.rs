@@ -53,7 +53,13 @@ pub async fn bioc(ctx: &ToolContext<'_>, request: &Bioc, view: &View) -> Result<
     let limit = budget::room(view.max_characters) * 3 / 4;
     let mut budget = limit;
     let mut capped = false;
-    for id in &request.ids {
+    // Ids not fetched because the earlier articles filled the budget: named, with the call.
+    let mut unfetched: Vec<String> = Vec::new();
+    for (i, id) in request.ids.iter().enumerate() {
+        if budget == 0 {
+            unfetched = request.ids[i..].to_vec();
+            break;
+        }
         let reply = client.send(&plan::bioc(ctx.config, request, id)).await?;
         let body = String::from_utf8_lossy(&reply.body).into_owned();
         if reply.status != 200 {
@@ -131,8 +137,13 @@ pub async fn bioc(ctx: &ToolContext<'_>, request: &Bioc, view: &View) -> Result<
         key: "articles",
         kind: Kind::Bioc,
         noun: "articles",
+        keep: &["id", "ok"],
+        unlisted: &unfetched,
     };
-    let extra = [("format", json!(request.format))];
+    let extra = [
+        ("format", json!(request.format)),
+        ("encoding", json!(request.encoding)),
+    ];
     let mut out = fit::listed(structured, list, view, render::bioc, None, |left| {
         fit::pmc_ids("bioc", left, &extra)
     });

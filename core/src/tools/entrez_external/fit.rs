@@ -13,9 +13,6 @@ use crate::tools::shape::{self, Kind};
 use crate::tools::ToolOutput;
 use serde_json::{json, Map, Value};
 
-/// The fields that identify a record, in the order they are looked for.
-const ID_FIELDS: &[&str] = &["cid", "sid", "aid", "requested_id", "pmcid", "id"];
-
 /// One result's list: where it sits in the result and what it holds.
 pub struct List<'a> {
     /// The key of the list in the result, e.g. `compounds`.
@@ -24,6 +21,10 @@ pub struct List<'a> {
     pub kind: Kind,
     /// What the records are called in the warning, e.g. "compounds".
     pub noun: &'a str,
+    /// The fields each record keeps whatever `fields` names: those the outputSchema requires.
+    pub keep: &'a [&'a str],
+    /// Ids left out before the list was made (not fetched: the budget was already spent).
+    pub unlisted: &'a [String],
 }
 
 /// The result with its list shaped and fitted: `render` writes the text of a result,
@@ -50,13 +51,13 @@ fn listed_with(
     next: &mut dyn FnMut(&[String]) -> Map<String, Value>,
 ) -> ToolOutput {
     let records = match structured.get_mut(list.key).map(Value::take) {
-        Some(Value::Array(items)) => shape::records(list.kind, items, view),
+        Some(Value::Array(items)) => shape::records_keeping(list.kind, items, view, list.keep),
         _ => Vec::new(),
     };
     let counted = structured
         .get("count")
         .is_some_and(|c| c.as_u64() == Some(records.len() as u64));
-    let fitted = budget::fit(records.len(), view.max_characters, |k| {
+    let mut fitted = budget::fit(records.len(), view.max_characters, |k| {
         let mut s = structured.clone();
         s[list.key] = json!(records[..k]);
         if counted {
@@ -65,21 +66,18 @@ fn listed_with(
         let text = render(&s);
         (s, text)
     });
-    let left: Vec<String> = records[fitted.shown..].iter().filter_map(id_of).collect();
+    let mut left: Vec<String> = records[fitted.shown..]
+        .iter()
+        .filter_map(|r| shape::id_of(list.kind, r))
+        .collect();
+    left.extend(list.unlisted.iter().cloned());
+    fitted.total += list.unlisted.len();
     let next = (!left.is_empty()).then(|| {
         let ids = budget::next_ids(&left, view.max_characters);
         budget::next_call("entrez_external", next(ids), view)
     });
     let out = render::output(fitted.structured.clone(), fitted.text.clone(), hint);
     budget::left_out(out, &fitted, view.max_characters, list.noun, &left, next)
-}
-
-fn id_of(record: &Value) -> Option<String> {
-    ID_FIELDS.iter().find_map(|f| match &record[*f] {
-        Value::String(s) if !s.is_empty() => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    })
 }
 
 /// A PMC call's arguments for the ids left out.

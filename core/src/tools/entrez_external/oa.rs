@@ -97,14 +97,21 @@ pub async fn oa_service(
         key: "records",
         kind: Kind::Other,
         noun: "records",
+        keep: &["id", "open_access", "links"],
+        unlisted: &[],
     };
+    let extra: Vec<(&str, Value)> = request
+        .format
+        .iter()
+        .map(|f| ("format", json!(f)))
+        .collect();
     Ok(fit::listed(
         structured,
         list,
         view,
         render::oa_service,
         None,
-        |left| fit::pmc_ids("oa_service", left, &[]),
+        |left| fit::pmc_ids("oa_service", left, &extra),
     ))
 }
 

@@ -186,15 +186,19 @@ pub async fn id_convert(
         key: "records",
         kind: Kind::Other,
         noun: "records",
+        keep: &["requested_id", "status"],
+        unlisted: &[],
     };
-    let idtype_arg = json!(idtype.as_str());
+    let mut extra = vec![("idtype", json!(idtype.as_str()))];
+    extra.extend(request.versions.map(|v| ("versions", json!(v))));
+    extra.extend(request.showaiid.map(|v| ("showaiid", json!(v))));
     Ok(fit::listed(
         structured,
         list,
         view,
         render::id_convert,
         None,
-        |left| fit::pmc_ids("id_convert", left, &[("idtype", idtype_arg)]),
+        |left| fit::pmc_ids("id_convert", left, &extra),
     ))
 }
 
@@ -256,6 +260,8 @@ pub async fn citation_export(
         key: "citations",
         kind: Kind::Other,
         noun: "citations",
+        keep: &["id", "ok"],
+        unlisted: &[],
     };
     let extra = [("database", json!(database)), ("format", json!(format))];
     Ok(fit::listed(

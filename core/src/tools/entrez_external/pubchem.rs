@@ -307,6 +307,14 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup, view: &View) -> Res
                     Kind::Other
                 },
                 noun: key,
+                keep: match key {
+                    "compounds" => &["cid"],
+                    "substances" => &["sid"],
+                    "assays" => &["aid"],
+                    "synonyms" => &["cid", "sid", "synonyms"],
+                    _ => &["cid", "sid", "descriptions"],
+                },
+                unlisted: &[],
             };
             // The records left out, asked for again by their own ids.
             let namespace = match plan.domain {

@@ -61,24 +61,21 @@ pub async fn summary(ctx: &ToolContext<'_>, call: &Summary) -> Result<ToolOutput
         output(fitted.structured.clone(), fitted.text.clone(), hint.clone()),
         hint,
     );
-    let left = ids_of(&docs[fitted.shown..]);
-    let next = next_call(
-        "summary",
-        db,
-        &call.records,
-        &call.view,
-        &left,
-        fitted.shown,
-        |a| {
-            if let Some(v) = call.version {
-                a.insert("retmode".into(), json!("xml"));
-                a.insert(
-                    "version".into(),
-                    json!(if v == Version::V1 { "1.0" } else { "2.0" }),
-                );
-            }
-        },
-    );
+    let left = ids_of(Kind::Summary, &docs[fitted.shown..]);
+    let rest = Rest {
+        ids: &left,
+        count: docs.len() - fitted.shown,
+        shown: fitted.shown,
+    };
+    let next = next_call("summary", db, &call.records, &call.view, rest, |a| {
+        if let Some(v) = call.version {
+            a.insert("retmode".into(), json!("xml"));
+            a.insert(
+                "version".into(),
+                json!(if v == Version::V1 { "1.0" } else { "2.0" }),
+            );
+        }
+    });
     Ok(budget::left_out(
         out,
         &fitted,
@@ -133,21 +130,31 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
         output(fitted.structured.clone(), fitted.text.clone(), hint.clone()),
         hint,
     );
-    let left = ids_of(&shown[fitted.shown..]);
-    let next = next_call(
-        "fetch",
-        db,
-        &call.records,
-        &call.view,
-        &left,
-        fitted.shown,
-        |a| {
-            if let Some(t) = &call.rettype {
-                a.insert("rettype".into(), json!(t));
+    let left = ids_of(kind, &shown[fitted.shown..]);
+    let rest = Rest {
+        ids: &left,
+        count: shown.len() - fitted.shown,
+        shown: fitted.shown,
+    };
+    let next = next_call("fetch", db, &call.records, &call.view, rest, |a| {
+        if let Some(t) = &call.rettype {
+            a.insert("rettype".into(), json!(t));
+        }
+        a.insert("retmode".into(), json!(call.retmode));
+        // The same part of each sequence.
+        let region = &call.region;
+        let given = [
+            ("seq_start", region.seq_start),
+            ("seq_stop", region.seq_stop),
+            ("strand", region.strand),
+            ("complexity", region.complexity),
+        ];
+        for (name, value) in given {
+            if let Some(v) = value {
+                a.insert(name.into(), json!(v));
             }
-            a.insert("retmode".into(), json!(call.retmode));
-        },
-    );
+        }
+    });
     Ok(budget::left_out(
         out,
         &fitted,
@@ -159,25 +166,18 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
 }
 
 /// The id of each record, as its kind names it.
-fn ids_of(records: &[Value]) -> Vec<String> {
-    const ID_FIELDS: &[&str] = &[
-        "pmid",
-        "pmcid",
-        "accession_version",
-        "accession",
-        "taxid",
-        "uid",
-    ];
+fn ids_of(kind: Kind, records: &[Value]) -> Vec<String> {
     records
         .iter()
-        .filter_map(|r| {
-            ID_FIELDS.iter().find_map(|f| match &r[*f] {
-                Value::String(s) if !s.is_empty() => Some(s.clone()),
-                Value::Number(n) => Some(n.to_string()),
-                _ => None,
-            })
-        })
+        .filter_map(|r| shape::id_of(kind, r))
         .collect()
+}
+
+/// What a fitted list left out: the ids known, how many records, how many were shown.
+struct Rest<'a> {
+    ids: &'a [String],
+    count: usize,
+    shown: usize,
 }
 
 /// The call that returns the records the budget left out: the same call for the ids not
@@ -187,23 +187,20 @@ fn next_call(
     db: &str,
     records: &Records,
     view: &View,
-    left: &[String],
-    shown: usize,
+    rest: Rest<'_>,
     extra: impl FnOnce(&mut Map<String, Value>),
 ) -> Option<Value> {
-    if left.is_empty() {
-        return None;
-    }
     let mut a = Map::new();
     a.insert("operation".into(), json!(operation));
     a.insert("database".into(), json!(db));
     match records {
+        // Records without an id of their own cannot be asked for again by id.
+        Records::Ids { .. } if rest.ids.is_empty() => return None,
         Records::Ids { .. } => {
-            a.insert(
-                "ids".into(),
-                json!(budget::next_ids(left, view.max_characters)),
-            );
+            let ids = budget::next_ids(rest.ids, view.max_characters);
+            a.insert("ids".into(), json!(ids));
         }
+        Records::History { .. } if rest.count == 0 => return None,
         Records::History {
             webenv,
             query_key,
@@ -212,12 +209,9 @@ fn next_call(
         } => {
             a.insert("webenv".into(), json!(webenv));
             a.insert("query_key".into(), json!(query_key));
-            a.insert(
-                "retstart".into(),
-                json!(retstart.unwrap_or(0) + shown as u64),
-            );
-            let page = budget::next_ids(left, view.max_characters).len();
-            a.insert("retmax".into(), json!(page));
+            let start = retstart.unwrap_or(0) + rest.shown as u64;
+            a.insert("retstart".into(), json!(start));
+            a.insert("retmax".into(), json!(rest.count));
         }
     }
     extra(&mut a);
