@@ -132,11 +132,12 @@ worker_wasm_opt() {
   local keep=()
   [ "${ENTREZ_WASM_NAMES:-0}" = 1 ] && keep=(-g)
   # Functions ordered by name: a crate's functions, and a generic's copies, end up side by
-  # side, inside gzip's 32 KB window (89 KB smaller gzipped, the same raw size).
+  # side, inside gzip's 32 KB window (89 KB smaller gzipped, the same raw size). Code folding
+  # merges identical tails of branches (10 KB raw, 0.3 KB gzipped).
   "$wasm_opt" --enable-bulk-memory --enable-bulk-memory-opt --enable-call-indirect-overlong \
     --enable-multivalue --enable-mutable-globals --enable-nontrapping-float-to-int \
     --enable-reference-types --enable-sign-ext --enable-simd --enable-exception-handling \
-    -O1 --duplicate-function-elimination --reorder-functions-by-name "${keep[@]}" \
+    -O1 --duplicate-function-elimination --code-folding --reorder-functions-by-name "${keep[@]}" \
     "$wasm" -o "$wasm.opt"
   mv "$wasm.opt" "$wasm"
 }

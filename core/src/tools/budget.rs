@@ -16,6 +16,10 @@ use crate::calls::view::{Detail, View, DEFAULT_MAX_CHARACTERS};
 use crate::validation::codes;
 use serde_json::{json, Map, Value};
 
+/// What a caller can do about a cut.
+const NARROW: &str =
+    " Narrow the call (fewer ids, detail brief, fields), page it, or raise max_characters (up to 200000).";
+
 /// The serialized size of `v`, in characters.
 pub fn json_chars(v: &Value) -> usize {
     serde_json::to_string(v).map_or(0, |s| s.chars().count())
@@ -151,7 +155,9 @@ pub fn left_out(
     match &next_call {
         Some(call) => {
             let written = next_call_text(call);
-            let carried = call["arguments"]["ids"].as_array().map_or(ids.len(), Vec::len);
+            let carried = call["arguments"]["ids"]
+                .as_array()
+                .map_or(ids.len(), Vec::len);
             if written.chars().count() <= (budget / 20).min(600) {
                 message.push_str(&format!(" Next: {written}"));
             } else if carried < ids.len() {
@@ -162,9 +168,7 @@ pub fn left_out(
                 message.push_str(" Next: the call in budget.next_call.");
             }
         }
-        None if fitted.cut_first => message.push_str(
-            " Ask for detail brief or standard, name the fields you need, or raise max_characters (up to 200000).",
-        ),
+        None if fitted.cut_first => message.push_str(NARROW),
         None => {}
     }
     let listed_ids = next_ids(ids, budget);
@@ -429,7 +433,8 @@ pub fn enforce(mut out: ToolOutput, budget: usize, reserved: usize) -> ToolOutpu
     if message.chars().count() > 400 {
         message = message.chars().take(397).collect::<String>() + "...";
     }
-    message.push_str(". Narrow the call (fewer ids, detail brief, fields), page it, or raise max_characters (up to 200000).");
+    message.push('.');
+    message.push_str(NARROW);
     out.with_warning(codes::RESULTS_CUT, "$.max_characters", message)
 }
 

@@ -122,7 +122,7 @@ pub async fn bioc(ctx: &ToolContext<'_>, request: &Bioc, view: &View) -> Result<
         .map(|a| a["error"].as_str().unwrap_or("").to_string())
         .collect();
     let cap_message = format!(
-        "The articles' text passed {limit} characters (max_characters {}) and was cut there; ask for detail brief (title and abstract), one id per call, a larger max_characters (up to 200000), or stage the article with entrez_data (database pmc) to query its sections.",
+        "The articles' text passed {limit} characters (max_characters {}) and was cut there; ask for detail brief (title and abstract), or stage the article with entrez_data (database pmc) to query its sections.",
         view.max_characters
     );
     if capped {
