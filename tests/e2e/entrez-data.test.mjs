@@ -55,8 +55,12 @@ describe(`entrez_data [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set
 
   test('staged rows equal what entrez_query parses from the same records', async () => {
     const ids = synthetic(90_000_001, 12);
+    // Everything entrez_query parses (detail full), in one result (the largest budget).
     const fetched = await client.callTool(
-      { name: 'entrez_query', arguments: { operation: 'fetch', database: 'pubmed', ids } },
+      {
+        name: 'entrez_query',
+        arguments: { operation: 'fetch', database: 'pubmed', ids, detail: 'full', max_characters: 200_000 },
+      },
       undefined,
       { timeout: 60_000 },
     );
