@@ -45,6 +45,16 @@ pub struct Fitted {
     pub cut_first: bool,
 }
 
+impl Fitted {
+    /// The result and its text, moved out; the counts stay for [`left_out`].
+    pub fn take(&mut self) -> (Value, String) {
+        (
+            std::mem::take(&mut self.structured),
+            std::mem::take(&mut self.text),
+        )
+    }
+}
+
 /// Fits a list of `total` records: `build(k)` writes the result with the first `k`.
 ///
 /// Both blocks grow with `k`, so the longest fitting run is found by bisection,

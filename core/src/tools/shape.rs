@@ -263,7 +263,7 @@ fn standard(kind: Kind, levels: &Levels, map: &Map<String, Value>) -> Map<String
 }
 
 /// Authors as "Last Initials" (or the collective's name), in citation order.
-fn names(list: &Value) -> Vec<String> {
+pub fn names(list: &Value) -> Vec<String> {
     list.as_array()
         .into_iter()
         .flatten()

@@ -3,7 +3,7 @@
 /// The one line every lenient tool's description ends with: the shapes intake accepts.
 macro_rules! lenient {
     () => {
-        "Lenient: lists as \"1,2\", numbers as text, null for omitted, NCBI's names (db, id, WebEnv); repairs are listed in call_warnings."
+        "Lenient (\"1,2\" lists, numbers as text, db/id/WebEnv names); repairs in call_warnings."
     };
 }
 pub(crate) use lenient;

@@ -111,7 +111,14 @@ fn every_listed_tool_has_title_schemas_and_truthful_annotations() {
             );
         }
     }
-    // What a model reads to choose and call a tool: name, description, inputSchema.
+    // What a model reads to choose and call a tool: name, description, inputSchema, for all
+    // seven tools (this server has no dataset store, so entrez_data's row is added).
+    let (with_store, _, _) = crate::common::data::server(None, Default::default());
+    let list = rpc(
+        &with_store,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    );
+    assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 7);
     let model_facing: usize = list["result"]["tools"]
         .as_array()
         .unwrap()

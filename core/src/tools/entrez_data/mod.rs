@@ -34,10 +34,8 @@ pub const SPEC: ToolSpec = ToolSpec {
     description: concat!(
         "Stage up to 10,000 Entrez records in a private SQLite dataset and answer questions with SQL. fetch_and_stage ",
         "(ids, webenv with query_key, or a term searched first) returns data_access_id; query runs one read-only ",
-        "statement; schema shows the tables (pubmed: article, author, affiliation, mesh, keyword, publication_type, ",
-        "abstract_section; pmc, gene, protein, nuccore and taxonomy have their own; other databases record and ",
-        "record_field) with example queries. Datasets expire (24 h by default); a session, your X-NCBI-API-Key, or ",
-        "on a stateless request the data_access_id itself decides who may use them. ",
+        "statement; schema shows the tables (pubmed: article, author, mesh, keyword…; each database its own) with ",
+        "example queries. Datasets expire (24 h by default) and belong to your session or key. ",
         crate::tools::spec::lenient!()
     ),
     input_schema: include_str!("../../../../schemas/entrez_data.input.json"),

@@ -63,7 +63,7 @@ pub async fn query(ctx: &ToolContext<'_>, call: &Query) -> Result<ToolOutput> {
         .map(|row| Value::Array(row.iter().map(render::cell).collect()))
         .collect();
     let budget = call.view.max_characters;
-    let fitted = budget::fit(rows.len(), budget, |k| {
+    let mut fitted = budget::fit(rows.len(), budget, |k| {
         let structured = json!({
             "operation": "query",
             "data_access_id": info.id,
@@ -102,8 +102,8 @@ pub async fn query(ctx: &ToolContext<'_>, call: &Query) -> Result<ToolOutput> {
         a.insert("limit".into(), json!(rest));
         budget::next_call("entrez_data", a, &call.view)
     });
-    let out = annotated(fitted.structured.clone(), fitted.text.clone())
-        .with_content(dataset_link(&info, layout_named(&info)));
+    let (structured, text) = fitted.take();
+    let out = annotated(structured, text).with_content(dataset_link(&info, layout_named(&info)));
     Ok(budget::left_out(out, &fitted, budget, "rows", &[], next))
 }
 

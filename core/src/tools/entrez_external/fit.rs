@@ -76,7 +76,8 @@ fn listed_with(
         let ids = budget::next_ids(&left, view.max_characters);
         budget::next_call("entrez_external", next(ids), view)
     });
-    let out = render::output(fitted.structured.clone(), fitted.text.clone(), hint);
+    let (structured, text) = fitted.take();
+    let out = render::output(structured, text, hint);
     budget::left_out(out, &fitted, view.max_characters, list.noun, &left, next)
 }
 

@@ -48,7 +48,7 @@ pub async fn summary(ctx: &ToolContext<'_>, call: &Summary) -> Result<ToolOutput
         .iter()
         .map(|e| format!("{}: {}", e.uid.as_deref().unwrap_or("request"), e.message))
         .collect();
-    let fitted = budget::fit(docs.len(), call.view.max_characters, |k| {
+    let mut fitted = budget::fit(docs.len(), call.view.max_characters, |k| {
         let structured = json!({
             "operation": "summary", "database": db, "count": k, "total": total,
             "truncated": total > k, "docs": docs[..k], "errors": errors, "warnings": warnings,
@@ -57,10 +57,8 @@ pub async fn summary(ctx: &ToolContext<'_>, call: &Summary) -> Result<ToolOutput
         (structured, text)
     });
     let hint = (total > cap).then(|| paging_hint(ctx, cap, total));
-    let out = capped(
-        output(fitted.structured.clone(), fitted.text.clone(), hint.clone()),
-        hint,
-    );
+    let (structured, text) = fitted.take();
+    let out = capped(output(structured, text, hint.clone()), hint);
     let left = ids_of(Kind::Summary, &docs[fitted.shown..]);
     let rest = Rest {
         ids: &left,
@@ -116,7 +114,7 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
         ));
     }
     let content_type = reply.header("content-type").unwrap_or("text/xml");
-    let fitted = budget::fit(shown.len(), call.view.max_characters, |k| {
+    let mut fitted = budget::fit(shown.len(), call.view.max_characters, |k| {
         let structured = json!({
             "operation": "fetch", "database": db, "format": format.name(),
             "content_type": content_type, "count": k, "total": total, "truncated": total > k,
@@ -126,10 +124,8 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
         (structured, text)
     });
     let hint = (total > cap).then(|| paging_hint(ctx, cap, total));
-    let out = capped(
-        output(fitted.structured.clone(), fitted.text.clone(), hint.clone()),
-        hint,
-    );
+    let (structured, text) = fitted.take();
+    let out = capped(output(structured, text, hint.clone()), hint);
     let left = ids_of(kind, &shown[fitted.shown..]);
     let rest = Rest {
         ids: &left,

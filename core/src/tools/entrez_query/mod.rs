@@ -24,9 +24,8 @@ pub const SPEC: ToolSpec = ToolSpec {
     description: concat!(
         "Every NCBI E-utility, with fetched records parsed into data. info (einfo), search (esearch), summary ",
         "(esummary), fetch (efetch: PubMed/PMC articles, sequences, taxonomy), link (elink), post (epost), global_query ",
-        "(egquery), spell (espell), citation_match (ecitmatch). Paced under NCBI's rate limit; 429/5xx retried. Up to ",
-        "max_records (50) records are parsed per call: page with retstart, or search with usehistory then fetch by ",
-        "webenv/query_key; stage big sets with entrez_data. ",
+        "(egquery), spell (espell), citation_match (ecitmatch). Results hold what fits max_characters (whole abstracts) ",
+        "and name the call for the rest; stage big sets with entrez_data. ",
         "Example: {\"operation\":\"search\",\"term\":\"crispr[tiab] AND 2024[dp]\",\"retmax\":5}. ",
         crate::tools::spec::lenient!()
     ),

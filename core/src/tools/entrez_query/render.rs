@@ -13,23 +13,7 @@ fn s(v: &Value) -> &str {
 
 /// "Cock PJ, Antao T, Chang JT, et al." from parsed author objects or plain names.
 fn authors(list: &Value, limit: usize) -> String {
-    let names: Vec<String> = list
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|a| match a {
-            Value::String(n) => Some(n.clone()),
-            Value::Object(_) => {
-                if let Some(c) = a["collective_name"].as_str() {
-                    return Some(c.to_string());
-                }
-                let last = a["last_name"].as_str()?;
-                let initials = a["initials"].as_str().unwrap_or("");
-                Some(format!("{last} {initials}").trim().to_string())
-            }
-            _ => None,
-        })
-        .collect();
+    let names = crate::tools::shape::names(list);
     let mut out = names
         .iter()
         .take(limit)

@@ -40,7 +40,7 @@ pub const DEFAULT_LEVEL: &str = "semantic";
 pub const SPEC: ToolSpec = ToolSpec {
     name: "validate",
     title: "Validate a tool call (dry run)",
-    description: "Dry-runs a call to any tool here, with the checks tools/call applies, without running it. Semantic level by default (never contacts NCBI). Answers in the validation protocol's JSON: valid, errors, warnings, suggestions, normalized_arguments, details. One call {tool, arguments} or a batch {calls}.",
+    description: "Dry-runs a call to any tool here with the checks tools/call applies. Semantic level by default (never contacts NCBI). Answers valid, errors, warnings, suggestions, normalized_arguments, details. One call {tool, arguments} or a batch {calls}.",
     input_schema: include_str!("../../../../schemas/validate.input.json"),
     output_schema: include_str!("../../../../schemas/validate.output.json"),
     annotations: ToolAnnotations {
