@@ -323,6 +323,11 @@ E2E_DATA_TTL_SECS=600
 # The lifetime suite's servers: a staging there is made to last twice as long (the replay
 # answers late), whatever the machine's speed.
 E2E_SHORT_TTL_SECS=8
+# The cache suite's servers: every lifetime of the policy table at a hundredth (a search is
+# kept 6 s, which the suite waits out), room for a few PubMed records, and a server key.
+E2E_CACHE_TTL_SCALE=0.01
+E2E_CACHE_MAX_BYTES=40000
+E2E_CACHE_SERVER_KEY="e2e-cache-server-key-$(date +%s)-0123456789"
 # A request body that trickles in gets 408 after this long (slow-clients suite).
 E2E_HTTP_BODY_TIMEOUT_MS=5000
 
@@ -345,6 +350,9 @@ e2e() {
     # client that trickles its request body in for 5 s gets 408 (slow-clients suite).
     echo "ENTREZ_UPSTREAM_TIMEOUT_MS=8000"
     echo "ENTREZ_HTTP_BODY_TIMEOUT_MS=$E2E_HTTP_BODY_TIMEOUT_MS"
+    # Every call goes upstream: the suites queue faults and count requests at the replays.
+    # The cache suite runs on servers of its own, with the cache on.
+    echo "ENTREZ_CACHE=off"
     if [ -n "$eutils_base" ]; then
       echo "EUTILS_BASE_URL=$eutils_base/entrez/eutils/"
     fi
@@ -398,6 +406,28 @@ e2e() {
     start_worker lifetime "$TMP/lifetime.env" "$(free_port)" && LIFETIME_URL[worker]="$WORKER_URL"
   fi
 
+  # One more server per edge with the cache of upstream answers on: lifetimes at a hundredth
+  # (a search is kept 6 s), a bound of 40 KB, and a server key the suite looks for in what
+  # the cache stored (natively the data directory, on the Worker wrangler's state directory).
+  declare -A CACHE_URL=() CACHE_STATE=()
+  {
+    grep -v '^ENTREZ_CACHE=' "$env_file"
+    echo "ENTREZ_CACHE=on"
+    echo "ENTREZ_CACHE_TTL_SCALE=$E2E_CACHE_TTL_SCALE"
+    echo "ENTREZ_CACHE_MAX_BYTES=$E2E_CACHE_MAX_BYTES"
+    echo "NCBI_API_KEY=$E2E_CACHE_SERVER_KEY"
+  } >"$TMP/cache.env"
+  if [ "$RELEASE_OK" = 1 ]; then
+    mkdir -p "$TMP/cache-data"
+    start_native "native cache server" "$TMP/cache.env" ENTREZ_DATA_DIR="$TMP/cache-data"
+    CACHE_URL[native]="$NATIVE_URL"
+    CACHE_STATE[native]="$TMP/cache-data"
+  fi
+  if [ "$WORKER_OK" = 1 ]; then
+    start_worker cache "$TMP/cache.env" "$(free_port)" && CACHE_URL[worker]="$WORKER_URL"
+    CACHE_STATE[worker]="$TMP/wrangler-state-cache"
+  fi
+
   # The authorization servers start now, so they are up by the time their suites run.
   [ "$RELEASE_OK" = 1 ] && e2e_auth_start
 
@@ -440,6 +470,18 @@ e2e() {
         E2E_DATA_TTL_SECS="$E2E_SHORT_TTL_SECS" -- tests/e2e/lifetime/lifetime.test.mjs
     else
       skip "e2e lifetime-$edge" "its server did not start"
+      E2E_FAILED=$((E2E_FAILED + 1))
+    fi
+  done
+
+  for edge in native worker; do
+    if [ -n "${CACHE_URL[$edge]:-}" ]; then
+      run_suite "cache-$edge" E2E_URL="${CACHE_URL[$edge]}" E2E_EDGE="$edge" E2E_REPLAY="$eutils_base" \
+        E2E_EXTERNAL_REPLAY="$external_base" E2E_CACHE_STATE="${CACHE_STATE[$edge]}" \
+        E2E_CACHE_TTL_SCALE="$E2E_CACHE_TTL_SCALE" E2E_CACHE_MAX_BYTES="$E2E_CACHE_MAX_BYTES" \
+        E2E_SERVER_KEY="$E2E_CACHE_SERVER_KEY" -- tests/e2e/cache/cache.test.mjs
+    else
+      skip "e2e cache-$edge" "its server did not start"
       E2E_FAILED=$((E2E_FAILED + 1))
     fi
   done

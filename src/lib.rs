@@ -8,6 +8,7 @@
 //! access-token signatures with ring. Configuration comes from the process
 //! environment under the names the Worker reads from its vars and secrets.
 
+pub mod cache;
 pub mod http;
 pub mod stdio;
 pub mod store;
@@ -23,6 +24,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use entrez_mcp_core::auth::{AuthConfig, Authenticator};
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::http::{Endpoint, Sessions};
+use entrez_mcp_core::net::cache::{CacheSettings, ResponseCache};
 use entrez_mcp_core::net::pacing::MemoryPacer;
 use entrez_mcp_core::net::Network;
 use entrez_mcp_core::platform::{Platform, SystemPlatform};
@@ -47,6 +49,7 @@ fn server_with(config: Config) -> Result<Server, String> {
         transport: Box::new(transport::ReqwestTransport::new()?),
         // One pacer per process: every task of this binary shares NCBI's limit.
         pacer: Box::new(MemoryPacer::new()),
+        cache: answer_cache(&config.cache),
     };
     let server = Server::new(config, Box::new(SystemPlatform))?.with_network(network);
     match staging_from_env() {
@@ -55,6 +58,21 @@ fn server_with(config: Config) -> Result<Server, String> {
             // Staging is one tool; the rest of the server is still worth running.
             eprintln!("entrez-mcp: dataset store unavailable, entrez_data disabled: {e}");
             Ok(server)
+        }
+    }
+}
+
+/// The cache of upstream answers the settings ask for: `cache.sqlite` beside the datasets.
+fn answer_cache(settings: &CacheSettings) -> Option<ResponseCache> {
+    if !settings.enabled {
+        return None;
+    }
+    match cache::SqliteAnswers::from_lookup(|name| std::env::var(name).ok(), settings.max_bytes) {
+        Ok(store) => Some(ResponseCache::new(Box::new(store), *settings)),
+        Err(e) => {
+            // The cache saves requests; without it every request still goes upstream.
+            eprintln!("entrez-mcp: answer cache unavailable, every request goes upstream: {e}");
+            None
         }
     }
 }

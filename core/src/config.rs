@@ -66,6 +66,9 @@ pub struct Config {
     /// its slot and when it was asked for, granted and sent, for the pacing benchmark's
     /// stand-in NCBI to read. A diagnostic; off unless set to `1`.
     pub pacing_trace: bool,
+    /// `ENTREZ_CACHE`, `ENTREZ_CACHE_MAX_BYTES`, `ENTREZ_CACHE_TTL_SCALE`: the cache of
+    /// upstream answers each edge builds ([`crate::net::cache`]).
+    pub cache: crate::net::cache::CacheSettings,
     /// Who may call over HTTP, and what anonymous callers may spend (see [`crate::auth`]);
     /// open unless an edge reads `MCP_AUTH_*` into it.
     pub auth: crate::auth::AuthConfig,
@@ -122,6 +125,7 @@ impl Config {
                 .filter(|u| u.starts_with("https://"))
                 .unwrap_or_else(|| DEFAULT_WEBSITE_URL.to_string()),
             pacing_trace: get("ENTREZ_PACING_TRACE").as_deref() == Some("1"),
+            cache: crate::net::cache::CacheSettings::from_lookup(get),
             auth: crate::auth::AuthConfig::open(),
         }
     }

@@ -20,8 +20,9 @@
 //!   records; [`pubchem`]: PUG REST's documented grammar, options and request.
 //! - [`net`]: outbound HTTP as data, the [`net::Transport`] trait each edge
 //!   implements, pacing under a rate limit ([`net::pacing`]), retries with
-//!   `Retry-After` and jitter ([`net::retry`]), and the one send loop every
-//!   upstream shares ([`net::send`]).
+//!   `Retry-After` and jitter ([`net::retry`]), the one send loop every
+//!   upstream shares ([`net::send`]), and the cache of upstream answers with
+//!   its one policy table and in-flight coalescing ([`net::cache`]).
 //! - [`entrez`]: E-utilities requests as data, the table of databases, NCBI's
 //!   rate limits and the client; [`config`], [`caller`]: settings (the same
 //!   names on both edges) and who is calling (which key a request spends).
@@ -40,7 +41,8 @@
 //!
 //! The machine comes in through small traits: [`platform::Platform`] (clock,
 //! entropy), [`net::Transport`] (send, sleep), [`net::pacing::Pacer`] (a slot
-//! under a rate limit), [`staging::SqlStore`] (datasets), and the access-token
+//! under a rate limit), [`net::cache::ResponseStore`] (kept answers),
+//! [`staging::SqlStore`] (datasets), and the access-token
 //! [`auth::SignatureVerifier`]. Tests pass fixed or local ones.
 //!
 //! ## Schemas are the source of truth

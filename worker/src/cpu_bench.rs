@@ -103,6 +103,7 @@ impl Bench {
                 replies: RefCell::new(HashMap::new()),
             }),
             pacer: Box::new(NoWait),
+            cache: None,
         };
         let server = Server::new(Config::defaults(), Box::new(SystemPlatform))
             .expect("server builds")

@@ -6,6 +6,7 @@
 //! accepts every other isolate's ids; they end by expiry, not DELETE, because
 //! isolates share no memory in which to record a termination.
 
+use crate::cache::CacheApiAnswers;
 use crate::data::DurableStore;
 use crate::net::{DurablePacer, FetchTransport};
 use crate::verify::WebCryptoVerifier;
@@ -13,6 +14,7 @@ use entrez_mcp_core::auth::{AuthConfig, Authenticator};
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::http::stream;
 use entrez_mcp_core::http::{sse_headers, Endpoint, HttpRequest, Sessions};
+use entrez_mcp_core::net::cache::ResponseCache;
 use entrez_mcp_core::net::pacing::{MemoryPacer, Pacer};
 use entrez_mcp_core::net::Network;
 use entrez_mcp_core::platform::{Platform, SystemPlatform};
@@ -63,6 +65,10 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
     let network = Network {
         transport: Box::new(FetchTransport::default()),
         pacer,
+        cache: config.cache.enabled.then(|| {
+            let store = CacheApiAnswers::new(config.cache.max_bytes);
+            ResponseCache::new(Box::new(store), config.cache)
+        }),
     };
     let mut server = Server::new(config, Box::new(SystemPlatform))?.with_network(network);
     let trace = lookup(env, "ENTREZ_STAGING_TRACE").as_deref() == Some("1");

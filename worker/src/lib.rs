@@ -4,7 +4,8 @@
 //! [`fetch`] turns a `worker::Request` into the core's `HttpRequest`, lets the
 //! same `Endpoint` answer it, and writes the answer back (streaming progress
 //! as server-sent events); [`net`] sends upstream requests with `fetch` and
-//! paces them through one `EntrezPacer` Durable Object per bucket; [`data`]
+//! paces them through one `EntrezPacer` Durable Object per bucket, and keeps
+//! their answers in the Cache API ([`cache`]); [`data`]
 //! keeps each staged dataset in a SQLite Durable Object of its own, with a
 //! catalog object per owner and one ledger for the deployment; [`verify`]
 //! checks access-token signatures with WebCrypto. Queries are prepared first
@@ -14,6 +15,8 @@
 //! `scripts/bench-worker-cpu.sh` runs under Node ([`cpu_bench`]): the core
 //! built exactly as the Worker builds it, without the Worker's own edge.
 
+#[cfg(not(feature = "cpu-bench"))]
+pub mod cache;
 #[cfg(feature = "cpu-bench")]
 pub mod cpu_bench;
 #[cfg(not(feature = "cpu-bench"))]

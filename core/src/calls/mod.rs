@@ -17,6 +17,7 @@ pub mod local;
 pub mod query;
 pub mod view;
 
+use crate::net::cache::Mode;
 use data::args::DataArgs;
 use external::args::ExternalArgs;
 use local::{DescribeArgs, ValidateArgs};
@@ -48,6 +49,18 @@ impl Arguments {
             Arguments::External(a) => Some(&a.view),
             Arguments::Data(a) => Some(&a.view),
             _ => None,
+        }
+    }
+
+    /// How the call may use the cache of upstream answers: `fresh: true` refreshes it, and
+    /// validate's runtime checks neither read nor fill it (they must see NCBI as it is).
+    pub fn cache_mode(&self) -> Mode {
+        match self {
+            Arguments::Query(QueryArgs { fresh: true, .. })
+            | Arguments::External(ExternalArgs { fresh: true, .. })
+            | Arguments::Data(DataArgs { fresh: true, .. }) => Mode::Refresh,
+            Arguments::Validate(_) => Mode::Bypass,
+            _ => Mode::Use,
         }
     }
 

@@ -3,6 +3,7 @@
 use super::request::EutilsRequest;
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
+use crate::net::cache::{CallLog, ResponseCache};
 use crate::net::pacing::{Pacer, ANONYMOUS_RATE_LIMIT, KEYED_RATE_LIMIT};
 use crate::net::retry::{is_transient, RetryPolicy};
 use crate::net::send::{Judged, Sender, Upstream};
@@ -26,6 +27,8 @@ pub struct EntrezClient<'a> {
     pub api_key: Option<&'a ApiKey>,
     /// Retry limits.
     pub retry: RetryPolicy,
+    /// The server's cache of answers and this tool call's log of it; `None` sends every request.
+    pub cache: Option<(&'a ResponseCache, &'a CallLog)>,
 }
 
 /// The pacing bucket for a key: a hash, so the key never becomes a name anywhere.
@@ -63,6 +66,7 @@ impl<'a> EntrezClient<'a> {
             pacer: self.pacer,
             platform: self.platform,
             trace: self.config.pacing_trace,
+            cache: self.cache,
         };
         let eutils = Eutils {
             bucket: bucket_for(self.api_key),

@@ -4,6 +4,7 @@
 //! a socket. Natively the edge sends calls with reqwest on tokio; on Workers,
 //! with the Fetch API. Tests send them to a replay server or to a closure.
 
+pub mod cache;
 pub mod pacing;
 pub mod retry;
 pub mod send;
@@ -275,6 +276,8 @@ pub struct Network {
     pub transport: Box<dyn Transport>,
     /// The pacing authority shared by every call of this server.
     pub pacer: Box<dyn crate::net::pacing::Pacer>,
+    /// Upstream answers kept and shared (`ENTREZ_CACHE`); `None` sends every request.
+    pub cache: Option<cache::ResponseCache>,
 }
 
 #[cfg(test)]

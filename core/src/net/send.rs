@@ -8,6 +8,7 @@
 //! backoff, honouring `Retry-After`, within the policy's deadline. What a
 //! reply means is the [`Upstream`]'s to say; the loop is written once, here.
 
+use super::cache::{CallLog, ResponseCache};
 use super::pacing::{take_slot, Pacer, TRACE_HEADER};
 use super::retry::{RetryPolicy, Verdict};
 use super::{HttpCall, HttpReply, Transport};
@@ -58,12 +59,32 @@ pub struct Sender<'a> {
     pub platform: &'a dyn Platform,
     /// `ENTREZ_PACING_TRACE`: each request says when it was paced.
     pub trace: bool,
+    /// The server's cache of upstream answers, and what this tool call was served from it.
+    pub cache: Option<(&'a ResponseCache, &'a CallLog)>,
 }
 
 impl Sender<'_> {
-    /// Sends `call` to `upstream` under `retry`; the final reply, or the error once retries
-    /// are spent.
+    /// Sends `call` to `upstream` under `retry`, or answers it from the cache; the final
+    /// reply, or the error once retries are spent.
     pub async fn send(
+        &self,
+        call: &HttpCall,
+        upstream: &dyn Upstream,
+        retry: RetryPolicy,
+    ) -> Result<HttpReply, Error> {
+        let exchange = self.exchange(call, upstream, retry);
+        match self.cache {
+            Some((cache, log)) => {
+                cache
+                    .through(call, Some(log), self.platform, exchange)
+                    .await
+            }
+            None => exchange.await,
+        }
+    }
+
+    /// The paced, retried exchange with upstream itself.
+    async fn exchange(
         &self,
         call: &HttpCall,
         upstream: &dyn Upstream,

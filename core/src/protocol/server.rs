@@ -375,6 +375,7 @@ impl Server {
             platform: self.platform.as_ref(),
             network: self.network.as_ref(),
             staging: self.staging.as_ref(),
+            cache_log: Default::default(),
         }
     }
 

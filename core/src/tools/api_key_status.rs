@@ -71,7 +71,19 @@ async fn run(ctx: &ToolContext<'_>) -> Result<ToolOutput> {
         }
         None => Value::Null,
     };
+    let cache = ctx.network.and_then(|n| n.cache.as_ref());
+    let cache_line = match cache {
+        Some(c) => {
+            let s = c.stats();
+            format!(
+                "Answer cache (since this process or Worker isolate started): {} entries, {} of {} bytes, {} hits and {} misses.",
+                s["entries"], s["bytes"], s["max_bytes"], s["hits"], s["misses"]
+            )
+        }
+        None => "Answer cache: off (ENTREZ_CACHE=off); every request goes upstream.".to_string(),
+    };
     let structured = json!({
+        "cache": cache.map_or_else(|| json!({ "enabled": false }), |c| c.stats()),
         "caller": caller,
         "allowances": allowances,
         "configured": configured,
@@ -88,7 +100,7 @@ async fn run(ctx: &ToolContext<'_>) -> Result<ToolOutput> {
         KeySource::None => "none",
     };
     let text = format!(
-        "NCBI API key: {} ({source_text}).\nE-utilities rate limit: {limit} requests per second.\nCaller: {}.\nIdentifiers sent to NCBI: tool={}, email={}.\n{}",
+        "NCBI API key: {} ({source_text}).\nE-utilities rate limit: {limit} requests per second.\nCaller: {}.\nIdentifiers sent to NCBI: tool={}, email={}.\n{cache_line}\n{}",
         if configured { "configured" } else { "not configured" },
         match principal {
             Some(p) => format!("{} (authenticated by {})", p.name, p.via.as_str()),

@@ -21,6 +21,7 @@ use crate::config::Config;
 use crate::entrez::EntrezClient;
 use crate::error::{Error, ErrorKind};
 use crate::mcp::progress::Progress;
+use crate::net::cache::{CallLog, ResponseCache};
 use crate::net::retry::RetryPolicy;
 use crate::net::Network;
 use crate::platform::Platform;
@@ -47,11 +48,13 @@ pub struct ToolContext<'a> {
     pub staging: Option<&'a crate::staging::Staging>,
     /// Where to report progress, when the client asked for it and the transport can carry it.
     pub progress: Option<Progress<'a>>,
+    /// What this call was served from the cache of upstream answers, and how it may use it.
+    pub cache_log: CallLog,
 }
 
 impl<'a> ToolContext<'a> {
     /// An E-utilities client for this caller, or an error if the server has no network.
-    pub fn entrez(&self) -> Result<EntrezClient<'a>, Error> {
+    pub fn entrez(&self) -> Result<EntrezClient<'_>, Error> {
         let network = self.network.ok_or_else(|| {
             Error::new(ErrorKind::Unavailable, "This server instance has no outbound network configured.")
                 .suggest("Run the server through its normal entry point (entrez-mcp serve/stdio, or the Worker).")
@@ -63,7 +66,14 @@ impl<'a> ToolContext<'a> {
             platform: self.platform,
             api_key: self.effective_api_key().0,
             retry: RetryPolicy::default(),
+            cache: self.cache(),
         })
+    }
+
+    /// The server's cache of upstream answers with this call's log, when the server has one.
+    pub fn cache(&self) -> Option<(&ResponseCache, &CallLog)> {
+        let cache = self.network?.cache.as_ref()?;
+        Some((cache, &self.cache_log))
     }
 
     /// The API key to send to NCBI and where it came from (see [`RequestContext::api_key`]).

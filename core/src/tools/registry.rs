@@ -223,16 +223,21 @@ impl Registry {
         let budget = arguments
             .view_args()
             .map(|_| arguments.view().max_characters);
+        ctx.cache_log.set_mode(arguments.cache_mode());
         let outcome = (tool.spec.handler)(ctx, arguments).await;
         let call_warnings: Vec<Value> = report.warnings.iter().map(Finding::to_value).collect();
         Ok(match outcome {
             Ok(output) => {
                 // validate's findings are about the caller's own arguments, and a finding
                 // cut away would make it lie: its result is held by its input, not a budget.
+                let cache = ctx.cache_log.summary().zip(ctx.cache_log.sentence());
                 let output = match (form, budget) {
-                    (TextForm::Readable, Some(budget)) => within(output, budget, &call_warnings),
+                    (TextForm::Readable, Some(budget)) => {
+                        within(output, budget, &call_warnings, cache.as_ref())
+                    }
                     _ => output,
                 };
+                let output = with_cache_note(output, cache);
                 self.checked_success(tool, with_call_warnings(output, call_warnings))
             }
             Err(mut e) => {
@@ -307,8 +312,14 @@ impl Registry {
     }
 }
 
-/// Holds a result to the call's budget, keeping room for the warnings added after.
-fn within(output: ToolOutput, budget: usize, call_warnings: &[Value]) -> ToolOutput {
+/// Holds a result to the call's budget, keeping room for the warnings and the cache note
+/// added after.
+fn within(
+    output: ToolOutput,
+    budget: usize,
+    call_warnings: &[Value],
+    cache: Option<&(Value, String)>,
+) -> ToolOutput {
     let all: Vec<Value> = call_warnings
         .iter()
         .chain(&output.coded_warnings)
@@ -321,7 +332,19 @@ fn within(output: ToolOutput, budget: usize, call_warnings: &[Value]) -> ToolOut
         let text = call_warnings_text(&all).chars().count();
         text.max(super::budget::json_chars(&Value::Array(all))) + 20
     };
-    super::budget::enforce(output, budget, reserved)
+    let noted = cache.map_or(0, |(v, line)| {
+        line.chars().count().max(super::budget::json_chars(v)) + 20
+    });
+    super::budget::enforce(output, budget, reserved + noted)
+}
+
+/// Says in both forms when any upstream answer came from the cache or was shared.
+fn with_cache_note(mut output: ToolOutput, cache: Option<(Value, String)>) -> ToolOutput {
+    if let Some((summary, line)) = cache.filter(|_| output.structured.is_object()) {
+        output.text = format!("{}\n\n{line}", output.text);
+        output.structured["cache"] = summary;
+    }
+    output
 }
 
 /// Adds what the call's reading repaired or noticed to a successful result, in both forms.

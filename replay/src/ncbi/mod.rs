@@ -14,7 +14,8 @@
 //! For tests it adds fault injection (`POST /__replay/fail`), a stats report
 //! (`GET /__replay/stats`) and a reset (`POST /__replay/reset`); a fault may
 //! carry a hostile body (`"body": "endless" | "gzip_bomb" | "declared" | "quote_key"`), or
-//! be a delay (`"delay_ms": 2000`: the ordinary answer, late, as from a slow NCBI).
+//! be a delay (`"delay_ms": 2000`: the ordinary answer, late, as from a slow NCBI), or
+//! the ordinary answer with a `Cache-Control` header (`"cache_control": "no-store"`).
 //!
 //! Synthetic routes, where no recording exists (see synthetic.rs and
 //! tests/fixtures/ncbi/synthetic/README.md): ecitmatch; PMIDs

@@ -53,6 +53,9 @@ struct Fault {
     /// Answer as usual after this long: a slow NCBI, for tests that need a staging to take
     /// a known least time whatever the machine's speed.
     delay_ms: Option<u64>,
+    /// Answer as usual with this `Cache-Control` header (`no-store`, `private`): what a
+    /// proxy in front of NCBI may add, for tests of a client's cache.
+    cache_control: Option<String>,
 }
 
 #[derive(Debug)]
@@ -240,6 +243,16 @@ async fn eutils(
         }) => {
             tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
             answer(&app, &utility, params).await
+        }
+        Gate::Fault(Fault {
+            cache_control: Some(cc),
+            ..
+        }) => {
+            let (mut response, source) = answer(&app, &utility, params).await;
+            if let Ok(v) = HeaderValue::from_str(&cc) {
+                response.headers_mut().insert(header::CACHE_CONTROL, v);
+            }
+            (response, source)
         }
         Gate::Fault(f) => match f.hostile {
             Some(h) => (h.response(params.get("api_key")), "hostile".into()),
@@ -439,6 +452,26 @@ fn parse_fault(v: &Value) -> Result<(Fault, u64), String> {
             fixture: None,
             hostile: None,
             delay_ms: Some(ms),
+            cache_control: None,
+        };
+        return Ok((fault, count));
+    }
+    if let Some(cc) = v.get("cache_control") {
+        let cc = cc
+            .as_str()
+            .filter(|c| c.len() <= 200)
+            .ok_or("cache_control must be a header value of up to 200 characters")?;
+        let count = v.get("count").map_or(Some(1), Value::as_u64);
+        let count = count
+            .filter(|c| *c <= MAX_FAULTS)
+            .ok_or(format!("count must be a number up to {MAX_FAULTS}"))?;
+        let fault = Fault {
+            status: 200,
+            retry_after: None,
+            fixture: None,
+            hostile: None,
+            delay_ms: None,
+            cache_control: Some(cc.to_string()),
         };
         return Ok((fault, count));
     }
@@ -486,6 +519,7 @@ fn parse_fault(v: &Value) -> Result<(Fault, u64), String> {
             fixture,
             hostile,
             delay_ms: None,
+            cache_control: None,
         },
         count,
     ))

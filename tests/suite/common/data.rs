@@ -102,6 +102,7 @@ pub fn server_ticking(
                 step_ms,
             }),
             pacer: Box::new(MemoryPacer::new()),
+            cache: None,
         });
     }
     let server = server

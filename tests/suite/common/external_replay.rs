@@ -137,6 +137,7 @@ pub mod scripted {
             .with_network(Network {
                 transport: Box::new(Shared(script)),
                 pacer: Box::new(Shared(pacer)),
+                cache: None,
             })
     }
 }

@@ -176,5 +176,6 @@ pub fn networked_server(eutils_base: &str, api_key: Option<&str>) -> Server {
         .with_network(entrez_mcp_core::net::Network {
             transport: Box::new(entrez_mcp::transport::ReqwestTransport::new().unwrap()),
             pacer: Box::new(entrez_mcp_core::net::pacing::MemoryPacer::new()),
+            cache: None,
         })
 }

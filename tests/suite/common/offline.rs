@@ -66,6 +66,7 @@ pub fn recording_server() -> (entrez_mcp_core::protocol::Server, Recording) {
     let server = server.with_network(entrez_mcp_core::net::Network {
         transport: Box::new(recording.clone()),
         pacer: Box::new(NoWait),
+        cache: None,
     });
     (server, recording)
 }

@@ -137,6 +137,7 @@ fn harness_on(env: &[(&str, &str)], jwks: Value, local: bool) -> Harness {
                 fetches: fetches.clone(),
             }),
             pacer: Box::new(MemoryPacer::new()),
+            cache: None,
         })
         .with_staging(Staging::new(
             Box::new(SqliteStore::in_memory().unwrap()),

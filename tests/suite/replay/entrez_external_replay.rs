@@ -42,6 +42,7 @@ fn server(replay: &ExternalReplay) -> Server {
         .with_network(Network {
             transport: Box::new(ReqwestTransport::new().unwrap()),
             pacer: Box::new(MemoryPacer::new()),
+            cache: None,
         })
 }
 
@@ -937,6 +938,7 @@ fn live_server() -> Server {
     .with_network(Network {
         transport: Box::new(ReqwestTransport::new().unwrap()),
         pacer: Box::new(MemoryPacer::new()),
+        cache: None,
     })
 }
 

@@ -1,6 +1,7 @@
 //! Tool calls end to end against the in-process stand-ins.
 
 mod budgets;
+mod cache;
 mod entrez_data_guard;
 mod entrez_data_lifecycle;
 mod entrez_data_replay;

@@ -130,6 +130,7 @@ fn ids_are_looked_up_at_ncbi_within_the_budget() {
         .with_network(Network {
             transport: Box::new(Stalled),
             pacer: Box::new(MemoryPacer::new()),
+            cache: None,
         });
     let started = Instant::now();
     let slow = runtime(

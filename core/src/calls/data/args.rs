@@ -36,6 +36,8 @@ pub struct DataArgs {
     pub limit: Option<u64>,
     /// max_characters (detail and fields are not read by entrez_data).
     pub view: ViewArgs,
+    /// `fresh`: ask upstream even when the cache holds the answer.
+    pub fresh: bool,
 }
 
 impl DataArgs {
@@ -59,6 +61,7 @@ impl DataArgs {
             sql: a.get("sql").and_then(Value::as_str).map(String::from),
             limit: a.int("limit"),
             view: ViewArgs::read(&a),
+            fresh: a.flag("fresh"),
         }
     }
 

@@ -75,6 +75,8 @@ pub struct ExternalArgs {
     pub encoding: Option<String>,
     /// detail, fields and max_characters.
     pub view: ViewArgs,
+    /// `fresh`: ask upstream even when the cache holds the answer.
+    pub fresh: bool,
 }
 
 impl ExternalArgs {
@@ -127,6 +129,7 @@ impl ExternalArgs {
             database: a.text("database"),
             encoding: a.text("encoding"),
             view: ViewArgs::read(&a),
+            fresh: a.flag("fresh"),
         }
     }
 

@@ -81,6 +81,8 @@ pub struct QueryArgs {
     pub citations: Vec<Citation>,
     /// detail, fields and max_characters.
     pub view: ViewArgs,
+    /// `fresh`: ask upstream even when the cache holds the answer.
+    pub fresh: bool,
 }
 
 impl QueryArgs {
@@ -129,6 +131,7 @@ impl QueryArgs {
             }),
             citations: citations(a),
             view: ViewArgs::read(&a),
+            fresh: a.flag("fresh"),
         }
     }
 

@@ -61,7 +61,7 @@ pub struct ExternalClient<'a> {
 
 impl<'a> ExternalClient<'a> {
     /// A client for `service` from the tool context, or an error when the server has no network.
-    pub fn new(ctx: &ToolContext<'a>, service: Service) -> Result<Self, Error> {
+    pub fn new(ctx: &'a ToolContext<'_>, service: Service) -> Result<Self, Error> {
         let network = ctx.network.ok_or_else(|| {
             Error::new(ErrorKind::Unavailable, "This server instance has no outbound network configured.")
                 .suggest("Run the server through its normal entry point (entrez-mcp serve/stdio, or the Worker).")
@@ -72,6 +72,7 @@ impl<'a> ExternalClient<'a> {
                 pacer: network.pacer.as_ref(),
                 platform: ctx.platform,
                 trace: ctx.config.pacing_trace,
+                cache: ctx.cache(),
             },
             service,
             retry: EXTERNAL_RETRY,

@@ -84,6 +84,7 @@ fn counted_server() -> (Server, Recording) {
     let server = server.with_network(Network {
         transport: Box::new(sent.clone()),
         pacer: Box::new(NoWait),
+        cache: None,
     });
     (server, sent)
 }
