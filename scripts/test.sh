@@ -408,7 +408,8 @@ e2e() {
 
   # One more server per edge with the cache of upstream answers on: lifetimes at a hundredth
   # (a search is kept 6 s), a bound of 40 KB, and a server key the suite looks for in what
-  # the cache stored (natively the data directory, on the Worker wrangler's state directory).
+  # the cache stored (natively the data directory, on the Worker the Cache API's store in
+  # wrangler's state directory).
   declare -A CACHE_URL=() CACHE_STATE=()
   {
     grep -v '^ENTREZ_CACHE=' "$env_file"
@@ -425,7 +426,7 @@ e2e() {
   fi
   if [ "$WORKER_OK" = 1 ]; then
     start_worker cache "$TMP/cache.env" "$(free_port)" && CACHE_URL[worker]="$WORKER_URL"
-    CACHE_STATE[worker]="$TMP/wrangler-state-cache"
+    CACHE_STATE[worker]="$TMP/wrangler-state-cache/v3/cache"
   fi
 
   # The authorization servers start now, so they are up by the time their suites run.

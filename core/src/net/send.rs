@@ -75,9 +75,8 @@ impl Sender<'_> {
         let exchange = self.exchange(call, upstream, retry);
         match self.cache {
             Some((cache, log)) => {
-                cache
-                    .through(call, Some(log), self.platform, exchange)
-                    .await
+                let machine = (self.platform, self.transport);
+                cache.through(call, Some(log), machine, exchange).await
             }
             None => exchange.await,
         }

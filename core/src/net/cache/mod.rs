@@ -22,7 +22,7 @@ pub mod lru;
 pub mod memory;
 pub mod policy;
 
-use super::{header, HttpCall, HttpReply, Method};
+use super::{header, HttpCall, HttpReply, Method, Transport};
 use crate::platform::{BoxFuture, MaybeSendSync, Platform};
 use inflight::{InFlight, Turn};
 use serde_json::{json, Value};
@@ -311,13 +311,13 @@ impl ResponseCache {
         Some(ms.round() as u64).filter(|ms| *ms > 0)
     }
 
-    /// Answers `call` from the cache, from an identical request in flight, or by running
-    /// `exchange` (the paced, retried send), keeping what may be kept.
+    /// Answers `call` from the cache, from an identical request in flight (looked for on
+    /// `timer`), or by running `exchange` (the paced, retried send), keeping what may be kept.
     pub async fn through(
         &self,
         call: &HttpCall,
         log: Option<&CallLog>,
-        platform: &dyn Platform,
+        (platform, timer): (&dyn Platform, &dyn Transport),
         exchange: impl Future<Output = inflight::Answer>,
     ) -> inflight::Answer {
         let mode = log.map_or(Mode::Use, CallLog::mode);
@@ -340,8 +340,8 @@ impl ResponseCache {
             self.counters.misses.fetch_add(1, Relaxed);
             match self.inflight.join(&key) {
                 Turn::Lead(lead) => Some(lead),
-                Turn::Follow(rx) => match rx.await {
-                    Ok(answer) => {
+                Turn::Follow(follow) => match follow.answer(timer).await {
+                    Some(answer) => {
                         self.counters.shared.fetch_add(1, Relaxed);
                         if let Some(log) = log {
                             log.shared.fetch_add(1, Relaxed);
@@ -349,7 +349,7 @@ impl ResponseCache {
                         return answer;
                     }
                     // The leader's caller went away: send alone.
-                    Err(_) => None,
+                    None => None,
                 },
             }
         } else {
