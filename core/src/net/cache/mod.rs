@@ -305,6 +305,14 @@ impl ResponseCache {
         }
     }
 
+    /// The largest answer kept: a sixteenth of the bound (4 MiB by default), so that one
+    /// staging's large batches cannot push every other answer out; at least 64 KiB, at most
+    /// the bound.
+    pub fn entry_cap(&self) -> u64 {
+        let bound = self.settings.max_bytes;
+        (bound / 16).max(64 << 10).min(bound)
+    }
+
     /// How long `call`'s answer may be kept, after the TTL scale; `None` when never.
     pub fn ttl_ms(&self, call: &HttpCall) -> Option<u64> {
         let ms = policy::ttl_s(call)? as f64 * 1000.0 * self.settings.ttl_scale;
@@ -357,7 +365,8 @@ impl ResponseCache {
             None
         };
         let answer = exchange.await;
-        if let Some(reply) = answer.as_ref().ok().filter(|r| storable(r)) {
+        let fits = |r: &&HttpReply| r.body.len() as u64 <= self.entry_cap();
+        if let Some(reply) = answer.as_ref().ok().filter(|r| storable(r)).filter(fits) {
             let now = platform.now_unix_ms();
             let entry = Entry {
                 status: reply.status,
@@ -479,6 +488,22 @@ mod tests {
             r.headers.push(("cache-control".into(), cc.into()));
             assert!(!storable(&r), "{cc}");
         }
+    }
+
+    #[test]
+    fn one_answer_may_take_a_sixteenth_of_the_bound() {
+        let cache = |max_bytes| {
+            let store = Box::new(memory::MemoryStore::new(max_bytes));
+            let settings = CacheSettings {
+                max_bytes,
+                ..CacheSettings::default()
+            };
+            ResponseCache::new(store, settings).entry_cap()
+        };
+        assert_eq!(cache(DEFAULT_MAX_BYTES), 4 << 20);
+        assert_eq!(cache(2 << 20), 128 << 10);
+        assert_eq!(cache(1 << 19), 64 << 10);
+        assert_eq!(cache(40_000), 40_000);
     }
 
     #[test]
