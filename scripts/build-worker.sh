@@ -24,7 +24,10 @@ fi
 # readable stack traces while debugging); and
 # SQLite, which the Worker only uses to prepare queries on a schema replica, built
 # without the extensions and APIs a replica never touches (full-text search, R-tree,
-# sessions, dbstat/dbpage/bytecode tables, UTF-16, WAL, tracing, incremental blobs).
+# sessions, dbstat/dbpage/bytecode tables, UTF-16, WAL, tracing, incremental blobs,
+# deserialize, test hooks), and without the query planner's extras a replica that holds no
+# rows never gains from (automatic indexes, the transfer, count(*), LIKE, OR, BETWEEN and
+# truncate optimizations, quick-balance): statements prepare, and are authorized, as before.
 # JSON, math and window functions, virtual tables (json_each, pragma_*) and the
 # authorizer stay: queries that use them must prepare exactly as on Durable Objects.
 # After worker-build, binaryen's wasm-opt (npm package binaryen, pinned in package.json) runs
