@@ -14,10 +14,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$ROOT/scripts/servers.sh"
 cd "$ROOT"
 
-bash "$ROOT/scripts/setup.sh" >/dev/null
-log "building the native binaries and the Worker bundle"
-cargo build --release --quiet
-[ -f "$ROOT/build/index_bg.wasm" ] && [ "${BENCH_REBUILD_WORKER:-1}" = 0 ] || bash "$ROOT/scripts/build-worker.sh" >/dev/null
+bench_build
 
 start_replay ncbi-replay || die "the NCBI replay did not start"
 ncbi="$REPLAY_BASE"

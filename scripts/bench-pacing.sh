@@ -18,10 +18,7 @@ source "$ROOT/scripts/servers.sh"
 cd "$ROOT"
 
 ROUNDS="${BENCH_PACING_ROUNDS:-1}"
-bash "$ROOT/scripts/setup.sh" >/dev/null
-log "building the native binaries and the Worker bundle"
-cargo build --release --quiet
-[ -f "$ROOT/build/index_bg.wasm" ] && [ "${BENCH_REBUILD_WORKER:-1}" = 0 ] || bash "$ROOT/scripts/build-worker.sh" >/dev/null
+bench_build
 
 start_replay ncbi-replay || die "the replay did not start"
 replay="$REPLAY_BASE"

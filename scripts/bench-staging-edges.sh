@@ -15,10 +15,7 @@ cd "$ROOT"
 
 RECORDS="${BENCH_RECORDS:-2000}"
 ROUNDS="${BENCH_ROUNDS:-3}"
-bash "$ROOT/scripts/setup.sh" >/dev/null
-log "building the native binaries and the Worker bundle"
-cargo build --release --quiet
-[ -f "$ROOT/build/index_bg.wasm" ] && [ "${BENCH_REBUILD_WORKER:-1}" = 0 ] || bash "$ROOT/scripts/build-worker.sh" >/dev/null
+bench_build
 
 baseline_dir=""
 if [ -n "${BENCH_BASELINE:-}" ]; then

@@ -156,3 +156,12 @@ start_worker() {
     return 1
   fi
 }
+
+# bench_build: what every end-to-end benchmark starts from: set-up, the release binaries, and
+# the Worker bundle (BENCH_REBUILD_WORKER=0 reuses the one in build/).
+bench_build() {
+  bash "$ROOT/scripts/setup.sh" >/dev/null
+  log "building the native binaries and the Worker bundle"
+  cargo build --release --quiet
+  [ -f "$ROOT/build/index_bg.wasm" ] && [ "${BENCH_REBUILD_WORKER:-1}" = 0 ] || bash "$ROOT/scripts/build-worker.sh" >/dev/null
+}

@@ -5,8 +5,11 @@
 //! process of one user (several stdio servers of one desktop client). Each
 //! entry records when it was last used, by a counter; past the byte bound the
 //! least recently used go first, and expired entries go whenever they are
-//! read or room is made. A cache may lose entries, never serve a wrong one:
-//! writes are not fsynced, and a file that does not open or check is replaced.
+//! read or room is made. The body is each row's last column, so the sums and
+//! scans that make room never read a body. Writes go through a WAL that is
+//! synced at checkpoints, not at each commit (an answer lost at a power cut is
+//! asked again); a file SQLite calls damaged, or that fails its quick check,
+//! is replaced by an empty one.
 
 use entrez_mcp_core::net::cache::{Entry, ResponseStore};
 use entrez_mcp_core::platform::BoxFuture;
@@ -16,12 +19,13 @@ use std::sync::{Arc, Mutex};
 
 const DDL: &str = "
 PRAGMA journal_mode = WAL;
-PRAGMA synchronous = OFF;
-CREATE TABLE IF NOT EXISTS answer (
-  key TEXT PRIMARY KEY, status INTEGER NOT NULL, content_type TEXT, body BLOB NOT NULL,
+PRAGMA synchronous = NORMAL;
+CREATE TABLE IF NOT EXISTS kept (
+  key TEXT PRIMARY KEY, status INTEGER NOT NULL, content_type TEXT,
   bytes INTEGER NOT NULL, stored_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL,
-  used INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS answer_used ON answer (used);";
+  used INTEGER NOT NULL, body BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS kept_used ON kept (used);
+CREATE INDEX IF NOT EXISTS kept_expires ON kept (expires_ms);";
 
 /// Answers in SQLite, at most `max_bytes` of them.
 #[derive(Clone)]
@@ -49,35 +53,37 @@ impl SqliteAnswers {
                 None => Connection::open_in_memory(),
             },
         };
-        SqliteAnswers::with(conn.map_err(|e| e.to_string())?, max_bytes)
+        SqliteAnswers::with(conn.map_err(|e| e.to_string())?, max_bytes).map_err(|e| e.to_string())
     }
 
-    /// The store in `dir/cache.sqlite`; a damaged file is replaced by an empty one.
+    /// The store in `dir/cache.sqlite`; a damaged file is replaced by an empty one. Any
+    /// other failure (the file busy past the timeout, a full disk) is reported and leaves
+    /// the file alone: other processes may be using it.
     pub fn open(dir: &Path, max_bytes: u64) -> Result<SqliteAnswers, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let file = dir.join("cache.sqlite");
-        let opened = Connection::open(&file).map_err(|e| e.to_string());
-        match opened.and_then(|c| SqliteAnswers::with(c, max_bytes)) {
+        match Connection::open(&file).and_then(|c| SqliteAnswers::with(c, max_bytes)) {
             Ok(store) => Ok(store),
-            Err(_) => {
+            Err(e) if damaged(&e) => {
                 for suffix in ["", "-wal", "-shm"] {
                     let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
                 }
                 let conn = Connection::open(&file).map_err(|e| e.to_string())?;
-                SqliteAnswers::with(conn, max_bytes)
+                SqliteAnswers::with(conn, max_bytes).map_err(|e| e.to_string())
             }
+            Err(e) => Err(format!("{}: {e}", file.display())),
         }
     }
 
-    fn with(conn: Connection, max_bytes: u64) -> Result<SqliteAnswers, String> {
-        conn.busy_timeout(std::time::Duration::from_secs(2))
-            .map_err(|e| e.to_string())?;
-        conn.execute_batch(DDL).map_err(|e| e.to_string())?;
-        let ok: String = conn
-            .query_row("PRAGMA quick_check", [], |r| r.get(0))
-            .map_err(|e| e.to_string())?;
+    fn with(conn: Connection, max_bytes: u64) -> rusqlite::Result<SqliteAnswers> {
+        conn.busy_timeout(std::time::Duration::from_secs(2))?;
+        conn.execute_batch(DDL)?;
+        let ok: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
         if ok != "ok" {
-            return Err(format!("cache file damaged: {ok}"));
+            return Err(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
+                Some(format!("cache file damaged: {ok}")),
+            ));
         }
         Ok(SqliteAnswers {
             inner: Arc::new(Inner {
@@ -113,7 +119,7 @@ impl Inner {
         let conn = self.conn();
         let found = conn
             .query_row(
-                "SELECT status, content_type, body, stored_ms, expires_ms FROM answer WHERE key = ?1",
+                "SELECT status, content_type, body, stored_ms, expires_ms FROM kept WHERE key = ?1",
                 [key],
                 |r| {
                     Ok(Entry {
@@ -129,13 +135,13 @@ impl Inner {
         match found {
             Some(e) if e.expires_ms > now_ms => {
                 conn.execute(
-                    "UPDATE answer SET used = (SELECT COALESCE(MAX(used), 0) + 1 FROM answer) WHERE key = ?1",
+                    "UPDATE kept SET used = (SELECT COALESCE(MAX(used), 0) + 1 FROM kept) WHERE key = ?1",
                     [key],
                 )?;
                 Ok(Some(e))
             }
             Some(_) => {
-                conn.execute("DELETE FROM answer WHERE key = ?1", [key])?;
+                conn.execute("DELETE FROM kept WHERE key = ?1", [key])?;
                 Ok(None)
             }
             None => Ok(None),
@@ -150,8 +156,8 @@ impl Inner {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute(
-            "INSERT OR REPLACE INTO answer (key, status, content_type, body, bytes, stored_ms, expires_ms, used)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, (SELECT COALESCE(MAX(used), 0) + 1 FROM answer))",
+            "INSERT OR REPLACE INTO kept (key, status, content_type, body, bytes, stored_ms, expires_ms, used)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, (SELECT COALESCE(MAX(used), 0) + 1 FROM kept))",
             params![
                 key,
                 entry.status,
@@ -164,22 +170,22 @@ impl Inner {
         )?;
         // Room is made from what has expired first, then from the least recently used.
         tx.execute(
-            "DELETE FROM answer WHERE expires_ms <= ?1",
+            "DELETE FROM kept WHERE expires_ms <= ?1",
             [signed(entry.stored_ms)],
         )?;
-        let mut total: u64 = tx.query_row("SELECT TOTAL(bytes) FROM answer", [], |r| {
+        let mut total: u64 = tx.query_row("SELECT TOTAL(bytes) FROM kept", [], |r| {
             r.get::<_, f64>(0).map(|t| t as u64)
         })?;
         while total > self.max_bytes {
             let oldest: Option<(String, u64)> = tx
                 .query_row(
-                    "SELECT key, bytes FROM answer ORDER BY used LIMIT 1",
+                    "SELECT key, bytes FROM kept ORDER BY used LIMIT 1",
                     [],
                     |r| Ok((r.get(0)?, unsigned(r.get(1)?))),
                 )
                 .optional()?;
             let Some((gone, b)) = oldest else { break };
-            tx.execute("DELETE FROM answer WHERE key = ?1", [&gone])?;
+            tx.execute("DELETE FROM kept WHERE key = ?1", [&gone])?;
             total = total.saturating_sub(b);
         }
         tx.commit()
@@ -187,10 +193,18 @@ impl Inner {
 
     fn usage(&self) -> rusqlite::Result<(u64, u64)> {
         self.conn()
-            .query_row("SELECT COUNT(*), TOTAL(bytes) FROM answer", [], |r| {
+            .query_row("SELECT COUNT(*), TOTAL(bytes) FROM kept", [], |r| {
                 Ok((unsigned(r.get(0)?), r.get::<_, f64>(1)? as u64))
             })
     }
+}
+
+/// Whether SQLite says the file is not a database, or a damaged one.
+fn damaged(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt)
+    )
 }
 
 /// SQLite's integers are signed; sizes and times are not.

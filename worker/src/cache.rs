@@ -80,7 +80,12 @@ async fn write(key: &str, entry: Entry) -> worker::Result<()> {
 impl ResponseStore for CacheApiAnswers {
     fn get<'a>(&'a self, key: &'a str, now_ms: u64) -> BoxFuture<'a, Option<Entry>> {
         Box::pin(async move {
-            let entry = read(key).await?;
+            let Some(entry) = read(key).await else {
+                // Gone (evicted by Cloudflare, or never kept: a *.workers.dev address keeps
+                // nothing): the index stops counting it.
+                self.index().remove(key);
+                return None;
+            };
             if entry.expires_ms <= now_ms {
                 self.index().remove(key);
                 let _ = Cache::default().delete(url(key), false).await;

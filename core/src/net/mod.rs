@@ -41,6 +41,22 @@ pub struct HttpCall {
     pub follow_redirects: bool,
 }
 
+#[cfg(test)]
+impl HttpCall {
+    /// A GET of `url` with no headers (for tests).
+    pub(crate) fn get(url: &str) -> HttpCall {
+        HttpCall {
+            method: Method::Get,
+            url: url.to_string(),
+            headers: vec![],
+            body: None,
+            timeout_ms: 1,
+            max_bytes: 1,
+            follow_redirects: true,
+        }
+    }
+}
+
 impl std::fmt::Debug for HttpCall {
     // URLs carry api_key; Debug output must never show it.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

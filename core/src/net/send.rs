@@ -76,7 +76,8 @@ impl Sender<'_> {
         match self.cache {
             Some((cache, log)) => {
                 let machine = (self.platform, self.transport);
-                cache.through(call, Some(log), machine, exchange).await
+                let request = (call, upstream.bucket());
+                cache.through(request, Some(log), machine, exchange).await
             }
             None => exchange.await,
         }

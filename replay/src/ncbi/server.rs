@@ -436,16 +436,21 @@ async fn fail(State(app): State<Arc<App>>, body: Bytes) -> Response {
 /// Reads `{"status": 503, "count": 2, "retry_after": "1", "fixture": "einfo4.xml"}`,
 /// `{"body": "endless"}` (a hostile body, status 200 unless given), or `{"delay_ms": 2000}`
 /// (the ordinary answer, that much later; at most a minute).
+/// How many requests a fault answers: `count`, 1 when absent.
+fn count_of(v: &Value) -> Result<u64, String> {
+    v.get("count")
+        .map_or(Some(1), Value::as_u64)
+        .filter(|c| *c <= MAX_FAULTS)
+        .ok_or(format!("count must be a number up to {MAX_FAULTS}"))
+}
+
 fn parse_fault(v: &Value) -> Result<(Fault, u64), String> {
     if let Some(delay) = v.get("delay_ms") {
         let ms = delay
             .as_u64()
             .filter(|ms| *ms <= 60_000)
             .ok_or("delay_ms must be a number of milliseconds up to 60000")?;
-        let count = v.get("count").map_or(Some(1), Value::as_u64);
-        let count = count
-            .filter(|c| *c <= MAX_FAULTS)
-            .ok_or(format!("count must be a number up to {MAX_FAULTS}"))?;
+        let count = count_of(v)?;
         let fault = Fault {
             status: 200,
             retry_after: None,
@@ -461,10 +466,7 @@ fn parse_fault(v: &Value) -> Result<(Fault, u64), String> {
             .as_str()
             .filter(|c| c.len() <= 200)
             .ok_or("cache_control must be a header value of up to 200 characters")?;
-        let count = v.get("count").map_or(Some(1), Value::as_u64);
-        let count = count
-            .filter(|c| *c <= MAX_FAULTS)
-            .ok_or(format!("count must be a number up to {MAX_FAULTS}"))?;
+        let count = count_of(v)?;
         let fault = Fault {
             status: 200,
             retry_after: None,
@@ -501,11 +503,7 @@ fn parse_fault(v: &Value) -> Result<(Fault, u64), String> {
         (None, true) => 200,
         _ => return Err("status must be a number from 100 to 599".into()),
     };
-    let count = v.get("count").map_or(Some(1), Value::as_u64);
-    let count = match count {
-        Some(c) if c <= MAX_FAULTS => c,
-        _ => return Err(format!("count must be a number up to {MAX_FAULTS}")),
-    };
+    let count = count_of(v)?;
     let retry_after = match v.get("retry_after") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),

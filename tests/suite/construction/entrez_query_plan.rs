@@ -455,3 +455,63 @@ fn fetch_sends_asn1_as_named() {
         format!("{BASE}efetch.fcgi?db=gene&id=2&retmode=asn.1{ID}")
     );
 }
+
+#[test]
+fn the_cache_policy_reads_the_requests_the_plans_build() {
+    use entrez_mcp_core::net::cache::policy::rule_for;
+    let kind = |args: Value| {
+        let call = planned(args).build(BASE, "entrez-mcp", None, Some(&ApiKey::new("K")));
+        rule_for(&call).map(|r| (r.kind, r.ttl_s))
+    };
+    let never = |k: &'static str| Some((k, 0));
+    let cases = [
+        (
+            json!({"operation": "search", "term": "asthma"}),
+            Some(("search", 600)),
+        ),
+        (
+            json!({"operation": "search", "term": "asthma", "usehistory": true}),
+            never("history"),
+        ),
+        (
+            json!({"operation": "fetch", "ids": ["1", "2"]}),
+            Some(("records_by_id", 21_600)),
+        ),
+        (
+            json!({"operation": "fetch", "webenv": "MCID_1", "query_key": 1}),
+            never("history"),
+        ),
+        (
+            json!({"operation": "summary", "ids": ["1"]}),
+            Some(("records_by_id", 21_600)),
+        ),
+        (
+            json!({"operation": "link", "ids": ["1"]}),
+            Some(("links_by_id", 7_200)),
+        ),
+        // neighbor_history answers with a new WebEnv of the caller's own.
+        (
+            json!({"operation": "link", "ids": ["1"], "cmd": "neighbor_history"}),
+            never("history"),
+        ),
+        (json!({"operation": "post", "ids": ["1"]}), never("epost")),
+        (json!({"operation": "info"}), Some(("einfo", 86_400))),
+        (
+            json!({"operation": "spell", "term": "asthmaa"}),
+            Some(("espell", 86_400)),
+        ),
+        (
+            json!({"operation": "citation_match", "citations": [{"journal": "science", "year": "1987", "volume": "235", "first_page": "182", "author": "palmenberg ac", "key": "Art1"}]}),
+            Some(("citation_match", 86_400)),
+        ),
+    ];
+    for (args, want) in cases {
+        assert_eq!(kind(args.clone()), want, "{args}");
+    }
+    // Hundreds of ids go as a POST; the ids in its body count as much.
+    let many: Vec<String> = (1..=400).map(|i| (10_000_000 + i).to_string()).collect();
+    let call =
+        planned(json!({"operation": "fetch", "ids": many})).build(BASE, "entrez-mcp", None, None);
+    assert_eq!(call.method, Method::Post);
+    assert_eq!(rule_for(&call).map(|r| r.kind), Some("records_by_id"));
+}

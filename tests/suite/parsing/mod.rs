@@ -1,5 +1,6 @@
 //! The parsers on recorded NCBI responses (their errors as the core reports them).
 
+mod cache_keep;
 mod eutils;
 mod eutils_errors;
 mod eutils_link;

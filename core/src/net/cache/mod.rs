@@ -5,12 +5,12 @@
 //! answer may be kept and for how long (the history server, PubChem's jobs and
 //! anything the table does not name are never kept). A kept answer is served
 //! without a request; identical requests in flight at once wait for one
-//! ([`inflight`]). Only a final 200 that the upstream's reader accepted is
-//! kept, whole, after the size ceilings of [`super::BoundedBody`]; errors of
-//! every kind, cut-off bodies and answers marked `no-store` or `private` never
-//! are. The key is a digest of the method, the URL and the form body with
-//! `api_key`, `tool` and `email` taken out: an answer does not depend on who
-//! asks, and no key is ever part of what is stored.
+//! ([`inflight`]). Only a final 200 that the send loop accepted is kept,
+//! whole, after the size ceilings of [`super::BoundedBody`]; errors of every
+//! kind (in a 200 too), cut-off bodies and answers marked `no-store` or
+//! `private` never are ([`keep`]). The key is a digest of the method, the URL
+//! and the form body with `api_key`, `tool` and `email` taken out: an answer
+//! does not depend on who asks, and no key is ever part of what is stored.
 //!
 //! Where answers live is each edge's: [`ResponseStore`] natively is a SQLite
 //! file under `ENTREZ_DATA_DIR`, on Workers the Cache API, in tests
@@ -18,13 +18,15 @@
 //! served from here, which its result shows.
 
 pub mod inflight;
+pub mod keep;
 pub mod lru;
 pub mod memory;
 pub mod policy;
 
-use super::{header, HttpCall, HttpReply, Method, Transport};
+use super::{HttpCall, HttpReply, Method, Transport};
 use crate::platform::{BoxFuture, MaybeSendSync, Platform};
 use inflight::{InFlight, Turn};
+use keep::storable;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::future::Future;
@@ -135,76 +137,19 @@ pub fn key_of(call: &HttpCall) -> String {
     crate::hex::hex(&digest.finalize())
 }
 
-/// Form or query pairs without `api_key`, `tool` and `email`.
+/// Form or query pairs without `api_key`, `tool` and `email` (named in any case or encoding).
 fn anonymous(pairs: &str) -> String {
+    let who = |p: &&str| {
+        let name = super::percent_decode(p.split('=').next().unwrap_or(""), true);
+        ["api_key", "tool", "email"]
+            .iter()
+            .any(|n| name.eq_ignore_ascii_case(n))
+    };
     pairs
         .split('&')
-        .filter(|p| !matches!(p.split('=').next(), Some("api_key" | "tool" | "email")))
+        .filter(|p| !who(p))
         .collect::<Vec<_>>()
         .join("&")
-}
-
-/// Whether a final reply may be kept: a whole 200 its sender did not forbid keeping.
-pub fn storable(reply: &HttpReply) -> bool {
-    let forbidden = reply.header("cache-control").is_some_and(|c| {
-        let c = c.to_ascii_lowercase();
-        c.contains("no-store") || c.contains("private") || c.contains("no-cache")
-    });
-    reply.status == 200 && !reply.body.is_empty() && !forbidden && whole(reply)
-}
-
-/// Whether an XML or JSON body ends as a document does: an XML body must close the element
-/// it opened first, a JSON one its object or array. A body cut off mid-way that reached here
-/// anyway (a proxy that closed early, NCBI's own truncated replies) is not kept to be served
-/// again.
-fn whole(reply: &HttpReply) -> bool {
-    let kind = header(&reply.headers, "content-type")
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let body = reply.body.trim_ascii();
-    if kind.contains("xml") {
-        xml_closed(body)
-    } else if kind.contains("json") {
-        matches!(body.last(), Some(b'}' | b']'))
-    } else {
-        true
-    }
-}
-
-/// Whether `body` ends by closing its root element (or the root closes itself).
-fn xml_closed(body: &[u8]) -> bool {
-    let mut rest = body;
-    // Past the declaration, processing instructions, comments and the DOCTYPE.
-    loop {
-        rest = rest.trim_ascii_start();
-        match rest {
-            [b'<', b'?' | b'!', ..] => match rest.iter().position(|b| *b == b'>') {
-                Some(end) => rest = &rest[end + 1..],
-                None => return false,
-            },
-            _ => break,
-        }
-    }
-    let Some(open) = rest.strip_prefix(b"<") else {
-        return false;
-    };
-    let name_len = open
-        .iter()
-        .position(|b| b.is_ascii_whitespace() || matches!(b, b'>' | b'/'))
-        .unwrap_or(open.len());
-    let name = &open[..name_len];
-    if name.is_empty() {
-        return false;
-    }
-    // `<eSearchResult/>`: the root closes itself and nothing follows.
-    if open.ends_with(b"/>") && open.iter().position(|b| *b == b'>') == Some(open.len() - 1) {
-        return true;
-    }
-    let mut closing = Vec::with_capacity(name.len() + 3);
-    closing.extend_from_slice(b"</");
-    closing.extend_from_slice(name);
-    closing.push(b'>');
-    body.ends_with(&closing)
 }
 
 /// How one tool call uses the cache.
@@ -261,8 +206,11 @@ impl CallLog {
         match (hits, shared) {
             (0, 0) => None,
             (0, s) => Some(format!("{s} upstream answer(s) were shared with identical requests in flight.")),
-            (h, _) => Some(format!(
+            (h, 0) => Some(format!(
                 "{h} upstream answer(s) came from this server's cache (oldest {age} old); fresh: true asks again."
+            )),
+            (h, s) => Some(format!(
+                "{h} upstream answer(s) came from this server's cache (oldest {age} old) and {s} were shared with identical requests in flight; fresh: true asks again."
             )),
         }
     }
@@ -319,11 +267,14 @@ impl ResponseCache {
         Some(ms.round() as u64).filter(|ms| *ms > 0)
     }
 
-    /// Answers `call` from the cache, from an identical request in flight (looked for on
-    /// `timer`), or by running `exchange` (the paced, retried send), keeping what may be kept.
+    /// Answers `call` from the cache, from an identical request in flight in the same
+    /// pacing `bucket` (looked for on `timer`), or by running `exchange` (the paced, retried
+    /// send), keeping what may be kept. Requests in flight are shared within a bucket only:
+    /// an error may belong to a key (a 429 on its budget, a key NCBI refused), and callers
+    /// of one bucket spend one key.
     pub async fn through(
         &self,
-        call: &HttpCall,
+        (call, bucket): (&HttpCall, &str),
         log: Option<&CallLog>,
         (platform, timer): (&dyn Platform, &dyn Transport),
         exchange: impl Future<Output = inflight::Answer>,
@@ -346,9 +297,9 @@ impl ResponseCache {
                 return Ok(entry.reply());
             }
             self.counters.misses.fetch_add(1, Relaxed);
-            match self.inflight.join(&key) {
+            match self.inflight.join(&format!("{bucket} {key}"), now) {
                 Turn::Lead(lead) => Some(lead),
-                Turn::Follow(follow) => match follow.answer(timer).await {
+                Turn::Follow(follow) => match follow.answer(timer, platform).await {
                     Some(answer) => {
                         self.counters.shared.fetch_add(1, Relaxed);
                         if let Some(log) = log {
@@ -415,23 +366,7 @@ mod tests {
     use super::*;
 
     fn call(url: &str) -> HttpCall {
-        HttpCall {
-            method: Method::Get,
-            url: url.to_string(),
-            headers: vec![],
-            body: None,
-            timeout_ms: 1,
-            max_bytes: 1,
-            follow_redirects: true,
-        }
-    }
-
-    fn reply(status: u16, kind: &str, body: &str) -> HttpReply {
-        HttpReply {
-            status,
-            headers: vec![("content-type".into(), kind.into())],
-            body: body.as_bytes().to_vec(),
-        }
+        HttpCall::get(url)
     }
 
     #[test]
@@ -450,44 +385,6 @@ mod tests {
         other.body = Some(b"db=pubmed&id=2&api_key=K".to_vec());
         assert_ne!(key_of(&posted), key_of(&other));
         assert_ne!(key_of(&posted), plain);
-    }
-
-    #[test]
-    fn only_whole_200s_that_allow_it_are_storable() {
-        assert!(storable(&reply(200, "text/xml", "<a>1</a>\n")));
-        let decl = "<?xml version=\"1.0\" ?>\n<!DOCTYPE eSearchResult PUBLIC \"x\" \"y\">\n";
-        assert!(storable(&reply(
-            200,
-            "text/xml",
-            &format!("{decl}<eSearchResult><Count>1</Count></eSearchResult>\n")
-        )));
-        assert!(storable(&reply(
-            200,
-            "text/xml",
-            &format!("{decl}<eSearchResult/>")
-        )));
-        // Cut off after a whole inner element: the root is never closed.
-        assert!(!storable(&reply(
-            200,
-            "text/xml",
-            &format!("{decl}<eInfoResult><DbList><DbName>x</DbName>\n")
-        )));
-        assert!(storable(&reply(200, "application/json", "{\"a\":1}")));
-        assert!(storable(&reply(200, "text/plain", ">seq\nACGT")));
-        assert!(!storable(&reply(429, "application/json", "{}")));
-        assert!(!storable(&reply(500, "text/xml", "<a/>")));
-        assert!(!storable(&reply(
-            200,
-            "text/xml",
-            "<PubmedArticleSet><PubmedArticle>x"
-        )));
-        assert!(!storable(&reply(200, "application/json", "{\"a\":")));
-        assert!(!storable(&reply(200, "text/xml", "")));
-        for cc in ["no-store", "private, max-age=60", "No-Cache"] {
-            let mut r = reply(200, "text/xml", "<a/>");
-            r.headers.push(("cache-control".into(), cc.into()));
-            assert!(!storable(&r), "{cc}");
-        }
     }
 
     #[test]

@@ -25,11 +25,18 @@ const DAY: u64 = 24 * HOUR;
 /// The table. Each row's comment says why its answers may be kept that long, or not at all.
 pub const RULES: &[Rule] = &[
     // The history server holds a caller's own result sets: WebEnv/query_key name them, they
-    // expire after hours of disuse and change with every epost, and usehistory=y creates one.
+    // expire after hours of disuse and change with every epost, and usehistory=y and elink's
+    // cmd=neighbor_history create one.
     Rule {
         kind: "history",
         ttl_s: 0,
-        matches: |s| s.has("webenv") || s.has("query_key") || s.has("usehistory"),
+        matches: |s| {
+            s.has("webenv")
+                || s.has("query_key")
+                || s.has("usehistory")
+                || s.value("cmd")
+                    .is_some_and(|c| c.eq_ignore_ascii_case("neighbor_history"))
+        },
     },
     // epost creates a history entry: every answer is a new, private WebEnv.
     Rule {
@@ -146,10 +153,10 @@ pub fn ttl_s(call: &HttpCall) -> Option<u64> {
     rule_for(call).map(|r| r.ttl_s).filter(|t| *t > 0)
 }
 
-/// A request as the table reads it: its path and the names of its parameters.
+/// A request as the table reads it: its path and its parameters, names lower-cased.
 struct Sent {
     path: String,
-    names: Vec<String>,
+    params: Vec<(String, String)>,
 }
 
 impl Sent {
@@ -163,21 +170,31 @@ impl Sent {
             .map(String::from_utf8_lossy)
             .unwrap_or_default();
         // Parameter names compared without case: NCBI reads WebEnv and webenv alike.
-        let names = query
+        let params = query
             .split('&')
             .chain(body.split('&'))
-            .filter_map(|p| p.split('=').next())
-            .filter(|n| !n.is_empty())
-            .map(|n| percent_decode(n, true).to_ascii_lowercase())
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let (name, value) = p.split_once('=').unwrap_or((p, ""));
+                let name = percent_decode(name, true).to_ascii_lowercase();
+                (name, percent_decode(value, true))
+            })
             .collect();
         Sent {
             path: percent_decode(path, false),
-            names,
+            params,
         }
     }
 
     fn has(&self, name: &str) -> bool {
-        self.names.iter().any(|n| n == name)
+        self.value(name).is_some()
+    }
+
+    fn value(&self, name: &str) -> Option<&str> {
+        self.params
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// The last segment of the path: `efetch.fcgi`, `oa.fcgi`.
@@ -200,15 +217,7 @@ mod tests {
     use crate::net::Method;
 
     fn get(url: &str) -> HttpCall {
-        HttpCall {
-            method: Method::Get,
-            url: url.to_string(),
-            headers: vec![],
-            body: None,
-            timeout_ms: 1,
-            max_bytes: 1,
-            follow_redirects: true,
-        }
+        HttpCall::get(url)
     }
 
     fn post(url: &str, body: &str) -> HttpCall {
@@ -248,7 +257,7 @@ mod tests {
             "esearch.fcgi?db=pubmed&term=asthma&usehistory=y",
             "efetch.fcgi?db=pubmed&WebEnv=MCID_1&query_key=1",
             "esummary.fcgi?db=pubmed&query_key=1&webenv=MCID_1",
-            "elink.fcgi?dbfrom=pubmed&id=1&usehistory=y",
+            "elink.fcgi?dbfrom=pubmed&db=pubmed&id=1&cmd=neighbor_history",
         ] {
             assert_eq!(kind(&get(&format!("{E}{rest}"))), Some("history"), "{rest}");
             assert_eq!(ttl_s(&get(&format!("{E}{rest}"))), None, "{rest}");
