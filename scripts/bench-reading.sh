@@ -16,10 +16,9 @@ cd "$ROOT"
 
 bench_build
 
-start_replay ncbi-replay || die "the NCBI replay did not start"
-ncbi="$REPLAY_BASE"
-start_replay external-replay || die "the external replay did not start"
-external="$REPLAY_BASE"
+start_replays
+ncbi="$NCBI_REPLAY"
+external="$EXTERNAL_REPLAY"
 env_file="$TMP/reading.env"
 {
   echo "EUTILS_BASE_URL=$ncbi/entrez/eutils/"

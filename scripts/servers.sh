@@ -165,3 +165,12 @@ bench_build() {
   cargo build --release --quiet
   [ -f "$ROOT/build/index_bg.wasm" ] && [ "${BENCH_REBUILD_WORKER:-1}" = 0 ] || bash "$ROOT/scripts/build-worker.sh" >/dev/null
 }
+
+# start_replays: the stand-ins for NCBI and for PubChem/PMC; sets NCBI_REPLAY and
+# EXTERNAL_REPLAY to their base URLs, or stops the script.
+start_replays() {
+  start_replay ncbi-replay || die "the NCBI replay did not start"
+  NCBI_REPLAY="$REPLAY_BASE"
+  start_replay external-replay || die "the external replay did not start"
+  EXTERNAL_REPLAY="$REPLAY_BASE"
+}

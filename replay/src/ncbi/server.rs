@@ -436,6 +436,20 @@ async fn fail(State(app): State<Arc<App>>, body: Bytes) -> Response {
 /// Reads `{"status": 503, "count": 2, "retry_after": "1", "fixture": "einfo4.xml"}`,
 /// `{"body": "endless"}` (a hostile body, status 200 unless given), or `{"delay_ms": 2000}`
 /// (the ordinary answer, that much later; at most a minute).
+impl Fault {
+    /// The ordinary answer, unchanged (a delay or a header is then set on it).
+    fn ordinary() -> Fault {
+        Fault {
+            status: 200,
+            retry_after: None,
+            fixture: None,
+            hostile: None,
+            delay_ms: None,
+            cache_control: None,
+        }
+    }
+}
+
 /// How many requests a fault answers: `count`, 1 when absent.
 fn count_of(v: &Value) -> Result<u64, String> {
     v.get("count")
@@ -450,32 +464,22 @@ fn parse_fault(v: &Value) -> Result<(Fault, u64), String> {
             .as_u64()
             .filter(|ms| *ms <= 60_000)
             .ok_or("delay_ms must be a number of milliseconds up to 60000")?;
-        let count = count_of(v)?;
         let fault = Fault {
-            status: 200,
-            retry_after: None,
-            fixture: None,
-            hostile: None,
             delay_ms: Some(ms),
-            cache_control: None,
+            ..Fault::ordinary()
         };
-        return Ok((fault, count));
+        return Ok((fault, count_of(v)?));
     }
     if let Some(cc) = v.get("cache_control") {
         let cc = cc
             .as_str()
             .filter(|c| c.len() <= 200)
             .ok_or("cache_control must be a header value of up to 200 characters")?;
-        let count = count_of(v)?;
         let fault = Fault {
-            status: 200,
-            retry_after: None,
-            fixture: None,
-            hostile: None,
-            delay_ms: None,
             cache_control: Some(cc.to_string()),
+            ..Fault::ordinary()
         };
-        return Ok((fault, count));
+        return Ok((fault, count_of(v)?));
     }
     let fixture = match v.get("fixture").and_then(Value::as_str) {
         None => None,
