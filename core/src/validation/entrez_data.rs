@@ -5,11 +5,19 @@
 //! where the store is. Here, with no store, the call is only read into its
 //! typed form, so `normalized_arguments` shows the defaults it will run with.
 
-use super::Report;
+use super::{codes, path, Report};
 use crate::calls::data::args::DataArgs;
 use crate::calls::data::call::DataCall;
 
-/// Sets `normalized` to the typed call.
+/// Sets `normalized` to the typed call; names `fresh` where it does nothing.
 pub fn check(args: &DataArgs, report: &mut Report) {
     report.normalized = DataCall::of(args).map(|call| call.to_value());
+    let op = args.operation.as_deref().unwrap_or("");
+    if args.given.iter().any(|k| k == "fresh") && op != "fetch_and_stage" {
+        report.warn(
+            codes::IGNORED_PARAMETER,
+            path("fresh"),
+            format!("{op} asks nothing upstream (only fetch_and_stage does); fresh is ignored."),
+        );
+    }
 }

@@ -167,7 +167,8 @@ pub fn takes_view(op: &str, key: &str) -> bool {
 fn dropped(op: &str, args: &ExternalArgs, normalized: &Value, report: &mut Report) {
     let by_path = op == "pug_rest" && args.path.is_some();
     for key in &args.given {
-        if matches!(key.as_str(), "service" | "operation")
+        // Every operation asks upstream, so every one acts on fresh.
+        if matches!(key.as_str(), "service" | "operation" | "fresh")
             || (by_path && matches!(key.as_str(), "path" | "options"))
             || takes_view(op, key)
         {

@@ -140,6 +140,9 @@ fn fresh_asks_upstream_again_and_refreshes_the_entry() {
     let r = query(&s, fresh);
     assert_eq!(upstream(&replay), 2);
     assert!(r["structuredContent"].get("cache").is_none(), "{r}");
+    // fresh acts on every operation that asks upstream: no warning says it was ignored.
+    let warned = r["structuredContent"]["call_warnings"].to_string();
+    assert!(!warned.contains("fresh"), "{warned}");
     // The refreshed entry is what the next call reads: no older than the refresh.
     let r = query(&s, info);
     assert_eq!(upstream(&replay), 2);
@@ -156,6 +159,57 @@ fn fresh_asks_upstream_again_and_refreshes_the_entry() {
     fresh["fresh"] = json!("true");
     call_tool(&s, "entrez_data", fresh);
     assert_eq!(upstream(&replay), before + 1);
+}
+
+#[test]
+fn validate_names_fresh_only_where_no_request_is_made() {
+    let replay = Replay::start();
+    let (s, _) = cached(&replay, &[], None);
+    let findings = |tool: &str, arguments: Value| {
+        let v = call_tool(
+            &s,
+            "validate",
+            json!({"tool": tool, "arguments": arguments}),
+        );
+        v["structuredContent"]["details"].to_string()
+    };
+    for (tool, arguments) in [
+        (
+            "entrez_query",
+            json!({"operation": "search", "term": "asthma", "fresh": true}),
+        ),
+        (
+            "entrez_query",
+            json!({"operation": "fetch", "ids": ["1"], "fresh": true}),
+        ),
+        (
+            "entrez_query",
+            json!({"operation": "link", "ids": ["1"], "fresh": true}),
+        ),
+        (
+            "entrez_external",
+            json!({"service": "pubchem", "operation": "compound", "namespace": "cid", "identifier": "2244", "fresh": true}),
+        ),
+        (
+            "entrez_external",
+            json!({"service": "pmc", "operation": "id_convert", "ids": ["PMC3531190"], "fresh": true}),
+        ),
+        (
+            "entrez_data",
+            json!({"operation": "fetch_and_stage", "ids": ["1"], "fresh": true}),
+        ),
+    ] {
+        let found = findings(tool, arguments.clone());
+        assert!(!found.contains("$.fresh"), "{tool} {arguments}: {found}");
+    }
+    let found = findings(
+        "entrez_data",
+        json!({"operation": "list_datasets", "fresh": true}),
+    );
+    assert!(
+        found.contains("$.fresh") && found.contains("ignored_parameter"),
+        "{found}"
+    );
 }
 
 #[test]
