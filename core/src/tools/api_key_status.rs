@@ -71,19 +71,20 @@ async fn run(ctx: &ToolContext<'_>) -> Result<ToolOutput> {
         }
         None => Value::Null,
     };
-    let cache = ctx.network.and_then(|n| n.cache.as_ref());
-    let cache_line = match cache {
-        Some(c) => {
-            let s = c.stats();
-            format!(
-                "Answer cache (since this process or Worker isolate started): {} entries, {} of {} bytes, {} hits and {} misses.",
-                s["entries"], s["bytes"], s["max_bytes"], s["hits"], s["misses"]
-            )
-        }
+    // Read once: natively the usage is a query of the cache file.
+    let cache = ctx
+        .network
+        .and_then(|n| n.cache.as_ref())
+        .map(|c| c.stats());
+    let cache_line = match &cache {
+        Some(s) => format!(
+            "Answer cache (since this process or Worker isolate started): {} entries, {} of {} bytes, {} hits and {} misses.",
+            s["entries"], s["bytes"], s["max_bytes"], s["hits"], s["misses"]
+        ),
         None => "Answer cache: off (ENTREZ_CACHE=off); every request goes upstream.".to_string(),
     };
     let structured = json!({
-        "cache": cache.map_or_else(|| json!({ "enabled": false }), |c| c.stats()),
+        "cache": cache.unwrap_or_else(|| json!({ "enabled": false })),
         "caller": caller,
         "allowances": allowances,
         "configured": configured,
