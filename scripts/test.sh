@@ -16,6 +16,11 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
+# One build from scratch gains nothing from incremental compilation, and its caches would
+# about double the debug target's size on disk (a CI run once died with "No space left on
+# device" while writing them). A caller's own setting wins.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+
 E2E_ONLY=0
 case "${1:-}" in
   --e2e) E2E_ONLY=1 ;;
