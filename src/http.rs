@@ -61,15 +61,20 @@ impl Limits {
     }
 }
 
-/// Serves the endpoint on `addr` until the process is stopped.
-pub async fn serve(endpoint: Endpoint, addr: SocketAddr) -> std::io::Result<()> {
+/// Serves the endpoint on `addr` until the process is stopped, driving the `steps` of the
+/// stagings it carries on by itself.
+pub async fn serve(
+    endpoint: Endpoint,
+    addr: SocketAddr,
+    steps: Option<crate::carry::Steps>,
+) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!(
         "entrez-mcp {} listening on http://{}/mcp",
         entrez_mcp_core::SERVER_VERSION,
         listener.local_addr()?
     );
-    serve_on(listener, endpoint, Limits::from_env(), async {
+    serve_on(listener, endpoint, Limits::from_env(), steps, async {
         let _ = tokio::signal::ctrl_c().await;
     })
     .await
@@ -85,11 +90,12 @@ struct App {
     in_flight: Arc<Semaphore>,
 }
 
-/// Serves on `listener` within `limits` until `shutdown` completes.
+/// Serves on `listener` within `limits` until `shutdown` completes, driving `steps`.
 pub async fn serve_on(
     listener: tokio::net::TcpListener,
     endpoint: Endpoint,
     limits: Limits,
+    steps: Option<crate::carry::Steps>,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
     let state = Arc::new(App {
@@ -97,6 +103,9 @@ pub async fn serve_on(
         limits,
         in_flight: Arc::new(Semaphore::new(limits.max_in_flight)),
     });
+    if let Some(steps) = steps {
+        steps.drive(&state, |app| &app.endpoint.server);
+    }
     let app = axum::Router::new().fallback(pump).with_state(state);
     let connections = Arc::new(Semaphore::new(limits.max_connections));
     tokio::pin!(shutdown);

@@ -9,6 +9,7 @@
 //! environment under the names the Worker reads from its vars and secrets.
 
 pub mod cache;
+pub mod carry;
 pub mod http;
 pub mod stdio;
 pub mod store;
@@ -37,12 +38,13 @@ pub fn config_from_env() -> Config {
     Config::from_lookup(|name| std::env::var(name).ok())
 }
 
-/// Builds the server from the environment, with reqwest and an in-process pacer.
-pub fn server() -> Result<Server, String> {
+/// Builds the server from the environment, with reqwest and an in-process pacer, and the
+/// steps of the stagings it carries on by itself (where it has a store), to be driven.
+pub fn server() -> Result<(Server, Option<carry::Steps>), String> {
     server_with(config_from_env())
 }
 
-fn server_with(config: Config) -> Result<Server, String> {
+fn server_with(config: Config) -> Result<(Server, Option<carry::Steps>), String> {
     // Every schema compiles now, or the server does not start.
     entrez_mcp_core::tools::registry::Registry::prepare()?;
     let network = Network {
@@ -53,11 +55,11 @@ fn server_with(config: Config) -> Result<Server, String> {
     };
     let server = Server::new(config, Box::new(SystemPlatform))?.with_network(network);
     match staging_from_env() {
-        Ok(staging) => server.with_staging(staging),
+        Ok((staging, steps)) => Ok((server.with_staging(staging)?, Some(steps))),
         Err(e) => {
             // Staging is one tool; the rest of the server is still worth running.
             eprintln!("entrez-mcp: dataset store unavailable, entrez_data disabled: {e}");
-            Ok(server)
+            Ok((server, None))
         }
     }
 }
@@ -77,8 +79,9 @@ fn answer_cache(settings: &CacheSettings) -> Option<ResponseCache> {
     }
 }
 
-/// The dataset store under `ENTREZ_DATA_DIR` (or the platform data directory) and its limits.
-pub fn staging_from_env() -> Result<Staging, String> {
+/// The dataset store under `ENTREZ_DATA_DIR` (or the platform data directory) and its limits,
+/// with the steps of the stagings carried on by themselves (those a stopped process left first).
+pub fn staging_from_env() -> Result<(Staging, carry::Steps), String> {
     let env = |name: &str| std::env::var(name).ok();
     let limits = Limits::from_lookup(env);
     let store = store::SqliteStore::from_lookup(env)?;
@@ -97,11 +100,19 @@ pub fn staging_from_env() -> Result<Staging, String> {
                 )
             }),
     );
-    Ok(Staging {
-        store: Box::new(store),
-        limits,
-        ledger: Box::new(ledger),
-    })
+    let (carrier, steps) = carry::queue();
+    for id in store.carried_on()? {
+        carrier.ask(id);
+    }
+    Ok((
+        Staging {
+            store: Box::new(store),
+            limits,
+            ledger: Box::new(ledger),
+            carrier: Some(Box::new(carrier)),
+        },
+        steps,
+    ))
 }
 
 /// `localhost`, a `*.localhost` name, or a loopback address (`127.x.x.x`, `[::1]`), with any port.
@@ -122,7 +133,7 @@ fn loopback_name(host: &str) -> bool {
 /// `local` says it listens on a loopback address only, so (unless ALLOWED_HOSTS names a
 /// host beyond this machine) its anonymous callers are the machine's own user, who may
 /// spend the server's NCBI key.
-pub fn endpoint(local: bool) -> Result<Endpoint, String> {
+pub fn endpoint(local: bool) -> Result<(Endpoint, Option<carry::Steps>), String> {
     let mut config = config_from_env();
     let lookup = |name: &str| std::env::var(name).ok();
     // A loopback listener is the machine's own only while no other name reaches it: a host
@@ -130,7 +141,7 @@ pub fn endpoint(local: bool) -> Result<Endpoint, String> {
     let local = local && config.allowed_hosts.iter().all(|h| loopback_name(h));
     config.auth = AuthConfig::from_lookup(&lookup, local)?;
     let auth = Authenticator::new(config.auth.clone(), Some(Box::new(verify::RingVerifier)));
-    let server = server_with(config)?;
+    let (server, steps) = server_with(config)?;
     let key = match &server.config.session_secret {
         Some(secret) => secret.expose().as_bytes().to_vec(),
         None => {
@@ -140,7 +151,7 @@ pub fn endpoint(local: bool) -> Result<Endpoint, String> {
         }
     };
     let sessions = Sessions::new(key, server.config.session_ttl_secs, true);
-    Ok(Endpoint::new(server, sessions).with_auth(auth))
+    Ok((Endpoint::new(server, sessions).with_auth(auth), steps))
 }
 
 #[cfg(test)]

@@ -32,9 +32,9 @@ HTTP callers MCP_AUTH_MODE (none, bearer, oauth) with MCP_AUTH_* (see the README
                 .expect("tokio runtime")
         };
         let result = match command {
-            Some("stdio") => native::server().map_err(|e| e.to_string()).and_then(|s| {
+            Some("stdio") => native::server().and_then(|(s, steps)| {
                 runtime()
-                    .block_on(native::stdio::serve(s))
+                    .block_on(native::stdio::serve(s, steps))
                     .map_err(|e| e.to_string())
             }),
             Some("serve") => {
@@ -49,9 +49,9 @@ HTTP callers MCP_AUTH_MODE (none, bearer, oauth) with MCP_AUTH_* (see the README
                     Ok(a) => a,
                     Err(_) => return usage_error(&format!("cannot parse --listen {listen:?}")),
                 };
-                native::endpoint(addr.ip().is_loopback()).and_then(|e| {
+                native::endpoint(addr.ip().is_loopback()).and_then(|(e, steps)| {
                     runtime()
-                        .block_on(native::http::serve(e, addr))
+                        .block_on(native::http::serve(e, addr, steps))
                         .map_err(|e| e.to_string())
                 })
             }

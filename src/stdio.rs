@@ -77,9 +77,13 @@ impl Notifier for LineNotifier {
     }
 }
 
-/// Serves JSON-RPC over stdin/stdout until stdin closes.
-pub async fn serve(server: Server) -> std::io::Result<()> {
+/// Serves JSON-RPC over stdin/stdout until stdin closes, driving the `steps` of stagings
+/// the server carries on by itself meanwhile.
+pub async fn serve(server: Server, steps: Option<crate::carry::Steps>) -> std::io::Result<()> {
     let server = Arc::new(server);
+    if let Some(steps) = steps {
+        steps.drive(&server, |s| s);
+    }
     let (tx, mut rx) = mpsc::unbounded_channel::<Vec<u8>>();
     let writer = tokio::spawn(async move {
         let mut out = tokio::io::stdout();

@@ -136,6 +136,24 @@ impl SqliteStore {
         Ok(store)
     }
 
+    /// The datasets whose staging the server carries on by itself, waiting for a step.
+    pub fn carried_on(&self) -> std::result::Result<Vec<String>, String> {
+        let catalog = lock(&self.inner.catalog);
+        let mut stmt = catalog
+            .prepare("SELECT id, reason FROM dataset WHERE status = 'partial'")
+            .map_err(|e| e.to_string())?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(rows
+            .filter_map(|r| r.ok())
+            .filter(|(_, reason)| recovery::carried_cursor(reason.as_deref()))
+            .map(|(id, _)| id)
+            .collect())
+    }
+
     /// Every dataset the catalog holds, as (id, bytes, expiry): what the ledger counts at start-up.
     pub fn inventory(&self) -> std::result::Result<Vec<(String, String, u64, u64)>, String> {
         let catalog = lock(&self.inner.catalog);
@@ -413,7 +431,9 @@ impl SqlStore for SqliteStore {
             };
             catalog
                 .execute(
-                    "UPDATE dataset SET status = 'loading', reason = NULL, expires_ms = MAX(expires_ms, ?2), updated_ms = ?3 WHERE id = ?1",
+                    // The cursor stays while it loads: a process that stops meanwhile
+                    // finds where a staging it carried on was (recovery).
+                    "UPDATE dataset SET status = 'loading', expires_ms = MAX(expires_ms, ?2), updated_ms = ?3 WHERE id = ?1",
                     params![id, lease.expires_ms as i64, lease.now_ms as i64],
                 )
                 .map_err(store_error)?;

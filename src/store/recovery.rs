@@ -1,6 +1,8 @@
 //! What the native store does when it opens a directory a previous process left.
 //!
-//! Datasets still `loading` were interrupted: they are marked `failed`, and
+//! Datasets still `loading` were interrupted. One the server carried on by
+//! itself is `partial` again, with its cursor, for the edge to take up; the
+//! others were a caller's, and are marked `failed`, and
 //! since staging does not fsync each batch, one that a machine crash stopped
 //! may be torn, so each is checked with `PRAGMA quick_check` before it can be
 //! queried. A damaged one is emptied (its tables laid out again, no rows) and
@@ -9,11 +11,18 @@
 
 use super::{dataset, lock, Inner};
 use entrez_mcp_core::error::{Error, Result};
+use entrez_mcp_core::staging::store::Status;
 use entrez_mcp_core::staging::wire::layout_named;
 use entrez_mcp_core::staging::{is_dataset_id, layouts};
+use entrez_mcp_core::tools::entrez_data::cursor::carried;
 use entrez_mcp_sqlite::store_error;
 use rusqlite::params;
 use std::sync::{Arc, Mutex};
+
+/// Whether a stored reason is the cursor of a staging the server carries on by itself.
+pub fn carried_cursor(reason: Option<&str>) -> bool {
+    reason.is_some_and(|r| carried(&Status::Partial(r.to_string())).is_some())
+}
 
 /// Reason recorded for datasets found `loading` when the store opens.
 pub const INTERRUPTED: &str =
@@ -28,10 +37,22 @@ impl Inner {
     pub(super) fn recover(&self) -> Result<()> {
         let Some(dir) = &self.dir else { return Ok(()) };
         let catalog = lock(&self.catalog);
-        let interrupted: Vec<String> = catalog
-            .prepare("SELECT id FROM dataset WHERE status = 'loading'")
-            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        let loading: Vec<(String, Option<String>)> = catalog
+            .prepare("SELECT id, reason FROM dataset WHERE status = 'loading'")
+            .and_then(|mut s| s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect())
             .map_err(store_error)?;
+        // A staging the server carried on by itself goes on from its stored cursor (the
+        // edge asks for its next step); every other one was a caller's, and has stopped.
+        let (carried, interrupted): (Vec<_>, Vec<_>) = loading
+            .into_iter()
+            .partition(|(_, reason)| carried_cursor(reason.as_deref()));
+        let carried: Vec<String> = carried.into_iter().map(|(id, _)| id).collect();
+        let interrupted: Vec<String> = interrupted.into_iter().map(|(id, _)| id).collect();
+        for id in &carried {
+            catalog
+                .execute("UPDATE dataset SET status = 'partial' WHERE id = ?1", [id])
+                .map_err(store_error)?;
+        }
         catalog
             .execute(
                 "UPDATE dataset SET status = 'failed', reason = ?1 WHERE status = 'loading'",
@@ -66,6 +87,15 @@ impl Inner {
             });
             if salvaged.is_err() && self.reset_damaged(id).is_err() {
                 // Could not even lay out an empty replacement: forget the dataset.
+                self.remove(id)?;
+            }
+        }
+        // One carried on is checked the same way, and stays without indexes while it loads.
+        for id in carried.iter().filter(|i| kept.contains(i)) {
+            let intact = self
+                .connection(id)
+                .is_ok_and(|conn| dataset::intact(&lock(&conn)));
+            if !intact && self.reset_damaged(id).is_err() {
                 self.remove(id)?;
             }
         }

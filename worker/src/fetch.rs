@@ -76,6 +76,9 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
         Some(store) => {
             let limits = Limits::from_lookup(|name| lookup(env, name));
             let mut staging = Staging::new(Box::new(store), limits);
+            if let Some(carrier) = crate::data::DurableCarrier::from_env(env) {
+                staging = staging.with_carrier(Box::new(carrier));
+            }
             if let Some(ledger) =
                 crate::data::DurableLedger::from_env(env, &limits, |name| lookup(env, name))
             {
@@ -91,7 +94,7 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
     Ok(Endpoint::new(server, sessions).with_auth(auth))
 }
 
-fn endpoint(env: &Env) -> std::result::Result<&'static Endpoint, String> {
+pub(crate) fn endpoint(env: &Env) -> std::result::Result<&'static Endpoint, String> {
     ENDPOINT.with(|cell| {
         if let Some(e) = cell.get() {
             return Ok(*e);

@@ -64,7 +64,7 @@ pub async fn list(ctx: &ToolContext<'_>) -> Result<Value> {
                 "uri": format!("{SCHEME}{}/schema", d.id),
                 "name": format!("dataset-{}-schema", d.id),
                 "title": format!("Schema of dataset {} ({}, {} records)", d.id, d.database, d.records),
-                "description": format!("{} — status {}, expires {}", d.source, d.status.as_str(), crate::staging::iso8601(d.expires_ms)),
+                "description": format!("{} — status {}, expires {}", d.source, crate::tools::entrez_data::render::status(&d), crate::staging::iso8601(d.expires_ms)),
                 "mimeType": "application/json",
             })
         })

@@ -102,6 +102,21 @@ impl Server {
         self.network.as_ref()
     }
 
+    /// One step of a staging the server carries on by itself (`staging::carrier`), run by
+    /// the edge's carrier with no request behind it.
+    pub async fn carry_on(&self, id: &str) -> Result<crate::staging::carrier::Step, Error> {
+        let (Some(network), Some(staging)) = (&self.network, &self.staging) else {
+            return Ok(crate::staging::carrier::Step::Idle);
+        };
+        let parts = crate::tools::entrez_data::carry::Parts {
+            config: &self.config,
+            network,
+            platform: self.platform.as_ref(),
+            staging,
+        };
+        crate::tools::entrez_data::carry::step(parts, id).await
+    }
+
     /// The platform the server was built with.
     pub fn platform(&self) -> &dyn Platform {
         self.platform.as_ref()

@@ -12,6 +12,7 @@
 //! - [`limits`]: records, rows, bytes, datasets and lifetime per caller;
 //! - [`ledger`]: what each identity, each anonymous address and the deployment may hold;
 //! - [`store`]: the [`SqlStore`] trait a backend implements;
+//! - [`carrier`]: the [`Carrier`] an edge gives to carry a staging on without its caller;
 //! - [`wire`]: the messages between the Worker and its Durable Objects.
 //!
 //! Ownership: a dataset belongs to the authenticated identity that staged it,
@@ -24,6 +25,7 @@
 //! no one can list the pool. Other owners' datasets are indistinguishable from
 //! ones that do not exist.
 
+pub mod carrier;
 pub mod collect;
 pub mod guard;
 pub mod layouts;
@@ -34,6 +36,7 @@ pub mod schema;
 pub mod store;
 pub mod wire;
 
+pub use carrier::Carrier;
 pub use limits::Limits;
 pub use store::SqlStore;
 
@@ -50,6 +53,8 @@ pub struct Staging {
     pub limits: Limits,
     /// What each account and the deployment may hold.
     pub ledger: Box<dyn ledger::Ledger>,
+    /// Where a staging the call's budget did not finish goes on by itself, if anywhere.
+    pub carrier: Option<Box<dyn Carrier>>,
 }
 
 impl Staging {
@@ -60,7 +65,14 @@ impl Staging {
             store,
             limits,
             ledger: Box::new(ledger::MemoryLedger::new(quotas)),
+            carrier: None,
         }
+    }
+
+    /// The same staging, carried on by `carrier` when a call's budget runs out.
+    pub fn with_carrier(mut self, carrier: Box<dyn Carrier>) -> Staging {
+        self.carrier = Some(carrier);
+        self
     }
 }
 

@@ -44,6 +44,8 @@ pub enum DatasetCommand {
         /// The write's time and the expiry it renews.
         lease: Lease,
     },
+    /// Run the next step of a staging the server carries on by itself, soon (an alarm).
+    CarryOn,
     /// The dataset's catalog entry, or none.
     Info,
     /// Run one query.

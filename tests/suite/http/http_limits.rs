@@ -20,7 +20,13 @@ async fn start() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap().to_string();
     let (endpoint, _) = crate::common::endpoint();
-    tokio::spawn(serve_on(listener, endpoint, LIMITS, std::future::pending()));
+    tokio::spawn(serve_on(
+        listener,
+        endpoint,
+        LIMITS,
+        None,
+        std::future::pending(),
+    ));
     addr
 }
 

@@ -2,6 +2,7 @@
 
 mod budgets;
 mod cache;
+mod carried_staging;
 mod entrez_data_guard;
 mod entrez_data_lifecycle;
 mod entrez_data_replay;

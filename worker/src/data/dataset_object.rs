@@ -1,4 +1,5 @@
-//! One dataset in one Durable Object: its tables, its catalog row and its expiry alarm.
+//! One dataset in one Durable Object: its tables, its catalog row and its alarm, which
+//! removes it at expiry and runs each step of a staging the server carries on by itself.
 //!
 //! The object is addressed by the dataset id (128 random bits), so an id
 //! names exactly one object and a guessed id finds an empty one, which
@@ -19,6 +20,7 @@
 
 use super::do_sql::{self, exec, integer, read, reply, transaction};
 use entrez_mcp_core::error::{Error, ErrorKind, Result};
+use entrez_mcp_core::staging::carrier::RETAKE_MS;
 use entrez_mcp_core::staging::collect::Collector;
 use entrez_mcp_core::staging::guard::{self, QueryPolicy};
 use entrez_mcp_core::staging::limits;
@@ -28,6 +30,7 @@ use entrez_mcp_core::staging::store::{
     STALE_LOADING_MS,
 };
 use entrez_mcp_core::staging::wire::{layout_named, DatasetCommand, WireBatch, WireDataset};
+use entrez_mcp_core::tools::entrez_data::cursor::carried;
 use entrez_mcp_sqlite::{describe, replica};
 use worker::{durable_object, Date, DurableObject, Env, Request, Response, SqlStorageValue, State};
 
@@ -43,17 +46,20 @@ const META_COLUMNS: &str =
 /// The dataset's own catalog row.
 struct Meta {
     info: DatasetInfo,
+    /// The reason column as stored: while a carried-on staging loads, its cursor.
+    reason: Option<String>,
 }
 
 /// The Durable Object that holds one dataset.
 #[durable_object]
 pub struct EntrezDataset {
     state: State,
+    env: Env,
 }
 
 impl DurableObject for EntrezDataset {
-    fn new(state: State, _env: Env) -> Self {
-        EntrezDataset { state }
+    fn new(state: State, env: Env) -> Self {
+        EntrezDataset { state, env }
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
@@ -69,6 +75,7 @@ impl DurableObject for EntrezDataset {
             DatasetCommand::Append { batch, caps, lease } => reply(self.append(batch, caps, lease)),
             DatasetCommand::Finish { status, lease } => reply(self.finish(status, lease)),
             DatasetCommand::Resume { lease } => reply(self.resume(lease)),
+            DatasetCommand::CarryOn => reply(self.arm(0).await),
             DatasetCommand::Info => reply(self.info(now).await),
             DatasetCommand::Query { sql, policy } => reply(self.query(&sql, policy, now)),
             DatasetCommand::Check { sql } => reply(self.check(&sql)),
@@ -80,6 +87,11 @@ impl DurableObject for EntrezDataset {
     async fn alarm(&self) -> worker::Result<Response> {
         let now = Date::now().as_millis();
         let meta = self.meta().ok().flatten();
+        if let Some(m) = meta.as_ref().filter(|m| !m.info.expired(now)) {
+            if self.step_due(m, now) {
+                return self.step(&m.info.id).await;
+            }
+        }
         match meta {
             // Written since the alarm was armed, or being staged right now: not yet.
             Some(m) if !m.info.expired(now) => {
@@ -105,6 +117,61 @@ impl DurableObject for EntrezDataset {
 }
 
 impl EntrezDataset {
+    /// Arms the alarm `offset_ms` from now (it replaces the one armed, which it comes before:
+    /// the alarm that runs then arms the next expiry check itself).
+    async fn arm(&self, offset_ms: i64) -> Result<()> {
+        self.state
+            .storage()
+            .set_alarm(offset_ms)
+            .await
+            .map_err(|e| Error::internal(format!("cannot arm the alarm: {e}")))
+    }
+
+    /// Whether the alarm is the next step of a staging the server carries on: one stored
+    /// `partial` with its cursor, or one still `loading` whose step stopped (the isolate or
+    /// the runtime went away mid-step) and has written nothing for [`RETAKE_MS`], which is
+    /// put back to `partial` from the cursor its last step stored.
+    fn step_due(&self, m: &Meta, now: u64) -> bool {
+        if carried(&m.info.status).is_some() {
+            return true;
+        }
+        let stalled = m.info.status == Status::Loading
+            && now.saturating_sub(m.info.updated_ms) > RETAKE_MS
+            && m.reason
+                .as_ref()
+                .is_some_and(|r| carried(&Status::Partial(r.clone())).is_some());
+        stalled
+            && exec(
+                &self.sql(),
+                "UPDATE entrez_meta SET status = 'partial'",
+                Vec::new(),
+            )
+            .is_ok()
+    }
+
+    /// Runs one step, with a watchdog alarm armed first: should this invocation end mid-step,
+    /// the alarm comes back and takes the staging up from its last stored cursor.
+    async fn step(&self, id: &str) -> worker::Result<Response> {
+        self.state
+            .storage()
+            .set_alarm((RETAKE_MS + 1_000) as i64)
+            .await?;
+        let endpoint = match crate::fetch::endpoint(&self.env) {
+            Ok(e) => e,
+            Err(message) => return Response::error(message, 500),
+        };
+        // A step that leaves records asks for the next one itself (CarryOn arms the alarm
+        // anew); an ended one leaves the watchdog, which then finds nothing to do and arms
+        // the expiry check.
+        match endpoint.server.carry_on(id).await {
+            Ok(step) => Response::ok(format!("{step:?}")),
+            Err(e) => {
+                worker::console_warn!("staging dataset {id} stopped: {}", e.message);
+                Response::ok("stopped")
+            }
+        }
+    }
+
     fn sql(&self) -> worker::SqlStorage {
         self.state.storage().sql()
     }
@@ -136,6 +203,7 @@ impl EntrezDataset {
             SqlValue::Text(s) => Some(s.clone()),
             _ => None,
         };
+        let stored_reason = reason.clone();
         let pairs: Vec<(String, u64)> = serde_json::from_str(&text(12)).unwrap_or_default();
         Ok(Some(Meta {
             info: DatasetInfo {
@@ -156,6 +224,7 @@ impl EntrezDataset {
                     .map(|(name, rows)| TableCount { name, rows })
                     .collect(),
             },
+            reason: stored_reason,
         }))
     }
 
@@ -287,7 +356,8 @@ impl EntrezDataset {
         };
         exec(
             &self.sql(),
-            "UPDATE entrez_meta SET status = 'loading', reason = NULL, updated_ms = ?, expires_ms = MAX(expires_ms, ?)",
+            // The cursor stays while it loads: a step that stops is taken up from it.
+            "UPDATE entrez_meta SET status = 'loading', updated_ms = ?, expires_ms = MAX(expires_ms, ?)",
             vec![
                 SqlStorageValue::Integer(lease.now_ms as i64),
                 SqlStorageValue::Integer(lease.expires_ms as i64),

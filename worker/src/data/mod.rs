@@ -25,7 +25,6 @@ pub mod ledger_object;
 use entrez_mcp_core::error::{Error, ErrorKind, Result};
 use entrez_mcp_core::platform::BoxFuture;
 use entrez_mcp_core::staging::guard::QueryPolicy;
-use entrez_mcp_core::staging::is_dataset_id;
 use entrez_mcp_core::staging::ledger::{Account, Allowance, Ledger, Quotas};
 use entrez_mcp_core::staging::rows::RowBatch;
 use entrez_mcp_core::staging::store::{
@@ -35,6 +34,7 @@ use entrez_mcp_core::staging::wire::{
     CatalogCommand, DatasetCommand, LedgerCommand, WireBatch, WireDataset,
 };
 use entrez_mcp_core::staging::Limits;
+use entrez_mcp_core::staging::{is_dataset_id, Carrier};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use worker::{Date, Env, Method, ObjectNamespace, Request, RequestInit};
@@ -46,6 +46,31 @@ pub const CATALOG_BINDING: &str = "ENTREZ_CATALOG";
 
 /// Binding of the deployment's ledger Durable Object class.
 pub const LEDGER_BINDING: &str = "ENTREZ_LEDGER";
+
+/// The Worker's carrier: a dataset's next staging step is an alarm of its own Durable Object,
+/// with an invocation and a CPU budget of its own (see `dataset_object`).
+pub struct DurableCarrier {
+    datasets: ObjectNamespace,
+}
+
+impl DurableCarrier {
+    /// The carrier behind `ENTREZ_DATASET`, if the deployment declares it.
+    pub fn from_env(env: &Env) -> Option<DurableCarrier> {
+        Some(DurableCarrier {
+            datasets: env.durable_object(DATASET_BINDING).ok()?,
+        })
+    }
+}
+
+impl Carrier for DurableCarrier {
+    fn carry_on<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            call::<serde_json::Value>(&self.datasets, id, &DatasetCommand::CarryOn)
+                .await
+                .map(|_| ())
+        })
+    }
+}
 
 /// The staging ledger in its Durable Object, with this deployment's quotas.
 pub struct DurableLedger {

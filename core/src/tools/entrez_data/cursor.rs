@@ -4,11 +4,14 @@
 //! the dataset (status `partial`); the next `fetch_and_stage` with the dataset's
 //! id takes it up where it stopped: the ids not yet fetched, or the next
 //! `retstart` of the history set the first call searched. It is stored as
-//! JSON in the store's reason column and never shown to a caller.
+//! JSON in the store's reason column and never shown to a caller. Where the edge
+//! has a [`Carrier`](crate::staging::Carrier), the cursor says the server carries
+//! the staging on itself, and the dataset reads as `loading` meanwhile.
 
 use crate::calls::data::plan::{self, Fetch, Slice};
 use crate::entrez::EutilsRequest;
 use crate::error::{Error, Result};
+use crate::staging::store::Status;
 use serde::{Deserialize, Serialize};
 
 /// What is left to fetch.
@@ -105,6 +108,13 @@ pub struct Resume {
     pub include_sequence: bool,
     /// Records the source held, as the first call reported.
     pub available: Option<u64>,
+    /// Whether the server carries the staging on by itself (`staging::carrier`).
+    #[serde(default)]
+    pub carried_on: bool,
+    /// Whether the caller that started it may spend the server's NCBI key: the steps the
+    /// server runs by itself spend it only then (a caller's own key is never stored).
+    #[serde(default)]
+    pub server_key: bool,
 }
 
 impl Resume {
@@ -120,6 +130,14 @@ impl Resume {
                 "the stored position of a partial dataset is unreadable: {e}"
             ))
         })
+    }
+}
+
+/// The cursor of a partial dataset the server carries on by itself; None for any other.
+pub fn carried(status: &Status) -> Option<Resume> {
+    match status {
+        Status::Partial(stored) => Resume::decode(stored).ok().filter(|r| r.carried_on),
+        _ => None,
     }
 }
 
@@ -143,6 +161,14 @@ mod tests {
     }
 
     #[test]
+    fn a_cursor_stored_before_carrying_on_existed_reads_as_not_carried() {
+        let old = r#"{"work":{"kind":"ids","ids":["1"]},"include_sequence":false,"available":1}"#;
+        let r = Resume::decode(old).unwrap();
+        assert!(!r.carried_on && !r.server_key);
+        assert!(carried(&Status::Partial(old.to_string())).is_none());
+    }
+
+    #[test]
     fn history_advances_retstart_and_survives_storage() {
         let mut w = Work::History {
             webenv: "W".into(),
@@ -159,10 +185,14 @@ mod tests {
             work: w,
             include_sequence: false,
             available: Some(450),
+            carried_on: true,
+            server_key: false,
         }
         .encode();
         let mut back = Resume::decode(&stored).unwrap();
         assert_eq!(back.work.remaining(), 250);
+        assert!(carried(&Status::Partial(stored.clone())).is_some());
+        assert!(carried(&Status::Loading).is_none());
         let next = back.work.take(250, "pubmed", fetch);
         assert_eq!(next.get("retstart"), Some("200"));
         assert_eq!(next.get("WebEnv"), Some("W"));

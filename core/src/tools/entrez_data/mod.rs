@@ -2,7 +2,8 @@
 //!
 //! [`plan`] turns arguments into E-utilities requests, [`stage`] fetches,
 //! parses and appends batch by batch, [`operations`] answers query, schema,
-//! list_datasets and drop_dataset, and [`render`] writes the text blocks.
+//! list_datasets and drop_dataset, and [`render`] writes the text blocks;
+//! [`carry`] is one step of a staging the server carries on by itself.
 //! Everything about tables, rows, limits and the read-only policy lives in
 //! [`crate::staging`]; the storage itself is the server's
 //! [`SqlStore`](crate::staging::SqlStore). The tool is only registered on
@@ -10,6 +11,7 @@
 
 pub mod batches;
 pub mod budget;
+pub mod carry;
 pub mod cursor;
 pub mod operations;
 pub mod preflight;
@@ -143,9 +145,15 @@ pub fn status_warnings(info: &DatasetInfo) -> Vec<String> {
             "Dataset {} is incomplete: staging failed ({reason}); {} records were staged.",
             info.id, info.records
         )],
-        crate::staging::store::Status::Partial(_) => vec![format!(
+        status @ crate::staging::store::Status::Partial(_) => match cursor::carried(status) {
+            Some(resume) => vec![format!(
+                "Dataset {} is still loading: {} records so far, {} to go; the server stages the rest by itself, so results may change.",
+                info.id, info.records, resume.work.remaining()
+            )],
+            None => vec![format!(
             "Dataset {} is partial: {} records so far; fetch_and_stage with this data_access_id stages the rest.",
             info.id, info.records
-        )],
+            )],
+        },
     }
 }

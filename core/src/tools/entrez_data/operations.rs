@@ -67,7 +67,7 @@ pub async fn query(ctx: &ToolContext<'_>, call: &Query) -> Result<ToolOutput> {
         let structured = json!({
             "operation": "query",
             "data_access_id": info.id,
-            "status": info.status.as_str(),
+            "status": render::status(&info),
             "columns": r.columns,
             "rows": rows[..k],
             "row_count": k,
@@ -138,7 +138,7 @@ pub async fn schema(ctx: &ToolContext<'_>, dataset: &DatasetRef) -> Result<ToolO
         info.id,
         info.source,
         layout.name,
-        info.status.as_str(),
+        render::status(&info),
         render::thousands(info.records),
         layout.doc
     );
@@ -234,7 +234,7 @@ Send X-NCBI-API-Key (or open a session with initialize) to stage datasets you ca
         text.push_str(&format!(
             "\n- {} [{}] {} {} — {} records, {} rows, {} bytes, expires {}{}",
             d.id,
-            d.status.as_str(),
+            render::status(d),
             d.database,
             d.source,
             render::thousands(d.records),

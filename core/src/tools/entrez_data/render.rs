@@ -21,7 +21,7 @@ pub fn dataset(info: &DatasetInfo) -> Value {
         "database": info.database,
         "layout": info.layout,
         "source": info.source,
-        "status": info.status.as_str(),
+        "status": status(info),
         "reason": info.status.reason(),
         "created": iso8601(info.created_ms),
         "expires": iso8601(info.expires_ms),
@@ -30,6 +30,16 @@ pub fn dataset(info: &DatasetInfo) -> Value {
         "bytes": info.bytes,
         "tables": info.tables.iter().map(|t| json!({"name": t.name, "rows": t.rows})).collect::<Vec<_>>(),
     })
+}
+
+/// A dataset's status as callers see it: one the server carries on by itself between two
+/// of its steps is `loading` (stored `partial` with its cursor), since no call is needed.
+pub fn status(info: &DatasetInfo) -> &'static str {
+    if super::cursor::carried(&info.status).is_some() {
+        "loading"
+    } else {
+        info.status.as_str()
+    }
 }
 
 /// Example queries as JSON.

@@ -178,6 +178,8 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
         work,
         include_sequence: call.include_sequence,
         available,
+        carried_on: false,
+        server_key: ctx.may_use_server_key(),
     };
     stage(run, resume, progress, 0).await
 }
@@ -185,64 +187,15 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
 /// Continues the partial dataset `id` from where its last call stopped.
 async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Result<ToolOutput> {
     let staging = staging(ctx)?;
-    let limits = staging.limits;
     let info = owned_dataset(ctx, id).await?;
     if !matches!(info.status, Status::Partial(_)) {
         return Err(not_partial(&info));
     }
-    let client = ctx.entrez()?;
-    let layout = layout_for(&info.database);
-    let now = ctx.platform.now_unix_ms();
-    // The dataset's owner's other datasets (in the handle pool, another caller may continue
-    // it); the ledger charges each batch to the account that staged it, whoever continues.
-    let others: u64 = staging
-        .store
-        .list(&info.owner)
-        .await?
-        .iter()
-        .filter(|d| d.id != info.id)
-        .map(|d| d.bytes)
-        .sum();
-    let account = account_of(ctx.request, &ctx.config.auth);
-    let total_left = staging
-        .ledger
-        .allowance(&account, now)
-        .await?
-        .total_bytes_left;
-    // Nothing can fail between taking the dataset up and staging it: it is never left loading.
-    let Some(stored) = staging.store.resume(id, limits.lease(now)).await? else {
+    let Some((mut run, resume)) = take_up(staging, ctx.entrez()?, ctx.platform, &info).await?
+    else {
         return Err(not_partial(&info));
     };
-    let resume = match Resume::decode(&stored) {
-        Ok(r) => r,
-        Err(e) => {
-            let lease = limits.lease(ctx.platform.now_unix_ms());
-            staging
-                .store
-                .finish(id, Status::Failed(e.message.clone()), lease)
-                .await?;
-            return Err(e);
-        }
-    };
-    let run = Run {
-        notify: ctx.progress,
-        planned: None,
-        platform: ctx.platform,
-        client,
-        staging,
-        id: info.id.clone(),
-        fetch: Fetch::for_database(&info.database),
-        db: info.database.clone(),
-        layout,
-        include_sequence: resume.include_sequence,
-        caps: Caps {
-            max_rows: limits.max_rows,
-            max_bytes: limits
-                .max_dataset_bytes
-                .min(limits.max_owner_bytes.saturating_sub(others))
-                .min(total_left.saturating_add(info.bytes)),
-        },
-    };
+    run.notify = ctx.progress;
     // Settings the first call fixed: one given otherwise is ignored, and said to be.
     let ignored: Vec<&str> = call
         .given
@@ -266,8 +219,74 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Resu
     stage(run, resume, progress, info.records).await
 }
 
-/// Runs the batches one call's budget pays for and records how the dataset ended.
-async fn stage(
+/// Takes the partial dataset `info` up again (`loading` from now) with its stored cursor, for a
+/// caller's continuation or a step the server carries on by itself; None when another call
+/// took it up first. A cursor that cannot be read fails the dataset, with the reason.
+pub(super) async fn take_up<'a>(
+    staging: &'a crate::staging::Staging,
+    client: crate::entrez::EntrezClient<'a>,
+    platform: &'a dyn crate::platform::Platform,
+    info: &DatasetInfo,
+) -> Result<Option<(Run<'a>, Resume)>> {
+    let limits = staging.limits;
+    let id = info.id.as_str();
+    let now = platform.now_unix_ms();
+    // The dataset's owner's other datasets (in the handle pool, another caller may continue
+    // it); the ledger charges each batch to the account that staged it, whoever continues,
+    // and any account's allowance names what the deployment as a whole has left.
+    let others: u64 = staging
+        .store
+        .list(&info.owner)
+        .await?
+        .iter()
+        .filter(|d| d.id != info.id)
+        .map(|d| d.bytes)
+        .sum();
+    let total_left = staging
+        .ledger
+        .allowance(&crate::staging::ledger::Account::Local, now)
+        .await?
+        .total_bytes_left;
+    // Nothing can fail between taking the dataset up and staging it: it is never left loading.
+    let Some(stored) = staging.store.resume(id, limits.lease(now)).await? else {
+        return Ok(None);
+    };
+    let resume = match Resume::decode(&stored) {
+        Ok(r) => r,
+        Err(e) => {
+            let lease = limits.lease(platform.now_unix_ms());
+            staging
+                .store
+                .finish(id, Status::Failed(e.message.clone()), lease)
+                .await?;
+            return Err(e);
+        }
+    };
+    let run = Run {
+        notify: None,
+        planned: None,
+        platform,
+        client,
+        staging,
+        id: info.id.clone(),
+        fetch: Fetch::for_database(&info.database),
+        db: info.database.clone(),
+        layout: layout_for(&info.database),
+        include_sequence: resume.include_sequence,
+        caps: Caps {
+            max_rows: limits.max_rows,
+            max_bytes: limits
+                .max_dataset_bytes
+                .min(limits.max_owner_bytes.saturating_sub(others))
+                .min(total_left.saturating_add(info.bytes)),
+        },
+    };
+    Ok(Some((run, resume)))
+}
+
+/// Runs the batches one call's budget pays for and records how the dataset ended. Where the
+/// budget ran out first and the server has a carrier, the carrier is asked for the next step.
+pub(super) async fn stage(
     mut run: Run<'_>,
     mut resume: Resume,
     mut progress: Progress,
@@ -291,7 +310,9 @@ async fn stage(
     let staged = progress.info.as_ref().map_or(staged_before, |i| i.records);
     let ended = match outcome {
         Ok(()) => {
-            let status = if resume.work.remaining() > 0 {
+            let more = resume.work.remaining() > 0;
+            resume.carried_on = more && staging.carrier.is_some();
+            let status = if more {
                 Status::Partial(resume.encode())
             } else {
                 Status::Complete
@@ -299,6 +320,22 @@ async fn stage(
             staging.store.finish(&id, status, lease(&run)).await
         }
         Err(e) => Err(e),
+    };
+    let ended = match (ended, &staging.carrier) {
+        (Ok(info), Some(carrier)) if resume.carried_on => match carrier.carry_on(&id).await {
+            Ok(()) => Ok(info),
+            Err(e) => {
+                // Nobody will take it up by itself: it waits, partial, for a caller.
+                resume.carried_on = false;
+                progress.warn(format!(
+                    "The server could not go on staging by itself ({}).",
+                    e.message
+                ));
+                let status = Status::Partial(resume.encode());
+                staging.store.finish(&id, status, lease(&run)).await
+            }
+        },
+        (ended, _) => ended,
     };
     match ended {
         Ok(info) => {
@@ -324,6 +361,8 @@ async fn stage(
             if let (true, Some(work)) = (passing, progress.committed.take()) {
                 if work.remaining() > 0 {
                     resume.work = work;
+                    // Left to a caller: the fault may last, and a caller sees it and decides.
+                    resume.carried_on = false;
                     staging
                         .store
                         .finish(&id, Status::Partial(resume.encode()), lease(&run))
@@ -420,16 +459,25 @@ fn output(
         format!("up to {}", render::thousands(remaining))
     };
     let next_call = json!({"operation": "fetch_and_stage", "data_access_id": info.id});
+    // Carried on by the server, nothing is asked of the caller; else the call that goes on.
+    let carried = partial && resume.carried_on;
     if partial {
-        // A cap the caller did not ask for is said in the result, with the call that lifts it.
+        // A cap the caller did not ask for is said in the result, with what lifts it.
+        let then = if carried {
+            "the server stages them by itself, one budget per step: list_datasets or schema shows its progress, and queries see the records staged so far.".to_string()
+        } else {
+            format!(
+                "Call fetch_and_stage with data_access_id \"{}\" to stage the next ones.",
+                info.id
+            )
+        };
         warnings.push(format!(
-            "This call staged {} batch(es) within its CPU budget ({} ms per call, ENTREZ_CPU_BUDGET_MS; about {} ms planned, {} ms spent by the model); {} records remain. Call fetch_and_stage with data_access_id \"{}\" to stage the next ones.",
+            "This call staged {} batch(es) within its CPU budget ({} ms per call, ENTREZ_CPU_BUDGET_MS; about {} ms planned, {} ms spent by the model); {} records remain: {then}",
             p.batches,
             run.staging.limits.cpu_budget_ms,
             meter.budget_us() / 1000,
             meter.spent_us().div_ceil(1000),
             left,
-            info.id
         ));
     }
     if p.more_warnings > 0 {
@@ -448,7 +496,7 @@ fn output(
         (true, true) => json!(remaining),
         (true, false) => Value::Null,
     };
-    structured["next_call"] = if partial {
+    structured["next_call"] = if partial && !carried {
         next_call.clone()
     } else {
         Value::Null
@@ -456,7 +504,9 @@ fn output(
     structured["example_queries"] = render::examples(run.layout.examples);
     structured["warnings"] = json!(warnings);
     let example = run.layout.examples[0].sql;
-    let continuation = if partial {
+    let continuation = if carried {
+        format!("\nLoading: {left} records remain; the server stages them by itself (list_datasets shows progress).")
+    } else if partial {
         format!("\nPartial: {left} records remain; continue with entrez_data {next_call}.")
     } else {
         String::new()

@@ -1,0 +1,71 @@
+//! One step of a staging the server carries on by itself (see [`crate::staging::carrier`]).
+//!
+//! The edge's carrier calls this (through `protocol::Server::carry_on`) with
+//! no request behind it, so the step acts for the dataset, not for a caller:
+//! it reads the dataset by id, takes it up only if its stored cursor says the
+//! server carries it on, and spends the server's NCBI key only where the
+//! caller that started it could have (the cursor says so; a caller's own key
+//! is never stored, so such a staging goes on in the anonymous bucket).
+
+use super::batches::Progress;
+use super::cursor;
+use super::stage::{stage, take_up};
+use crate::config::Config;
+use crate::entrez::EntrezClient;
+use crate::error::Result;
+use crate::net::cache::CallLog;
+use crate::net::retry::RetryPolicy;
+use crate::net::Network;
+use crate::platform::Platform;
+use crate::staging::carrier::Step;
+use crate::staging::store::Status;
+use crate::staging::Staging;
+
+/// What a step runs with: the server's own parts, no caller's.
+pub struct Parts<'a> {
+    /// Base URLs, tool, email and the server's key.
+    pub config: &'a Config,
+    /// NCBI, paced and cached as every other request.
+    pub network: &'a Network,
+    /// The clock.
+    pub platform: &'a dyn Platform,
+    /// The store, its limits, the ledger and the carrier.
+    pub staging: &'a Staging,
+}
+
+/// Stages what one budget pays for of dataset `id`, if the server carries it on; the next
+/// step is asked for inside, while records remain.
+pub async fn step(parts: Parts<'_>, id: &str) -> Result<Step> {
+    let Some(info) = parts.staging.store.get(id).await? else {
+        return Ok(Step::Idle);
+    };
+    let Some(stored) = cursor::carried(&info.status) else {
+        return Ok(Step::Idle);
+    };
+    if info.expired(parts.platform.now_unix_ms()) {
+        parts.staging.store.remove(id).await?;
+        return Ok(Step::Idle);
+    }
+    let log = CallLog::default();
+    let client = EntrezClient {
+        config: parts.config,
+        transport: parts.network.transport.as_ref(),
+        pacer: parts.network.pacer.as_ref(),
+        platform: parts.platform,
+        api_key: parts.config.api_key.as_ref().filter(|_| stored.server_key),
+        retry: RetryPolicy::default(),
+        cache: parts.network.cache.as_ref().map(|c| (c, &log)),
+    };
+    let Some((run, resume)) = take_up(parts.staging, client, parts.platform, &info).await? else {
+        // Another step or a caller took it up first; whoever did asks for the next one.
+        return Ok(Step::Idle);
+    };
+    // An error has been recorded with the dataset (partial for a caller, or failed with the
+    // reason) before it comes back here, for the edge to log.
+    stage(run, resume, Progress::default(), info.records).await?;
+    Ok(match parts.staging.store.get(id).await? {
+        Some(after) if cursor::carried(&after.status).is_some() => Step::More,
+        Some(after) if matches!(after.status, Status::Loading) => Step::More,
+        _ => Step::Ended,
+    })
+}

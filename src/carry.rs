@@ -1,0 +1,84 @@
+//! Staging the server carries on by itself, natively: each step a task on the runtime.
+//!
+//! The core asks the [`QueueCarrier`] for a step when a call's CPU budget ran
+//! out with records left (`entrez_mcp_core::staging::carrier`); the ids queue
+//! up in a channel, and [`Steps::drive`] runs each as a task, a few at once
+//! across the process, while the server lives. A step that ends with records
+//! left asks for the next one itself. At start-up the store's recovery has put
+//! stagings a stopped process was carrying on back to `partial`, and their ids
+//! are queued before the first request is served.
+
+use entrez_mcp_core::error::{Error, ErrorKind, Result};
+use entrez_mcp_core::platform::BoxFuture;
+use entrez_mcp_core::protocol::Server;
+use entrez_mcp_core::staging::Carrier;
+use std::sync::Arc;
+use tokio::sync::{mpsc, Semaphore};
+
+/// Steps that run at once across every staging the process carries on; the rest queue.
+/// Each waits mostly on NCBI's pacing, which every step shares anyway.
+pub const STEPS_AT_ONCE: usize = 4;
+
+/// The core's carrier: queues a dataset's next step.
+pub struct QueueCarrier {
+    tx: mpsc::UnboundedSender<String>,
+}
+
+/// The other end of the queue, for [`Steps::drive`].
+pub struct Steps {
+    rx: mpsc::UnboundedReceiver<String>,
+}
+
+/// A carrier and the steps it queues.
+pub fn queue() -> (QueueCarrier, Steps) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    (QueueCarrier { tx }, Steps { rx })
+}
+
+impl QueueCarrier {
+    /// Queues a step of dataset `id`; false once nothing drives the queue any more.
+    pub fn ask(&self, id: String) -> bool {
+        self.tx.send(id).is_ok()
+    }
+}
+
+impl Carrier for QueueCarrier {
+    fn carry_on<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            if self.ask(id.to_string()) {
+                Ok(())
+            } else {
+                Err(Error::new(
+                    ErrorKind::Unavailable,
+                    "the server is shutting down",
+                ))
+            }
+        })
+    }
+}
+
+impl Steps {
+    /// Runs every step asked for, on the current runtime, while `holder` (which owns the
+    /// server, and through it the queue's sending end) lives.
+    pub fn drive<T: Send + Sync + 'static>(self, holder: &Arc<T>, server: fn(&T) -> &Server) {
+        let weak = Arc::downgrade(holder);
+        let mut rx = self.rx;
+        tokio::spawn(async move {
+            let slots = Arc::new(Semaphore::new(STEPS_AT_ONCE));
+            while let Some(id) = rx.recv().await {
+                let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
+                    break;
+                };
+                let Some(holder) = weak.upgrade() else {
+                    break;
+                };
+                tokio::spawn(async move {
+                    if let Err(e) = server(&holder).carry_on(&id).await {
+                        eprintln!("entrez-mcp: staging dataset {id} stopped: {}", e.message);
+                    }
+                    drop(slot);
+                });
+            }
+        });
+    }
+}

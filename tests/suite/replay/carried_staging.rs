@@ -1,0 +1,217 @@
+//! Stagings the server carries on by itself (`staging::carrier`): one call under the Workers
+//! Free plan's budget stages 2,000 records, with the steps run as the native edge runs them
+//! (here driven one at a time by the test); a step is never run twice at once; and a staging
+//! a stopped process was carrying on is taken up again from its cursor after a restart.
+
+use crate::common::block_on;
+use crate::common::data::*;
+use crate::common::replay::Replay;
+use entrez_mcp::store::SqliteStore;
+use entrez_mcp::transport::ReqwestTransport;
+use entrez_mcp_core::config::Config;
+use entrez_mcp_core::error::Result;
+use entrez_mcp_core::net::pacing::MemoryPacer;
+use entrez_mcp_core::net::Network;
+use entrez_mcp_core::platform::BoxFuture;
+use entrez_mcp_core::platform::{Platform, SystemPlatform};
+use entrez_mcp_core::protocol::Server;
+use entrez_mcp_core::staging::carrier::Step;
+use entrez_mcp_core::staging::store::{Lease, SqlStore};
+use entrez_mcp_core::staging::{Carrier, Limits, Staging};
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+
+/// A carrier that only writes down the steps asked for; the test runs them.
+#[derive(Clone, Default)]
+struct Asked(Arc<Mutex<Vec<String>>>);
+
+impl Asked {
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap())
+    }
+}
+
+impl Carrier for Asked {
+    fn carry_on<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            self.0.lock().unwrap().push(id.to_string());
+            Ok(())
+        })
+    }
+}
+
+/// The Workers Free plan's setting: 10 ms of CPU and 50 subrequests per call.
+fn free_plan() -> Limits {
+    Limits {
+        cpu_budget_ms: 10,
+        subrequests: 50,
+        ..Limits::default()
+    }
+}
+
+/// A server on `store` whose stagings are carried on through `asked`.
+fn carried_server(replay: &Replay, store: SqliteStore, asked: &Asked) -> Server {
+    let base = replay.eutils_base();
+    let config = Config::from_lookup(move |k| match k {
+        "EUTILS_BASE_URL" => Some(base.clone()),
+        "NCBI_EMAIL" => Some("tests@example.org".into()),
+        _ => None,
+    });
+    let network = Network {
+        transport: Box::new(ReqwestTransport::new().unwrap()),
+        pacer: Box::new(MemoryPacer::new()),
+        cache: None,
+    };
+    let staging = Staging::new(Box::new(store), free_plan()).with_carrier(Box::new(asked.clone()));
+    Server::new(config, Box::new(SystemPlatform))
+        .unwrap()
+        .with_network(network)
+        .with_staging(staging)
+        .unwrap()
+}
+
+/// Runs every step asked for until none is; returns how many ran.
+fn drive(s: &Server, asked: &Asked) -> usize {
+    let mut steps = 0;
+    loop {
+        let ids = asked.take();
+        if ids.is_empty() {
+            return steps;
+        }
+        for id in ids {
+            let step = block_on(s.carry_on(&id)).expect("a step");
+            assert_ne!(step, Step::Idle, "a step was asked for with nothing to do");
+            steps += 1;
+            assert!(steps < 200, "no end");
+        }
+    }
+}
+
+fn stage(s: &Server, args: Value) -> Value {
+    let mut args = args;
+    args["operation"] = json!("fetch_and_stage");
+    ok(s, args)
+}
+
+#[test]
+fn one_call_stages_two_thousand_records_on_the_free_plan_budget() {
+    let replay = Replay::start();
+    let asked = Asked::default();
+    let s = carried_server(&replay, SqliteStore::in_memory().unwrap(), &asked);
+    let first = stage(
+        &s,
+        json!({"term": "replay-synthetic[all]", "max_records": 2000}),
+    );
+    let id = first["data_access_id"].as_str().unwrap().to_string();
+    // Nothing is asked of the caller: the dataset is loading and the server goes on.
+    assert_eq!(first["status"], "loading", "{first}");
+    assert_eq!(first["next_call"], Value::Null, "{first}");
+    let staged_first = first["records"].as_u64().unwrap();
+    assert!(staged_first > 0 && staged_first < 500, "{first}");
+    assert_eq!(first["remaining"], 2000 - staged_first);
+    assert!(
+        first["warnings"].as_array().unwrap().iter().any(|w| w
+            .as_str()
+            .unwrap()
+            .contains("the server stages them by itself")),
+        "{first}"
+    );
+    assert_eq!(*asked.0.lock().unwrap(), vec![id.clone()]);
+    // Meanwhile it answers queries, and says it is loading.
+    let q = ok(
+        &s,
+        json!({"operation": "query", "data_access_id": id, "sql": "SELECT COUNT(*) FROM article"}),
+    );
+    assert_eq!(q["status"], "loading", "{q}");
+    assert!(
+        q["warnings"][0].as_str().unwrap().contains("by itself"),
+        "{q}"
+    );
+    let steps = drive(&s, &asked);
+    assert!(
+        steps >= 3,
+        "2,000 records cannot fit a few budgets: {steps}"
+    );
+    let listed = ok(&s, json!({"operation": "list_datasets"}));
+    let d = &listed["datasets"][0];
+    assert_eq!(d["status"], "complete", "{listed}");
+    assert_eq!(d["records"], 2000, "{listed}");
+    assert_eq!(
+        scalar(&s, &id, "SELECT COUNT(DISTINCT pmid) FROM article"),
+        2000
+    );
+    assert_eq!(scalar(&s, &id, "SELECT COUNT(*) FROM article"), 2000);
+    assert_eq!(
+        scalar(&s, &id, "SELECT MAX(pmid) - MIN(pmid) + 1 FROM article"),
+        2000
+    );
+    // A complete dataset takes no more steps.
+    assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
+    let stats = replay.stats();
+    assert_eq!(stats["rate_limited"], 0, "{stats}");
+    eprintln!("carried staging: 1 call and {steps} steps for 2,000 records; replay {stats}");
+}
+
+#[test]
+fn two_steps_at_once_stage_nothing_twice() {
+    let replay = Replay::start();
+    let asked = Asked::default();
+    let s = carried_server(&replay, SqliteStore::in_memory().unwrap(), &asked);
+    let ids: Vec<u64> = (90_000_001..=90_000_600).collect();
+    let first = stage(&s, json!({"ids": ids}));
+    let id = first["data_access_id"].as_str().unwrap().to_string();
+    assert_eq!(first["status"], "loading", "{first}");
+    asked.take();
+    // The store hands the cursor to one of them; the other finds the dataset taken.
+    let (a, b) = block_on(futures_util::future::join(s.carry_on(&id), s.carry_on(&id)));
+    let mut both = [a.unwrap(), b.unwrap()];
+    both.sort_by_key(|s| format!("{s:?}"));
+    assert_eq!(both[0], Step::Idle, "{both:?}");
+    assert_ne!(both[1], Step::Idle, "{both:?}");
+    drive(&s, &asked);
+    assert_eq!(scalar(&s, &id, "SELECT COUNT(*) FROM article"), 600);
+    let listed = ok(&s, json!({"operation": "list_datasets"}));
+    assert_eq!(listed["datasets"][0]["records"], 600, "{listed}");
+}
+
+#[test]
+fn a_staging_a_stopped_process_carried_on_resumes_from_its_cursor() {
+    let replay = Replay::start();
+    let dir = std::env::temp_dir().join(format!("entrez-carried-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let id = {
+        let asked = Asked::default();
+        let store = SqliteStore::open(&dir).unwrap();
+        let s = carried_server(&replay, store.clone(), &asked);
+        let ids: Vec<u64> = (90_000_001..=90_000_500).collect();
+        let first = stage(&s, json!({"ids": ids}));
+        let id = first["data_access_id"].as_str().unwrap().to_string();
+        assert_eq!(first["status"], "loading", "{first}");
+        // A step takes it up, and the process stops before the step ends.
+        let now = SystemPlatform.now_unix_ms();
+        let lease = Lease {
+            now_ms: now,
+            expires_ms: now + 600_000,
+        };
+        assert!(block_on(store.resume(&id, lease)).unwrap().is_some());
+        id
+    };
+    // The next process finds it waiting for a step, not failed.
+    let store = SqliteStore::open(&dir).unwrap();
+    assert_eq!(store.carried_on().unwrap(), vec![id.clone()]);
+    let asked = Asked::default();
+    let s = carried_server(&replay, store, &asked);
+    let before = ok(&s, json!({"operation": "list_datasets"}));
+    assert_eq!(before["datasets"][0]["status"], "loading", "{before}");
+    assert!(block_on(s.carry_on(&id)).unwrap() != Step::Idle);
+    drive(&s, &asked);
+    let after = ok(&s, json!({"operation": "list_datasets"}));
+    assert_eq!(after["datasets"][0]["status"], "complete", "{after}");
+    assert_eq!(after["datasets"][0]["records"], 500, "{after}");
+    assert_eq!(
+        scalar(&s, &id, "SELECT COUNT(DISTINCT pmid) FROM article"),
+        500
+    );
+    drop(s);
+    let _ = std::fs::remove_dir_all(&dir);
+}
