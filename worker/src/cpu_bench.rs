@@ -12,7 +12,9 @@
 //!   serves, with NCBI and the Durable Objects replaced by in-memory stand-ins
 //!   that answer at once (the store still encodes every command as the Worker
 //!   does), so a `fetch_and_stage` call runs exactly the code it runs on
-//!   Workers, minus the waiting.
+//!   Workers, minus the waiting;
+//! - [`Bench::step`]: one step of a staging the server carries on by itself,
+//!   which on Workers is an alarm of the dataset's Durable Object.
 //!
 //! The Worker edge is left out of this build (it needs `cloudflare:` modules).
 
@@ -31,7 +33,7 @@ use entrez_mcp_core::staging::store::{
     TableInfo,
 };
 use entrez_mcp_core::staging::wire::{DatasetCommand, WireBatch};
-use entrez_mcp_core::staging::{Limits, Staging};
+use entrez_mcp_core::staging::{Carrier, Limits, Staging};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::future::Future;
@@ -78,6 +80,18 @@ fn append_command(batch: &RowBatch) -> Vec<u8> {
 #[wasm_bindgen]
 pub struct Bench {
     endpoint: Endpoint,
+    steps: Steps,
+}
+
+/// The steps the server asked for, in order; the benchmark runs them.
+#[derive(Clone, Default)]
+struct Steps(std::rc::Rc<RefCell<std::collections::VecDeque<String>>>);
+
+impl Carrier for Steps {
+    fn carry_on<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<()>> {
+        self.0.borrow_mut().push_back(id.to_string());
+        Box::pin(async { Ok(()) })
+    }
 }
 
 #[wasm_bindgen]
@@ -105,14 +119,29 @@ impl Bench {
             pacer: Box::new(NoWait),
             cache: None,
         };
+        let steps = Steps::default();
+        let staging = Staging::new(Box::new(Objects::default()), limits)
+            .with_carrier(Box::new(steps.clone()));
         let server = Server::new(Config::defaults(), Box::new(SystemPlatform))
             .expect("server builds")
             .with_network(network)
-            .with_staging(Staging::new(Box::new(Objects::default()), limits))
+            .with_staging(staging)
             .expect("staging");
         let sessions = Sessions::new(b"bench-session-key".to_vec(), 3600, false);
         Bench {
             endpoint: Endpoint::new(server, sessions),
+            steps,
+        }
+    }
+
+    /// Runs the next step the server asked for; "" when none is waiting, else how it ended.
+    pub fn step(&self) -> String {
+        let Some(id) = self.steps.0.borrow_mut().pop_front() else {
+            return String::new();
+        };
+        match run_now(self.endpoint.server.carry_on(&id)) {
+            Ok(step) => format!("{step:?}"),
+            Err(e) => format!("error: {}", e.message),
         }
     }
 
