@@ -163,7 +163,7 @@ impl EntrezDataset {
         // A step that leaves records asks for the next one itself (CarryOn arms the alarm
         // anew); an ended one leaves the watchdog, which then finds nothing to do and arms
         // the expiry check.
-        match endpoint.server.carry_on(id).await {
+        match Box::pin(endpoint.server.carry_on(id)).await {
             Ok(step) => Response::ok(format!("{step:?}")),
             Err(e) => {
                 worker::console_warn!("staging dataset {id} stopped: {}", e.message);

@@ -64,11 +64,7 @@ impl DurableCarrier {
 
 impl Carrier for DurableCarrier {
     fn carry_on<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<()>> {
-        Box::pin(async move {
-            call::<serde_json::Value>(&self.datasets, id, &DatasetCommand::CarryOn)
-                .await
-                .map(|_| ())
-        })
+        Box::pin(async move { call::<()>(&self.datasets, id, &DatasetCommand::CarryOn).await })
     }
 }
 
@@ -206,14 +202,25 @@ async fn call<T: DeserializeOwned>(
     name: &str,
     command: &impl Serialize,
 ) -> Result<T> {
-    let unreachable = |what: String| {
-        Error::new(
-            ErrorKind::Unavailable,
-            format!("The dataset store (Durable Object) {what}."),
-        )
-        .suggest("Retry in a moment; staged datasets are kept.")
-    };
     let body = serde_json::to_string(command).map_err(|e| Error::internal(e.to_string()))?;
+    // One boxed exchange for every command and reply type: each instantiation of this
+    // function keeps only its own (de)serialization, not a copy of the round trip.
+    let text = Box::pin(exchange(namespace, name, body)).await?;
+    serde_json::from_str::<std::result::Result<T, Error>>(&text)
+        .map_err(|e| unreachable(format!("answered something unreadable ({e}): {text:.200}")))?
+}
+
+/// Why the store could not be reached, as the caller sees it.
+fn unreachable(what: String) -> Error {
+    Error::new(
+        ErrorKind::Unavailable,
+        format!("The dataset store (Durable Object) {what}."),
+    )
+    .suggest("Retry in a moment; staged datasets are kept.")
+}
+
+/// Sends one command's JSON to the object `name` and returns its reply's text.
+async fn exchange(namespace: &ObjectNamespace, name: &str, body: String) -> Result<String> {
     let mut init = RequestInit::new();
     init.with_method(Method::Post).with_body(Some(body.into()));
     let request = Request::new_with_init("https://entrez-data.internal/", &init)
@@ -226,12 +233,10 @@ async fn call<T: DeserializeOwned>(
         .fetch_with_request(request)
         .await
         .map_err(|e| unreachable(format!("did not answer: {e}")))?;
-    let text = reply
+    reply
         .text()
         .await
-        .map_err(|e| unreachable(format!("broke off: {e}")))?;
-    serde_json::from_str::<std::result::Result<T, Error>>(&text)
-        .map_err(|e| unreachable(format!("answered something unreadable ({e}): {text:.200}")))?
+        .map_err(|e| unreachable(format!("broke off: {e}")))
 }
 
 fn not_found(id: &str) -> Error {

@@ -56,13 +56,16 @@ pub async fn step(parts: Parts<'_>, id: &str) -> Result<Step> {
         retry: RetryPolicy::default(),
         cache: parts.network.cache.as_ref().map(|c| (c, &log)),
     };
-    let Some((run, resume)) = take_up(parts.staging, client, parts.platform, &info).await? else {
+    // Boxed, as in a caller's continuation: one copy of the staging's code serves both paths
+    // (inlined here, it doubled the Worker bundle's growth).
+    let taken = Box::pin(take_up(parts.staging, client, parts.platform, &info)).await?;
+    let Some((run, resume)) = taken else {
         // Another step or a caller took it up first; whoever did asks for the next one.
         return Ok(Step::Idle);
     };
     // An error has been recorded with the dataset (partial for a caller, or failed with the
     // reason) before it comes back here, for the edge to log.
-    stage(run, resume, Progress::default(), info.records).await?;
+    Box::pin(stage(run, resume, Progress::default(), info.records)).await?;
     Ok(match parts.staging.store.get(id).await? {
         Some(after) if cursor::carried(&after.status).is_some() => Step::More,
         Some(after) if matches!(after.status, Status::Loading) => Step::More,

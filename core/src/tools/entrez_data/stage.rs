@@ -181,7 +181,7 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
         carried_on: false,
         server_key: ctx.may_use_server_key(),
     };
-    stage(run, resume, progress, 0).await
+    Box::pin(stage(run, resume, progress, 0)).await
 }
 
 /// Continues the partial dataset `id` from where its last call stopped.
@@ -191,8 +191,8 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Resu
     if !matches!(info.status, Status::Partial(_)) {
         return Err(not_partial(&info));
     }
-    let Some((mut run, resume)) = take_up(staging, ctx.entrez()?, ctx.platform, &info).await?
-    else {
+    let taken = Box::pin(take_up(staging, ctx.entrez()?, ctx.platform, &info)).await?;
+    let Some((mut run, resume)) = taken else {
         return Err(not_partial(&info));
     };
     run.notify = ctx.progress;
@@ -216,7 +216,7 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Resu
             info.database
         ));
     }
-    stage(run, resume, progress, info.records).await
+    Box::pin(stage(run, resume, progress, info.records)).await
 }
 
 /// Takes the partial dataset `info` up again (`loading` from now) with its stored cursor, for a
