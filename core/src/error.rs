@@ -26,6 +26,8 @@ pub enum ErrorKind {
     ResourceNotFound,
     /// HTTP headers that disagree with the body, or a required one missing (MCP -32020).
     HeaderMismatch,
+    /// The request can only be served with a client capability it did not declare (MCP -32021).
+    MissingCapability,
     /// A protocol version this server does not speak (MCP -32022, `data.supported` lists ours).
     UnsupportedVersion,
     /// Tool arguments failed validation; the tool never ran.
@@ -54,6 +56,7 @@ impl ErrorKind {
             ErrorKind::InvalidParams => "invalid_params",
             ErrorKind::ResourceNotFound => "resource_not_found",
             ErrorKind::HeaderMismatch => "header_mismatch",
+            ErrorKind::MissingCapability => "missing_required_client_capability",
             ErrorKind::UnsupportedVersion => "unsupported_protocol_version",
             ErrorKind::InvalidArguments => "invalid_arguments",
             ErrorKind::NotFound => "not_found",
@@ -76,6 +79,7 @@ impl ErrorKind {
             // -32602 in later protocol versions, which clients already accept as an error.
             ErrorKind::ResourceNotFound => Some(-32002),
             ErrorKind::HeaderMismatch => Some(-32020),
+            ErrorKind::MissingCapability => Some(-32021),
             ErrorKind::UnsupportedVersion => Some(-32022),
             _ => None,
         }
@@ -157,9 +161,13 @@ impl Error {
     }
 
     // Errors whose `data` fields the specification names: -32022 (`supported`,
-    // `requested`) and a resource not found (`uri`, under either era's code).
+    // `requested`), -32021 (`requiredCapabilities`) and a resource not found (`uri`, under
+    // either era's code).
     fn flattens_details(&self) -> bool {
-        self.kind == ErrorKind::UnsupportedVersion || self.code == "resource_not_found"
+        matches!(
+            self.kind,
+            ErrorKind::UnsupportedVersion | ErrorKind::MissingCapability
+        ) || self.code == "resource_not_found"
     }
 
     /// The JSON-RPC `error` member for protocol kinds (tool kinds map to -32603).

@@ -24,6 +24,7 @@ mod dataset;
 mod flusher;
 mod query;
 mod recovery;
+mod tasks;
 
 use entrez_mcp_core::error::{Error, ErrorKind, Result};
 use entrez_mcp_core::platform::BoxFuture;
@@ -31,8 +32,8 @@ use entrez_mcp_core::staging::guard::QueryPolicy;
 use entrez_mcp_core::staging::is_dataset_id;
 use entrez_mcp_core::staging::rows::RowBatch;
 use entrez_mcp_core::staging::store::{
-    Appended, Caps, DatasetInfo, Lease, NewDataset, QueryResult, SqlStore, Status, TableCount,
-    TableInfo, ABANDONED, STALE_LOADING_MS,
+    Appended, Caps, DatasetInfo, Kept, Lease, NewDataset, QueryResult, SqlStore, Status,
+    TableCount, TableInfo, ABANDONED, CANCELLED, CANCEL_MARK, STALE_LOADING_MS,
 };
 use entrez_mcp_core::staging::wire::layout_named;
 use flusher::Flusher;
@@ -111,7 +112,7 @@ impl SqliteStore {
     pub fn in_memory() -> std::result::Result<Self, String> {
         let catalog = Connection::open_in_memory().map_err(|e| e.to_string())?;
         catalog
-            .execute_batch(CATALOG_DDL)
+            .execute_batch(&format!("{CATALOG_DDL}{}", tasks::KEPT_DDL))
             .and_then(|_| migrate(&catalog))
             .map_err(|e| e.to_string())?;
         Ok(SqliteStore::with(None, catalog))
@@ -128,7 +129,7 @@ impl SqliteStore {
             .execute_batch(
                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;",
             )
-            .and_then(|_| catalog.execute_batch(CATALOG_DDL))
+            .and_then(|_| catalog.execute_batch(&format!("{CATALOG_DDL}{}", tasks::KEPT_DDL)))
             .and_then(|_| migrate(&catalog))
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let store = SqliteStore::with(Some(dir.to_path_buf()), catalog);
@@ -398,8 +399,10 @@ impl SqlStore for SqliteStore {
             };
             let updated = lock(&inner.catalog)
                 .execute(
-                    "UPDATE dataset SET status = ?2, reason = ?3, expires_ms = MAX(expires_ms, ?4), updated_ms = ?5 WHERE id = ?1",
-                    params![id, status.as_str(), status.stored_reason(), lease.expires_ms as i64, lease.now_ms as i64],
+                    // A staging cancelled while this step ran ends cancelled, whatever the
+                    // step would have recorded.
+                    "UPDATE dataset SET status = CASE WHEN reason = ?6 THEN 'failed' ELSE ?2 END, reason = CASE WHEN reason = ?6 THEN ?7 ELSE ?3 END, expires_ms = MAX(expires_ms, ?4), updated_ms = ?5 WHERE id = ?1",
+                    params![id, status.as_str(), status.stored_reason(), lease.expires_ms as i64, lease.now_ms as i64, CANCEL_MARK, CANCELLED],
                 )
                 .map_err(store_error)?;
             if updated == 0 {
@@ -439,6 +442,20 @@ impl SqlStore for SqliteStore {
                 .map_err(store_error)?;
             Ok(Some(position.unwrap_or_default()))
         })
+    }
+
+    fn cancel<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<bool>> {
+        let id = id.to_string();
+        self.blocking(move |inner| inner.cancel(&id, now_ms))
+    }
+
+    fn keep<'a>(&'a self, kept: Kept) -> BoxFuture<'a, Result<()>> {
+        self.blocking(move |inner| inner.keep(&kept))
+    }
+
+    fn kept<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<Option<Kept>>> {
+        let id = id.to_string();
+        self.blocking(move |inner| inner.kept(&id, now_ms))
     }
 
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<DatasetInfo>>> {

@@ -11,7 +11,7 @@
 
 use super::{dataset, lock, Inner};
 use entrez_mcp_core::error::{Error, Result};
-use entrez_mcp_core::staging::store::Status;
+use entrez_mcp_core::staging::store::{Status, CANCELLED, CANCEL_MARK};
 use entrez_mcp_core::staging::wire::layout_named;
 use entrez_mcp_core::staging::{is_dataset_id, layouts};
 use entrez_mcp_core::tools::entrez_data::cursor::carried;
@@ -37,6 +37,13 @@ impl Inner {
     pub(super) fn recover(&self) -> Result<()> {
         let Some(dir) = &self.dir else { return Ok(()) };
         let catalog = lock(&self.catalog);
+        // A staging cancelled while it ran ended there.
+        catalog
+            .execute(
+                "UPDATE dataset SET status = 'failed', reason = ?1 WHERE status = 'loading' AND reason = ?2",
+                [CANCELLED, CANCEL_MARK],
+            )
+            .map_err(store_error)?;
         let loading: Vec<(String, Option<String>)> = catalog
             .prepare("SELECT id, reason FROM dataset WHERE status = 'loading'")
             .and_then(|mut s| s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect())

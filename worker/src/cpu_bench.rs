@@ -29,8 +29,8 @@ use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::guard::QueryPolicy;
 use entrez_mcp_core::staging::rows::{self, RowBatch};
 use entrez_mcp_core::staging::store::{
-    Appended, Caps, DatasetInfo, Lease, NewDataset, QueryResult, SqlStore, Status, TableCount,
-    TableInfo,
+    Appended, Caps, DatasetInfo, Kept, Lease, NewDataset, QueryResult, SqlStore, Status,
+    TableCount, TableInfo,
 };
 use entrez_mcp_core::staging::wire::{DatasetCommand, WireBatch};
 use entrez_mcp_core::staging::{Carrier, Limits, Staging};
@@ -350,6 +350,19 @@ impl SqlStore for Objects {
             None => None,
         };
         Box::pin(async move { Ok(taken) })
+    }
+
+    // Tasks are not what this benchmark measures.
+    fn cancel<'a>(&'a self, _: &'a str, _: u64) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async { Ok(false) })
+    }
+
+    fn keep<'a>(&'a self, _: Kept) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async { Err(Error::internal("the benchmark keeps no task results")) })
+    }
+
+    fn kept<'a>(&'a self, _: &'a str, _: u64) -> BoxFuture<'a, Result<Option<Kept>>> {
+        Box::pin(async { Ok(None) })
     }
 
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<DatasetInfo>>> {

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 /// The method header.
 pub const METHOD_HEADER: &str = "Mcp-Method";
-/// The name header (`params.name` or `params.uri`).
+/// The name header (`params.name`, `params.uri` or `params.taskId`).
 pub const NAME_HEADER: &str = "Mcp-Name";
 
 /// Methods whose `Mcp-Name` is required, with the body field it mirrors.
@@ -20,6 +20,9 @@ pub const NAMED: &[(&str, &str)] = &[
     ("tools/call", "name"),
     ("prompts/get", "name"),
     ("resources/read", "uri"),
+    ("tasks/get", "taskId"),
+    ("tasks/update", "taskId"),
+    ("tasks/cancel", "taskId"),
 ];
 
 /// A header value as the client meant it: plain visible ASCII as is, or the UTF-8

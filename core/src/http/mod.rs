@@ -319,7 +319,7 @@ impl Endpoint {
                     if method == "initialize" {
                         return self.initialize(message, context).await;
                     }
-                    if crate::protocol::server::STATELESS_ONLY.contains(&method.as_str()) {
+                    if Server::stateless_only(method) {
                         let e = crate::protocol::meta::missing(method);
                         return HttpResponse::rpc_error(400, request_id(&message), e);
                     }
@@ -410,6 +410,9 @@ impl Endpoint {
             .handle_notifying(message, context, notifier)
             .await
         {
+            // A request the client's declared capabilities cannot be served under is a 400,
+            // as the specification says for -32021.
+            Some(reply) if reply["error"]["code"] == -32021 => HttpResponse::json(400, &reply),
             Some(reply) => HttpResponse::json(200, &reply),
             None => HttpResponse::empty(202),
         }

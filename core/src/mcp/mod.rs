@@ -1,4 +1,4 @@
-//! What the tools need of the MCP protocol, below the tools: its revisions and progress.
+//! What the tools need of the MCP protocol, below the tools: its revisions, progress and tasks.
 //!
 //! The dispatcher ([`crate::protocol`]) negotiates a revision and carries
 //! notifications; a tool only names the revisions the server speaks
@@ -6,4 +6,5 @@
 //! so the tools never reach up into the dispatcher that calls them.
 
 pub mod progress;
+pub mod task;
 pub mod version;

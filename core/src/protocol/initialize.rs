@@ -23,6 +23,8 @@ pub struct Offer {
     pub staging: bool,
     /// Whether `validate` is registered (`experimental.toolValidation`).
     pub validation: bool,
+    /// Whether stagings run as MCP tasks (a store, a network and a carrier).
+    pub tasks: bool,
 }
 
 /// The server icon: an SVG, inlined so no client has to fetch it from anywhere.
@@ -60,11 +62,23 @@ pub fn capabilities(offer: Offer) -> Value {
     capabilities
 }
 
+/// The revision whose core has tasks (experimental there; an extension afterwards).
+pub const TASKS_REVISION: &str = "2025-11-25";
+
 /// The `initialize` result for the client's requested version.
 pub fn result(requested_version: Option<&str>, offer: Offer, website_url: &str) -> Value {
+    let version = negotiate(requested_version);
+    let mut capabilities = capabilities(offer);
+    if offer.tasks && version == TASKS_REVISION {
+        capabilities["tasks"] = json!({
+            "list": {},
+            "cancel": {},
+            "requests": { "tools": { "call": {} } },
+        });
+    }
     json!({
-        "protocolVersion": negotiate(requested_version),
-        "capabilities": capabilities(offer),
+        "protocolVersion": version,
+        "capabilities": capabilities,
         "serverInfo": server_info(website_url),
         "instructions": INSTRUCTIONS,
     })
@@ -72,9 +86,13 @@ pub fn result(requested_version: Option<&str>, offer: Offer, website_url: &str) 
 
 /// The `server/discover` result (before the stateless era's common result fields).
 pub fn discover(offer: Offer) -> Value {
+    let mut capabilities = capabilities(offer);
+    if offer.tasks {
+        capabilities["extensions"] = json!({ crate::mcp::task::EXTENSION: {} });
+    }
     json!({
         "supportedVersions": SUPPORTED_VERSIONS,
-        "capabilities": capabilities(offer),
+        "capabilities": capabilities,
         "instructions": INSTRUCTIONS,
     })
 }
@@ -88,6 +106,7 @@ mod tests {
         let offer = Offer {
             staging: true,
             validation: true,
+            tasks: false,
         };
         let init = result(Some("2025-11-25"), offer, "https://example.org/");
         let disc = discover(offer);
@@ -100,8 +119,33 @@ mod tests {
         let bare = capabilities(Offer {
             staging: false,
             validation: false,
+            tasks: false,
         });
         assert!(bare.get("resources").is_none() && bare.get("experimental").is_none());
+    }
+
+    #[test]
+    fn each_revision_announces_tasks_its_own_way() {
+        let offer = Offer {
+            staging: true,
+            validation: true,
+            tasks: true,
+        };
+        let init = result(Some("2025-11-25"), offer, "https://example.org/");
+        assert_eq!(
+            init["capabilities"]["tasks"]["requests"]["tools"]["call"],
+            json!({})
+        );
+        assert!(init["capabilities"]["tasks"]["list"].is_object());
+        // Revisions before 2025-11-25 have no tasks, and 2026-07-28 has the extension.
+        let older = result(Some("2025-06-18"), offer, "https://example.org/");
+        assert!(older["capabilities"].get("tasks").is_none());
+        let disc = discover(offer);
+        assert!(disc["capabilities"].get("tasks").is_none());
+        assert_eq!(
+            disc["capabilities"]["extensions"]["io.modelcontextprotocol/tasks"],
+            json!({})
+        );
     }
 
     #[test]

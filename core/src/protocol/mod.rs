@@ -9,5 +9,6 @@ pub mod meta;
 pub mod prompts;
 pub mod resources;
 pub mod server;
+pub mod tasks;
 
 pub use server::Server;

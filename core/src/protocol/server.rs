@@ -10,7 +10,7 @@ use super::initialize::Offer;
 use super::jsonrpc::{self, Incoming};
 use super::logging::{LogLevel, Logger};
 use super::meta::{Era, SERVER_INFO};
-use super::{completion, cursor, initialize, prompts, resources};
+use super::{completion, cursor, initialize, prompts, resources, tasks};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
 use crate::mcp::progress::{self, Notifier, Progress};
@@ -34,10 +34,23 @@ const COMMON_METHODS: [&str; 8] = [
 ];
 
 /// Methods of the handshake era only (2026-07-28 removed them).
-pub const HANDSHAKE_ONLY: &[&str] = &["initialize", "ping", "logging/setLevel"];
+pub const HANDSHAKE_ONLY: &[&str] = &[
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "tasks/get",
+    "tasks/result",
+    "tasks/list",
+    "tasks/cancel",
+];
 
-/// Methods of the stateless era only.
-pub const STATELESS_ONLY: &[&str] = &["server/discover"];
+/// Methods of the stateless era only (the tasks extension's among them).
+pub const STATELESS_ONLY: &[&str] = &[
+    "server/discover",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
+];
 
 /// How long the lists that change only with a deployment stay fresh, in ms.
 pub const STATIC_TTL_MS: u64 = 3_600_000;
@@ -113,6 +126,7 @@ impl Server {
             network,
             platform: self.platform.as_ref(),
             staging,
+            registry: &self.registry,
         };
         crate::tools::entrez_data::carry::step(parts, id).await
     }
@@ -129,6 +143,12 @@ impl Server {
             Era::Stateless(_) => STATELESS_ONLY,
         };
         COMMON_METHODS.contains(&method) || own.contains(&method)
+    }
+
+    /// Whether `method` exists only in the stateless era (a handshake request for it lacks
+    /// its `_meta`); the task methods both eras have are not.
+    pub fn stateless_only(method: &str) -> bool {
+        STATELESS_ONLY.contains(&method) && !HANDSHAKE_ONLY.contains(&method)
     }
 
     /// Whether a request may raise notifications (progress or log messages) worth
@@ -152,6 +172,8 @@ impl Server {
                 .registry
                 .get(crate::tools::validate::SPEC.name)
                 .is_some(),
+            tasks: self.network.is_some()
+                && self.staging.as_ref().is_some_and(|s| s.carrier.is_some()),
         }
     }
 
@@ -266,7 +288,7 @@ impl Server {
         request: &RequestContext,
         notifier: Option<&dyn Notifier>,
     ) -> Result<Value, Error> {
-        if *era == Era::Handshake && STATELESS_ONLY.contains(&method) {
+        if *era == Era::Handshake && Self::stateless_only(method) {
             return Err(super::meta::missing(method));
         }
         if !Self::knows_method(method, era) {
@@ -303,7 +325,7 @@ impl Server {
                 self.set_session_level(request, level);
                 Ok(json!({}))
             }
-            "tools/list" => self.list_tools(params.get("cursor")),
+            "tools/list" => self.list_tools(era, params.get("cursor")),
             "tools/call" => {
                 let name = match params.get("name") {
                     Some(Value::String(n)) => n.as_str(),
@@ -314,14 +336,34 @@ impl Server {
                     (Some(token), Some(n)) => Some(Progress::new(token, n)),
                     _ => None,
                 };
-                let ctx = self.context(request, progress);
+                // A server without tasks processes a call that asks for one as any other.
+                let ask = match tasks::Ask::of(era, &params) {
+                    _ if !self.offer().tasks => tasks::Ask::No,
+                    tasks::Ask::Handshake if name != tasks::TASK_TOOL => {
+                        return Err(tasks::refused_tool(name))
+                    }
+                    tasks::Ask::Extension if name != tasks::TASK_TOOL => tasks::Ask::No,
+                    ask => ask,
+                };
+                let mut ctx = self.context(request, progress);
+                ctx.task = ask != tasks::Ask::No;
                 let started = self.platform.now_unix_ms();
                 let result = self.registry.call(&ctx, name, arguments).await?;
+                let result = match ask {
+                    tasks::Ask::No => result,
+                    ask => tasks::answer_call(&ctx, ask, result).await?,
+                };
                 if let (Some(level), Some(n)) = (self.log_threshold(era, request), notifier) {
                     let elapsed = self.platform.now_unix_ms().saturating_sub(started);
                     Logger::new(n, level).tool_call(name, &result, elapsed);
                 }
                 Ok(result)
+            }
+            "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel" | "tasks/update" => {
+                if !self.offer().tasks {
+                    return Err(method_not_found(method, era));
+                }
+                tasks::serve(&self.context(request, None), era, method, &params).await
             }
             "prompts/list" => Ok(prompts::list(staging)),
             "prompts/get" => match params.get("name") {
@@ -357,7 +399,10 @@ impl Server {
         if era.stateless().is_none() {
             return result;
         }
-        result["resultType"] = json!("complete");
+        // A call answered with a task says so itself.
+        if result.get("resultType").is_none() {
+            result["resultType"] = json!("complete");
+        }
         if !result.get("_meta").is_some_and(Value::is_object) {
             result["_meta"] = json!({});
         }
@@ -391,10 +436,11 @@ impl Server {
             network: self.network.as_ref(),
             staging: self.staging.as_ref(),
             cache_log: Default::default(),
+            task: false,
         }
     }
 
-    fn list_tools(&self, cursor: Option<&Value>) -> Result<Value, Error> {
+    fn list_tools(&self, era: &Era, cursor: Option<&Value>) -> Result<Value, Error> {
         let all = self.registry.tools();
         let start = match cursor {
             None | Some(Value::Null) => 0,
@@ -402,9 +448,17 @@ impl Server {
             Some(_) => return Err(invalid_params("cursor must be a string.")),
         };
         let end = (start + self.page_size).min(all.len());
+        // 2025-11-25's tasks are per tool; 2026-07-28's extension decides per call.
+        let tasks = *era == Era::Handshake && self.offer().tasks;
         let tools: Vec<Value> = all[start..end]
             .iter()
-            .map(|t| self.registry.descriptor(t))
+            .map(|t| {
+                let mut d = self.registry.descriptor(t);
+                if tasks && t.spec.name == tasks::TASK_TOOL {
+                    d["execution"] = json!({ "taskSupport": "optional" });
+                }
+                d
+            })
             .collect();
         let mut result = json!({ "tools": tools });
         if end < all.len() {

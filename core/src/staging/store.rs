@@ -23,6 +23,14 @@ pub const STALE_LOADING_MS: u64 = 10 * 60 * 1000;
 /// Reason recorded for a dataset whose stager went away without finishing it.
 pub const ABANDONED: &str = "staging stopped before it finished (the request that staged it ended); it holds only the batches staged before that";
 
+/// Reason recorded for a dataset whose caller cancelled its staging (MCP `tasks/cancel`).
+pub const CANCELLED: &str =
+    "staging was cancelled by its caller; it holds the batches staged before that";
+
+/// What the reason column holds while a cancelled staging's last step is still running: the
+/// step's own end then records [`CANCELLED`], whatever it would have recorded.
+pub const CANCEL_MARK: &str = "cancel requested";
+
 /// The time of a write and the expiry it renews the dataset to.
 ///
 /// A dataset lives its lifetime from when it was last written, not from when it was
@@ -82,6 +90,10 @@ impl Status {
     pub fn from_parts(name: &str, reason: Option<String>) -> Status {
         match name {
             "complete" => Status::Complete,
+            // A cancelled staging reads as ended at once; its running step only ends it.
+            "loading" if reason.as_deref() == Some(CANCEL_MARK) => {
+                Status::Failed(CANCELLED.to_string())
+            }
             "loading" => Status::Loading,
             "partial" => Status::Partial(reason.unwrap_or_default()),
             _ => Status::Failed(reason.unwrap_or_else(|| "unknown".to_string())),
@@ -281,6 +293,22 @@ pub struct QueryResult {
     pub elapsed_ms: u64,
 }
 
+/// The result of a call served as an MCP task that ended at once (2025-11-25 makes every
+/// call of a task-capable tool a task when asked): kept for its owner to read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Kept {
+    /// The task id: 128 random bits, as a dataset id.
+    pub id: String,
+    /// The owner key of the caller (see `staging::owner_of`).
+    pub owner: String,
+    /// The `CallToolResult`, as JSON text.
+    pub result: String,
+    /// When it was kept.
+    pub created_ms: u64,
+    /// When it is forgotten.
+    pub expires_ms: u64,
+}
+
 /// A place to keep datasets: a catalog plus one SQLite database per dataset.
 pub trait SqlStore: MaybeSendSync {
     /// Creates an empty dataset with the layout's tables, status `loading`.
@@ -310,6 +338,17 @@ pub trait SqlStore: MaybeSendSync {
     /// the position its last call stored, in one step, so two calls cannot both continue it.
     /// `None` when the dataset is not partial (or does not exist).
     fn resume<'a>(&'a self, id: &'a str, lease: Lease) -> BoxFuture<'a, Result<Option<String>>>;
+
+    /// Stops a staging: one waiting between two steps the server carries on is marked
+    /// failed with [`CANCELLED`] now, one being staged gets [`CANCEL_MARK`] and its step's
+    /// end records the same. False when it is neither (ended, or no such dataset).
+    fn cancel<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<bool>>;
+
+    /// Keeps a task's result until it expires.
+    fn keep<'a>(&'a self, kept: Kept) -> BoxFuture<'a, Result<()>>;
+
+    /// A kept task result, unless it expired.
+    fn kept<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<Option<Kept>>>;
 
     /// One dataset's catalog entry.
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<DatasetInfo>>>;

@@ -46,6 +46,21 @@ pub enum DatasetCommand {
     },
     /// Run the next step of a staging the server carries on by itself, soon (an alarm).
     CarryOn,
+    /// Stop the staging (see `SqlStore::cancel`).
+    Cancel {
+        /// The time of the request.
+        now_ms: u64,
+    },
+    /// Keep a task's result in this object (named by the task id) until it expires.
+    Keep {
+        /// The result and its owner.
+        kept: super::store::Kept,
+    },
+    /// The result kept here, unless it expired.
+    Kept {
+        /// The time of the request.
+        now_ms: u64,
+    },
     /// The dataset's catalog entry, or none.
     Info,
     /// Run one query.

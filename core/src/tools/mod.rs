@@ -50,6 +50,9 @@ pub struct ToolContext<'a> {
     pub progress: Option<Progress<'a>>,
     /// What this call was served from the cache of upstream answers, and how it may use it.
     pub cache_log: CallLog,
+    /// Whether the caller asked for an MCP task and the server answers with one: long work
+    /// (a staging) then goes on by itself at once, and the call returns its handle.
+    pub task: bool,
 }
 
 impl<'a> ToolContext<'a> {

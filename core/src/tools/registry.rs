@@ -279,6 +279,22 @@ impl Registry {
         }
     }
 
+    /// The `CallToolResult` tool `name` answers with `outcome`, as `call` would write it; for
+    /// results produced after the call (a task's outcome).
+    pub fn result_of(&self, name: &str, outcome: Result<ToolOutput, Error>) -> Value {
+        let Some(tool) = self.get(name) else {
+            return error_result_in(
+                &self.unknown_tool(name, ErrorKind::Internal),
+                TextForm::Readable,
+                &[],
+            );
+        };
+        match outcome {
+            Ok(output) => self.checked_success(tool, output),
+            Err(e) => error_result_in(&e, tool.spec.text_form, &[]),
+        }
+    }
+
     fn checked_success(&self, tool: &RegisteredTool, output: ToolOutput) -> Value {
         let form = tool.spec.text_form;
         let result = output.in_form(form).into_result();

@@ -236,4 +236,66 @@ describe(`anonymous callers beside tokens [${EDGE}]`, { skip: !OPEN && 'E2E_OPEN
       await c.close();
     }
   });
+
+  test('a staging task cancelled mid-way keeps what it staged, and a stranger cannot reach it', async () => {
+    const EXT = 'io.modelcontextprotocol/tasks';
+    const modern = (token, method, params) =>
+      post(
+        OPEN,
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method,
+          params: {
+            ...params,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': { extensions: { [EXT]: {} } },
+            },
+          },
+        },
+        {
+          Authorization: `Bearer ${token}`,
+          'MCP-Protocol-Version': '2026-07-28',
+          'Mcp-Method': method,
+          'Mcp-Name': params.name || params.taskId,
+        },
+      );
+    const ids = synthetic(EDGE === 'worker' ? 90_060_001 : 90_064_001, 2000);
+    const created = await modern(TOKENS.alice, 'tools/call', {
+      name: 'entrez_data',
+      arguments: { operation: 'fetch_and_stage', database: 'pubmed', ids, max_records: 2000 },
+    });
+    const taskId = created.json?.result?.taskId;
+    assert.equal(created.json?.result?.resultType, 'task', created.text);
+    // Nobody else can poll or cancel it: it reads as unknown.
+    for (const method of ['tasks/get', 'tasks/cancel']) {
+      const stranger = await modern(TOKENS.bob, method, { taskId });
+      assert.equal(stranger.json?.error?.code, -32602, `${method}: ${stranger.text}`);
+    }
+    // Let a step or two land, then cancel.
+    await new Promise((res) => setTimeout(res, 300));
+    const ack = await modern(TOKENS.alice, 'tasks/cancel', { taskId });
+    assert.equal(ack.json?.result?.resultType, 'complete', ack.text);
+    const got = await modern(TOKENS.alice, 'tasks/get', { taskId });
+    assert.equal(got.json?.result?.status, 'cancelled', got.text);
+    // Whatever step was running ends; no more follow, and the records staged stay.
+    await new Promise((res) => setTimeout(res, 2_000));
+    const c = await connect(OPEN, TOKENS.alice);
+    try {
+      const listed = await data(c, { operation: 'list_datasets' });
+      const d = listed.structuredContent.datasets.find((x) => x.data_access_id === taskId);
+      assert.equal(d.status, 'failed', JSON.stringify(d));
+      assert.match(d.reason, /cancelled/);
+      assert.ok(d.records < 2000, `records ${d.records}`);
+      await new Promise((res) => setTimeout(res, 1_500));
+      const later = await data(c, { operation: 'list_datasets' });
+      const after = later.structuredContent.datasets.find((x) => x.data_access_id === taskId);
+      assert.equal(after.records, d.records, 'no step after the cancel');
+      const q = await data(c, { operation: 'query', data_access_id: taskId, sql: 'SELECT COUNT(*) FROM article' });
+      assert.equal(q.structuredContent.rows[0][0], d.records);
+    } finally {
+      await c.close();
+    }
+  });
 });

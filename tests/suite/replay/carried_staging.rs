@@ -23,10 +23,10 @@ use std::sync::{Arc, Mutex};
 
 /// A carrier that only writes down the steps asked for; the test runs them.
 #[derive(Clone, Default)]
-struct Asked(Arc<Mutex<Vec<String>>>);
+pub struct Asked(pub Arc<Mutex<Vec<String>>>);
 
 impl Asked {
-    fn take(&self) -> Vec<String> {
+    pub fn take(&self) -> Vec<String> {
         std::mem::take(&mut *self.0.lock().unwrap())
     }
 }
@@ -41,7 +41,7 @@ impl Carrier for Asked {
 }
 
 /// The Workers Free plan's setting: 10 ms of CPU and 50 subrequests per call.
-fn free_plan() -> Limits {
+pub fn free_plan() -> Limits {
     Limits {
         cpu_budget_ms: 10,
         subrequests: 50,
@@ -50,7 +50,17 @@ fn free_plan() -> Limits {
 }
 
 /// A server on `store` whose stagings are carried on through `asked`.
-fn carried_server(replay: &Replay, store: SqliteStore, asked: &Asked) -> Server {
+pub fn carried_server(replay: &Replay, store: SqliteStore, asked: &Asked) -> Server {
+    carried_server_with(replay, store, asked, free_plan())
+}
+
+/// [`carried_server`] under `limits`.
+pub fn carried_server_with(
+    replay: &Replay,
+    store: SqliteStore,
+    asked: &Asked,
+    limits: Limits,
+) -> Server {
     let base = replay.eutils_base();
     let config = Config::from_lookup(move |k| match k {
         "EUTILS_BASE_URL" => Some(base.clone()),
@@ -62,7 +72,7 @@ fn carried_server(replay: &Replay, store: SqliteStore, asked: &Asked) -> Server 
         pacer: Box::new(MemoryPacer::new()),
         cache: None,
     };
-    let staging = Staging::new(Box::new(store), free_plan()).with_carrier(Box::new(asked.clone()));
+    let staging = Staging::new(Box::new(store), limits).with_carrier(Box::new(asked.clone()));
     Server::new(config, Box::new(SystemPlatform))
         .unwrap()
         .with_network(network)
@@ -71,7 +81,7 @@ fn carried_server(replay: &Replay, store: SqliteStore, asked: &Asked) -> Server 
 }
 
 /// Runs every step asked for until none is; returns how many ran.
-fn drive(s: &Server, asked: &Asked) -> usize {
+pub fn drive(s: &Server, asked: &Asked) -> usize {
     let mut steps = 0;
     loop {
         let ids = asked.take();

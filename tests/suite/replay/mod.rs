@@ -9,3 +9,4 @@ mod entrez_data_replay;
 mod entrez_external_replay;
 mod entrez_query_replay;
 mod hostile_upstream;
+mod tasks;

@@ -26,8 +26,8 @@ use entrez_mcp_core::staging::guard::{self, QueryPolicy};
 use entrez_mcp_core::staging::limits;
 use entrez_mcp_core::staging::rows::SqlValue;
 use entrez_mcp_core::staging::store::{
-    Appended, Caps, DatasetInfo, Lease, QueryResult, Status, TableCount, TableInfo, ABANDONED,
-    STALE_LOADING_MS,
+    Appended, Caps, DatasetInfo, Kept, Lease, QueryResult, Status, TableCount, TableInfo,
+    ABANDONED, CANCELLED, CANCEL_MARK, STALE_LOADING_MS,
 };
 use entrez_mcp_core::staging::wire::{layout_named, DatasetCommand, WireBatch, WireDataset};
 use entrez_mcp_core::tools::entrez_data::cursor::carried;
@@ -39,6 +39,11 @@ const META_DDL: &str = "CREATE TABLE entrez_meta (
   source TEXT NOT NULL, status TEXT NOT NULL, reason TEXT,
   created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,
   records INTEGER NOT NULL DEFAULT 0, rows INTEGER NOT NULL DEFAULT 0, tables TEXT NOT NULL)";
+
+/// A task's kept result, in an object of its own (named by the task id).
+const KEPT_DDL: &str = "CREATE TABLE IF NOT EXISTS entrez_kept (
+  id TEXT PRIMARY KEY, owner TEXT NOT NULL, result TEXT NOT NULL,
+  created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL)";
 
 const META_COLUMNS: &str =
     "id, owner, database, layout, source, status, reason, created_ms, expires_ms, updated_ms, records, rows, tables";
@@ -76,6 +81,9 @@ impl DurableObject for EntrezDataset {
             DatasetCommand::Finish { status, lease } => reply(self.finish(status, lease)),
             DatasetCommand::Resume { lease } => reply(self.resume(lease)),
             DatasetCommand::CarryOn => reply(self.arm(0).await),
+            DatasetCommand::Cancel { now_ms } => reply(self.cancel(now_ms)),
+            DatasetCommand::Keep { kept } => reply(self.keep(kept, now).await),
+            DatasetCommand::Kept { now_ms } => reply(self.kept(now_ms)),
             DatasetCommand::Info => reply(self.info(now).await),
             DatasetCommand::Query { sql, policy } => reply(self.query(&sql, policy, now)),
             DatasetCommand::Check { sql } => reply(self.check(&sql)),
@@ -324,6 +332,13 @@ impl EntrezDataset {
 
     fn finish(&self, status: Status, lease: Lease) -> Result<DatasetInfo> {
         let meta = self.existing()?;
+        // A staging cancelled while this step ran ends cancelled, whatever the step says.
+        let status = match meta.reason.as_deref() {
+            Some(CANCEL_MARK) if meta.info.status != Status::Complete => {
+                Status::Failed(CANCELLED.to_string())
+            }
+            _ => status,
+        };
         let layout = layout_named(&meta.info.layout)?;
         let sql = self.sql();
         transaction(&self.state.storage(), move || {
@@ -364,6 +379,78 @@ impl EntrezDataset {
             ],
         )?;
         Ok(Some(position))
+    }
+
+    /// See `SqlStore::cancel`; the object runs one request at a time, so it is one step.
+    fn cancel(&self, now: u64) -> Result<bool> {
+        let Some(meta) = self.meta()? else {
+            return Ok(false);
+        };
+        let (status, reason) = match meta.info.status {
+            Status::Partial(_) => ("failed", CANCELLED),
+            Status::Loading => ("loading", CANCEL_MARK),
+            _ => return Ok(false),
+        };
+        exec(
+            &self.sql(),
+            "UPDATE entrez_meta SET status = ?, reason = ?, updated_ms = MAX(updated_ms, ?)",
+            vec![
+                status.into(),
+                reason.into(),
+                SqlStorageValue::Integer(if status == "failed" { now as i64 } else { 0 }),
+            ],
+        )?;
+        Ok(true)
+    }
+
+    /// Keeps a task's result in this otherwise empty object; the alarm removes it at expiry.
+    async fn keep(&self, kept: Kept, now: u64) -> Result<()> {
+        let sql = self.sql();
+        exec(&sql, KEPT_DDL, Vec::new())?;
+        exec(
+            &sql,
+            "INSERT OR REPLACE INTO entrez_kept (id, owner, result, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?)",
+            vec![
+                kept.id.into(),
+                kept.owner.into(),
+                kept.result.into(),
+                SqlStorageValue::Integer(kept.created_ms as i64),
+                SqlStorageValue::Integer(kept.expires_ms as i64),
+            ],
+        )?;
+        self.arm(kept.expires_ms.saturating_sub(now).max(1) as i64)
+            .await
+    }
+
+    fn kept(&self, now: u64) -> Result<Option<Kept>> {
+        let rows = match do_sql::rows(
+            &self.sql(),
+            "SELECT id, owner, result, created_ms, expires_ms FROM entrez_kept",
+            Vec::new(),
+        ) {
+            Ok(rows) => rows,
+            Err(e) if e.message.contains("no such table") => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let Some(row) = rows.into_iter().next() else {
+            return Ok(None);
+        };
+        let text = |i: usize| match &row[i] {
+            SqlValue::Text(s) => s.clone(),
+            _ => String::new(),
+        };
+        let int = |i: usize| match &row[i] {
+            SqlValue::Integer(n) => *n as u64,
+            _ => 0,
+        };
+        let kept = Kept {
+            id: text(0),
+            owner: text(1),
+            result: text(2),
+            created_ms: int(3),
+            expires_ms: int(4),
+        };
+        Ok((kept.expires_ms > now).then_some(kept))
     }
 
     async fn info(&self, now: u64) -> Result<Option<DatasetInfo>> {

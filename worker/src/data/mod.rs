@@ -28,7 +28,7 @@ use entrez_mcp_core::staging::guard::QueryPolicy;
 use entrez_mcp_core::staging::ledger::{Account, Allowance, Ledger, Quotas};
 use entrez_mcp_core::staging::rows::RowBatch;
 use entrez_mcp_core::staging::store::{
-    Appended, Caps, DatasetInfo, Lease, NewDataset, QueryResult, SqlStore, Status, TableInfo,
+    Appended, Caps, DatasetInfo, Kept, Lease, NewDataset, QueryResult, SqlStore, Status, TableInfo,
 };
 use entrez_mcp_core::staging::wire::{
     CatalogCommand, DatasetCommand, LedgerCommand, WireBatch, WireDataset,
@@ -330,6 +330,31 @@ impl SqlStore for DurableStore {
                 return Ok(None);
             }
             self.dataset(id, &DatasetCommand::Resume { lease }).await
+        })
+    }
+
+    fn cancel<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async move {
+            if !is_dataset_id(id) {
+                return Ok(false);
+            }
+            self.dataset(id, &DatasetCommand::Cancel { now_ms }).await
+        })
+    }
+
+    fn keep<'a>(&'a self, kept: Kept) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            let id = kept.id.clone();
+            self.dataset(&id, &DatasetCommand::Keep { kept }).await
+        })
+    }
+
+    fn kept<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<Option<Kept>>> {
+        Box::pin(async move {
+            if !is_dataset_id(id) {
+                return Ok(None);
+            }
+            self.dataset(id, &DatasetCommand::Kept { now_ms }).await
         })
     }
 

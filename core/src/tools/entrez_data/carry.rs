@@ -8,8 +8,8 @@
 //! is never stored, so such a staging goes on in the anonymous bucket).
 
 use super::batches::Progress;
-use super::cursor;
 use super::stage::{stage, take_up};
+use super::{cursor, task};
 use crate::config::Config;
 use crate::entrez::EntrezClient;
 use crate::error::Result;
@@ -20,6 +20,7 @@ use crate::platform::Platform;
 use crate::staging::carrier::Step;
 use crate::staging::store::Status;
 use crate::staging::Staging;
+use crate::tools::Registry;
 
 /// What a step runs with: the server's own parts, no caller's.
 pub struct Parts<'a> {
@@ -31,6 +32,8 @@ pub struct Parts<'a> {
     pub platform: &'a dyn Platform,
     /// The store, its limits, the ledger and the carrier.
     pub staging: &'a Staging,
+    /// The tools, to write a task's final result as `tools/call` would.
+    pub registry: &'a Registry,
 }
 
 /// Stages what one budget pays for of dataset `id`, if the server carries it on; the next
@@ -63,12 +66,24 @@ pub async fn step(parts: Parts<'_>, id: &str) -> Result<Step> {
         // Another step or a caller took it up first; whoever did asks for the next one.
         return Ok(Step::Idle);
     };
+    let task = resume.task;
     // An error has been recorded with the dataset (partial for a caller, or failed with the
-    // reason) before it comes back here, for the edge to log.
-    Box::pin(stage(run, resume, Progress::default(), info.records)).await?;
-    Ok(match parts.staging.store.get(id).await? {
-        Some(after) if cursor::carried(&after.status).is_some() => Step::More,
-        Some(after) if matches!(after.status, Status::Loading) => Step::More,
+    // reason) before it comes back here; the edge logs it.
+    let outcome = Box::pin(stage(run, resume, Progress::default(), info.records, false)).await;
+    let after = parts.staging.store.get(id).await?;
+    let step = match &after {
+        Some(a) if cursor::carried(&a.status).is_some() => Step::More,
+        Some(a) if matches!(a.status, Status::Loading) => Step::More,
         _ => Step::Ended,
-    })
+    };
+    let error = outcome.as_ref().err().cloned();
+    if let (true, Step::Ended, Some(after)) = (task, step, &after) {
+        // What the call would have returned, for the task's caller to read.
+        let now = parts.platform.now_unix_ms();
+        task::keep_final(parts.staging, parts.registry, now, after, outcome).await?;
+    }
+    match error {
+        Some(e) => Err(e),
+        None => Ok(step),
+    }
 }

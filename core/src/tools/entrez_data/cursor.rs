@@ -115,6 +115,12 @@ pub struct Resume {
     /// server runs by itself spend it only then (a caller's own key is never stored).
     #[serde(default)]
     pub server_key: bool,
+    /// Whether the staging is an MCP task, whose final result is kept for its caller.
+    #[serde(default)]
+    pub task: bool,
+    /// Batches the earlier calls and steps staged.
+    #[serde(default)]
+    pub batches: u64,
 }
 
 impl Resume {
@@ -187,6 +193,8 @@ mod tests {
             available: Some(450),
             carried_on: true,
             server_key: false,
+            task: false,
+            batches: 1,
         }
         .encode();
         let mut back = Resume::decode(&stored).unwrap();

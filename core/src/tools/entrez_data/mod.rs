@@ -3,7 +3,8 @@
 //! [`plan`] turns arguments into E-utilities requests, [`stage`] fetches,
 //! parses and appends batch by batch, [`operations`] answers query, schema,
 //! list_datasets and drop_dataset, and [`render`] writes the text blocks;
-//! [`carry`] is one step of a staging the server carries on by itself.
+//! [`carry`] is one step of a staging the server carries on by itself, and
+//! [`task`] a staging seen as an MCP task.
 //! Everything about tables, rows, limits and the read-only policy lives in
 //! [`crate::staging`]; the storage itself is the server's
 //! [`SqlStore`](crate::staging::SqlStore). The tool is only registered on
@@ -17,6 +18,7 @@ pub mod operations;
 pub mod preflight;
 pub mod render;
 pub mod stage;
+pub mod task;
 
 use super::spec::{mismatched, ToolAnnotations, ToolSpec};
 use super::{ToolContext, ToolOutput};

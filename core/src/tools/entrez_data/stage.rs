@@ -180,8 +180,11 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
         available,
         carried_on: false,
         server_key: ctx.may_use_server_key(),
+        task: ctx.task,
+        batches: 0,
     };
-    Box::pin(stage(run, resume, progress, 0)).await
+    let defer = ctx.task && staging.carrier.is_some();
+    Box::pin(stage(run, resume, progress, 0, defer)).await
 }
 
 /// Continues the partial dataset `id` from where its last call stopped.
@@ -192,7 +195,7 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Resu
         return Err(not_partial(&info));
     }
     let taken = Box::pin(take_up(staging, ctx.entrez()?, ctx.platform, &info)).await?;
-    let Some((mut run, resume)) = taken else {
+    let Some((mut run, mut resume)) = taken else {
         return Err(not_partial(&info));
     };
     run.notify = ctx.progress;
@@ -216,7 +219,10 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Resu
             info.database
         ));
     }
-    Box::pin(stage(run, resume, progress, info.records)).await
+    // A caller who asks for a task gets the rest staged by the server, from now.
+    resume.task |= ctx.task;
+    let defer = ctx.task && staging.carrier.is_some();
+    Box::pin(stage(run, resume, progress, info.records, defer)).await
 }
 
 /// Takes the partial dataset `info` up again (`loading` from now) with its stored cursor, for a
@@ -286,11 +292,13 @@ pub(super) async fn take_up<'a>(
 
 /// Runs the batches one call's budget pays for and records how the dataset ended. Where the
 /// budget ran out first and the server has a carrier, the carrier is asked for the next step.
+/// `defer` stages nothing here and leaves every batch to the carrier (a call made a task).
 pub(super) async fn stage(
     mut run: Run<'_>,
     mut resume: Resume,
     mut progress: Progress,
     staged_before: u64,
+    defer: bool,
 ) -> Result<ToolOutput> {
     let staging = run.staging;
     let mut meter = Meter::new(&staging.limits, cost_of(run.fetch));
@@ -304,9 +312,13 @@ pub(super) async fn stage(
     run.planned = known.map(|n| n.div_ceil(size).max(1) as f64);
     let id = run.id.clone();
     let lease = |run: &Run<'_>| staging.limits.lease(run.platform.now_unix_ms());
-    let outcome = run
-        .batches(&mut resume.work, &mut meter, &mut progress)
-        .await;
+    let outcome = if defer {
+        Ok(())
+    } else {
+        run.batches(&mut resume.work, &mut meter, &mut progress)
+            .await
+    };
+    resume.batches += progress.batches as u64;
     let staged = progress.info.as_ref().map_or(staged_before, |i| i.records);
     let ended = match outcome {
         Ok(()) => {
@@ -461,7 +473,11 @@ fn output(
     let next_call = json!({"operation": "fetch_and_stage", "data_access_id": info.id});
     // Carried on by the server, nothing is asked of the caller; else the call that goes on.
     let carried = partial && resume.carried_on;
-    if partial {
+    if carried && p.batches == 0 {
+        warnings.push(format!(
+            "The server stages the {left} records by itself, one budget per step: list_datasets or schema shows its progress, and queries see the records staged so far."
+        ));
+    } else if partial {
         // A cap the caller did not ask for is said in the result, with what lifts it.
         let then = if carried {
             "the server stages them by itself, one budget per step: list_datasets or schema shows its progress, and queries see the records staged so far.".to_string()
@@ -490,7 +506,12 @@ fn output(
     structured["resource_uri"] = json!(uri);
     structured["available"] = json!(available);
     structured["truncated"] = json!(available.is_some_and(|a| a > info.records));
-    structured["batches"] = json!(p.batches);
+    // A task's result is about the whole staging; a call's, about what it staged itself.
+    structured["batches"] = json!(if resume.task {
+        resume.batches
+    } else {
+        p.batches as u64
+    });
     structured["remaining"] = match (partial, size_known) {
         (false, _) => json!(0),
         (true, true) => json!(remaining),
@@ -584,7 +605,7 @@ fn interrupted(e: Error, id: &str, staged: u64) -> Error {
 }
 
 /// A staging failure, pointing at the partial dataset that now says `failed`.
-fn failed(e: Error, id: &str, staged: u64) -> Error {
+pub(super) fn failed(e: Error, id: &str, staged: u64) -> Error {
     about_dataset(
         e,
         id,

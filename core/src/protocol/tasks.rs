@@ -1,0 +1,211 @@
+//! The task methods of both revisions, and `tools/call` answered with a task.
+//!
+//! Only `entrez_data` runs as a task, and only a staging is long work: in
+//! 2026-07-28 the server decides per call, and a `fetch_and_stage` from a
+//! request that declares `io.modelcontextprotocol/tasks` is handed to the
+//! carrier at once and answered with its task; every other call answers as
+//! usual. In 2025-11-25 the tool says `execution.taskSupport: "optional"` and
+//! a call with `params.task` always gets a task: a staging's, or one that ended
+//! at once, whose result is kept for the caller to read. The task and its
+//! owner are the staging's own (see `tools::entrez_data::task`), so nobody
+//! else can see, poll or cancel it: a stranger's task id reads as unknown.
+
+use super::meta::{Era, CLIENT_CAPABILITIES};
+use crate::error::{Error, ErrorKind};
+use crate::mcp::task::{Task, EXTENSION, POLL_INTERVAL_MS, RELATED_TASK};
+use crate::tools::entrez_data::task;
+use crate::tools::ToolContext;
+use serde_json::{json, Map, Value};
+
+/// The one tool that runs as a task.
+pub const TASK_TOOL: &str = "entrez_data";
+
+/// Methods of 2025-11-25's tasks.
+pub const HANDSHAKE_METHODS: &[&str] = &["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"];
+
+/// Methods of the 2026-07-28 extension.
+pub const EXTENSION_METHODS: &[&str] = &["tasks/get", "tasks/update", "tasks/cancel"];
+
+/// How long `tasks/result` waits for a task to end before it says to ask again, ms.
+pub const RESULT_WAIT_MS: u64 = 300_000;
+
+/// How a `tools/call` asked for a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask {
+    /// It did not.
+    No,
+    /// 2025-11-25: `params.task`.
+    Handshake,
+    /// 2026-07-28: the request declares the extension.
+    Extension,
+}
+
+impl Ask {
+    /// What `params` of a request in `era` ask for.
+    pub fn of(era: &Era, params: &Map<String, Value>) -> Ask {
+        match era {
+            Era::Handshake if params.get("task").is_some_and(Value::is_object) => Ask::Handshake,
+            Era::Stateless(_) if declares_extension(params) => Ask::Extension,
+            _ => Ask::No,
+        }
+    }
+}
+
+/// Whether a 2026-07-28 request declares the tasks extension among its capabilities.
+fn declares_extension(params: &Map<String, Value>) -> bool {
+    params
+        .get("_meta")
+        .and_then(|m| m.get(CLIENT_CAPABILITIES))
+        .and_then(|c| c.get("extensions"))
+        .and_then(|e| e.get(EXTENSION))
+        .is_some_and(Value::is_object)
+}
+
+/// 2025-11-25 for a task asked of a tool that does not run as one: -32601, as the
+/// revision says for a tool whose `taskSupport` is `forbidden`.
+pub fn refused_tool(name: &str) -> Error {
+    Error::new(
+        ErrorKind::MethodNotFound,
+        format!("{name} does not run as a task (its execution.taskSupport is forbidden)."),
+    )
+    .suggest(format!(
+        "Call {name} without params.task; only {TASK_TOOL} runs as a task."
+    ))
+}
+
+/// The answer to a `tools/call` that asked for a task, given what the call returned.
+pub async fn answer_call(ctx: &ToolContext<'_>, ask: Ask, result: Value) -> Result<Value, Error> {
+    let running = running_staging(&result);
+    match (ask, running) {
+        (Ask::Extension, Some(id)) => match task::view(ctx, &id).await? {
+            Some(t) => {
+                let mut created = t.extension(false);
+                created["resultType"] = json!("task");
+                Ok(created)
+            }
+            None => Ok(result),
+        },
+        (Ask::Handshake, Some(id)) => match task::view(ctx, &id).await? {
+            Some(t) => Ok(json!({ "task": t.handshake() })),
+            None => Ok(json!({ "task": task::keep_now(ctx, &result).await?.handshake() })),
+        },
+        (Ask::Handshake, None) => {
+            Ok(json!({ "task": task::keep_now(ctx, &result).await?.handshake() }))
+        }
+        _ => Ok(result),
+    }
+}
+
+/// The dataset a result left staging by itself, if it did.
+fn running_staging(result: &Value) -> Option<String> {
+    let s = result.get("structuredContent")?;
+    (s.get("operation")? == "fetch_and_stage" && s.get("status")? == "loading")
+        .then(|| s.get("data_access_id")?.as_str().map(str::to_string))
+        .flatten()
+}
+
+/// Serves a task method of `era`.
+pub async fn serve(
+    ctx: &ToolContext<'_>,
+    era: &Era,
+    method: &str,
+    params: &Map<String, Value>,
+) -> Result<Value, Error> {
+    let stateless = era.stateless().is_some();
+    if stateless && !declares_extension(params) {
+        return Err(missing_extension(method));
+    }
+    if method == "tasks/list" {
+        let tasks: Vec<Value> = task::list(ctx).await?.iter().map(Task::handshake).collect();
+        return Ok(json!({ "tasks": tasks }));
+    }
+    let id = match params.get("taskId") {
+        Some(Value::String(id)) => id.as_str(),
+        _ => {
+            return Err(Error::new(
+                ErrorKind::InvalidParams,
+                format!("{method} needs params.taskId as a string."),
+            ))
+        }
+    };
+    let found = task::view(ctx, id).await?.ok_or_else(|| unknown(id))?;
+    match (method, stateless) {
+        ("tasks/get", false) => Ok(found.handshake()),
+        ("tasks/get", true) => Ok(found.extension(true)),
+        // Nothing this server runs asks for input: answers are acknowledged and unused.
+        ("tasks/update", _) => Ok(json!({})),
+        ("tasks/cancel", true) => {
+            task::cancel(ctx, id).await?;
+            Ok(json!({}))
+        }
+        ("tasks/cancel", false) if found.status.terminal() => Err(Error::new(
+            ErrorKind::InvalidParams,
+            format!(
+                "Task {id} has already ended ({}); there is nothing to cancel.",
+                found.status.as_str()
+            ),
+        )),
+        ("tasks/cancel", false) => Ok(task::cancel(ctx, id).await?.unwrap_or(found).handshake()),
+        ("tasks/result", _) => result_of(ctx, found).await,
+        _ => Err(Error::new(
+            ErrorKind::MethodNotFound,
+            format!("Method not found: {method}"),
+        )),
+    }
+}
+
+/// 2025-11-25's `tasks/result`: the call's own result once the task ended, waiting for it.
+async fn result_of(ctx: &ToolContext<'_>, mut task: Task) -> Result<Value, Error> {
+    let started = ctx.platform.now_unix_ms();
+    while !task.status.terminal() {
+        if ctx.platform.now_unix_ms().saturating_sub(started) >= RESULT_WAIT_MS {
+            return Err(Error::new(
+                ErrorKind::InvalidRequest,
+                format!(
+                    "Task {} is still working after {} s ({}).",
+                    task.id,
+                    RESULT_WAIT_MS / 1000,
+                    task.message.unwrap_or_default()
+                ),
+            )
+            .with_code("task_still_working")
+            .suggest("Call tasks/result again, or poll tasks/get until it has ended."));
+        }
+        // Tasks are offered only where there is a network to stage from, and so to wait on.
+        let Some(network) = ctx.network else {
+            return Err(Error::internal("this server has no network to wait on"));
+        };
+        network.transport.sleep(POLL_INTERVAL_MS).await;
+        task = task::view(ctx, &task.id)
+            .await?
+            .ok_or_else(|| unknown(&task.id))?;
+    }
+    let Some(mut result) = task.result else {
+        return Err(Error::new(
+            ErrorKind::InvalidRequest,
+            format!("Task {} was cancelled; it has no result. Its dataset keeps the records staged before that.", task.id),
+        )
+        .with_code("task_cancelled"));
+    };
+    if !result.get("_meta").is_some_and(Value::is_object) {
+        result["_meta"] = json!({});
+    }
+    result["_meta"][RELATED_TASK] = json!({ "taskId": task.id });
+    Ok(result)
+}
+
+fn unknown(id: &str) -> Error {
+    Error::new(ErrorKind::InvalidParams, format!("No task {id:?} exists for this caller."))
+        .with_code("task_not_found")
+        .suggest("A task belongs to the session, identity or key that started it, and is forgotten when its dataset expires.")
+}
+
+/// -32021: the task methods need the extension declared on the request itself.
+fn missing_extension(method: &str) -> Error {
+    Error::new(
+        ErrorKind::MissingCapability,
+        format!("{method} needs the {EXTENSION} extension declared in this request's client capabilities."),
+    )
+    .suggest(format!("Send _meta[\"{CLIENT_CAPABILITIES}\"].extensions[\"{EXTENSION}\"] = {{}}."))
+    .with_details(json!({ "requiredCapabilities": { "extensions": { EXTENSION: {} } } }))
+}

@@ -1,0 +1,206 @@
+//! A staging as an MCP task (see [`crate::mcp::task`]).
+//!
+//! The task of a `fetch_and_stage` is its dataset: the task id is the
+//! `data_access_id`, the task belongs to whoever owns the dataset (the same
+//! identity, session, key hash or handle), and its status follows the
+//! dataset's: `working` while it loads, `completed` once complete, `cancelled`
+//! when its caller stopped it, and a tool error (`failed` in 2025-11-25) when
+//! staging stopped. A staging that was a task keeps the result its last step
+//! returned, so the outcome a client polls for is what the call would have
+//! returned; any other dataset is described as it stands. A call of another
+//! operation made a task in 2025-11-25 ends at once, and its result is kept
+//! under a task id of its own.
+
+use super::cursor::carried;
+use super::{owned_dataset, render, stage, staging, SPEC};
+use crate::error::{Error, ErrorKind, Result};
+use crate::mcp::task::{Status, Task};
+use crate::staging::store::{DatasetInfo, Kept, Status as Stored, CANCELLED};
+use crate::staging::{new_dataset_id, owner_of, Staging};
+use crate::tools::{Registry, ToolContext, ToolOutput};
+use serde_json::Value;
+
+/// How long the result of a call that ended at once is kept for its task, ms.
+pub const KEPT_TTL_MS: u64 = 60 * 60 * 1000;
+
+/// The caller's task `id`, if there is one they may see.
+pub async fn view(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
+    let staging = staging(ctx)?;
+    let now = ctx.platform.now_unix_ms();
+    match owned_dataset(ctx, id).await {
+        Ok(info) => {
+            let kept = staging.store.kept(id, now).await?;
+            Ok(Some(of_dataset(ctx.registry, &info, kept)))
+        }
+        Err(e) if e.kind == ErrorKind::NotFound => {
+            let owner = owner_of(ctx.request);
+            Ok(staging
+                .store
+                .kept(id, now)
+                .await?
+                .filter(|k| k.owner == owner.key)
+                .map(|k| of_kept(&k)))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The caller's stagings as tasks, newest first.
+pub async fn list(ctx: &ToolContext<'_>) -> Result<Vec<Task>> {
+    let staging = staging(ctx)?;
+    let owner = owner_of(ctx.request);
+    if !owner.can_list() {
+        return Ok(Vec::new());
+    }
+    let datasets = staging.store.list(&owner.key).await?;
+    Ok(datasets
+        .iter()
+        .map(|d| of_dataset(ctx.registry, d, None))
+        .map(|mut t| {
+            // A list says where each stands; the outcome is tasks/result's.
+            t.result = None;
+            t
+        })
+        .collect())
+}
+
+/// Stops the caller's task `id` if it is working; the task as it then stands, if any.
+pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
+    let Some(task) = view(ctx, id).await? else {
+        return Ok(None);
+    };
+    if task.status.terminal() {
+        return Ok(Some(task));
+    }
+    let staging = staging(ctx)?;
+    staging.store.cancel(id, ctx.platform.now_unix_ms()).await?;
+    view(ctx, id).await
+}
+
+/// Keeps a result of a call made a task that ended at once; returns its new task id.
+pub async fn keep_now(ctx: &ToolContext<'_>, result: &Value) -> Result<Task> {
+    let staging = staging(ctx)?;
+    let now = ctx.platform.now_unix_ms();
+    let kept = Kept {
+        id: new_dataset_id(ctx.platform),
+        owner: owner_of(ctx.request).key,
+        result: result.to_string(),
+        created_ms: now,
+        expires_ms: now + KEPT_TTL_MS,
+    };
+    staging.store.keep(kept.clone()).await?;
+    Ok(of_kept(&kept))
+}
+
+/// Keeps the outcome of a staging task's last step under its dataset's id.
+pub async fn keep_final(
+    staging: &Staging,
+    registry: &Registry,
+    now: u64,
+    info: &DatasetInfo,
+    outcome: Result<ToolOutput>,
+) -> Result<()> {
+    let result = registry.result_of(SPEC.name, outcome);
+    let kept = Kept {
+        id: info.id.clone(),
+        owner: info.owner.clone(),
+        result: result.to_string(),
+        created_ms: now,
+        expires_ms: info.expires_ms.max(now + KEPT_TTL_MS),
+    };
+    staging.store.keep(kept).await
+}
+
+fn of_kept(k: &Kept) -> Task {
+    Task {
+        id: k.id.clone(),
+        status: Status::Completed,
+        message: None,
+        created_ms: k.created_ms,
+        updated_ms: k.created_ms,
+        ttl_ms: k.expires_ms.saturating_sub(k.created_ms),
+        result: serde_json::from_str(&k.result).ok(),
+    }
+}
+
+fn of_dataset(registry: &Registry, info: &DatasetInfo, kept: Option<Kept>) -> Task {
+    let remaining = carried(&info.status).map(|r| r.work.remaining());
+    let (status, message) = match (&info.status, remaining) {
+        (Stored::Loading, _) => (
+            Status::Working,
+            format!("{} records staged so far", info.records),
+        ),
+        (Stored::Partial(_), Some(left)) => (
+            Status::Working,
+            format!("{} records staged, {left} to go", info.records),
+        ),
+        (Stored::Complete, _) => (
+            Status::Completed,
+            format!("{} records staged", info.records),
+        ),
+        (Stored::Failed(reason), _) if reason == CANCELLED => (Status::Cancelled, reason.clone()),
+        (Stored::Failed(reason), _) => (Status::Failed, reason.clone()),
+        (Stored::Partial(_), None) => (
+            Status::Failed,
+            "stopped by a passing fault; fetch_and_stage with this data_access_id continues it"
+                .to_string(),
+        ),
+    };
+    let result = match status {
+        Status::Working | Status::Cancelled => None,
+        _ => Some(match kept {
+            Some(k) => serde_json::from_str(&k.result).unwrap_or(Value::Null),
+            None => registry.result_of(SPEC.name, described(info, status)),
+        }),
+    };
+    Task {
+        id: info.id.clone(),
+        status: if status == Status::Failed {
+            Status::Completed
+        } else {
+            status
+        },
+        message: Some(message),
+        created_ms: info.created_ms,
+        updated_ms: info.updated_ms,
+        ttl_ms: info.expires_ms.saturating_sub(info.created_ms),
+        result,
+    }
+}
+
+/// A dataset whose staging ended, as a `fetch_and_stage` result (none was kept for it).
+fn described(info: &DatasetInfo, status: Status) -> Result<ToolOutput> {
+    if status == Status::Failed {
+        let reason = info.status.reason().unwrap_or("staging stopped");
+        return Err(stage::failed(
+            Error::new(ErrorKind::Upstream, format!("{reason}.")).with_code("staging_failed"),
+            &info.id,
+            info.records,
+        ));
+    }
+    let layout = crate::staging::layouts::layout_for(&info.database);
+    let mut structured = render::dataset(info);
+    structured["operation"] = serde_json::json!("fetch_and_stage");
+    structured["resource_uri"] = serde_json::json!(super::schema_uri(&info.id));
+    structured["available"] = Value::Null;
+    structured["truncated"] = serde_json::json!(false);
+    structured["batches"] = serde_json::json!(0);
+    structured["remaining"] = serde_json::json!(0);
+    structured["next_call"] = Value::Null;
+    structured["example_queries"] = render::examples(layout.examples);
+    structured["warnings"] = serde_json::json!(super::status_warnings(info));
+    let text = format!(
+        "Dataset {} holds {} {} records ({} layout, {} rows, {} bytes, expires {}).\nTables: {}.\nQuery it: entrez_data operation query, data_access_id \"{}\", sql e.g. {}",
+        info.id,
+        render::thousands(info.records),
+        info.database,
+        layout.name,
+        render::thousands(info.rows),
+        render::thousands(info.bytes),
+        crate::staging::iso8601(info.expires_ms),
+        render::table_counts(info),
+        info.id,
+        layout.examples[0].sql,
+    );
+    Ok(ToolOutput::new(structured, text).with_content(stage::dataset_link(info, layout)))
+}

@@ -1,0 +1,71 @@
+//! What MCP tasks need of the native store: cancelling a staging, and the results of
+//! calls that were served as tasks and ended at once (`kept`, in the catalog file).
+
+use super::{lock, Inner};
+use entrez_mcp_core::error::Result;
+use entrez_mcp_core::staging::store::{Kept, CANCELLED, CANCEL_MARK};
+use entrez_mcp_sqlite::store_error;
+use rusqlite::{params, OptionalExtension};
+
+/// The table of kept results, beside the datasets in the catalog.
+pub const KEPT_DDL: &str = "
+CREATE TABLE IF NOT EXISTS kept (
+  id TEXT PRIMARY KEY, owner TEXT NOT NULL, result TEXT NOT NULL,
+  created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS kept_expires ON kept (expires_ms);";
+
+impl Inner {
+    /// See `SqlStore::cancel`: one statement per case, under the catalog's lock.
+    pub(super) fn cancel(&self, id: &str, now_ms: u64) -> Result<bool> {
+        let catalog = lock(&self.catalog);
+        let waiting = catalog
+            .execute(
+                "UPDATE dataset SET status = 'failed', reason = ?2, updated_ms = ?3 WHERE id = ?1 AND status = 'partial'",
+                params![id, CANCELLED, now_ms as i64],
+            )
+            .map_err(store_error)?;
+        let running = catalog
+            .execute(
+                "UPDATE dataset SET reason = ?2 WHERE id = ?1 AND status = 'loading'",
+                params![id, CANCEL_MARK],
+            )
+            .map_err(store_error)?;
+        Ok(waiting + running > 0)
+    }
+
+    pub(super) fn keep(&self, kept: &Kept) -> Result<()> {
+        let catalog = lock(&self.catalog);
+        catalog
+            .execute(
+                "DELETE FROM kept WHERE expires_ms <= ?1",
+                [kept.created_ms as i64],
+            )
+            .map_err(store_error)?;
+        catalog
+            .execute(
+                "INSERT OR REPLACE INTO kept (id, owner, result, created_ms, expires_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![kept.id, kept.owner, kept.result, kept.created_ms as i64, kept.expires_ms as i64],
+            )
+            .map_err(store_error)?;
+        Ok(())
+    }
+
+    pub(super) fn kept(&self, id: &str, now_ms: u64) -> Result<Option<Kept>> {
+        lock(&self.catalog)
+            .query_row(
+                "SELECT id, owner, result, created_ms, expires_ms FROM kept WHERE id = ?1 AND expires_ms > ?2",
+                params![id, now_ms as i64],
+                |r| {
+                    Ok(Kept {
+                        id: r.get(0)?,
+                        owner: r.get(1)?,
+                        result: r.get(2)?,
+                        created_ms: r.get::<_, i64>(3)? as u64,
+                        expires_ms: r.get::<_, i64>(4)? as u64,
+                    })
+                },
+            )
+            .optional()
+            .map_err(store_error)
+    }
+}

@@ -1,0 +1,122 @@
+// MCP tasks through a running edge. 2025-11-25: the TypeScript SDK 1.x stages through its
+// experimental callToolStream, which sees entrez_data's execution.taskSupport, asks for a task,
+// polls tasks/get and reads the call's own result from tasks/result; another session cannot see
+// the task. 2026-07-28, over raw HTTP: a task only when the request declares the extension, the
+// outcome inline in tasks/get, -32021 (HTTP 400) for a task method without it.
+// Run: E2E_URL=http://127.0.0.1:PORT/mcp node --test tests/e2e/tasks.test.mjs
+
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { EDGE, URL_UNDER_TEST, callerKeyHeaders, post } from './helpers.mjs';
+
+const synthetic = (from, n) => Array.from({ length: n }, (_, i) => String(from + i));
+const EXTENSION = 'io.modelcontextprotocol/tasks';
+
+async function connect(name) {
+  const client = new Client({ name, version: '1.0.0' }, { capabilities: {} });
+  const transport = new StreamableHTTPClientTransport(new URL(URL_UNDER_TEST), {
+    requestInit: { headers: callerKeyHeaders('tasks') },
+  });
+  await client.connect(transport, { timeout: 15_000 });
+  return client;
+}
+
+// A 2026-07-28 request, with the headers it mirrors, declaring the tasks extension or not.
+async function modern(method, params, { extension = true, name } = {}) {
+  const capabilities = extension ? { extensions: { [EXTENSION]: {} } } : {};
+  const body = {
+    jsonrpc: '2.0',
+    id: 1,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': capabilities,
+      },
+    },
+  };
+  const headers = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method, ...callerKeyHeaders('tasks') };
+  if (name) headers['Mcp-Name'] = name;
+  return post(URL_UNDER_TEST, body, headers);
+}
+
+describe(`tasks [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, () => {
+  test('2025-11-25: the SDK stages as a task, polls it and reads what the call would have returned', async () => {
+    const client = await connect('entrez-mcp-e2e-tasks');
+    const stranger = await connect('entrez-mcp-e2e-tasks-stranger');
+    try {
+      const { tools } = await client.listTools();
+      assert.equal(tools.find((t) => t.name === 'entrez_data').execution.taskSupport, 'optional');
+      assert.equal(tools.find((t) => t.name === 'entrez_query').execution, undefined);
+      const ids = synthetic(EDGE === 'worker' ? 90_070_001 : 90_075_001, 300);
+      const events = [];
+      const stream = client.experimental.tasks.callToolStream(
+        { name: 'entrez_data', arguments: { operation: 'fetch_and_stage', database: 'pubmed', ids } },
+        undefined,
+        { timeout: 120_000 },
+      );
+      for await (const event of stream) events.push(event);
+      assert.equal(events[0].type, 'taskCreated', JSON.stringify(events[0]));
+      const last = events.at(-1);
+      assert.equal(last.type, 'result', `${JSON.stringify(events.slice(0, -1))} then ${last.error?.message}`);
+      const taskId = events[0].task.taskId;
+      const sc = last.result.structuredContent;
+      assert.equal(sc.status, 'complete', JSON.stringify(sc));
+      assert.equal(sc.records, 300);
+      assert.equal(sc.data_access_id, taskId, 'a staging task is its dataset');
+      const got = await client.experimental.tasks.getTask(taskId);
+      assert.equal(got.status, 'completed');
+      const { tasks } = await client.experimental.tasks.listTasks();
+      assert.ok(tasks.some((t) => t.taskId === taskId));
+      // Another session can neither see, poll nor cancel it.
+      await assert.rejects(stranger.experimental.tasks.getTask(taskId), /No task/);
+      await assert.rejects(stranger.experimental.tasks.cancelTask(taskId), /No task/);
+      const theirs = await stranger.experimental.tasks.listTasks();
+      assert.ok(!theirs.tasks.some((t) => t.taskId === taskId));
+    } finally {
+      await client.close();
+      await stranger.close();
+    }
+  });
+
+  test('2026-07-28: a task only for a request that declares the extension, its outcome inline', async () => {
+    const ids = synthetic(EDGE === 'worker' ? 90_071_001 : 90_076_001, 300);
+    const args = { name: 'entrez_data', arguments: { operation: 'fetch_and_stage', database: 'pubmed', ids } };
+    const created = await modern('tools/call', args, { name: 'entrez_data' });
+    assert.equal(created.status, 200, created.text);
+    const t = created.json.result;
+    assert.equal(t.resultType, 'task', created.text);
+    assert.equal(t.status, 'working');
+    assert.ok(Number.isInteger(t.ttlMs) && t.ttlMs > 0 && Number.isInteger(t.pollIntervalMs));
+    assert.match(t.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
+    const undeclared = await modern('tasks/get', { taskId: t.taskId }, { extension: false, name: t.taskId });
+    assert.equal(undeclared.status, 400, undeclared.text);
+    assert.equal(undeclared.json.error.code, -32021);
+    assert.deepEqual(undeclared.json.error.data.requiredCapabilities, { extensions: { [EXTENSION]: {} } });
+    let got;
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      got = await modern('tasks/get', { taskId: t.taskId }, { name: t.taskId });
+      assert.equal(got.status, 200, got.text);
+      if (got.json.result.status !== 'working') break;
+      assert.ok(Date.now() < deadline, 'the task ends');
+      await new Promise((res) => setTimeout(res, 300));
+    }
+    const done = got.json.result;
+    assert.equal(done.status, 'completed', got.text);
+    assert.equal(done.resultType, 'complete');
+    assert.equal(done.result.structuredContent.records, 300);
+    const ack = await modern('tasks/cancel', { taskId: t.taskId }, { name: t.taskId });
+    assert.equal(ack.json.result.resultType, 'complete', ack.text);
+    assert.equal(ack.json.result.taskId, undefined);
+    const wrongName = await modern('tasks/get', { taskId: t.taskId }, { name: 'someone-else' });
+    assert.equal(wrongName.json.error.code, -32020, wrongName.text);
+    // Without the extension the same call answers as it always did.
+    const plain = await modern('tools/call', args, { extension: false, name: 'entrez_data' });
+    assert.equal(plain.json.result.resultType, 'complete', plain.text);
+    assert.equal(plain.json.result.structuredContent.status, 'complete');
+  });
+});
