@@ -351,7 +351,8 @@ impl Server {
                 let result = self.registry.call(&ctx, name, arguments).await?;
                 let result = match ask {
                     tasks::Ask::No => result,
-                    ask => tasks::answer_call(&ctx, ask, result).await?,
+                    // Boxed: kept out of every other call's state machine.
+                    ask => Box::pin(tasks::answer_call(&ctx, ask, result)).await?,
                 };
                 if let (Some(level), Some(n)) = (self.log_threshold(era, request), notifier) {
                     let elapsed = self.platform.now_unix_ms().saturating_sub(started);
@@ -363,7 +364,13 @@ impl Server {
                 if !self.offer().tasks {
                     return Err(method_not_found(method, era));
                 }
-                tasks::serve(&self.context(request, None), era, method, &params).await
+                Box::pin(tasks::serve(
+                    &self.context(request, None),
+                    era,
+                    method,
+                    &params,
+                ))
+                .await
             }
             "prompts/list" => Ok(prompts::list(staging)),
             "prompts/get" => match params.get("name") {

@@ -14,6 +14,7 @@
 use super::cursor::carried;
 use super::{owned_dataset, render, stage, staging, SPEC};
 use crate::error::{Error, ErrorKind, Result};
+use crate::platform::BoxFuture;
 use crate::mcp::task::{Status, Task};
 use crate::staging::store::{DatasetInfo, Kept, Status as Stored, CANCELLED};
 use crate::staging::{new_dataset_id, owner_of, Staging};
@@ -23,8 +24,13 @@ use serde_json::Value;
 /// How long the result of a call that ended at once is kept for its task, ms.
 pub const KEPT_TTL_MS: u64 = 60 * 60 * 1000;
 
-/// The caller's task `id`, if there is one they may see.
-pub async fn view(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
+/// The caller's task `id`, if there is one they may see. Boxed: every task method and
+/// answer reads it, and one copy of its code serves them all.
+pub fn view<'a>(ctx: &'a ToolContext<'a>, id: &'a str) -> BoxFuture<'a, Result<Option<Task>>> {
+    Box::pin(look_up(ctx, id))
+}
+
+async fn look_up(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
     let staging = staging(ctx)?;
     let now = ctx.platform.now_unix_ms();
     match owned_dataset(ctx, id).await {
