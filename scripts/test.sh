@@ -169,7 +169,8 @@ run_suite() {
   shift
   log "e2e: $label"
   # A cap for a hung run, not a measure: the slowest edge's suites take about 5 minutes here.
-  env "${envs[@]}" timeout 1800 node --test --test-concurrency=1 --test-timeout=120000 \
+  # A test may take 2 minutes unless the suite says otherwise (SUITE_TEST_TIMEOUT_MS).
+  env "${envs[@]}" timeout 1800 node --test --test-concurrency=1 --test-timeout="${SUITE_TEST_TIMEOUT_MS:-120000}" \
     --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$tap" "$@"
   rc=$?
@@ -312,6 +313,62 @@ e2e_auth_run() {
       E2E_BEARER_URL="${AUTH_URL[$edge-bearer]}" E2E_OPEN_URL="${AUTH_URL[$edge-open]}" E2E_BEARER_TOKENS="$AUTH_TOKENS" \
       E2E_REPLAY="$AUTH_REPLAY" E2E_BEARER_DATA_DIR="$data_dir" E2E_PYTHON="$PY_CLIENT_VENV/bin/python" -- \
       tests/e2e/auth/oauth.test.mjs tests/e2e/auth/bearer.test.mjs
+  done
+}
+
+# A staging carried on by the server survives the server: on each edge, a server on the Free
+# plan's budget (every upstream answer 1.5 s late, so the staging takes half a minute) starts
+# a 1,000-record staging as a task, is killed mid-step (SIGKILL) and started again on the same
+# port and storage; tests/e2e/restart/resume.test.mjs then watches it complete, nothing twice.
+e2e_restart_run() {
+  local edge port env_file="$TMP/restart.env" task_id
+  start_replay ncbi-replay ncbi-replay-restart || {
+    skip "e2e restart" "its replay did not start"
+    return
+  }
+  local replay="$REPLAY_BASE"
+  {
+    grep -v '^EUTILS_BASE_URL=' "$TMP/e2e-base.env"
+    echo "EUTILS_BASE_URL=$replay/entrez/eutils/"
+    echo "ENTREZ_CPU_BUDGET_MS=10"
+    echo "ENTREZ_SUBREQUESTS=50"
+  } >"$env_file"
+  for edge in native worker; do
+    [ "$edge" = native ] && [ "$RELEASE_OK" != 1 ] && continue
+    [ "$edge" = worker ] && [ "$WORKER_OK" != 1 ] && continue
+    curl -sf -X POST "$replay/__replay/reset" >/dev/null
+    curl -sf -X POST -H 'Content-Type: application/json' -d '{"delay_ms": 1500, "count": 100}' \
+      "$replay/__replay/fail" >/dev/null
+    port=$(free_port)
+    local url="" pid=""
+    restart_server() {
+      if [ "$edge" = native ]; then
+        mkdir -p "$TMP/restart-data"
+        NATIVE_PORT="$port" start_native "native restart server" "$env_file" ENTREZ_DATA_DIR="$TMP/restart-data" &&
+          url="$NATIVE_URL" pid="$NATIVE_PID"
+      else
+        start_worker restart "$env_file" "$port" && url="$WORKER_URL" pid="$BG_PID"
+      fi
+    }
+    restart_server
+    if [ -z "$url" ] || ! task_id=$(node tests/e2e/restart/start.mjs "$url"); then
+      skip "e2e restart-$edge" "its server or staging did not start"
+      E2E_FAILED=$((E2E_FAILED + 1))
+      continue
+    fi
+    # Two or three steps land; the next one is cut off mid-way.
+    sleep 4
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
+    sleep 1
+    url=""
+    restart_server
+    if [ -z "$url" ]; then
+      skip "e2e restart-$edge" "its server did not start again"
+      E2E_FAILED=$((E2E_FAILED + 1))
+      continue
+    fi
+    SUITE_TEST_TIMEOUT_MS=300000 run_suite "restart-$edge" E2E_URL="$url" E2E_EDGE="$edge" \
+      E2E_TASK_ID="$task_id" -- tests/e2e/restart/resume.test.mjs
   done
 }
 
@@ -507,6 +564,8 @@ e2e() {
     skip "e2e auth" "the authorization server stand-in did not start"
     E2E_FAILED=$((E2E_FAILED + 1))
   fi
+
+  e2e_restart_run
 
   # On any E2E failure, show the end of every server log (they vanish with $TMP).
   if [ "$E2E_FAILED" -gt 0 ]; then

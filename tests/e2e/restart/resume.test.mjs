@@ -1,0 +1,40 @@
+// A staging the server was carrying on when it was killed (SIGKILL, mid-step) goes on after
+// a restart from its last stored position, with no further tool call and nothing twice:
+// natively the store puts it back when it reopens; on the Worker the dataset's Durable Object
+// alarm, armed as a watchdog before each step, takes it up two minutes after the dead step
+// last wrote. scripts/test.sh starts the staging (start.mjs), kills and restarts the server.
+// Run: E2E_URL=... E2E_TASK_ID=... node --test tests/e2e/restart/resume.test.mjs
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { modern, IDS } from './modern.mjs';
+
+const URL_UNDER_TEST = process.env.E2E_URL || '';
+const TASK = process.env.E2E_TASK_ID || '';
+const EDGE = process.env.E2E_EDGE || 'edge';
+
+test(`a staging interrupted by a restart completes by itself [${EDGE}]`, { skip: !(URL_UNDER_TEST && TASK) && 'E2E_URL and E2E_TASK_ID are not set' }, async () => {
+  let task;
+  const seen = [];
+  // The Worker's watchdog waits 2 minutes after the dead step's last write, then about 20 s
+  // of paced, delayed steps: 4 minutes leaves a slow machine room.
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    const reply = await modern(URL_UNDER_TEST, 'tasks/get', { taskId: TASK }, TASK);
+    task = reply.result;
+    assert.ok(task, JSON.stringify(reply));
+    seen.push(task.statusMessage);
+    if (task.status !== 'working') break;
+    assert.ok(Date.now() < deadline, `still working: ${seen.slice(-3).join(' | ')}`);
+    await new Promise((res) => setTimeout(res, 2_000));
+  }
+  assert.ok(seen.length > 1, 'the restart came before the staging ended');
+  assert.equal(task.status, 'completed', JSON.stringify(task));
+  assert.equal(task.result.structuredContent.status, 'complete');
+  assert.equal(task.result.structuredContent.records, IDS.length);
+  const q = await modern(URL_UNDER_TEST, 'tools/call', {
+    name: 'entrez_data',
+    arguments: { operation: 'query', data_access_id: TASK, sql: 'SELECT COUNT(*), COUNT(DISTINCT pmid), MIN(pmid), MAX(pmid) FROM article' },
+  }, 'entrez_data');
+  assert.deepEqual(q.result.structuredContent.rows[0], [IDS.length, IDS.length, Number(IDS[0]), Number(IDS.at(-1))]);
+});
