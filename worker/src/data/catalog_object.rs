@@ -6,7 +6,7 @@
 //! id checks and inserts in one synchronous step of a single-threaded
 //! object, so two concurrent stagings can never both take the last slot.
 
-use super::do_sql::{exec, integer, reply, rows};
+use super::do_sql::{command, exec, integer, reply, rows};
 use entrez_mcp_core::error::{Error, Result};
 use entrez_mcp_core::staging::limits;
 use entrez_mcp_core::staging::rows::SqlValue;
@@ -28,7 +28,7 @@ impl DurableObject for EntrezCatalog {
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
-        let command: CatalogCommand = match req.json().await {
+        let command: CatalogCommand = match command(&mut req).await {
             Ok(c) => c,
             Err(e) => {
                 return reply::<()>(Err(Error::internal(format!("bad catalog command: {e}"))))

@@ -18,7 +18,7 @@
 //! runs, so a query's time limit here is the object's CPU limit; the row
 //! count, result size and count cap are enforced as natively.
 
-use super::do_sql::{self, exec, integer, read, reply, transaction};
+use super::do_sql::{self, command, exec, integer, read, reply, transaction};
 use entrez_mcp_core::error::{Error, ErrorKind, Result};
 use entrez_mcp_core::staging::carrier::RETAKE_MS;
 use entrez_mcp_core::staging::collect::Collector;
@@ -68,7 +68,7 @@ impl DurableObject for EntrezDataset {
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
-        let command: DatasetCommand = match req.json().await {
+        let command: DatasetCommand = match command(&mut req).await {
             Ok(c) => c,
             Err(e) => {
                 return reply::<()>(Err(Error::internal(format!("bad dataset command: {e}"))))

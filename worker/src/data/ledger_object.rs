@@ -7,7 +7,7 @@
 //! object's storage after every change; entries past their expiry count for nothing, so
 //! datasets expiring by their own alarms need tell it nothing.
 
-use super::do_sql::reply;
+use super::do_sql::{command, reply};
 use entrez_mcp_core::error::{Error, Result};
 use entrez_mcp_core::staging::ledger::Book;
 use entrez_mcp_core::staging::wire::LedgerCommand;
@@ -32,7 +32,7 @@ impl DurableObject for EntrezLedger {
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
-        let command: LedgerCommand = match req.json().await {
+        let command: LedgerCommand = match command(&mut req).await {
             Ok(c) => c,
             Err(e) => return reply::<()>(Err(Error::internal(format!("bad ledger command: {e}")))),
         };
