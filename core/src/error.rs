@@ -5,8 +5,9 @@
 //! every other kind becomes a tool result with `isError: true`, a stable code
 //! and suggestions the caller can act on.
 
+use crate::json;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::fmt;
 
 /// What went wrong, coarse enough to route on.

@@ -12,10 +12,10 @@
 //! Each module imports only from the ones above it in this list; `layers.py`
 //! finds no circle between them.
 //!
-//! - [`error`], [`secret`], [`hex`], [`suggest`], [`platform`]: the one error
-//!   type (its kind decides between a JSON-RPC error and an `isError` result
-//!   with a stable code and suggestions), a key that cannot be printed, the
-//!   clock and entropy the edge supplies.
+//! - [`error`], [`secret`], [`hex`], [`mod@json`], [`suggest`], [`platform`]: the
+//!   one error type (its kind decides between a JSON-RPC error and an `isError`
+//!   result with a stable code and suggestions), a key that cannot be printed,
+//!   a smaller `json!`, the clock and entropy the edge supplies.
 //! - [`parse`] (the `entrez-mcp-parse` crate): NCBI's replies read into typed
 //!   records; [`pubchem`]: PUG REST's documented grammar, options and request.
 //! - [`net`]: outbound HTTP as data, the [`net::Transport`] trait each edge
@@ -61,6 +61,7 @@ pub mod entrez;
 pub mod error;
 pub mod hex;
 pub mod http;
+pub mod json;
 pub mod mcp;
 pub mod net;
 pub mod platform;

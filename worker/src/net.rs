@@ -229,10 +229,11 @@ impl DurableObject for EntrezPacer {
             .reserve_now("bucket", limit, Date::now().as_millis(), room)
         {
             Ok(grant) => Response::from_json(
-                &serde_json::json!({ "at_ms": grant.at_ms, "latest_ms": grant.latest_ms }),
+                &entrez_mcp_core::json!({ "at_ms": grant.at_ms, "latest_ms": grant.latest_ms }),
             ),
             Err(e) => Ok(
-                Response::from_json(&serde_json::json!({ "message": e.message }))?.with_status(429),
+                Response::from_json(&entrez_mcp_core::json!({ "message": e.message }))?
+                    .with_status(429),
             ),
         }
     }

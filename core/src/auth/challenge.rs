@@ -8,7 +8,8 @@
 //! endpoint's path appended (and at the root, for clients that try there).
 
 use super::config::{AuthConfig, AuthMode};
-use serde_json::{json, Value};
+use crate::json;
+use serde_json::Value;
 
 /// The metadata path for the MCP endpoint (`/mcp`), RFC 9728 §3.1.
 pub const METADATA_PATH: &str = "/.well-known/oauth-protected-resource/mcp";

@@ -8,8 +8,8 @@
 //! limit exceeded" is `rate_limited`, not an upstream failure.
 
 use crate::error::{Error, ErrorKind};
+use crate::json;
 use crate::parse::{ParseError, ParseErrorKind, Said};
-use serde_json::json;
 
 impl From<ParseError> for Error {
     fn from(e: ParseError) -> Error {

@@ -27,7 +27,7 @@ pub(super) fn metadata(auth: &Authenticator, req: &HttpRequest) -> Option<HttpRe
         }
         None => HttpResponse::json(
             404,
-            &serde_json::json!({"error": "This server does not use OAuth; it publishes no protected resource metadata."}),
+            &crate::json!({"error": "This server does not use OAuth; it publishes no protected resource metadata."}),
         ),
     })
 }

@@ -15,13 +15,14 @@ pub mod stream;
 use crate::caller::RequestContext;
 use crate::caller::CALLER_KEY_HEADER;
 use crate::error::{Error, ErrorKind};
+use crate::json;
 use crate::mcp::progress::Notifier;
 use crate::mcp::version;
 use crate::protocol::jsonrpc::{self, Incoming};
 use crate::protocol::meta::Era;
 use crate::protocol::Server;
 use era::{caller_context, era_error, request_id, stateless_header};
-use serde_json::{json, Value};
+use serde_json::Value;
 pub use session::{SessionState, Sessions};
 
 /// The path the MCP endpoint is served at.

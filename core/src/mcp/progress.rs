@@ -6,8 +6,9 @@
 //! reports through [`Progress`], which frames `notifications/progress` with
 //! the client's token.
 
+use crate::json;
 use crate::platform::MaybeSendSync;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Delivers server-to-client notifications for one request.
 pub trait Notifier: MaybeSendSync {

@@ -8,11 +8,12 @@ use super::prompts;
 use super::resources::SCHEMA_TEMPLATE;
 use crate::entrez::databases::UNLISTED;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json;
 use crate::staging::owner_of;
 use crate::tools::ToolContext;
 use crate::validation::databases::{canonical, entrez_databases, FETCH_ONLY};
 use crate::validation::rettypes;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Most values in one answer, as the specification allows.
 pub const MAX_VALUES: usize = 100;

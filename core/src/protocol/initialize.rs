@@ -2,8 +2,9 @@
 //! result of the handshake era and the `server/discover` result of the stateless one.
 
 use super::resources;
+use crate::json;
 use crate::mcp::version::{negotiate, SUPPORTED_VERSIONS};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Guidance for an assistant on how the tools fit together.
 pub const INSTRUCTIONS: &str = "\

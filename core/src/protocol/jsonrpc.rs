@@ -1,7 +1,8 @@
 //! JSON-RPC 2.0 framing: classify an incoming message and build responses.
 
 use crate::error::{Error, ErrorKind};
-use serde_json::{json, Map, Value};
+use crate::json;
+use serde_json::{Map, Value};
 
 /// One message received from a client, after framing checks.
 #[derive(Debug, Clone, PartialEq)]

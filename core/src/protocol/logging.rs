@@ -7,8 +7,9 @@
 //! the server understood of the arguments, the warnings of the result, the
 //! error of a failed call, and how long the call took.
 
+use crate::json;
 use crate::mcp::progress::Notifier;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// RFC 5424 severities, lowest first, as MCP names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -7,8 +7,9 @@
 
 use super::logging::LogLevel;
 use crate::error::{Error, ErrorKind};
+use crate::json;
 use crate::mcp::version;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// `_meta` key: the protocol version of this request.
 pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";

@@ -6,7 +6,8 @@
 //! and each call is still validated on its own.
 
 use crate::error::{Error, ErrorKind, Result};
-use serde_json::{json, Map, Value};
+use crate::json;
+use serde_json::{Map, Value};
 
 /// One argument of a prompt.
 pub struct PromptArgument {

@@ -8,10 +8,11 @@
 //! resource-not-found, as with the tool.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::json;
 use crate::staging::{is_dataset_id, owner_of};
 use crate::tools::entrez_data::operations;
 use crate::tools::ToolContext;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The scheme of dataset resources.
 pub const SCHEME: &str = "entrez-dataset://";

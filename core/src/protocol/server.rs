@@ -13,13 +13,14 @@ use super::meta::{Era, SERVER_INFO};
 use super::{completion, cursor, initialize, prompts, resources, tasks};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
+use crate::json;
 use crate::mcp::progress::{self, Notifier, Progress};
 use crate::net::Network;
 use crate::platform::Platform;
 use crate::secret::{self, ApiKey};
 use crate::staging::Staging;
 use crate::tools::{Registry, RequestContext, ToolContext};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Methods both eras answer.
 const COMMON_METHODS: [&str; 8] = [

@@ -11,8 +11,9 @@
 
 use super::grammar::{Ids, Namespace, Operation};
 use super::options;
+use crate::json;
 use crate::net::{form_encode, percent_encode, HttpCall, Method};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Joined identifier lists longer than this travel in a form body.
 pub const POST_LIST_CHARS: usize = 800;

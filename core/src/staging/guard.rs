@@ -24,7 +24,7 @@
 //! policy with the Durable Object SQL API.
 
 use crate::error::{Error, ErrorKind};
-use serde_json::json;
+use crate::json;
 
 /// Functions a query may never call, whatever else is allowed.
 pub const DENIED_FUNCTIONS: &[&str] = &[

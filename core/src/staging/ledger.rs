@@ -157,7 +157,7 @@ fn refusal(message: String, frees: Option<u64>, limit: &str) -> Error {
     Error::new(ErrorKind::LimitExceeded, format!("{message}{when}"))
         .with_code("quota_exceeded")
         .suggest("Drop datasets you no longer need with operation drop_dataset, or wait until one expires.")
-        .with_details(serde_json::json!({"limit": limit, "frees_at": frees.map(iso8601)}))
+        .with_details(crate::json!({"limit": limit, "frees_at": frees.map(iso8601)}))
 }
 
 impl Book {

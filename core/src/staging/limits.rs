@@ -96,7 +96,7 @@ impl Limits {
 
     /// The limits as JSON, for results that explain them.
     pub fn to_value(&self) -> serde_json::Value {
-        serde_json::json!({
+        crate::json!({
             "max_records_per_staging": MAX_RECORDS,
             "ttl_secs": self.ttl_secs,
             "max_datasets": self.max_datasets,

@@ -5,8 +5,9 @@ use super::spec::{ToolAnnotations, ToolSpec};
 use super::{KeySource, ToolContext, ToolOutput};
 use crate::calls::Arguments;
 use crate::error::Result;
+use crate::json;
 use crate::tools::output::TextForm;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 pub use crate::caller::CALLER_KEY_HEADER;
 use crate::net::pacing::{ANONYMOUS_RATE_LIMIT, KEYED_RATE_LIMIT};

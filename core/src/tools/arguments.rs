@@ -6,10 +6,11 @@
 //! a misspelt property, and an example call taken from the schema itself.
 
 use crate::error::{Error, ErrorKind};
+use crate::json;
 use crate::suggest::closest;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::Validator;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// What schema validation found: one item per violation, and fixes.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -13,8 +13,9 @@
 use super::content::Content;
 use super::ToolOutput;
 use crate::calls::view::{Detail, View, DEFAULT_MAX_CHARACTERS};
+use crate::json;
 use crate::validation::codes;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// What a caller can do about a cut.
 const NARROW: &str =

@@ -7,9 +7,10 @@ use super::{ToolContext, ToolOutput};
 use crate::calls::local::DescribeArgs;
 use crate::calls::Arguments;
 use crate::error::{ErrorKind, Result};
+use crate::json;
 use crate::mcp::version::SUPPORTED_VERSIONS;
 use crate::tools::output::TextForm;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Registry row.
 pub const SPEC: ToolSpec = ToolSpec {

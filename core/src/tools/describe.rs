@@ -4,7 +4,8 @@
 //! second, hand-kept list of operations or parameters to drift out of date.
 
 use super::registry::RegisteredTool;
-use serde_json::{json, Map, Value};
+use crate::json;
+use serde_json::{Map, Value};
 
 /// The operations a tool offers: the `enum` of its `operation` property, if any.
 pub fn operations(tool: &RegisteredTool) -> Vec<String> {

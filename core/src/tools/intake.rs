@@ -29,8 +29,9 @@
 //! rule reads (`"retmax": "lots"`), a list that names nothing (`"ids": ""`),
 //! an alias whose canonical name is also given with another value.
 
+use crate::json;
 use crate::validation::{codes, Finding};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Other names callers use for a parameter: (tool, or `*` for every tool that has the parameter; alias; canonical).
 pub const ALIASES: &[(&str, &str, &str)] = &[

@@ -7,7 +7,8 @@
 
 use super::content::{Annotations, Content, Role};
 use crate::error::Error;
-use serde_json::{json, Value};
+use crate::json;
+use serde_json::Value;
 
 /// A successful tool outcome.
 #[derive(Debug, Clone)]

@@ -19,10 +19,11 @@ use super::{
     intake, tool_info, validate, ToolContext,
 };
 use crate::error::{Error, ErrorKind};
+use crate::json;
 use crate::suggest::closest;
 use crate::validation::Finding;
 use jsonschema::Validator;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Every tool this server serves, in the order `tools/list` returns them.

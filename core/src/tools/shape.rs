@@ -10,7 +10,8 @@
 //! the shaped record, so the same choice shapes both.
 
 use crate::calls::view::{Detail, View};
-use serde_json::{json, Map, Value};
+use crate::json;
+use serde_json::{Map, Value};
 
 /// A kind of record this server parses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

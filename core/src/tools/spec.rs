@@ -11,8 +11,9 @@ pub(crate) use lenient;
 use super::output::{TextForm, ToolOutput};
 use crate::calls::Arguments;
 use crate::error::Result;
+use crate::json;
 use crate::platform::BoxFuture;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Behaviour hints the specification defines; each must be true of the tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

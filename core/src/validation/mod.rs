@@ -37,7 +37,8 @@ pub mod tool_names;
 
 use crate::calls::Arguments;
 use crate::error::{Error, ErrorKind};
-use serde_json::{json, Value};
+use crate::json;
+use serde_json::Value;
 
 /// Stable codes, one constant each so a typo cannot mint a new code.
 pub mod codes {

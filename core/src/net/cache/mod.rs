@@ -24,10 +24,11 @@ pub mod memory;
 pub mod policy;
 
 use super::{HttpCall, HttpReply, Method, Transport};
+use crate::json;
 use crate::platform::{BoxFuture, MaybeSendSync, Platform};
 use inflight::{InFlight, Turn};
 use keep::storable;
-use serde_json::{json, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::future::Future;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};

@@ -26,10 +26,10 @@ use crate::calls::data::args::DataArgs;
 use crate::calls::data::call::DataCall;
 use crate::calls::Arguments;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json;
 use crate::staging::store::DatasetInfo;
 use crate::staging::{is_dataset_id, owner_of, Staging};
 use crate::tools::output::TextForm;
-use serde_json::json;
 
 /// Registry row.
 pub const SPEC: ToolSpec = ToolSpec {

@@ -9,6 +9,7 @@ use super::stage::dataset_link;
 use super::{owned_dataset, render, staging, status_warnings};
 use crate::calls::data::call::{DatasetRef, Query};
 use crate::error::Result;
+use crate::json;
 use crate::staging::guard::QueryPolicy;
 use crate::staging::layouts::{layout_for, ALL};
 use crate::staging::schema::Layout;
@@ -16,7 +17,7 @@ use crate::staging::store::DatasetInfo;
 use crate::staging::{owner_of, Staging};
 use crate::tools::content::{Annotations, Role};
 use crate::tools::{budget, ToolContext, ToolOutput};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 fn layout_named(info: &DatasetInfo) -> &'static Layout {
     ALL.iter()

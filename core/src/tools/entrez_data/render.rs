@@ -4,10 +4,11 @@
 //! assistant skimming) needs: what was staged, how big, how to query it, and
 //! for queries the first rows as an aligned table with long cells shortened.
 
+use crate::json;
 use crate::staging::rows::SqlValue;
 use crate::staging::store::{DatasetInfo, QueryResult};
 use crate::staging::{iso8601, schema::Example};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Columns up to this wide are padded to line up; wider ones are not.
 const PADDED_WIDTH: usize = 40;

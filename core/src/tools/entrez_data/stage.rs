@@ -16,6 +16,7 @@ use super::{owned_dataset, render, schema_uri, staging};
 use crate::calls::data::call::Stage;
 use crate::calls::data::plan::{self, Fetch, Source};
 use crate::error::{Error, ErrorKind, Result};
+use crate::json;
 use crate::parse;
 use crate::staging::layouts::layout_for;
 use crate::staging::limits::MAX_RECORDS;
@@ -25,7 +26,7 @@ use crate::staging::{account_of, iso8601, new_dataset_id, owner_of};
 use crate::tools::content::{Annotations, Content, Role};
 use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Stages the records the arguments name, or continues a partial dataset, and returns it.
 pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<ToolOutput> {
@@ -587,7 +588,7 @@ fn over_quota(message: String, limit: &str, frees: Option<u64>) -> Error {
         .suggest(
             "Drop datasets you no longer need (operation drop_dataset; list_datasets shows them).",
         )
-        .with_details(serde_json::json!({"limit": limit, "frees_at": frees.map(iso8601)}))
+        .with_details(crate::json!({"limit": limit, "frees_at": frees.map(iso8601)}))
 }
 
 /// A passing fault mid-staging: the dataset is partial and the next call continues it.

@@ -15,11 +15,12 @@ use crate::calls::external::call::Bioc;
 use crate::calls::external::plan::{self, Service};
 use crate::calls::view::{Detail, View};
 use crate::error::{Error, ErrorKind, Result};
+use crate::json;
 use crate::tools::budget;
 use crate::tools::shape::Kind;
 use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The passages of a BioC JSON reply: one collection, or a list of them (both are served).
 pub fn passages(v: &Value) -> Vec<Value> {

@@ -6,8 +6,9 @@
 //! written here from the CSL JSON, which carries every field BibTeX needs.
 
 use super::client::excerpt;
+use crate::json;
 use crate::net::HttpReply;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// One id's entry in a citation_export result, success or failure.
 pub fn read(id: &str, format: &str, reply: &HttpReply) -> Value {

@@ -207,7 +207,7 @@ impl<'a> ExternalClient<'a> {
                 .suggest("Combine lookups into fewer calls: compound accepts up to 100 CIDs, id_convert up to 200 ids.");
             if let Some(t) = throttling {
                 e = e.with_details(
-                    serde_json::json!({"status": reply.status, "throttling": t.to_value()}),
+                    crate::json!({"status": reply.status, "throttling": t.to_value()}),
                 );
             }
             e

@@ -8,10 +8,11 @@
 
 use super::render;
 use crate::calls::view::View;
+use crate::json;
 use crate::tools::budget;
 use crate::tools::shape::{self, Kind};
 use crate::tools::ToolOutput;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// One result's list: where it sits in the result and what it holds.
 pub struct List<'a> {

@@ -10,9 +10,9 @@
 use super::client::ExternalClient;
 use super::pug;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json;
 use crate::net::{HttpCall, HttpReply};
 use crate::tools::ToolContext;
-use serde_json::json;
 
 /// Longest this server waits for an asynchronous PubChem answer.
 pub const POLL_DEADLINE_MS: u64 = 60_000;

@@ -89,7 +89,7 @@ async fn run(ctx: &ToolContext<'_>, args: ExternalArgs) -> Result<ToolOutput> {
                 .map(|p| p.message.clone())
                 .unwrap_or_default();
             return Err(crate::error::Error::new(crate::error::ErrorKind::InvalidArguments, first)
-                .with_details(serde_json::json!({"problems": problems.iter().map(|p| serde_json::json!({"path": p.path, "message": p.message})).collect::<Vec<_>>()}))
+                .with_details(crate::json!({"problems": problems.iter().map(|p| crate::json!({"path": p.path, "message": p.message})).collect::<Vec<_>>()}))
                 .suggest("validate this call to see every problem; PUG REST requests are <domain>/<namespace>/<identifiers>/<operation>/<output>."));
         }
     }

@@ -14,11 +14,12 @@ use crate::calls::external::call::OaService;
 use crate::calls::external::plan::{self, Service};
 use crate::calls::view::View;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json;
 use crate::parse::pmc_oa::parse_oa;
 use crate::tools::shape::Kind;
 use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 fn unreadable() -> Error {
     Error::new(

@@ -16,10 +16,11 @@ use crate::calls::external::call::{CitationExport, IdConvert};
 use crate::calls::external::plan::{self, IdType, Service};
 use crate::calls::view::View;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json;
 use crate::net::HttpReply;
 use crate::tools::shape::Kind;
 use crate::tools::{ToolContext, ToolOutput};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 pub(super) fn http_error(service: &str, reply: &HttpReply, what: &str) -> Error {
     Error::new(

@@ -16,12 +16,13 @@ use crate::calls::external::call::{Lookup, StructureSearch};
 use crate::calls::external::plan::{self, Data, Domain, PugPlan, Service};
 use crate::calls::view::View;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json;
 use crate::net::{HttpCall, HttpReply};
 use crate::tools::content::Content;
 use crate::tools::shape::Kind;
 use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Synonyms kept per record (aspirin alone has hundreds).
 pub const MAX_SYNONYMS: usize = 50;

@@ -9,7 +9,8 @@
 //! and `IsomericSMILES`, and `MolecularWeight` arrives as a string where it
 //! used to be a number.
 
-use serde_json::{json, Map, Value};
+use crate::json;
+use serde_json::{Map, Value};
 
 /// A PUG REST `Fault` body.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,12 +16,13 @@ use crate::calls::external::call::PugRestCall;
 use crate::calls::external::plan::{Service, MAX_REPLY_BYTES, PUBCHEM_TIMEOUT_MS};
 use crate::calls::view::View;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json;
 use crate::net::{HttpCall, HttpReply, Method};
 use crate::tools::budget;
 use crate::tools::content::Content;
 use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Largest JSON reply kept as data; a larger one comes back as (cut) text.
 pub const MAX_JSON_BYTES: usize = 512 * 1024;

@@ -14,7 +14,8 @@
 //! together. A Black status or a 503 also lengthens the retry wait
 //! ([`Throttling::min_retry_wait_ms`]).
 
-use serde_json::{json, Value};
+use crate::json;
+use serde_json::Value;
 
 /// One of PubChem's four traffic-light states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -9,13 +9,14 @@ use crate::calls::query::plan::{self, Format};
 use crate::calls::view::View;
 use crate::entrez::databases;
 use crate::error::Result;
+use crate::json;
 use crate::parse;
 use crate::parse::records::Records as Parsed;
 use crate::tools::budget;
 use crate::tools::shape::{self, Kind};
 use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// esummary; JSON per-uid errors are reported, never dropped.
 pub async fn summary(ctx: &ToolContext<'_>, call: &Summary) -> Result<ToolOutput> {

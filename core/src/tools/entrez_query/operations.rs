@@ -6,12 +6,13 @@ use crate::calls::query::call::{
 };
 use crate::calls::query::plan;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json;
 use crate::parse;
 use crate::tools::content::{Annotations, Content, Role};
 use crate::tools::{ToolContext, ToolOutput};
 use crate::validation::codes;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 pub(super) fn to_value<T: Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)

@@ -21,10 +21,11 @@ use super::{intake, ToolContext, ToolOutput};
 use crate::calls::local::ValidateArgs;
 use crate::calls::Arguments;
 use crate::error::Result;
+use crate::json;
 use crate::suggest::closest;
 use crate::tools::output::TextForm;
 use crate::validation::{self, Context, Finding};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use wire::Verdict;
 
 /// Most calls one batch may carry.

@@ -15,11 +15,12 @@
 use crate::calls::query::args::QueryArgs;
 use crate::calls::query::call::{QueryCall, Records, ReplyMode, Summary};
 use crate::calls::query::plan;
+use crate::json;
 use crate::parse;
 use crate::tools::ToolContext;
 use crate::validation::{codes, item_path, Report};
 use futures_util::future::{select, Either};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::HashSet;
 use std::pin::pin;
 

@@ -9,8 +9,9 @@
 //! registry writes the serialized result as the first content block
 //! ([`crate::tools::TextForm::ValidationJson`]); the text built here follows it.
 
+use crate::json;
 use crate::tools::output::problem_line;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Whether a problem stops the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
