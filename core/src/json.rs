@@ -1,14 +1,12 @@
-//! [`json!`](crate::json!): serde_json's `json!` for the forms this crate writes, smaller.
+//! JSON the small way for the Worker's bundle: [`json!`](crate::json!) and [`from_str`].
 //!
-//! serde_json's macro expands each member of an object in place: the key made into a
-//! `String`, `to_value(..).unwrap()`, the insert and the drop of what it replaced, some
-//! 100 bytes of wasm a member, for about 800 members in the Worker. Here a member is one
-//! call of [`member`] and a value one call of [`value`], each compiled once (`value` once
-//! per type). What the macros build is the same value.
-//!
-//! The forms: `null`, `[elements]`, `{"key": value, (key_expr): value}` (members and
-//! elements themselves `null`, `[..]`, `{..}` or any expression), and any serializable
-//! expression.
+//! `json!` is serde_json's `json!` for the forms this crate writes: `null`, `[elements]`,
+//! `{"key": value, (key_expr): value}` (members and elements themselves `null`, `[..]`,
+//! `{..}` or any expression), and any serializable expression. serde_json's macro expands
+//! each member of an object in place: the key made into a `String`, `to_value(..).unwrap()`,
+//! the insert and the drop of what it replaced, some 100 bytes of wasm a member, for about
+//! 800 members in the Worker. Here a member is one call of [`member`] and a value one call of
+//! [`value`], each compiled once (`value` once per type). What it builds is the same value.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -23,6 +21,13 @@ pub fn member(object: &mut Map<String, Value>, key: &str, value: Value) {
 /// cannot be one: a map with keys that are not strings).
 pub fn value<T: Serialize + ?Sized>(value: &T) -> Value {
     serde_json::to_value(value).unwrap()
+}
+
+/// `serde_json::from_str`, read through serde_json's reader of bytes: the one the parsers and
+/// the HTTP side already use, so that the bundle holds one copy of serde_json's parser rather
+/// than one per reader type (a `&str` is read exactly as its bytes are).
+pub fn from_str<'a, T: serde::Deserialize<'a>>(text: &'a str) -> serde_json::Result<T> {
+    serde_json::from_slice(text.as_bytes())
 }
 
 /// A JSON value from JSON-like syntax, as serde_json's `json!` (see the module).

@@ -178,7 +178,7 @@ impl Pacer for DurablePacer {
                 .map_err(|_| unreachable())?;
             let text = reply.text().await.map_err(|_| unreachable())?;
             let value: serde_json::Value =
-                serde_json::from_str(&text).map_err(|_| unreachable())?;
+                entrez_mcp_core::json::from_str(&text).map_err(|_| unreachable())?;
             if reply.status_code() == 429 {
                 let message = value["message"]
                     .as_str()

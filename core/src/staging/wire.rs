@@ -260,7 +260,7 @@ impl WireTable {
     pub fn values(&self) -> Result<Vec<SqlValue>> {
         let mut out = Vec::new();
         for chunk in &self.chunks {
-            let rows: Vec<Vec<SqlValue>> = serde_json::from_str(chunk)
+            let rows: Vec<Vec<SqlValue>> = crate::json::from_str(chunk)
                 .map_err(|e| Error::internal(format!("a batch chunk is not rows: {e}")))?;
             out.extend(rows.into_iter().flatten());
         }

@@ -442,7 +442,7 @@ fn read_list(
     let of_objects = canonical_type(&items) == Some("object");
     let list = match value {
         Value::Array(list) => list,
-        Value::String(s) if of_objects => match serde_json::from_str::<Value>(&s) {
+        Value::String(s) if of_objects => match crate::json::from_str::<Value>(&s) {
             Ok(Value::Array(list)) => {
                 intake.notes.push(note(
                     codes::ARGUMENT_COERCED,
@@ -548,7 +548,7 @@ fn read_json_object(
     let Value::String(s) = value else {
         return Ok(value);
     };
-    match serde_json::from_str::<Value>(&s) {
+    match crate::json::from_str::<Value>(&s) {
         Ok(parsed @ Value::Object(_)) => {
             intake.notes.push(note(
                 codes::ARGUMENT_COERCED,

@@ -404,7 +404,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 fn parse(tool: &str, which: &str, text: &str) -> Result<Value, String> {
-    let schema: Value = serde_json::from_str(text)
+    let schema: Value = crate::json::from_str(text)
         .map_err(|e| format!("{which} schema of {tool} is not JSON: {e}"))?;
     if schema.get("type") != Some(&json!("object")) {
         return Err(format!(

@@ -212,7 +212,8 @@ impl EntrezDataset {
             _ => None,
         };
         let stored_reason = reason.clone();
-        let pairs: Vec<(String, u64)> = serde_json::from_str(&text(12)).unwrap_or_default();
+        let pairs: Vec<(String, u64)> =
+            entrez_mcp_core::json::from_str(&text(12)).unwrap_or_default();
         Ok(Some(Meta {
             info: DatasetInfo {
                 id: text(0),

@@ -101,7 +101,7 @@ pub fn transaction<T: 'static>(
 /// type (about 60 KB of the bundle) for JSON that serde_json, already in the bundle, reads.
 pub async fn command<T: DeserializeOwned>(req: &mut Request) -> worker::Result<T> {
     let text = req.text().await?;
-    Ok(serde_json::from_str(&text)?)
+    Ok(entrez_mcp_core::json::from_str(&text)?)
 }
 
 /// The JSON answer to a command: the core `Result`, serialized whole.

@@ -206,7 +206,7 @@ async fn call<T: DeserializeOwned>(
     // One boxed exchange for every command and reply type: each instantiation of this
     // function keeps only its own (de)serialization, not a copy of the round trip.
     let text = Box::pin(exchange(namespace, name, body)).await?;
-    serde_json::from_str::<std::result::Result<T, Error>>(&text)
+    entrez_mcp_core::json::from_str::<std::result::Result<T, Error>>(&text)
         .map_err(|e| unreachable(format!("answered something unreadable ({e}): {text:.200}")))?
 }
 

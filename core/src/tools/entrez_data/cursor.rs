@@ -131,7 +131,7 @@ impl Resume {
 
     /// From what the store kept.
     pub fn decode(stored: &str) -> Result<Resume> {
-        serde_json::from_str(stored).map_err(|e| {
+        crate::json::from_str(stored).map_err(|e| {
             Error::internal(format!(
                 "the stored position of a partial dataset is unreadable: {e}"
             ))

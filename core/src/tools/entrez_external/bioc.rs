@@ -79,7 +79,7 @@ pub async fn bioc(ctx: &ToolContext<'_>, request: &Bioc, view: &View) -> Result<
             });
             continue;
         }
-        match serde_json::from_str::<Value>(&body) {
+        match crate::json::from_str::<Value>(&body) {
             Ok(v) => {
                 let mut list = passages(&v);
                 if view.detail == Detail::Brief {

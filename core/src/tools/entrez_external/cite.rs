@@ -24,7 +24,7 @@ pub fn read(id: &str, format: &str, reply: &HttpReply) -> Value {
     let content_type = reply.header("content-type").unwrap_or("").to_string();
     let body = String::from_utf8_lossy(&reply.body).into_owned();
     let json_body: Option<Value> = matches!(format, "citation" | "csl" | "bibtex")
-        .then(|| serde_json::from_str(&body).ok())
+        .then(|| crate::json::from_str(&body).ok())
         .flatten();
     if let Some(v) = &json_body {
         if v["status"].as_str() == Some("error") || v.get("error").is_some_and(|e| !e.is_null()) {
