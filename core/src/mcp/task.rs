@@ -13,7 +13,8 @@
 //! forms; `protocol::tasks` serves the methods, and `tools::entrez_data::task`
 //! says what a staging's task is.
 
-use serde_json::{json, Value};
+use crate::json;
+use serde_json::Value;
 
 /// The 2026-07-28 extension's name, in capabilities.
 pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";

@@ -89,7 +89,7 @@ pub fn result(requested_version: Option<&str>, offer: Offer, website_url: &str) 
 pub fn discover(offer: Offer) -> Value {
     let mut capabilities = capabilities(offer);
     if offer.tasks {
-        capabilities["extensions"] = json!({ crate::mcp::task::EXTENSION: {} });
+        capabilities["extensions"] = json!({ (crate::mcp::task::EXTENSION): {} });
     }
     json!({
         "supportedVersions": SUPPORTED_VERSIONS,

@@ -12,10 +12,11 @@
 
 use super::meta::{Era, CLIENT_CAPABILITIES};
 use crate::error::{Error, ErrorKind};
+use crate::json;
 use crate::mcp::task::{Task, EXTENSION, POLL_INTERVAL_MS, RELATED_TASK};
 use crate::tools::entrez_data::task;
 use crate::tools::ToolContext;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// The one tool that runs as a task.
 pub const TASK_TOOL: &str = "entrez_data";

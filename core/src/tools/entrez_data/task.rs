@@ -14,8 +14,9 @@
 use super::cursor::carried;
 use super::{owned_dataset, render, stage, staging, SPEC};
 use crate::error::{Error, ErrorKind, Result};
-use crate::platform::BoxFuture;
+use crate::json;
 use crate::mcp::task::{Status, Task};
+use crate::platform::BoxFuture;
 use crate::staging::store::{DatasetInfo, Kept, Status as Stored, CANCELLED};
 use crate::staging::{new_dataset_id, owner_of, Staging};
 use crate::tools::{Registry, ToolContext, ToolOutput};
@@ -186,15 +187,15 @@ fn described(info: &DatasetInfo, status: Status) -> Result<ToolOutput> {
     }
     let layout = crate::staging::layouts::layout_for(&info.database);
     let mut structured = render::dataset(info);
-    structured["operation"] = serde_json::json!("fetch_and_stage");
-    structured["resource_uri"] = serde_json::json!(super::schema_uri(&info.id));
+    structured["operation"] = json!("fetch_and_stage");
+    structured["resource_uri"] = json!(super::schema_uri(&info.id));
     structured["available"] = Value::Null;
-    structured["truncated"] = serde_json::json!(false);
-    structured["batches"] = serde_json::json!(0);
-    structured["remaining"] = serde_json::json!(0);
+    structured["truncated"] = json!(false);
+    structured["batches"] = json!(0);
+    structured["remaining"] = json!(0);
     structured["next_call"] = Value::Null;
     structured["example_queries"] = render::examples(layout.examples);
-    structured["warnings"] = serde_json::json!(super::status_warnings(info));
+    structured["warnings"] = json!(super::status_warnings(info));
     let text = format!(
         "Dataset {} holds {} {} records ({} layout, {} rows, {} bytes, expires {}).\nTables: {}.\nQuery it: entrez_data operation query, data_access_id \"{}\", sql e.g. {}",
         info.id,
