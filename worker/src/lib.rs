@@ -6,8 +6,9 @@
 //! as server-sent events); [`net`] sends upstream requests with `fetch` and
 //! paces them through one `EntrezPacer` Durable Object per bucket, and keeps
 //! their answers in the Cache API ([`cache`]); [`data`]
-//! keeps each staged dataset in a SQLite Durable Object of its own, with a
-//! catalog object per owner and one ledger for the deployment; [`verify`]
+//! is the client of the Durable Objects that keep each staged dataset in a SQLite
+//! object of its own, with a catalog object per owner and one ledger for the
+//! deployment ([`objects`], which run a dataset's background staging); [`verify`]
 //! checks access-token signatures with WebCrypto. Queries are prepared first
 //! on a schema replica, SQLite compiled to wasm (`entrez_mcp_sqlite`).
 //!
@@ -25,5 +26,7 @@ pub mod data;
 pub mod fetch;
 #[cfg(not(feature = "cpu-bench"))]
 pub mod net;
+#[cfg(not(feature = "cpu-bench"))]
+pub mod objects;
 #[cfg(not(feature = "cpu-bench"))]
 pub mod verify;

@@ -3,12 +3,12 @@
 //! [`DurableStore`] implements the core's `SqlStore` by sending
 //! `staging::wire` commands to two Durable Object classes:
 //!
-//! - [`EntrezDataset`](dataset_object::EntrezDataset), one per dataset,
+//! - [`EntrezDataset`](crate::objects::dataset_object::EntrezDataset), one per dataset,
 //!   addressed by the dataset id, holding its tables and status and
 //!   deleting itself with an alarm when the dataset expires;
-//! - [`EntrezCatalog`](catalog_object::EntrezCatalog), one per owner,
+//! - [`EntrezCatalog`](crate::objects::catalog_object::EntrezCatalog), one per owner,
 //!   holding the ids that owner may list and enforcing the dataset quota;
-//! - [`EntrezLedger`](ledger_object::EntrezLedger), one for the deployment,
+//! - [`EntrezLedger`](crate::objects::ledger_object::EntrezLedger), one for the deployment,
 //!   holding what every identity, anonymous address and the whole deployment
 //!   may still stage ([`DurableLedger`] is its client).
 //!
@@ -16,11 +16,6 @@
 //! dataset was written since, arms itself again for the new expiry), an expired
 //! dataset asked for before its alarm fires removes itself, and catalogs, told
 //! of each write's renewed expiry, forget entries past it.
-
-pub mod catalog_object;
-pub mod dataset_object;
-mod do_sql;
-pub mod ledger_object;
 
 use entrez_mcp_core::error::{Error, ErrorKind, Result};
 use entrez_mcp_core::platform::BoxFuture;
@@ -48,7 +43,7 @@ pub const CATALOG_BINDING: &str = "ENTREZ_CATALOG";
 pub const LEDGER_BINDING: &str = "ENTREZ_LEDGER";
 
 /// The Worker's carrier: a dataset's next staging step is an alarm of its own Durable Object,
-/// with an invocation and a CPU budget of its own (see `dataset_object`).
+/// with an invocation and a CPU budget of its own (see `objects::dataset_object`).
 pub struct DurableCarrier {
     datasets: ObjectNamespace,
 }
