@@ -147,7 +147,7 @@ impl Error {
             "suggestions": self.suggestions,
         });
         if let Some(details) = &self.details {
-            error["details"] = details.clone();
+            json::set(&mut error, "details", details.clone());
         }
         json!({ "error": error })
     }
@@ -182,13 +182,13 @@ impl Error {
             Some(Value::Object(fields)) if self.flattens_details() => Value::Object(fields.clone()),
             _ => json!({}),
         };
-        data["code"] = json!(self.code);
+        json::set(&mut data, "code", json!(self.code));
         if !self.suggestions.is_empty() {
-            data["suggestions"] = json!(self.suggestions);
+            json::set(&mut data, "suggestions", json!(self.suggestions));
         }
         match &self.details {
             Some(details) if !self.flattens_details() => {
-                data["details"] = details.clone();
+                json::set(&mut data, "details", details.clone());
             }
             _ => {}
         }

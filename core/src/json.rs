@@ -1,4 +1,5 @@
-//! JSON the small way for the Worker's bundle: [`json!`](crate::json!) and [`from_str`].
+//! JSON the small way for the Worker's bundle: [`json!`](crate::json!), [`set`] and
+//! [`from_str`].
 //!
 //! `json!` is serde_json's `json!` for the forms this crate writes: `null`, `[elements]`,
 //! `{"key": value, (key_expr): value}` (members and elements themselves `null`, `[..]`,
@@ -7,6 +8,7 @@
 //! the insert and the drop of what it replaced, some 100 bytes of wasm a member, for about
 //! 800 members in the Worker. Here a member is one call of [`member`] and a value one call of
 //! [`value`], each compiled once (`value` once per type). What it builds is the same value.
+//! [`set`] is `target["key"] = value` the same way.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -15,6 +17,13 @@ use serde_json::{Map, Value};
 #[inline(never)]
 pub fn member(object: &mut Map<String, Value>, key: &str, value: Value) {
     object.insert(key.to_owned(), value);
+}
+
+/// `target[key] = value`, compiled once: in place, each such assignment repeats the lookup
+/// of the key and the drop of the value it replaces.
+#[inline(never)]
+pub fn set(target: &mut Value, key: &str, value: Value) {
+    target[key] = value;
 }
 
 /// `value` as JSON, as serde_json's `json!` makes it (and, like it, panics if `value`

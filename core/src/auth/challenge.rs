@@ -142,7 +142,7 @@ pub fn protected_resource_metadata(config: &AuthConfig) -> Option<Value> {
         "resource_documentation": "https://www.ncbi.nlm.nih.gov/books/NBK25501/",
     });
     if !scopes.is_empty() {
-        doc["scopes_supported"] = json!(scopes);
+        json::set(&mut doc, "scopes_supported", json!(scopes));
     }
     Some(doc)
 }

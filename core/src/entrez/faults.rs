@@ -45,8 +45,8 @@ fn reported(message: String, said: &Said) -> Error {
     }
     let mut details = json!({ "ncbi_messages": said.messages });
     if said.count.is_some() || said.limit.is_some() {
-        details["count"] = json!(said.count);
-        details["limit"] = json!(said.limit);
+        json::set(&mut details, "count", json!(said.count));
+        json::set(&mut details, "limit", json!(said.limit));
     }
     let mut error = Error::new(kind, message)
         .with_code(code)

@@ -33,10 +33,10 @@ impl<'a> Progress<'a> {
     pub fn report(&self, progress: f64, total: Option<f64>, message: &str) {
         let mut params = json!({ "progressToken": self.token, "progress": progress });
         if let Some(t) = total {
-            params["total"] = json!(t);
+            json::set(&mut params, "total", json!(t));
         }
         if !message.is_empty() {
-            params["message"] = json!(message);
+            json::set(&mut params, "message", json!(message));
         }
         self.notifier.notify(json!({
             "jsonrpc": "2.0",

@@ -54,7 +54,7 @@ pub fn capabilities(offer: Offer) -> Value {
         "logging": {},
     });
     if offer.staging {
-        capabilities["resources"] = resources::capability();
+        json::set(&mut capabilities, "resources", resources::capability());
     }
     if offer.validation {
         capabilities["experimental"] =

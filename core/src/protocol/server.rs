@@ -412,7 +412,7 @@ impl Server {
             result["resultType"] = json!("complete");
         }
         if !result.get("_meta").is_some_and(Value::is_object) {
-            result["_meta"] = json!({});
+            json::set(&mut result, "_meta", json!({}));
         }
         result["_meta"][SERVER_INFO] = initialize::server_info(&self.config.website_url);
         let cache = match method {

@@ -104,7 +104,7 @@ fn read_object(
         let prop = match conditional_enum(schema, &name) {
             Some(values) if prop.get("enum").is_none() => {
                 let mut p = prop.clone();
-                p["enum"] = Value::Array(values);
+                json::set(&mut p, "enum", Value::Array(values));
                 listed = p;
                 &listed
             }

@@ -112,10 +112,14 @@ pub fn error_result_in(error: &Error, form: TextForm, call_warnings: &[Value]) -
     }
     if form == TextForm::ValidationJson {
         let structured = &mut result["structuredContent"];
-        structured["valid"] = json!(false);
-        structured["errors"] = json!(problem_lines(error));
-        structured["warnings"] = json!(detail_lines(error, "warnings"));
-        structured["suggestions"] = json!(error.suggestions);
+        json::set(structured, "valid", json!(false));
+        json::set(structured, "errors", json!(problem_lines(error)));
+        json::set(
+            structured,
+            "warnings",
+            json!(detail_lines(error, "warnings")),
+        );
+        json::set(structured, "suggestions", json!(error.suggestions));
         let lead = Content::text(structured.to_string()).to_value();
         if let Some(content) = result["content"].as_array_mut() {
             content.insert(0, lead);

@@ -359,7 +359,7 @@ fn within(
 fn with_cache_note(mut output: ToolOutput, cache: Option<(Value, String)>) -> ToolOutput {
     if let Some((summary, line)) = cache.filter(|_| output.structured.is_object()) {
         output.text = format!("{}\n\n{line}", output.text);
-        output.structured["cache"] = summary;
+        json::set(&mut output.structured, "cache", summary);
     }
     output
 }
@@ -371,7 +371,11 @@ fn with_call_warnings(mut output: ToolOutput, mut call_warnings: Vec<Value>) -> 
         return output;
     }
     output.text = format!("{}\n\n{}", output.text, call_warnings_text(&call_warnings));
-    output.structured["call_warnings"] = Value::Array(call_warnings);
+    json::set(
+        &mut output.structured,
+        "call_warnings",
+        Value::Array(call_warnings),
+    );
     output
 }
 

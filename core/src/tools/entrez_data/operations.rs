@@ -197,11 +197,15 @@ pub async fn schema(ctx: &ToolContext<'_>, dataset: &DatasetRef) -> Result<ToolO
         text.push_str(&format!("- {}: {}\n", e.title, e.sql));
     }
     let mut structured = render::dataset(&info);
-    structured["operation"] = json!("schema");
-    structured["layout_description"] = json!(layout.doc);
-    structured["tables"] = json!(tables_json);
-    structured["example_queries"] = render::examples(layout.examples);
-    structured["warnings"] = json!(status_warnings(&info));
+    json::set(&mut structured, "operation", json!("schema"));
+    json::set(&mut structured, "layout_description", json!(layout.doc));
+    json::set(&mut structured, "tables", json!(tables_json));
+    json::set(
+        &mut structured,
+        "example_queries",
+        render::examples(layout.examples),
+    );
+    json::set(&mut structured, "warnings", json!(status_warnings(&info)));
     Ok(annotated(structured, text).with_content(dataset_link(&info, layout)))
 }
 

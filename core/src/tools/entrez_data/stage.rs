@@ -503,16 +503,21 @@ fn output(
     let available = resume.available;
     let uri = schema_uri(&info.id);
     let mut structured = render::dataset(info);
-    structured["operation"] = json!("fetch_and_stage");
-    structured["resource_uri"] = json!(uri);
-    structured["available"] = json!(available);
-    structured["truncated"] = json!(available.is_some_and(|a| a > info.records));
+    json::set(&mut structured, "operation", json!("fetch_and_stage"));
+    json::set(&mut structured, "resource_uri", json!(uri));
+    json::set(&mut structured, "available", json!(available));
+    json::set(
+        &mut structured,
+        "truncated",
+        json!(available.is_some_and(|a| a > info.records)),
+    );
     // A task's result is about the whole staging; a call's, about what it staged itself.
-    structured["batches"] = json!(if resume.task {
+    let batches = if resume.task {
         resume.batches
     } else {
         p.batches as u64
-    });
+    };
+    json::set(&mut structured, "batches", json!(batches));
     structured["remaining"] = match (partial, size_known) {
         (false, _) => json!(0),
         (true, true) => json!(remaining),
@@ -523,8 +528,12 @@ fn output(
     } else {
         Value::Null
     };
-    structured["example_queries"] = render::examples(run.layout.examples);
-    structured["warnings"] = json!(warnings);
+    json::set(
+        &mut structured,
+        "example_queries",
+        render::examples(run.layout.examples),
+    );
+    json::set(&mut structured, "warnings", json!(warnings));
     let example = run.layout.examples[0].sql;
     let continuation = if carried {
         format!("\nLoading: {left} records remain; the server stages them by itself (list_datasets shows progress).")

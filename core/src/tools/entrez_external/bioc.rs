@@ -91,7 +91,11 @@ pub async fn bioc(ctx: &ToolContext<'_>, request: &Bioc, view: &View) -> Result<
                     if text.chars().count() > budget {
                         capped = true;
                         if budget > 0 {
-                            p["text"] = json!(text.chars().take(budget).collect::<String>());
+                            json::set(
+                                &mut p,
+                                "text",
+                                json!(text.chars().take(budget).collect::<String>()),
+                            );
                             kept.push(p);
                         }
                         budget = 0;

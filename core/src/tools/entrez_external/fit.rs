@@ -62,7 +62,7 @@ fn listed_with(
         let mut s = structured.clone();
         s[list.key] = json!(records[..k]);
         if counted {
-            s["count"] = json!(k);
+            json::set(&mut s, "count", json!(k));
         }
         let text = render(&s);
         (s, text)

@@ -71,9 +71,9 @@ pub async fn oa_service(
                 "error": {"code": code, "message": oa_error_sentence(id, &code, &message), "service_message": message},
             }),
             (Some(mut r), None) => {
-                r["open_access"] = json!(true);
+                json::set(&mut r, "open_access", json!(true));
                 if r["id"].is_null() {
-                    r["id"] = json!(id);
+                    json::set(&mut r, "id", json!(id));
                 }
                 r
             }
@@ -170,7 +170,7 @@ async fn listing(ctx: &ToolContext<'_>, request: &OaService) -> Result<ToolOutpu
         .into_iter()
         .map(|mut r| {
             // A listing holds Open Access records only.
-            r["open_access"] = json!(true);
+            json::set(&mut r, "open_access", json!(true));
             r
         })
         .collect();
@@ -180,11 +180,11 @@ async fn listing(ctx: &ToolContext<'_>, request: &OaService) -> Result<ToolOutpu
         "open_access": answer_records.len(), "records": answer_records,
     });
     if let Some(total) = answer.total {
-        structured["total"] = json!(total);
+        json::set(&mut structured, "total", json!(total));
     }
     let mut capped = None;
     if let Some(token) = &answer.resumption_token {
-        structured["resumption_token"] = json!(token);
+        json::set(&mut structured, "resumption_token", json!(token));
         let message = format!(
             "The OA service returns 1,000 records per page{}; the next page is {{\"operation\":\"oa_service\",\"resumption_token\":\"{token}\"}}.",
             answer.total.map(|t| format!(" of {t}")).unwrap_or_default()
@@ -193,9 +193,9 @@ async fn listing(ctx: &ToolContext<'_>, request: &OaService) -> Result<ToolOutpu
         capped = Some(message);
     }
     if let Some(ident) = answer.identification {
-        structured["identification"] = ident;
+        json::set(&mut structured, "identification", ident);
     }
-    structured["warnings"] = json!(warnings);
+    json::set(&mut structured, "warnings", json!(warnings));
     let text = render::oa_service(&structured);
     let mut out = render::output(structured, text, None);
     if let Some(m) = capped {

@@ -162,10 +162,10 @@ fn cap_synonyms(list: Vec<Value>) -> (Vec<Value>, bool) {
         .into_iter()
         .map(|mut s| {
             let all = s["synonyms"].as_array().cloned().unwrap_or_default();
-            s["synonym_count"] = json!(all.len());
+            json::set(&mut s, "synonym_count", json!(all.len()));
             if all.len() > MAX_SYNONYMS {
                 truncated = true;
-                s["synonyms"] = json!(all[..MAX_SYNONYMS]);
+                json::set(&mut s, "synonyms", json!(all[..MAX_SYNONYMS]));
             }
             s
         })
@@ -217,14 +217,14 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup, view: &View) -> Res
         "data": plan.data.as_str(),
     });
     if let Some(k) = listkey {
-        structured["listkey"] = json!(k);
+        json::set(&mut structured, "listkey", json!(k));
     }
     // Cuts this server makes to the result: warnings in the result and, coded, in call_warnings.
     let mut capped: Vec<String> = Vec::new();
     let count = match (plan.domain, plan.data) {
         (Domain::Compound, Data::Properties | Data::Picture) => {
             let list = pug::properties(&v);
-            structured["legacy_property_names"] = json!(legacy);
+            json::set(&mut structured, "legacy_property_names", json!(legacy));
             put(&mut structured, "compounds", list)
         }
         (Domain::Compound, Data::Record) => {
@@ -249,18 +249,18 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup, view: &View) -> Res
             let all = pug::cids(&v);
             let total = all.len();
             let kept: Vec<u64> = all.into_iter().take(MAX_CIDS).collect();
-            structured["total"] = json!(total);
-            structured["truncated"] = json!(total > kept.len());
+            json::set(&mut structured, "total", json!(total));
+            json::set(&mut structured, "truncated", json!(total > kept.len()));
             if total > kept.len() {
                 capped.push(format!(
                     "{total} CIDs matched; the first {MAX_CIDS} are listed. Page through all of them with pug_rest and options list_return listkey, then namespace listkey with listkey_start and listkey_count."
                 ));
             }
-            structured["cids"] = json!(kept);
+            json::set(&mut structured, "cids", json!(kept));
             kept.len()
         }
     };
-    structured["count"] = json!(count);
+    json::set(&mut structured, "count", json!(count));
     let mut picture: Option<Vec<u8>> = None;
     if plan.data == Data::Picture {
         let first = structured["compounds"][0]["cid"].as_u64();
@@ -367,9 +367,9 @@ fn put(structured: &mut Value, key: &str, list: Vec<Value>) -> usize {
 /// Adds warnings and the throttling report.
 fn finish(client: &ExternalClient<'_>, structured: &mut Value, mut warnings: Vec<String>) {
     warnings.extend(client.warnings());
-    structured["warnings"] = json!(warnings);
+    json::set(structured, "warnings", json!(warnings));
     if let Some(t) = client.notes().worst_throttling {
-        structured["throttling"] = t.to_value();
+        json::set(structured, "throttling", t.to_value());
     }
 }
 
@@ -498,13 +498,13 @@ pub async fn structure_search(
         "polls": polls,
     });
     if let Some(m) = plan.max_records {
-        structured["max_records"] = json!(m);
+        json::set(&mut structured, "max_records", json!(m));
     }
     if let Some(t) = plan.threshold {
-        structured["threshold"] = json!(t);
+        json::set(&mut structured, "threshold", json!(t));
     }
     if let Some(k) = listkey {
-        structured["listkey"] = json!(k);
+        json::set(&mut structured, "listkey", json!(k));
     }
     finish(&client, &mut structured, warnings);
     let text = render::structure_search(&structured);

@@ -319,7 +319,11 @@ pub fn synonyms(v: &Value) -> Vec<Value> {
         .flatten()
         .map(|i| {
             let mut out = id_of(i);
-            out["synonyms"] = i.get("Synonym").cloned().unwrap_or(json!([]));
+            json::set(
+                &mut out,
+                "synonyms",
+                i.get("Synonym").cloned().unwrap_or(json!([])),
+            );
             out
         })
         .collect()
@@ -341,15 +345,15 @@ pub fn descriptions(v: &Value) -> Vec<Value> {
             Some(p) => p,
             None => {
                 let mut g = id.clone();
-                g["title"] = Value::Null;
-                g["descriptions"] = json!([]);
+                json::set(&mut g, "title", Value::Null);
+                json::set(&mut g, "descriptions", json!([]));
                 groups.push(g);
                 groups.len() - 1
             }
         };
         let g = &mut groups[pos];
         if let Some(t) = i["Title"].as_str() {
-            g["title"] = json!(t);
+            json::set(g, "title", json!(t));
         }
         if let Some(d) = i["Description"].as_str() {
             if let Some(list) = g["descriptions"].as_array_mut() {

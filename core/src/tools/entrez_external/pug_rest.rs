@@ -60,7 +60,7 @@ pub async fn run(ctx: &ToolContext<'_>, call: &PugRestCall, view: &View) -> Resu
         "polls": polls,
     });
     if let Some(k) = &listkey {
-        structured["listkey"] = json!(k);
+        json::set(&mut structured, "listkey", json!(k));
     }
     let mut capped: Option<String> = None;
     let mut image: Option<Vec<u8>> = None;
@@ -86,7 +86,7 @@ pub async fn run(ctx: &ToolContext<'_>, call: &PugRestCall, view: &View) -> Resu
             let data: Value =
                 serde_json::from_slice(&reply.body).map_err(|_| unreadable(&reply))?;
             let text = render::pug_json(&data);
-            structured["data"] = data;
+            json::set(&mut structured, "data", data);
             text
         }
         _ => {
@@ -96,7 +96,7 @@ pub async fn run(ctx: &ToolContext<'_>, call: &PugRestCall, view: &View) -> Resu
             let limit = budget::room(view.max_characters) - 600;
             let shown: String = body.chars().take(limit).collect();
             if length > limit || (request.output == "JSON" && reply.body.len() > MAX_JSON_BYTES) {
-                structured["truncated"] = json!(true);
+                json::set(&mut structured, "truncated", json!(true));
                 let message = format!(
                     "PubChem's {} reply has {length} characters; the first {} are shown. Ask for fewer identifiers, a property table or list instead of full records, or page a list with options listkey_start and listkey_count.",
                     request.output,
@@ -105,14 +105,14 @@ pub async fn run(ctx: &ToolContext<'_>, call: &PugRestCall, view: &View) -> Resu
                 warnings.push(message.clone());
                 capped = Some(message);
             }
-            structured["text"] = json!(shown);
+            json::set(&mut structured, "text", json!(shown));
             shown
         }
     };
     warnings.extend(client.warnings());
-    structured["warnings"] = json!(warnings);
+    json::set(&mut structured, "warnings", json!(warnings));
     if let Some(t) = client.notes().worst_throttling {
-        structured["throttling"] = t.to_value();
+        json::set(&mut structured, "throttling", t.to_value());
     }
     let mut out = render::output(structured, text, None);
     if let Some(message) = capped {

@@ -100,9 +100,9 @@ pub async fn search(ctx: &ToolContext<'_>, call: &Search) -> Result<ToolOutput> 
     warnings.extend(r.warnings.output_messages.iter().cloned());
     warnings.extend(r.errors.iter().map(|e| format!("NCBI: {e}")));
     let mut structured = to_value(&r);
-    structured["operation"] = json!("search");
-    structured["database"] = json!(db);
-    structured["warnings"] = json!(warnings);
+    json::set(&mut structured, "operation", json!("search"));
+    json::set(&mut structured, "database", json!(db));
+    json::set(&mut structured, "warnings", json!(warnings));
     let text = render::search(db, &structured);
     let hint = (r.count > r.ids.len() as u64).then(|| {
         format!(
@@ -137,9 +137,9 @@ pub async fn link(ctx: &ToolContext<'_>, call: &Link) -> Result<ToolOutput> {
         LinkMode::Ref => return Ok(link_ref(call, &reply)),
     };
     let mut structured = to_value(&r);
-    structured["operation"] = json!("link");
-    structured["dbfrom"] = json!(call.dbfrom);
-    structured["cmd"] = json!(call.cmd);
+    json::set(&mut structured, "operation", json!("link"));
+    json::set(&mut structured, "dbfrom", json!(call.dbfrom));
+    json::set(&mut structured, "cmd", json!(call.cmd));
     structured["warnings"] = json!(r
         .errors
         .iter()
@@ -182,9 +182,13 @@ pub async fn post(ctx: &ToolContext<'_>, call: &Post) -> Result<ToolOutput> {
     let r = parse::epost::parse_epost(&reply.body)?;
     let posted = call.ids.len();
     let mut structured = to_value(&r);
-    structured["operation"] = json!("post");
-    structured["database"] = json!(db);
-    structured["count"] = json!(posted.saturating_sub(r.invalid_ids.len()));
+    json::set(&mut structured, "operation", json!("post"));
+    json::set(&mut structured, "database", json!(db));
+    json::set(
+        &mut structured,
+        "count",
+        json!(posted.saturating_sub(r.invalid_ids.len())),
+    );
     let mut warnings = r.warnings.clone();
     if !r.invalid_ids.is_empty() {
         warnings.push(format!(
@@ -193,7 +197,7 @@ pub async fn post(ctx: &ToolContext<'_>, call: &Post) -> Result<ToolOutput> {
             r.invalid_ids.join(", ")
         ));
     }
-    structured["warnings"] = json!(warnings);
+    json::set(&mut structured, "warnings", json!(warnings));
     let text = format!(
         "Posted {} id(s) to the history server for {db}.\nwebenv: {}\nquery_key: {}\n{}",
         structured["count"],
@@ -213,8 +217,8 @@ pub async fn spell(ctx: &ToolContext<'_>, call: &Spell) -> Result<ToolOutput> {
     let reply = ctx.entrez()?.send(&plan::spell(call)).await?;
     let r = parse::espell::parse_espell(&reply.body)?;
     let mut structured = to_value(&r);
-    structured["operation"] = json!("spell");
-    structured["warnings"] = json!([]);
+    json::set(&mut structured, "operation", json!("spell"));
+    json::set(&mut structured, "warnings", json!([]));
     let text = if r.corrected_query.is_empty() || r.corrected_query == r.query {
         format!(
             "No spelling corrections for \"{}\" in {}.",

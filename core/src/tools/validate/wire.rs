@@ -153,7 +153,7 @@ fn with_severity(problems: &[Value], severity: Severity) -> Vec<Value> {
         .iter()
         .map(|p| {
             let mut p = p.clone();
-            p["severity"] = json!(severity.as_str());
+            json::set(&mut p, "severity", json!(severity.as_str()));
             p
         })
         .collect()
