@@ -19,26 +19,38 @@ use tokio::sync::{mpsc, Semaphore};
 /// Each waits mostly on NCBI's pacing, which every step shares anyway.
 pub const STEPS_AT_ONCE: usize = 4;
 
+/// Times a step that failed before it could record anything is asked for again.
+pub const STEP_RETRIES: u8 = 3;
+
+/// How long after such a failure it is asked for again.
+pub const STEP_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// A queued step: the dataset, and how many times it was tried before.
+type Asked = (String, u8);
+
 /// The core's carrier: queues a dataset's next step.
 pub struct QueueCarrier {
-    tx: mpsc::UnboundedSender<String>,
+    tx: mpsc::UnboundedSender<Asked>,
 }
 
 /// The other end of the queue, for [`Steps::drive`].
 pub struct Steps {
-    rx: mpsc::UnboundedReceiver<String>,
+    rx: mpsc::UnboundedReceiver<Asked>,
+    // Weak, so the queue still closes when the server (the carrier's owner) goes.
+    again: mpsc::WeakUnboundedSender<Asked>,
 }
 
 /// A carrier and the steps it queues.
 pub fn queue() -> (QueueCarrier, Steps) {
     let (tx, rx) = mpsc::unbounded_channel();
-    (QueueCarrier { tx }, Steps { rx })
+    let again = tx.downgrade();
+    (QueueCarrier { tx }, Steps { rx, again })
 }
 
 impl QueueCarrier {
     /// Queues a step of dataset `id`; false once nothing drives the queue any more.
     pub fn ask(&self, id: String) -> bool {
-        self.tx.send(id).is_ok()
+        self.tx.send((id, 0)).is_ok()
     }
 }
 
@@ -62,21 +74,32 @@ impl Steps {
     /// server, and through it the queue's sending end) lives.
     pub fn drive<T: Send + Sync + 'static>(self, holder: &Arc<T>, server: fn(&T) -> &Server) {
         let weak = Arc::downgrade(holder);
-        let mut rx = self.rx;
+        let (mut rx, again) = (self.rx, self.again);
         tokio::spawn(async move {
             let slots = Arc::new(Semaphore::new(STEPS_AT_ONCE));
-            while let Some(id) = rx.recv().await {
+            while let Some((id, tried)) = rx.recv().await {
                 let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
                     break;
                 };
                 let Some(holder) = weak.upgrade() else {
                     break;
                 };
+                let again = again.clone();
                 tokio::spawn(async move {
-                    if let Err(e) = server(&holder).carry_on(&id).await {
-                        eprintln!("entrez-mcp: staging dataset {id} stopped: {}", e.message);
-                    }
+                    let outcome = server(&holder).carry_on(&id).await;
                     drop(slot);
+                    drop(holder);
+                    let Err(e) = outcome else { return };
+                    eprintln!("entrez-mcp: a step of dataset {id} failed: {}", e.message);
+                    // A step that failed before it took the dataset up (the store busy, say)
+                    // left it waiting; one that failed after recorded how it ended, and its
+                    // next try finds nothing to do.
+                    if tried < STEP_RETRIES {
+                        tokio::time::sleep(STEP_RETRY_AFTER).await;
+                        if let Some(tx) = again.upgrade() {
+                            let _ = tx.send((id, tried + 1));
+                        }
+                    }
                 });
             }
         });

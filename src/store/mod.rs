@@ -264,9 +264,15 @@ impl Inner {
         let conn = lock(&self.open).remove(id);
         drop(conn);
         self.flusher.forget(id);
-        let deleted = lock(&self.catalog)
+        let catalog = lock(&self.catalog);
+        let deleted = catalog
             .execute("DELETE FROM dataset WHERE id = ?1", [id])
             .map_err(store_error)?;
+        // A staging task's kept result goes with its dataset, as on the Worker.
+        catalog
+            .execute("DELETE FROM kept WHERE id = ?1", [id])
+            .map_err(store_error)?;
+        drop(catalog);
         if let Some(dir) = &self.dir {
             if is_dataset_id(id) {
                 dataset::delete_files(dir, id);

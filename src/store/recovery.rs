@@ -11,17 +11,17 @@
 
 use super::{dataset, lock, Inner};
 use entrez_mcp_core::error::{Error, Result};
-use entrez_mcp_core::staging::store::{Status, CANCELLED, CANCEL_MARK};
+use entrez_mcp_core::staging::carrier::is_carried;
+use entrez_mcp_core::staging::store::{CANCELLED, CANCEL_MARK};
 use entrez_mcp_core::staging::wire::layout_named;
 use entrez_mcp_core::staging::{is_dataset_id, layouts};
-use entrez_mcp_core::tools::entrez_data::cursor::carried;
 use entrez_mcp_sqlite::store_error;
 use rusqlite::params;
 use std::sync::{Arc, Mutex};
 
 /// Whether a stored reason is the cursor of a staging the server carries on by itself.
 pub fn carried_cursor(reason: Option<&str>) -> bool {
-    reason.is_some_and(|r| carried(&Status::Partial(r.to_string())).is_some())
+    reason.is_some_and(is_carried)
 }
 
 /// Reason recorded for datasets found `loading` when the store opens.
@@ -97,7 +97,7 @@ impl Inner {
                 self.remove(id)?;
             }
         }
-        // One carried on is checked the same way, and stays without indexes while it loads.
+        // One carried on is checked the same way before its staging goes on.
         for id in carried.iter().filter(|i| kept.contains(i)) {
             let intact = self
                 .connection(id)

@@ -14,6 +14,9 @@ CREATE TABLE IF NOT EXISTS kept (
   created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS kept_expires ON kept (expires_ms);";
 
+/// Kept results per owner natively: a caller who makes every call a task cannot fill the disk.
+pub const KEPT_PER_OWNER: i64 = 200;
+
 impl Inner {
     /// See `SqlStore::cancel`: one statement per case, under the catalog's lock.
     pub(super) fn cancel(&self, id: &str, now_ms: u64) -> Result<bool> {
@@ -39,6 +42,13 @@ impl Inner {
             .execute(
                 "DELETE FROM kept WHERE expires_ms <= ?1",
                 [kept.created_ms as i64],
+            )
+            .map_err(store_error)?;
+        // An owner keeps at most KEPT_PER_OWNER results; the oldest go first.
+        catalog
+            .execute(
+                "DELETE FROM kept WHERE owner = ?1 AND id NOT IN (SELECT id FROM kept WHERE owner = ?1 ORDER BY created_ms DESC LIMIT ?2)",
+                params![kept.owner, KEPT_PER_OWNER - 1],
             )
             .map_err(store_error)?;
         catalog

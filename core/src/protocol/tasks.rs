@@ -13,7 +13,7 @@
 use super::meta::{Era, CLIENT_CAPABILITIES};
 use crate::error::{Error, ErrorKind};
 use crate::json;
-use crate::mcp::task::{Task, EXTENSION, POLL_INTERVAL_MS, RELATED_TASK};
+use crate::mcp::task::{Task, EXTENSION, RELATED_TASK};
 use crate::tools::entrez_data::task;
 use crate::tools::ToolContext;
 use serde_json::{Map, Value};
@@ -27,8 +27,12 @@ pub const HANDSHAKE_METHODS: &[&str] = &["tasks/get", "tasks/result", "tasks/lis
 /// Methods of the 2026-07-28 extension.
 pub const EXTENSION_METHODS: &[&str] = &["tasks/get", "tasks/update", "tasks/cancel"];
 
-/// How long `tasks/result` waits for a task to end before it says to ask again, ms.
-pub const RESULT_WAIT_MS: u64 = 300_000;
+/// How long `tasks/result` waits for a task to end before it says to ask again, ms: each look
+/// is a read of the store (on Workers, a subrequest), so a request makes at most a dozen.
+pub const RESULT_WAIT_MS: u64 = 60_000;
+
+/// How often `tasks/result` looks while it waits, ms.
+const RESULT_POLL_MS: u64 = 5_000;
 
 /// How a `tools/call` asked for a task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,7 +180,7 @@ async fn result_of(ctx: &ToolContext<'_>, mut task: Task) -> Result<Value, Error
         let Some(network) = ctx.network else {
             return Err(Error::internal("this server has no network to wait on"));
         };
-        network.transport.sleep(POLL_INTERVAL_MS).await;
+        network.transport.sleep(RESULT_POLL_MS).await;
         task = task::view(ctx, &task.id)
             .await?
             .ok_or_else(|| unknown(&task.id))?;

@@ -26,6 +26,14 @@ use crate::platform::{BoxFuture, MaybeSendSync};
 /// retries, well inside this.
 pub const RETAKE_MS: u64 = 120_000;
 
+/// Whether a stored position (a dataset's reason column while partial or loading) says the
+/// server carries its staging on: the cursor's `carried_on` (`tools::entrez_data::cursor`),
+/// read here so that the stores need not know the cursor's shape.
+pub fn is_carried(stored: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(stored)
+        .is_ok_and(|v| v.get("carried_on") == Some(&serde_json::Value::Bool(true)))
+}
+
 /// Somewhere a partial staging's next step runs without its caller.
 pub trait Carrier: MaybeSendSync {
     /// Asks for one more step of dataset `id`'s staging, soon; an error when this

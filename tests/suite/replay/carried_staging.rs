@@ -137,6 +137,12 @@ fn one_call_stages_two_thousand_records_on_the_free_plan_budget() {
         q["warnings"][0].as_str().unwrap().contains("by itself"),
         "{q}"
     );
+    // Its steps hold it: a caller's continuation is told it is busy, and changes nothing.
+    let busy = err(
+        &s,
+        json!({"operation": "fetch_and_stage", "data_access_id": id}),
+    );
+    assert_eq!(busy["code"], "dataset_busy", "{busy}");
     let steps = drive(&s, &asked);
     assert!(
         steps >= 3,

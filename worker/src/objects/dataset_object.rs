@@ -20,7 +20,7 @@
 
 use super::do_sql::{self, command, exec, integer, read, reply, transaction};
 use entrez_mcp_core::error::{Error, ErrorKind, Result};
-use entrez_mcp_core::staging::carrier::RETAKE_MS;
+use entrez_mcp_core::staging::carrier::{is_carried, RETAKE_MS};
 use entrez_mcp_core::staging::collect::Collector;
 use entrez_mcp_core::staging::guard::{self, QueryPolicy};
 use entrez_mcp_core::staging::limits;
@@ -30,7 +30,6 @@ use entrez_mcp_core::staging::store::{
     ABANDONED, CANCELLED, CANCEL_MARK, STALE_LOADING_MS,
 };
 use entrez_mcp_core::staging::wire::{layout_named, DatasetCommand, WireBatch, WireDataset};
-use entrez_mcp_core::tools::entrez_data::cursor::carried;
 use entrez_mcp_sqlite::{describe, replica};
 use worker::{durable_object, Date, DurableObject, Env, Request, Response, SqlStorageValue, State};
 
@@ -104,12 +103,18 @@ impl DurableObject for EntrezDataset {
             // Written since the alarm was armed, or being staged right now: not yet.
             Some(m) if !m.info.expired(now) => {
                 let info = &m.info;
-                let next = if info.status == Status::Loading {
-                    // Checked again once its stager could count as gone.
-                    info.expires_ms
-                        .max(info.updated_ms.saturating_add(STALE_LOADING_MS + 1_000))
-                } else {
-                    info.expires_ms
+                let next = match (&info.status, m.reason.as_deref()) {
+                    // A step the server runs: checked again once it could count as stopped,
+                    // from its last write (step_due), so a step that dies after any batch
+                    // is taken up two minutes later, not at expiry.
+                    (Status::Loading, Some(r)) if is_carried(r) => {
+                        info.updated_ms.saturating_add(RETAKE_MS + 1_000)
+                    }
+                    // A caller's staging: checked again once its stager could count as gone.
+                    (Status::Loading, _) => info
+                        .expires_ms
+                        .max(info.updated_ms.saturating_add(STALE_LOADING_MS + 1_000)),
+                    _ => info.expires_ms,
                 };
                 let offset = next.max(now + 1_000).saturating_sub(now) as i64;
                 self.state.storage().set_alarm(offset).await?;
@@ -140,21 +145,19 @@ impl EntrezDataset {
     /// the runtime went away mid-step) and has written nothing for [`RETAKE_MS`], which is
     /// put back to `partial` from the cursor its last step stored.
     fn step_due(&self, m: &Meta, now: u64) -> bool {
-        if carried(&m.info.status).is_some() {
-            return true;
+        let carried = m.reason.as_deref().is_some_and(is_carried);
+        match m.info.status {
+            Status::Partial(_) => carried,
+            Status::Loading if carried && now.saturating_sub(m.info.updated_ms) > RETAKE_MS => {
+                exec(
+                    &self.sql(),
+                    "UPDATE entrez_meta SET status = 'partial'",
+                    Vec::new(),
+                )
+                .is_ok()
+            }
+            _ => false,
         }
-        let stalled = m.info.status == Status::Loading
-            && now.saturating_sub(m.info.updated_ms) > RETAKE_MS
-            && m.reason
-                .as_ref()
-                .is_some_and(|r| carried(&Status::Partial(r.clone())).is_some());
-        stalled
-            && exec(
-                &self.sql(),
-                "UPDATE entrez_meta SET status = 'partial'",
-                Vec::new(),
-            )
-            .is_ok()
     }
 
     /// Runs one step, with a watchdog alarm armed first: should this invocation end mid-step,

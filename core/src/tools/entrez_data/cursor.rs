@@ -142,7 +142,9 @@ impl Resume {
 /// The cursor of a partial dataset the server carries on by itself; None for any other.
 pub fn carried(status: &Status) -> Option<Resume> {
     match status {
-        Status::Partial(stored) => Resume::decode(stored).ok().filter(|r| r.carried_on),
+        Status::Partial(stored) if crate::staging::carrier::is_carried(stored) => {
+            Resume::decode(stored).ok()
+        }
         _ => None,
     }
 }

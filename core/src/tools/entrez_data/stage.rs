@@ -192,7 +192,9 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
 async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Result<ToolOutput> {
     let staging = staging(ctx)?;
     let info = owned_dataset(ctx, id).await?;
-    if !matches!(info.status, Status::Partial(_)) {
+    // One the server carries on by itself is busy: its steps hold it, a caller does not.
+    if !matches!(info.status, Status::Partial(_)) || super::cursor::carried(&info.status).is_some()
+    {
         return Err(not_partial(&info));
     }
     let taken = Box::pin(take_up(staging, ctx.entrez()?, ctx.platform, &info)).await?;
