@@ -123,6 +123,31 @@ export function rawHttp(url, { method = 'POST', headers = {}, body = '' } = {}) 
   });
 }
 
+/** The MCP tasks extension of 2026-07-28. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * POSTs one 2026-07-28 request: `params` with the `_meta` the revision requires (the client's
+ * `capabilities`), and the headers it mirrors (`Mcp-Name` when `name` is given).
+ */
+export function postModern(url, method, params, { capabilities = {}, name, headers = {} } = {}) {
+  const body = {
+    jsonrpc: '2.0',
+    id: 1,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': capabilities,
+      },
+    },
+  };
+  const mirrored = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method };
+  if (name) mirrored['Mcp-Name'] = name;
+  return post(url, body, { ...mirrored, ...headers });
+}
+
 /** All tools, following nextCursor for at most `maxPages` pages. */
 export async function listAllTools(client, maxPages = 20) {
   const tools = [];

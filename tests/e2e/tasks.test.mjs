@@ -9,10 +9,9 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { EDGE, URL_UNDER_TEST, callerKeyHeaders, post } from './helpers.mjs';
+import { EDGE, URL_UNDER_TEST, TASKS_EXTENSION, callerKeyHeaders, postModern } from './helpers.mjs';
 
 const synthetic = (from, n) => Array.from({ length: n }, (_, i) => String(from + i));
-const EXTENSION = 'io.modelcontextprotocol/tasks';
 
 async function connect(name) {
   const client = new Client({ name, version: '1.0.0' }, { capabilities: {} });
@@ -23,25 +22,13 @@ async function connect(name) {
   return client;
 }
 
-// A 2026-07-28 request, with the headers it mirrors, declaring the tasks extension or not.
-async function modern(method, params, { extension = true, name } = {}) {
-  const capabilities = extension ? { extensions: { [EXTENSION]: {} } } : {};
-  const body = {
-    jsonrpc: '2.0',
-    id: 1,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientCapabilities': capabilities,
-      },
-    },
-  };
-  const headers = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method, ...callerKeyHeaders('tasks') };
-  if (name) headers['Mcp-Name'] = name;
-  return post(URL_UNDER_TEST, body, headers);
-}
+// A 2026-07-28 request under this suite's caller key, declaring the tasks extension or not.
+const modern = (method, params, { extension = true, name } = {}) =>
+  postModern(URL_UNDER_TEST, method, params, {
+    capabilities: extension ? { extensions: { [TASKS_EXTENSION]: {} } } : {},
+    name,
+    headers: callerKeyHeaders('tasks'),
+  });
 
 describe(`tasks [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, () => {
   test('2025-11-25: the SDK stages as a task, polls it and reads what the call would have returned', async () => {
@@ -95,7 +82,7 @@ describe(`tasks [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, (
     const undeclared = await modern('tasks/get', { taskId: t.taskId }, { extension: false, name: t.taskId });
     assert.equal(undeclared.status, 400, undeclared.text);
     assert.equal(undeclared.json.error.code, -32021);
-    assert.deepEqual(undeclared.json.error.data.requiredCapabilities, { extensions: { [EXTENSION]: {} } });
+    assert.deepEqual(undeclared.json.error.data.requiredCapabilities, { extensions: { [TASKS_EXTENSION]: {} } });
     let got;
     const deadline = Date.now() + 90_000;
     for (;;) {

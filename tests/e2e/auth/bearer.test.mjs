@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { initializeBody, post, request } from '../helpers.mjs';
+import { TASKS_EXTENSION, initializeBody, post, postModern, request } from '../helpers.mjs';
 
 const STRICT = process.env.E2E_BEARER_URL || '';
 const OPEN = process.env.E2E_OPEN_URL || '';
@@ -238,29 +238,12 @@ describe(`anonymous callers beside tokens [${EDGE}]`, { skip: !OPEN && 'E2E_OPEN
   });
 
   test('a staging task cancelled mid-way keeps what it staged, and a stranger cannot reach it', async () => {
-    const EXT = 'io.modelcontextprotocol/tasks';
     const modern = (token, method, params) =>
-      post(
-        OPEN,
-        {
-          jsonrpc: '2.0',
-          id: 1,
-          method,
-          params: {
-            ...params,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientCapabilities': { extensions: { [EXT]: {} } },
-            },
-          },
-        },
-        {
-          Authorization: `Bearer ${token}`,
-          'MCP-Protocol-Version': '2026-07-28',
-          'Mcp-Method': method,
-          'Mcp-Name': params.name || params.taskId,
-        },
-      );
+      postModern(OPEN, method, params, {
+        capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+        name: params.name || params.taskId,
+        headers: { Authorization: `Bearer ${token}` },
+      });
     const ids = synthetic(EDGE === 'worker' ? 90_060_001 : 90_064_001, 2000);
     const created = await modern(TOKENS.alice, 'tools/call', {
       name: 'entrez_data',
