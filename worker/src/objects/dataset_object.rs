@@ -189,27 +189,15 @@ impl EntrezDataset {
 
     /// The bookkeeping row, or None for an object that holds no dataset.
     fn meta(&self) -> Result<Option<Meta>> {
-        let rows = match do_sql::rows(
+        let Some(row) = do_sql::only_row(
             &self.sql(),
             &format!("SELECT {META_COLUMNS} FROM entrez_meta"),
-            Vec::new(),
-        ) {
-            Ok(rows) => rows,
-            Err(e) if e.message.contains("no such table") => return Ok(None),
-            Err(e) => return Err(e),
-        };
-        let Some(row) = rows.into_iter().next() else {
+        )?
+        else {
             return Ok(None);
         };
-        let text = |i: usize| match &row[i] {
-            SqlValue::Text(s) => s.clone(),
-            _ => String::new(),
-        };
-        let int = |i: usize| match &row[i] {
-            SqlValue::Integer(n) => *n as u64,
-            SqlValue::Real(f) => *f as u64,
-            _ => 0,
-        };
+        let text = |i: usize| do_sql::text(&row[i]);
+        let int = |i: usize| do_sql::unsigned(&row[i]);
         let reason = match &row[6] {
             SqlValue::Text(s) => Some(s.clone()),
             _ => None,
@@ -427,26 +415,15 @@ impl EntrezDataset {
     }
 
     fn kept(&self, now: u64) -> Result<Option<Kept>> {
-        let rows = match do_sql::rows(
+        let Some(row) = do_sql::only_row(
             &self.sql(),
             "SELECT id, owner, result, created_ms, expires_ms FROM entrez_kept",
-            Vec::new(),
-        ) {
-            Ok(rows) => rows,
-            Err(e) if e.message.contains("no such table") => return Ok(None),
-            Err(e) => return Err(e),
-        };
-        let Some(row) = rows.into_iter().next() else {
+        )?
+        else {
             return Ok(None);
         };
-        let text = |i: usize| match &row[i] {
-            SqlValue::Text(s) => s.clone(),
-            _ => String::new(),
-        };
-        let int = |i: usize| match &row[i] {
-            SqlValue::Integer(n) => *n as u64,
-            _ => 0,
-        };
+        let text = |i: usize| do_sql::text(&row[i]);
+        let int = |i: usize| do_sql::unsigned(&row[i]);
         let kept = Kept {
             id: text(0),
             owner: text(1),

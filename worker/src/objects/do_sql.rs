@@ -23,6 +23,33 @@ pub fn read(v: SqlStorageValue) -> SqlValue {
     }
 }
 
+/// The first row of one of the object's own tables, or None when the table is empty or
+/// not made yet (an object that never held a dataset, or a kept result).
+pub fn only_row(sql: &SqlStorage, query: &str) -> Result<Option<Vec<SqlValue>>> {
+    match rows(sql, query, Vec::new()) {
+        Ok(rows) => Ok(rows.into_iter().next()),
+        Err(e) if e.message.contains("no such table") => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// A text cell, or "" for any other.
+pub fn text(v: &SqlValue) -> String {
+    match v {
+        SqlValue::Text(s) => s.clone(),
+        _ => String::new(),
+    }
+}
+
+/// A count or a time: an integer cell (or a real one, truncated), else 0.
+pub fn unsigned(v: &SqlValue) -> u64 {
+    match v {
+        SqlValue::Integer(n) => *n as u64,
+        SqlValue::Real(f) => *f as u64,
+        _ => 0,
+    }
+}
+
 /// Runs one of the store's own statements.
 pub fn exec(sql: &SqlStorage, query: &str, binds: Vec<SqlStorageValue>) -> Result<SqlCursor> {
     sql.exec(query, binds)
