@@ -8,7 +8,8 @@
 //! is never stored, so such a staging goes on in the anonymous bucket).
 
 use super::batches::Progress;
-use super::stage::{stage, take_up};
+use super::ending::stage;
+use super::stage::take_up;
 use super::{cursor, task};
 use crate::config::Config;
 use crate::entrez::EntrezClient;

@@ -14,6 +14,7 @@ pub mod batches;
 pub mod budget;
 pub mod carry;
 pub mod cursor;
+pub mod ending;
 pub mod operations;
 pub mod preflight;
 pub mod render;

@@ -5,7 +5,7 @@
 //! status, so partial data from a failed or still-loading staging is never
 //! mistaken for a complete set.
 
-use super::stage::dataset_link;
+use super::ending::dataset_link;
 use super::{owned_dataset, render, staging, status_warnings};
 use crate::calls::data::call::{DatasetRef, Query};
 use crate::error::Result;

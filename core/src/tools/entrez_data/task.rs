@@ -12,7 +12,7 @@
 //! under a task id of its own.
 
 use super::cursor::carried;
-use super::{owned_dataset, render, stage, staging, SPEC};
+use super::{ending, owned_dataset, render, staging, SPEC};
 use crate::error::{Error, ErrorKind, Result};
 use crate::json;
 use crate::mcp::task::{Status, Task};
@@ -179,7 +179,7 @@ fn of_dataset(registry: &Registry, info: &DatasetInfo, kept: Option<Kept>) -> Ta
 fn described(info: &DatasetInfo, status: Status) -> Result<ToolOutput> {
     if status == Status::Failed {
         let reason = info.status.reason().unwrap_or("staging stopped");
-        return Err(stage::failed(
+        return Err(ending::failed(
             Error::new(ErrorKind::Upstream, format!("{reason}.")).with_code("staging_failed"),
             &info.id,
             info.records,
@@ -209,5 +209,5 @@ fn described(info: &DatasetInfo, status: Status) -> Result<ToolOutput> {
         info.id,
         layout.examples[0].sql,
     );
-    Ok(ToolOutput::new(structured, text).with_content(stage::dataset_link(info, layout)))
+    Ok(ToolOutput::new(structured, text).with_content(ending::dataset_link(info, layout)))
 }
