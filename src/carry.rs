@@ -55,16 +55,29 @@ impl QueueCarrier {
 }
 
 impl Carrier for QueueCarrier {
-    fn carry_on<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<()>> {
+    fn carry_on<'a>(&'a self, id: &'a str, after_ms: u64) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
-            if self.ask(id.to_string()) {
-                Ok(())
-            } else {
-                Err(Error::new(
+            if self.tx.is_closed() {
+                return Err(Error::new(
                     ErrorKind::Unavailable,
                     "the server is shutting down",
-                ))
+                ));
             }
+            if after_ms == 0 {
+                self.ask(id.to_string());
+                return Ok(());
+            }
+            // Put off (a passing fault): queued once the wait is over, if the server is
+            // still there; a restart meanwhile queues it at start instead.
+            let later = self.tx.downgrade();
+            let id = id.to_string();
+            tokio::spawn(async move {
+                tokio::time::sleep(std::time::Duration::from_millis(after_ms)).await;
+                if let Some(tx) = later.upgrade() {
+                    let _ = tx.send((id, 0));
+                }
+            });
+            Ok(())
         })
     }
 }

@@ -406,8 +406,8 @@ impl SqlStore for SqliteStore {
             let updated = lock(&inner.catalog)
                 .execute(
                     // A staging cancelled while this step ran ends cancelled, whatever the
-                    // step would have recorded.
-                    "UPDATE dataset SET status = CASE WHEN reason = ?6 THEN 'failed' ELSE ?2 END, reason = CASE WHEN reason = ?6 THEN ?7 ELSE ?3 END, expires_ms = MAX(expires_ms, ?4), updated_ms = ?5 WHERE id = ?1",
+                    // step would have recorded, and one cancelled stays so.
+                    "UPDATE dataset SET status = CASE WHEN reason IN (?6, ?7) THEN 'failed' ELSE ?2 END, reason = CASE WHEN reason IN (?6, ?7) THEN ?7 ELSE ?3 END, expires_ms = MAX(expires_ms, ?4), updated_ms = ?5 WHERE id = ?1",
                     params![id, status.as_str(), status.stored_reason(), lease.expires_ms as i64, lease.now_ms as i64, CANCEL_MARK, CANCELLED],
                 )
                 .map_err(store_error)?;

@@ -88,7 +88,7 @@ pub struct Bench {
 struct Steps(std::rc::Rc<RefCell<std::collections::VecDeque<String>>>);
 
 impl Carrier for Steps {
-    fn carry_on<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<()>> {
+    fn carry_on<'a>(&'a self, id: &'a str, _after_ms: u64) -> BoxFuture<'a, Result<()>> {
         self.0.borrow_mut().push_back(id.to_string());
         Box::pin(async { Ok(()) })
     }

@@ -26,6 +26,19 @@ use crate::platform::{BoxFuture, MaybeSendSync};
 /// retries, well inside this.
 pub const RETAKE_MS: u64 = 120_000;
 
+/// Times in a row a staging the server carries on is tried again after a passing fault (NCBI
+/// unreachable, or rate limiting that outlasted a request's own retries) before it is left,
+/// `partial`, for a caller to continue.
+pub const FAULT_RETRIES: u32 = 5;
+
+/// How long after its `faults`-th passing fault in a row a carried staging is tried again:
+/// 30 s, doubling each time, at most 8 min; None once [`FAULT_RETRIES`] are spent. A fault
+/// outlasted a request's own retries (up to a minute), so the next try waits longer still,
+/// and the five tries span about a quarter of an hour.
+pub fn retry_after_ms(faults: u32) -> Option<u64> {
+    (faults > 0 && faults <= FAULT_RETRIES).then(|| (30_000u64 << (faults - 1)).min(480_000))
+}
+
 /// Whether a stored position (a dataset's reason column while partial or loading) says the
 /// server carries its staging on: the cursor's `carried_on` (`tools::entrez_data::cursor`),
 /// read here so that the stores need not know the cursor's shape.
@@ -36,9 +49,9 @@ pub fn is_carried(stored: &str) -> bool {
 
 /// Somewhere a partial staging's next step runs without its caller.
 pub trait Carrier: MaybeSendSync {
-    /// Asks for one more step of dataset `id`'s staging, soon; an error when this
-    /// edge cannot take it now (the dataset then waits, `partial`, for a caller).
-    fn carry_on<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<()>>;
+    /// Asks for one more step of dataset `id`'s staging, `after_ms` from now (0: soon); an
+    /// error when this edge cannot take it (the dataset then waits, `partial`, for a caller).
+    fn carry_on<'a>(&'a self, id: &'a str, after_ms: u64) -> BoxFuture<'a, Result<()>>;
 }
 
 /// What one step left behind.
@@ -46,8 +59,31 @@ pub trait Carrier: MaybeSendSync {
 pub enum Step {
     /// Nothing to do: the dataset is gone, complete, failed, or no longer carried on.
     Idle,
-    /// Batches were staged and records remain; the next step has been asked for.
+    /// Records remain and the next step has been asked for: batches were staged, or a
+    /// passing fault put the next try off (see [`retry_after_ms`]).
     More,
     /// The staging ended (complete, or stopped with its reason stored).
     Ended,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_carried_staging_backs_off_after_passing_faults_then_stops_trying() {
+        let waits: Vec<Option<u64>> = (0..=FAULT_RETRIES + 1).map(retry_after_ms).collect();
+        assert_eq!(
+            waits,
+            vec![
+                None,
+                Some(30_000),
+                Some(60_000),
+                Some(120_000),
+                Some(240_000),
+                Some(480_000),
+                None
+            ]
+        );
+    }
 }

@@ -44,8 +44,11 @@ pub enum DatasetCommand {
         /// The write's time and the expiry it renews.
         lease: Lease,
     },
-    /// Run the next step of a staging the server carries on by itself, soon (an alarm).
-    CarryOn,
+    /// Run the next step of a staging the server carries on by itself (an alarm).
+    CarryOn {
+        /// How long from now: 0 for soon, longer after a passing fault.
+        after_ms: u64,
+    },
     /// Stop the staging (see `SqlStore::cancel`).
     Cancel {
         /// The time of the request.

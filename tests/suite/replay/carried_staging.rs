@@ -21,20 +21,27 @@ use entrez_mcp_core::staging::{Carrier, Limits, Staging};
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 
-/// A carrier that only writes down the steps asked for; the test runs them.
+/// A carrier that only writes down the steps asked for, and how long from then; the test
+/// runs them.
 #[derive(Clone, Default)]
-pub struct Asked(pub Arc<Mutex<Vec<String>>>);
+pub struct Asked(pub Arc<Mutex<Vec<(String, u64)>>>);
 
 impl Asked {
+    /// The steps asked for since the last take, each as soon as asked.
     pub fn take(&self) -> Vec<String> {
+        self.take_timed().into_iter().map(|(id, _)| id).collect()
+    }
+
+    /// The steps asked for since the last take, with how long each was put off.
+    pub fn take_timed(&self) -> Vec<(String, u64)> {
         std::mem::take(&mut *self.0.lock().unwrap())
     }
 }
 
 impl Carrier for Asked {
-    fn carry_on<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<()>> {
+    fn carry_on<'a>(&'a self, id: &'a str, after_ms: u64) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
-            self.0.lock().unwrap().push(id.to_string());
+            self.0.lock().unwrap().push((id.to_string(), after_ms));
             Ok(())
         })
     }
@@ -126,7 +133,7 @@ fn one_call_stages_two_thousand_records_on_the_free_plan_budget() {
             .contains("the server stages them by itself")),
         "{first}"
     );
-    assert_eq!(*asked.0.lock().unwrap(), vec![id.clone()]);
+    assert_eq!(*asked.0.lock().unwrap(), vec![(id.clone(), 0)]);
     // Meanwhile it answers queries, and says it is loading.
     let q = ok(
         &s,
@@ -230,4 +237,92 @@ fn a_staging_a_stopped_process_carried_on_resumes_from_its_cursor() {
     );
     drop(s);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_passing_fault_puts_the_next_step_off_and_the_staging_still_ends_by_itself() {
+    let replay = Replay::start();
+    let asked = Asked::default();
+    let s = carried_server(&replay, SqliteStore::in_memory().unwrap(), &asked);
+    let ids: Vec<u64> = (90_000_001..=90_000_600).collect();
+    let first = stage(&s, json!({"ids": ids}));
+    let id = first["data_access_id"].as_str().unwrap().to_string();
+    assert_eq!(asked.take_timed(), vec![(id.clone(), 0)]);
+    // NCBI answers 503 to every attempt of the step's next request.
+    replay.control("POST", "/__replay/fail", r#"{"status": 503, "count": 4}"#);
+    assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::More);
+    // Not left for a caller: the next step is asked for, half a minute on.
+    assert_eq!(asked.take_timed(), vec![(id.clone(), 30_000)]);
+    let listed = ok(&s, json!({"operation": "list_datasets"}));
+    let d = &listed["datasets"][0];
+    assert_eq!(d["status"], "loading", "{listed}");
+    assert_eq!(d["records"], first["records"], "{listed}");
+    let q = ok(
+        &s,
+        json!({"operation": "query", "data_access_id": id, "sql": "SELECT COUNT(*) FROM article"}),
+    );
+    let warning = q["warnings"][0].as_str().unwrap();
+    assert!(
+        warning.contains("paused by a passing fault (") && warning.contains("tries again at"),
+        "{q}"
+    );
+    let busy = err(
+        &s,
+        json!({"operation": "fetch_and_stage", "data_access_id": id}),
+    );
+    assert_eq!(busy["code"], "dataset_busy", "{busy}");
+    // The step put off runs, and the staging ends with every record once.
+    assert_ne!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
+    drive(&s, &asked);
+    let after = ok(&s, json!({"operation": "list_datasets"}));
+    assert_eq!(after["datasets"][0]["status"], "complete", "{after}");
+    assert_eq!(
+        scalar(&s, &id, "SELECT COUNT(DISTINCT pmid) FROM article"),
+        600
+    );
+    assert_eq!(scalar(&s, &id, "SELECT COUNT(*) FROM article"), 600);
+}
+
+#[test]
+fn a_staging_that_keeps_meeting_faults_is_left_for_a_caller_after_its_retries() {
+    let replay = Replay::start();
+    let asked = Asked::default();
+    let store = SqliteStore::in_memory().unwrap();
+    let s = carried_server(&replay, store.clone(), &asked);
+    let ids: Vec<u64> = (90_000_001..=90_000_600).collect();
+    let first = stage(&s, json!({"ids": ids}));
+    let id = first["data_access_id"].as_str().unwrap().to_string();
+    asked.take();
+    // As if the retries were spent: the stored cursor counts the faults so far.
+    let Some(info) = block_on(store.get(&id)).unwrap() else {
+        panic!("no dataset")
+    };
+    let entrez_mcp_core::staging::store::Status::Partial(stored) = info.status else {
+        panic!("not partial: {:?}", info.status)
+    };
+    let mut cursor: Value = serde_json::from_str(&stored).unwrap();
+    cursor["faults"] = json!(entrez_mcp_core::staging::carrier::FAULT_RETRIES);
+    let now = SystemPlatform.now_unix_ms();
+    let lease = Lease {
+        now_ms: now,
+        expires_ms: now + 600_000,
+    };
+    let status = entrez_mcp_core::staging::store::Status::Partial(cursor.to_string());
+    block_on(store.finish(&id, status, lease)).unwrap();
+    replay.control("POST", "/__replay/fail", r#"{"status": 503, "count": 4}"#);
+    assert!(
+        block_on(s.carry_on(&id)).is_err(),
+        "the step ends with the fault"
+    );
+    assert!(asked.take_timed().is_empty(), "no step is asked for");
+    let listed = ok(&s, json!({"operation": "list_datasets"}));
+    assert_eq!(listed["datasets"][0]["status"], "partial", "{listed}");
+    // The caller continues it, and it ends.
+    let next = ok(
+        &s,
+        json!({"operation": "fetch_and_stage", "data_access_id": id}),
+    );
+    assert_ne!(next["status"], "partial", "{next}");
+    drive(&s, &asked);
+    assert_eq!(scalar(&s, &id, "SELECT COUNT(*) FROM article"), 600);
 }

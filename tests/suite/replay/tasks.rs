@@ -8,8 +8,10 @@ use crate::common::block_on;
 use crate::common::replay::Replay;
 use entrez_mcp::store::SqliteStore;
 use entrez_mcp_core::caller::{Channel, RequestContext};
+use entrez_mcp_core::platform::{Platform, SystemPlatform};
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::carrier::Step;
+use entrez_mcp_core::staging::store::{Lease, SqlStore, Status};
 use entrez_mcp_core::staging::Limits;
 use serde_json::{json, Value};
 
@@ -85,10 +87,7 @@ fn a_2025_11_25_client_gets_a_task_for_a_staging_and_reads_the_call_s_result() {
     assert!(task["ttl"].as_u64().unwrap() > 0);
     assert!(task["createdAt"].as_str().unwrap().ends_with('Z'));
     // Nothing was staged in the call itself: the carrier has the whole staging.
-    assert_eq!(
-        asked.0.lock().unwrap().as_slice(),
-        std::slice::from_ref(&id)
-    );
+    assert_eq!(*asked.0.lock().unwrap(), vec![(id.clone(), 0)]);
     let got = handshake(&s, "a", "tasks/get", json!({"taskId": id}));
     assert_eq!(got["result"]["status"], "working", "{got}");
     assert!(
@@ -158,7 +157,8 @@ fn a_2025_11_25_client_gets_a_task_for_a_staging_and_reads_the_call_s_result() {
 fn a_cancelled_staging_keeps_what_it_staged_and_takes_no_more_steps() {
     let replay = Replay::start();
     let asked = Asked::default();
-    let s = carried_server(&replay, SqliteStore::in_memory().unwrap(), &asked);
+    let store = SqliteStore::in_memory().unwrap();
+    let s = carried_server(&replay, store.clone(), &asked);
     let mut call = stage_args(1000);
     call["task"] = json!({});
     let created = handshake(&s, "a", "tools/call", call);
@@ -179,6 +179,15 @@ fn a_cancelled_staging_keeps_what_it_staged_and_takes_no_more_steps() {
         assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
     }
     assert!(asked.take().is_empty());
+    // A step that ends after the cancel (one whose carrier failed, say) cannot undo it.
+    let now = SystemPlatform.now_unix_ms();
+    let lease = Lease {
+        now_ms: now,
+        expires_ms: now + 600_000,
+    };
+    let late = Status::Partial("{}".into());
+    let info = block_on(store.finish(&id, late, lease)).unwrap();
+    assert_eq!(info.status.as_str(), "failed", "{info:?}");
     let listed = crate::common::data::data_as(
         &s,
         json!({"operation": "list_datasets"}),

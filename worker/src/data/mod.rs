@@ -58,8 +58,10 @@ impl DurableCarrier {
 }
 
 impl Carrier for DurableCarrier {
-    fn carry_on<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<()>> {
-        Box::pin(async move { call::<()>(&self.datasets, id, &DatasetCommand::CarryOn).await })
+    fn carry_on<'a>(&'a self, id: &'a str, after_ms: u64) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            call::<()>(&self.datasets, id, &DatasetCommand::CarryOn { after_ms }).await
+        })
     }
 }
 

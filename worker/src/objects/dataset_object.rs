@@ -79,7 +79,7 @@ impl DurableObject for EntrezDataset {
             DatasetCommand::Append { batch, caps, lease } => reply(self.append(batch, caps, lease)),
             DatasetCommand::Finish { status, lease } => reply(self.finish(status, lease)),
             DatasetCommand::Resume { lease } => reply(self.resume(lease)),
-            DatasetCommand::CarryOn => reply(self.arm(0).await),
+            DatasetCommand::CarryOn { after_ms } => reply(self.arm(after_ms as i64).await),
             DatasetCommand::Cancel { now_ms } => reply(self.cancel(now_ms)),
             DatasetCommand::Keep { kept } => reply(self.keep(kept, now).await),
             DatasetCommand::Kept { now_ms } => reply(self.kept(now_ms)),
@@ -324,9 +324,10 @@ impl EntrezDataset {
 
     fn finish(&self, status: Status, lease: Lease) -> Result<DatasetInfo> {
         let meta = self.existing()?;
-        // A staging cancelled while this step ran ends cancelled, whatever the step says.
+        // A staging cancelled while this step ran ends cancelled, whatever the step says, and
+        // one cancelled stays so.
         let status = match meta.reason.as_deref() {
-            Some(CANCEL_MARK) if meta.info.status != Status::Complete => {
+            Some(CANCEL_MARK | CANCELLED) if meta.info.status != Status::Complete => {
                 Status::Failed(CANCELLED.to_string())
             }
             _ => status,

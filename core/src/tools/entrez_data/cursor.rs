@@ -121,6 +121,32 @@ pub struct Resume {
     /// Batches the earlier calls and steps staged.
     #[serde(default)]
     pub batches: u64,
+    /// Passing faults in a row that paused the staging (`staging::carrier::retry_after_ms`).
+    #[serde(default)]
+    pub faults: u32,
+    /// The last of those faults, as its error said, and when the next try is due (Unix ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<Paused>,
+}
+
+/// A passing fault that put a carried staging's next step off.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Paused {
+    /// What the error said.
+    pub error: String,
+    /// When the next step is due, Unix ms.
+    pub retry_at_ms: u64,
+}
+
+impl Paused {
+    /// How a caller reads it: what stopped the staging and when it is tried again.
+    pub fn describe(&self) -> String {
+        format!(
+            "paused by a passing fault ({}); the server tries again at {}",
+            self.error.trim_end_matches('.'),
+            crate::staging::iso8601(self.retry_at_ms)
+        )
+    }
 }
 
 impl Resume {
@@ -197,10 +223,20 @@ mod tests {
             server_key: false,
             task: false,
             batches: 1,
+            faults: 1,
+            fault: Some(Paused {
+                error: "NCBI did not answer.".into(),
+                retry_at_ms: 0,
+            }),
         }
         .encode();
         let mut back = Resume::decode(&stored).unwrap();
         assert_eq!(back.work.remaining(), 250);
+        assert_eq!(back.faults, 1);
+        assert_eq!(
+            back.fault.as_ref().map(Paused::describe).as_deref(),
+            Some("paused by a passing fault (NCBI did not answer); the server tries again at 1970-01-01T00:00:00Z")
+        );
         assert!(carried(&Status::Partial(stored.clone())).is_some());
         assert!(carried(&Status::Loading).is_none());
         let next = back.work.take(250, "pubmed", fetch);

@@ -11,10 +11,11 @@
 
 use super::batches::{Progress, Run};
 use super::budget::{cost_of, Meter};
-use super::cursor::{Resume, Work};
+use super::cursor::{Paused, Resume, Work};
 use super::{render, schema_uri};
 use crate::error::{Error, ErrorKind, Result};
 use crate::json;
+use crate::staging::carrier::retry_after_ms;
 use crate::staging::iso8601;
 use crate::staging::schema::Layout;
 use crate::staging::store::{DatasetInfo, Status};
@@ -57,6 +58,11 @@ pub(super) async fn stage(
         Ok(()) => {
             let more = resume.work.remaining() > 0;
             resume.carried_on = more && staging.carrier.is_some();
+            if progress.batches > 0 {
+                // Staged again: whatever paused it has passed.
+                resume.faults = 0;
+                resume.fault = None;
+            }
             let status = if more {
                 Status::Partial(resume.encode())
             } else {
@@ -66,21 +72,21 @@ pub(super) async fn stage(
         }
         Err(e) => Err(e),
     };
-    let ended = match (ended, &staging.carrier) {
-        (Ok(info), Some(carrier)) if resume.carried_on => match carrier.carry_on(&id).await {
-            Ok(()) => Ok(info),
-            Err(e) => {
-                // Nobody will take it up by itself: it waits, partial, for a caller.
-                resume.carried_on = false;
-                progress.warn(format!(
-                    "The server could not go on staging by itself ({}).",
-                    e.message
-                ));
-                let status = Status::Partial(resume.encode());
-                staging.store.finish(&id, status, lease(&run)).await
+    let ended = match ended {
+        // Only one that is still partial goes on: a cancel may have ended it meanwhile.
+        Ok(info) if resume.carried_on && matches!(info.status, Status::Partial(_)) => {
+            match carry_on(&run, &mut resume, 0).await {
+                Ok(None) => Ok(info),
+                Ok(Some((info, why))) => {
+                    progress.warn(format!(
+                        "The server could not go on staging by itself ({why})."
+                    ));
+                    Ok(info)
+                }
+                Err(e) => Err(e),
             }
-        },
-        (ended, _) => ended,
+        }
+        ended => ended,
     };
     match ended {
         Ok(info) => {
@@ -101,18 +107,36 @@ pub(super) async fn stage(
         )),
         Err(e) => {
             // A passing fault (NCBI unreachable, rate limited) leaves the dataset partial from
-            // its last committed batch, so the next call continues instead of starting over.
+            // its last committed batch, so that it continues instead of starting over: by
+            // itself a while later where the server carries stagings on (a few times, each
+            // longer after the last), else with the caller's next call.
             let passing = matches!(e.kind, ErrorKind::Unavailable | ErrorKind::RateLimited);
             if let (true, Some(work)) = (passing, progress.committed.take()) {
                 if work.remaining() > 0 {
                     resume.work = work;
-                    // Left to a caller: the fault may last, and a caller sees it and decides.
-                    resume.carried_on = false;
-                    staging
+                    resume.faults += 1;
+                    let now = run.platform.now_unix_ms();
+                    let retry = staging.carrier.as_ref().and(retry_after_ms(resume.faults));
+                    resume.carried_on = retry.is_some();
+                    resume.fault = retry.map(|after| Paused {
+                        error: e.message.clone(),
+                        retry_at_ms: now.saturating_add(after),
+                    });
+                    let info = staging
                         .store
                         .finish(&id, Status::Partial(resume.encode()), lease(&run))
                         .await?;
-                    return Err(interrupted(e, &id, staged));
+                    let retrying = match retry {
+                        Some(after) if matches!(info.status, Status::Partial(_)) => {
+                            carry_on(&run, &mut resume, after).await?.is_none()
+                        }
+                        _ => false,
+                    };
+                    return Err(if retrying {
+                        paused(e, &id, staged, resume.fault.as_ref())
+                    } else {
+                        interrupted(e, &id, staged)
+                    });
                 }
             }
             let reason = format!(
@@ -126,6 +150,32 @@ pub(super) async fn stage(
             Err(failed(e, &id, staged))
         }
     }
+}
+
+/// Asks the carrier for the staging's next step `after_ms` from now: None once asked. Where
+/// it cannot take it, nobody will go on by itself, so the dataset is stored partial for a
+/// caller instead: the dataset as it then stands, and why.
+async fn carry_on(
+    run: &Run<'_>,
+    resume: &mut Resume,
+    after_ms: u64,
+) -> Result<Option<(DatasetInfo, String)>> {
+    let staging = run.staging;
+    let asked = match staging.carrier.as_ref() {
+        Some(carrier) => carrier.carry_on(&run.id, after_ms).await,
+        None => Err(Error::internal("this server carries no staging on")),
+    };
+    let Err(e) = asked else {
+        return Ok(None);
+    };
+    resume.carried_on = false;
+    resume.fault = None;
+    let lease = staging.limits.lease(run.platform.now_unix_ms());
+    let info = staging
+        .store
+        .finish(&run.id, Status::Partial(resume.encode()), lease)
+        .await?;
+    Ok(Some((info, e.message)))
 }
 
 /// The dataset disappeared under its own staging: its lifetime ran out (no write for a whole
@@ -298,6 +348,24 @@ fn interrupted(e: Error, id: &str, staged: u64) -> Error {
     .suggest(format!(
         "Continue later with {{\"operation\": \"fetch_and_stage\", \"data_access_id\": \"{id}\"}}."
     ))
+}
+
+/// A passing fault mid-staging that the server outlasts by itself: the dataset reads as
+/// loading and the next step is due at `fault`'s time.
+fn paused(e: Error, id: &str, staged: u64, fault: Option<&Paused>) -> Error {
+    let when = fault.map_or(String::new(), |f| {
+        format!(" at {}", crate::staging::iso8601(f.retry_at_ms))
+    });
+    about_dataset(
+        e,
+        id,
+        "loading",
+        staged,
+        format!("Staging paused; dataset {id} holds {staged} records, and the server goes on staging the rest by itself{when}."),
+    )
+    .suggest(
+        "Query what is staged so far, or follow its progress with operation list_datasets; nothing needs to be called to finish it.",
+    )
 }
 
 /// A staging failure, pointing at the partial dataset that now says `failed`.

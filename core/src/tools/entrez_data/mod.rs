@@ -149,10 +149,16 @@ pub fn status_warnings(info: &DatasetInfo) -> Vec<String> {
             info.id, info.records
         )],
         status @ crate::staging::store::Status::Partial(_) => match cursor::carried(status) {
-            Some(resume) => vec![format!(
-                "Dataset {} is still loading: {} records so far, {} to go; the server stages the rest by itself, so results may change.",
-                info.id, info.records, resume.work.remaining()
-            )],
+            Some(resume) => vec![match &resume.fault {
+                Some(paused) => format!(
+                    "Dataset {} is still loading: {} records so far, {} to go; it was {}, so results may change.",
+                    info.id, info.records, resume.work.remaining(), paused.describe()
+                ),
+                None => format!(
+                    "Dataset {} is still loading: {} records so far, {} to go; the server stages the rest by itself, so results may change.",
+                    info.id, info.records, resume.work.remaining()
+                ),
+            }],
             None => vec![format!(
             "Dataset {} is partial: {} records so far; fetch_and_stage with this data_access_id stages the rest.",
             info.id, info.records

@@ -180,6 +180,8 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
         server_key: ctx.may_use_server_key(),
         task: ctx.task,
         batches: 0,
+        faults: 0,
+        fault: None,
     };
     let defer = ctx.task && staging.carrier.is_some();
     Box::pin(stage(run, resume, progress, 0, defer)).await

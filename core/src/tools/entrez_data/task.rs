@@ -131,7 +131,8 @@ fn of_kept(k: &Kept) -> Task {
 }
 
 fn of_dataset(registry: &Registry, info: &DatasetInfo, kept: Option<Kept>) -> Task {
-    let remaining = carried(&info.status).map(|r| r.work.remaining());
+    let carried = carried(&info.status);
+    let remaining = carried.as_ref().map(|r| r.work.remaining());
     let (status, message) = match (&info.status, remaining) {
         (Stored::Loading, _) => (
             Status::Working,
@@ -139,7 +140,14 @@ fn of_dataset(registry: &Registry, info: &DatasetInfo, kept: Option<Kept>) -> Ta
         ),
         (Stored::Partial(_), Some(left)) => (
             Status::Working,
-            format!("{} records staged, {left} to go", info.records),
+            match carried.and_then(|r| r.fault) {
+                Some(paused) => format!(
+                    "{} records staged, {left} to go; {}",
+                    info.records,
+                    paused.describe()
+                ),
+                None => format!("{} records staged, {left} to go", info.records),
+            },
         ),
         (Stored::Complete, _) => (
             Status::Completed,
