@@ -3,7 +3,7 @@
 
 use super::{lock, Inner};
 use entrez_mcp_core::error::Result;
-use entrez_mcp_core::staging::store::{Kept, CANCELLED, CANCEL_MARK};
+use entrez_mcp_core::staging::store::{Kept, CANCELLED, CANCEL_MARK, KEPT_PER_OWNER};
 use entrez_mcp_sqlite::store_error;
 use rusqlite::{params, OptionalExtension};
 
@@ -13,9 +13,6 @@ CREATE TABLE IF NOT EXISTS kept (
   id TEXT PRIMARY KEY, owner TEXT NOT NULL, result TEXT NOT NULL,
   created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS kept_expires ON kept (expires_ms);";
-
-/// Kept results per owner natively: a caller who makes every call a task cannot fill the disk.
-pub const KEPT_PER_OWNER: i64 = 200;
 
 impl Inner {
     /// See `SqlStore::cancel`: one statement per case, under the catalog's lock.
@@ -48,7 +45,7 @@ impl Inner {
         catalog
             .execute(
                 "DELETE FROM kept WHERE owner = ?1 AND id NOT IN (SELECT id FROM kept WHERE owner = ?1 ORDER BY created_ms DESC LIMIT ?2)",
-                params![kept.owner, KEPT_PER_OWNER - 1],
+                params![kept.owner, KEPT_PER_OWNER as i64 - 1],
             )
             .map_err(store_error)?;
         catalog

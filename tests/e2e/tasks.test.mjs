@@ -9,6 +9,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { EDGE, URL_UNDER_TEST, TASKS_EXTENSION, callerKeyHeaders, postModern } from './helpers.mjs';
 
 const synthetic = (from, n) => Array.from({ length: n }, (_, i) => String(from + i));
@@ -105,5 +106,33 @@ describe(`tasks [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, (
     const plain = await modern('tools/call', args, { extension: false, name: 'entrez_data' });
     assert.equal(plain.json.result.resultType, 'complete', plain.text);
     assert.equal(plain.json.result.structuredContent.status, 'complete');
+  });
+
+  test('2025-11-25: a caller keeps at most 200 task results; the oldest go first', async () => {
+    const client = await connect('entrez-mcp-e2e-tasks-many');
+    try {
+      const ids = [];
+      for (let i = 0; i < 201; i++) {
+        const created = await client.request(
+          { method: 'tools/call', params: { name: 'entrez_data', arguments: { operation: 'list_datasets' }, task: {} } },
+          CreateTaskResultSchema,
+        );
+        ids.push(created.task.taskId);
+      }
+      const kept = [];
+      for (const id of ids) {
+        try {
+          const task = await client.experimental.tasks.getTask(id);
+          assert.equal(task.status, 'completed');
+          kept.push(id);
+        } catch (e) {
+          assert.match(String(e.message), /No task/);
+        }
+      }
+      assert.equal(kept.length, 200, `kept ${kept.length} of 201`);
+      assert.ok(kept.includes(ids.at(-1)), 'the newest is kept');
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -31,6 +31,10 @@ pub const CANCELLED: &str =
 /// step's own end then records [`CANCELLED`], whatever it would have recorded.
 pub const CANCEL_MARK: &str = "cancel requested";
 
+/// Task results one owner keeps at most, on every store: past it the oldest go first, so a
+/// caller who makes every call a task cannot fill the operator's storage.
+pub const KEPT_PER_OWNER: u64 = 200;
+
 /// The time of a write and the expiry it renews the dataset to.
 ///
 /// A dataset lives its lifetime from when it was last written, not from when it was
@@ -344,7 +348,7 @@ pub trait SqlStore: MaybeSendSync {
     /// end records the same. False when it is neither (ended, or no such dataset).
     fn cancel<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<bool>>;
 
-    /// Keeps a task's result until it expires.
+    /// Keeps a task's result until it expires; an owner's oldest past [`KEPT_PER_OWNER`] go.
     fn keep<'a>(&'a self, kept: Kept) -> BoxFuture<'a, Result<()>>;
 
     /// A kept task result, unless it expired.

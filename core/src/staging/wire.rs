@@ -59,6 +59,9 @@ pub enum DatasetCommand {
         /// The result and its owner.
         kept: super::store::Kept,
     },
+    /// Forget the task result kept here (its owner keeps too many); an object that holds no
+    /// dataset besides goes whole.
+    Forget,
     /// The result kept here, unless it expired.
     Kept {
         /// The time of the request.
@@ -116,6 +119,16 @@ pub enum CatalogCommand {
     List {
         /// Now, Unix ms.
         now_ms: u64,
+    },
+    /// Note a task result kept for the owner; answers with the ids of the owner's oldest
+    /// results past [`super::store::KEPT_PER_OWNER`], which the store then forgets.
+    Keep {
+        /// The task id.
+        id: String,
+        /// When it was kept, Unix ms.
+        created_ms: u64,
+        /// When it expires, Unix ms.
+        expires_ms: u64,
     },
 }
 

@@ -342,6 +342,16 @@ impl SqlStore for DurableStore {
     fn keep<'a>(&'a self, kept: Kept) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
             let id = kept.id.clone();
+            let note = CatalogCommand::Keep {
+                id: id.clone(),
+                created_ms: kept.created_ms,
+                expires_ms: kept.expires_ms,
+            };
+            let oldest: Vec<String> = self.catalog(&kept.owner, &note).await?;
+            let forgotten = oldest
+                .iter()
+                .map(|old| self.dataset::<()>(old, &DatasetCommand::Forget));
+            futures_util::future::join_all(forgotten).await;
             self.dataset(&id, &DatasetCommand::Keep { kept }).await
         })
     }

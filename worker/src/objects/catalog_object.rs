@@ -5,16 +5,21 @@
 //! owner has a catalog object recording ids and expiry times. Reserving an
 //! id checks and inserts in one synchronous step of a single-threaded
 //! object, so two concurrent stagings can never both take the last slot.
+//! It also notes the owner's kept task results, so that an owner keeps at most
+//! `KEPT_PER_OWNER` of them, each in an object of its own.
 
 use super::do_sql::{command, exec, integer, reply, rows};
 use entrez_mcp_core::error::{Error, Result};
 use entrez_mcp_core::staging::limits;
 use entrez_mcp_core::staging::rows::SqlValue;
+use entrez_mcp_core::staging::store::KEPT_PER_OWNER;
 use entrez_mcp_core::staging::wire::CatalogCommand;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorageValue, State};
 
-const ENTRY_DDL: &str =
-    "CREATE TABLE IF NOT EXISTS dataset_entry (id TEXT PRIMARY KEY, expires_ms INTEGER NOT NULL)";
+const ENTRY_DDL: [&str; 2] = [
+    "CREATE TABLE IF NOT EXISTS dataset_entry (id TEXT PRIMARY KEY, expires_ms INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS kept_entry (id TEXT PRIMARY KEY, created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL)",
+];
 
 /// The Durable Object that lists one owner's datasets.
 #[durable_object]
@@ -44,6 +49,11 @@ impl DurableObject for EntrezCatalog {
             CatalogCommand::Renew { id, expires_ms } => reply(self.renew(&id, expires_ms)),
             CatalogCommand::Release { id } => reply(self.release(&id)),
             CatalogCommand::List { now_ms } => reply(self.list(now_ms)),
+            CatalogCommand::Keep {
+                id,
+                created_ms,
+                expires_ms,
+            } => reply(self.keep(&id, created_ms, expires_ms)),
         }
     }
 }
@@ -51,7 +61,9 @@ impl DurableObject for EntrezCatalog {
 impl EntrezCatalog {
     fn sql(&self) -> Result<worker::SqlStorage> {
         let sql = self.state.storage().sql();
-        exec(&sql, ENTRY_DDL, Vec::new())?;
+        for ddl in ENTRY_DDL {
+            exec(&sql, ddl, Vec::new())?;
+        }
         Ok(sql)
     }
 
@@ -101,14 +113,48 @@ impl EntrezCatalog {
     fn list(&self, now_ms: u64) -> Result<Vec<String>> {
         let sql = self.sql()?;
         Self::forget_expired(&sql, now_ms)?;
-        Ok(
-            rows(&sql, "SELECT id FROM dataset_entry ORDER BY id", Vec::new())?
-                .into_iter()
-                .filter_map(|row| match row.into_iter().next() {
-                    Some(SqlValue::Text(id)) => Some(id),
-                    _ => None,
-                })
-                .collect(),
-        )
+        ids(&sql, "SELECT id FROM dataset_entry ORDER BY id", Vec::new())
     }
+
+    /// Notes a kept result; the ids of the owner's oldest past the ceiling, which it forgets.
+    fn keep(&self, id: &str, created_ms: u64, expires_ms: u64) -> Result<Vec<String>> {
+        let sql = self.sql()?;
+        exec(
+            &sql,
+            "DELETE FROM kept_entry WHERE expires_ms <= ?",
+            vec![SqlStorageValue::Integer(created_ms as i64)],
+        )?;
+        exec(
+            &sql,
+            "INSERT OR REPLACE INTO kept_entry (id, created_ms, expires_ms) VALUES (?, ?, ?)",
+            vec![
+                id.into(),
+                SqlStorageValue::Integer(created_ms as i64),
+                SqlStorageValue::Integer(expires_ms as i64),
+            ],
+        )?;
+        let over = vec![SqlStorageValue::Integer(KEPT_PER_OWNER as i64)];
+        let oldest = ids(
+            &sql,
+            "SELECT id FROM kept_entry ORDER BY created_ms DESC, id LIMIT -1 OFFSET ?",
+            over.clone(),
+        )?;
+        exec(
+            &sql,
+            "DELETE FROM kept_entry WHERE id NOT IN (SELECT id FROM kept_entry ORDER BY created_ms DESC, id LIMIT ?)",
+            over,
+        )?;
+        Ok(oldest)
+    }
+}
+
+/// The first column of each row, as text.
+fn ids(sql: &worker::SqlStorage, query: &str, params: Vec<SqlStorageValue>) -> Result<Vec<String>> {
+    Ok(rows(sql, query, params)?
+        .into_iter()
+        .filter_map(|row| match row.into_iter().next() {
+            Some(SqlValue::Text(id)) => Some(id),
+            _ => None,
+        })
+        .collect())
 }

@@ -83,6 +83,7 @@ impl DurableObject for EntrezDataset {
             DatasetCommand::Cancel { now_ms } => reply(self.cancel(now_ms)),
             DatasetCommand::Keep { kept } => reply(self.keep(kept, now).await),
             DatasetCommand::Kept { now_ms } => reply(self.kept(now_ms)),
+            DatasetCommand::Forget => reply(self.forget().await),
             DatasetCommand::Info => reply(self.info(now).await),
             DatasetCommand::Query { sql, policy } => reply(self.query(&sql, policy, now)),
             DatasetCommand::Check { sql } => reply(self.check(&sql)),
@@ -413,6 +414,16 @@ impl EntrezDataset {
         )?;
         self.arm(kept.expires_ms.saturating_sub(now).max(1) as i64)
             .await
+    }
+
+    /// Forgets the result kept here; an object that holds nothing else goes whole.
+    async fn forget(&self) -> Result<()> {
+        if self.meta()?.is_some() {
+            exec(&self.sql(), KEPT_DDL, Vec::new())?;
+            exec(&self.sql(), "DELETE FROM entrez_kept", Vec::new())?;
+            return Ok(());
+        }
+        self.drop_all().await.map(|_| ())
     }
 
     fn kept(&self, now: u64) -> Result<Option<Kept>> {
