@@ -31,8 +31,8 @@ fi
 # JSON, math and window functions, virtual tables (json_each, pragma_*) and the
 # authorizer stay: queries that use them must prepare exactly as on Durable Objects.
 # After worker-build, binaryen's wasm-opt (npm package binaryen, pinned in package.json) runs
-# -O1 with duplicate-function elimination (1.3% smaller gzipped) and dead-argument
-# elimination, and orders functions by crate, then by their first bytes of code
+# -O1 with duplicate-function elimination (1.3% smaller gzipped), dead-argument
+# elimination and a last clean-up of locals and blocks (0.3%), and orders functions by crate, then by their first bytes of code
 # (scripts/wasm-order-names.mjs: 6.7% smaller gzipped). Its -Oz and -Os shrink the raw module more but grow the gzipped one
 # (README), so they are not used. ENTREZ_WASM_OPT=0 skips the pass.
 # SIMD (simd128, which Workers' V8 runs) is on: the module is smaller and parsing faster.
