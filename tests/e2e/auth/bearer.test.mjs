@@ -237,6 +237,40 @@ describe(`anonymous callers beside tokens [${EDGE}]`, { skip: !OPEN && 'E2E_OPEN
     }
   });
 
+  test('a passing fault puts a carried staging off, and it then ends by itself', async () => {
+    const c = await connect(OPEN, TOKENS.alice);
+    try {
+      const ids = synthetic(EDGE === 'worker' ? 90_030_001 : 90_033_001, 1000);
+      const r = await data(c, { operation: 'fetch_and_stage', database: 'pubmed', ids, max_records: 1000 });
+      assert.equal(r.structuredContent.status, 'loading', JSON.stringify(r.structuredContent));
+      const id = r.structuredContent.data_access_id;
+      // NCBI answers 503 to every attempt of the next request: past its retries, the step
+      // that sent it puts the staging off (30 s) instead of leaving it for a caller.
+      const fault = await request(`${REPLAY}/__replay/fail`, {
+        method: 'POST',
+        body: JSON.stringify({ status: 503, count: 4 }),
+      });
+      assert.equal(fault.status, 200, fault.text);
+      const count = { operation: 'query', data_access_id: id, sql: 'SELECT COUNT(*), COUNT(DISTINCT pmid) FROM article' };
+      let q;
+      let paused = false;
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        q = await data(c, count);
+        assert.equal(q.isError, false, JSON.stringify(q.structuredContent));
+        paused ||= (q.structuredContent.warnings || []).some((w) => /paused by a passing fault \(.*tries again at/.test(w));
+        if (q.structuredContent.status !== 'loading') break;
+        assert.ok(Date.now() < deadline, `still loading: ${JSON.stringify(q.structuredContent.warnings)}`);
+        await new Promise((res) => setTimeout(res, 500));
+      }
+      assert.ok(paused, 'the warning named the fault and the next try');
+      assert.equal(q.structuredContent.status, 'complete', JSON.stringify(q.structuredContent));
+      assert.deepEqual(q.structuredContent.rows[0], [1000, 1000]);
+    } finally {
+      await c.close();
+    }
+  });
+
   test('a staging task cancelled mid-way keeps what it staged, and a stranger cannot reach it', async () => {
     const modern = (token, method, params) =>
       postModern(OPEN, method, params, {

@@ -348,10 +348,10 @@ impl SqlStore for DurableStore {
                 expires_ms: kept.expires_ms,
             };
             let oldest: Vec<String> = self.catalog(&kept.owner, &note).await?;
-            let forgotten = oldest
-                .iter()
-                .map(|old| self.dataset::<()>(old, &DatasetCommand::Forget));
-            futures_util::future::join_all(forgotten).await;
+            // One at a time: past the ceiling, each new result pushes one old one out.
+            for old in oldest {
+                let _ = self.dataset::<()>(&old, &DatasetCommand::Forget).await;
+            }
             self.dataset(&id, &DatasetCommand::Keep { kept }).await
         })
     }

@@ -75,7 +75,7 @@ pub(super) async fn stage(
     let ended = match ended {
         // Only one that is still partial goes on: a cancel may have ended it meanwhile.
         Ok(info) if resume.carried_on && matches!(info.status, Status::Partial(_)) => {
-            match carry_on(&run, &mut resume, 0).await {
+            match Box::pin(carry_on(&run, &mut resume, 0)).await {
                 Ok(None) => Ok(info),
                 Ok(Some((info, why))) => {
                     progress.warn(format!(
@@ -128,7 +128,9 @@ pub(super) async fn stage(
                         .await?;
                     let retrying = match retry {
                         Some(after) if matches!(info.status, Status::Partial(_)) => {
-                            carry_on(&run, &mut resume, after).await?.is_none()
+                            Box::pin(carry_on(&run, &mut resume, after))
+                                .await?
+                                .is_none()
                         }
                         _ => false,
                     };
