@@ -16,6 +16,8 @@ pub const DEFAULT_RECORDS: u64 = 1_000;
 pub const DEFAULT_TTL_SECS: u64 = 24 * 60 * 60;
 /// Default datasets one owner may hold at once.
 pub const DEFAULT_MAX_DATASETS: u64 = 20;
+/// Default stagings one owner may have running at once (loading, or carried on by the server).
+pub const DEFAULT_MAX_RUNNING: u64 = 4;
 /// Default rows (all tables together) one dataset may hold.
 pub const DEFAULT_MAX_ROWS: u64 = 5_000_000;
 /// Default size of one dataset on disk.
@@ -34,6 +36,9 @@ pub struct Limits {
     pub ttl_secs: u64,
     /// `ENTREZ_DATA_MAX_DATASETS`: datasets per owner.
     pub max_datasets: u64,
+    /// `ENTREZ_DATA_MAX_RUNNING`: stagings per owner still running (loading, or carried on
+    /// by the server in the background, a task's among them).
+    pub max_running: u64,
     /// `ENTREZ_DATA_MAX_ROWS`: rows per dataset.
     pub max_rows: u64,
     /// `ENTREZ_DATA_MAX_DATASET_BYTES`: bytes per dataset.
@@ -54,6 +59,7 @@ impl Default for Limits {
         Limits {
             ttl_secs: DEFAULT_TTL_SECS,
             max_datasets: DEFAULT_MAX_DATASETS,
+            max_running: DEFAULT_MAX_RUNNING,
             max_rows: DEFAULT_MAX_ROWS,
             max_dataset_bytes: DEFAULT_MAX_DATASET_BYTES,
             max_owner_bytes: DEFAULT_MAX_OWNER_BYTES,
@@ -85,6 +91,7 @@ impl Limits {
         Limits {
             ttl_secs: get("ENTREZ_DATA_TTL_SECS", d.ttl_secs),
             max_datasets: get("ENTREZ_DATA_MAX_DATASETS", d.max_datasets),
+            max_running: get("ENTREZ_DATA_MAX_RUNNING", d.max_running),
             max_rows: get("ENTREZ_DATA_MAX_ROWS", d.max_rows),
             max_dataset_bytes: get("ENTREZ_DATA_MAX_DATASET_BYTES", d.max_dataset_bytes),
             max_owner_bytes: get("ENTREZ_DATA_MAX_OWNER_BYTES", d.max_owner_bytes),
@@ -100,6 +107,7 @@ impl Limits {
             "max_records_per_staging": MAX_RECORDS,
             "ttl_secs": self.ttl_secs,
             "max_datasets": self.max_datasets,
+            "max_running_stagings": self.max_running,
             "max_rows_per_dataset": self.max_rows,
             "max_bytes_per_dataset": self.max_dataset_bytes,
             "max_bytes_per_owner": self.max_owner_bytes,

@@ -326,3 +326,23 @@ fn a_staging_that_keeps_meeting_faults_is_left_for_a_caller_after_its_retries() 
     drive(&s, &asked);
     assert_eq!(scalar(&s, &id, "SELECT COUNT(*) FROM article"), 600);
 }
+
+#[test]
+fn a_caller_has_at_most_four_stagings_running_at_once() {
+    let replay = Replay::start();
+    let asked = Asked::default();
+    let s = carried_server(&replay, SqliteStore::in_memory().unwrap(), &asked);
+    let batch =
+        |n: u64| -> Vec<u64> { (90_000_001 + n * 1_000..=90_000_600 + n * 1_000).collect() };
+    for n in 0..4 {
+        let started = stage(&s, json!({"ids": batch(n)}));
+        assert_eq!(started["status"], "loading", "{started}");
+    }
+    let refused = err(&s, json!({"operation": "fetch_and_stage", "ids": batch(4)}));
+    assert_eq!(refused["code"], "dataset_quota_exceeded", "{refused}");
+    assert_eq!(refused["details"]["limit"], "owner_running", "{refused}");
+    // Once they end, the caller may start another.
+    drive(&s, &asked);
+    let next = stage(&s, json!({"ids": batch(4)}));
+    assert_eq!(next["status"], "loading", "{next}");
+}

@@ -53,6 +53,21 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
             frees,
         ));
     }
+    // Stagings still running hold NCBI's shared budget in the background: a caller may have
+    // a few at once, not a queue of them.
+    let running = mine
+        .iter()
+        .filter(|d| d.status == Status::Loading || super::cursor::carried(&d.status).is_some())
+        .count() as u64;
+    if running >= limits.max_running {
+        return Err(over_quota(
+            format!(
+                "You already have {running} stagings running, the most one caller may have at once (ENTREZ_DATA_MAX_RUNNING); wait for one to end (list_datasets shows them loading), or cancel its task."
+            ),
+            "owner_running",
+            None,
+        ));
+    }
     if used >= limits.max_owner_bytes {
         return Err(over_quota(
             format!(
