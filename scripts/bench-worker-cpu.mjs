@@ -115,12 +115,13 @@ const call = (bench, args) => {
   const [us, text] = wallUs(() => bench.call("tools/call", "entrez_data", Buffer.from(JSON.stringify(req))));
   const reply = JSON.parse(text);
   const result = reply.result;
-  if (!result || result.isError) throw new Error(`call failed: ${text.slice(0, 400)}`);
+  if (!result || result.isError) throw new Error(`call failed: ${JSON.stringify(result?.structuredContent ?? reply.error).slice(0, 600)}`);
   return [us, result.structuredContent];
 };
 const drop = (bench, dataset) => call(bench, { operation: "drop_dataset", data_access_id: dataset });
 
-const list = (bench) => call(bench, { operation: "list_datasets" })[1].datasets;
+const dataset = (bench, id) =>
+  call(bench, { operation: "list_datasets" })[1].datasets.find((d) => d.data_access_id === id);
 
 // Stages `records` by a search, in one call and the steps the server then runs by itself
 // (on Workers, alarms of the dataset's Durable Object); the CPU of each call and step.
@@ -132,11 +133,11 @@ const stageAll = (bench, records) => {
     const [us, outcome] = wallUs(() => bench.step());
     if (outcome === "") break;
     if (outcome.startsWith("error")) throw new Error(`step failed: ${outcome}`);
-    const now = list(bench).find((d) => d.data_access_id === st.data_access_id).records;
+    const now = dataset(bench, st.data_access_id).records;
     calls.push({ us, records: now - before });
     before = now;
   }
-  const last = list(bench).find((d) => d.data_access_id === st.data_access_id);
+  const last = dataset(bench, st.data_access_id);
   if (last.status !== "complete" || last.records !== records) throw new Error(`staged ${last.records} of ${records}: ${last.status}`);
   drop(bench, last.data_access_id);
   return calls;

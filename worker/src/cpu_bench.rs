@@ -145,7 +145,8 @@ impl Bench {
         }
     }
 
-    /// One stateless (2026-07-28) `POST /mcp` with this JSON-RPC body; returns the reply body.
+    /// One stateless (2026-07-28) `POST /mcp` with this JSON-RPC body, under a caller's own key;
+    /// returns the reply body.
     pub fn call(&self, method: &str, name: &str, body: &[u8]) -> String {
         let request = HttpRequest {
             method: "POST".into(),
@@ -160,6 +161,12 @@ impl Bench {
                 ("mcp-protocol-version".into(), "2026-07-28".into()),
                 ("mcp-method".into(), method.into()),
                 ("mcp-name".into(), name.into()),
+                // A caller's key makes its datasets listable (a stateless caller with neither
+                // session nor key stages into the handle pool, which lists nothing).
+                (
+                    "x-ncbi-api-key".into(),
+                    "bench-caller-key-0123456789abcdef".into(),
+                ),
             ],
             body: body.to_vec(),
             client_ip: Some("127.0.0.1".into()),

@@ -18,6 +18,9 @@
 //! runs, so a query's time limit here is the object's CPU limit; the row
 //! count, result size and count cap are enforced as natively.
 
+mod steps;
+mod tasks;
+
 use super::do_sql::{self, command, exec, integer, read, reply, transaction};
 use entrez_mcp_core::error::{Error, ErrorKind, Result};
 use entrez_mcp_core::staging::carrier::{is_carried, RETAKE_MS};
@@ -26,8 +29,8 @@ use entrez_mcp_core::staging::guard::{self, QueryPolicy};
 use entrez_mcp_core::staging::limits;
 use entrez_mcp_core::staging::rows::SqlValue;
 use entrez_mcp_core::staging::store::{
-    Appended, Caps, DatasetInfo, Kept, Lease, QueryResult, Status, TableCount, TableInfo,
-    ABANDONED, CANCELLED, CANCEL_MARK, STALE_LOADING_MS,
+    Appended, Caps, DatasetInfo, Lease, QueryResult, Status, TableCount, TableInfo, ABANDONED,
+    CANCELLED, CANCEL_MARK, STALE_LOADING_MS,
 };
 use entrez_mcp_core::staging::wire::{layout_named, DatasetCommand, WireBatch, WireDataset};
 use entrez_mcp_sqlite::{describe, replica};
@@ -38,11 +41,6 @@ const META_DDL: &str = "CREATE TABLE entrez_meta (
   source TEXT NOT NULL, status TEXT NOT NULL, reason TEXT,
   created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,
   records INTEGER NOT NULL DEFAULT 0, rows INTEGER NOT NULL DEFAULT 0, tables TEXT NOT NULL)";
-
-/// A task's kept result, in an object of its own (named by the task id).
-const KEPT_DDL: &str = "CREATE TABLE IF NOT EXISTS entrez_kept (
-  id TEXT PRIMARY KEY, owner TEXT NOT NULL, result TEXT NOT NULL,
-  created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL)";
 
 const META_COLUMNS: &str =
     "id, owner, database, layout, source, status, reason, created_ms, expires_ms, updated_ms, records, rows, tables";
@@ -139,49 +137,6 @@ impl EntrezDataset {
             .set_alarm(offset_ms)
             .await
             .map_err(|e| Error::internal(format!("cannot arm the alarm: {e}")))
-    }
-
-    /// Whether the alarm is the next step of a staging the server carries on: one stored
-    /// `partial` with its cursor, or one still `loading` whose step stopped (the isolate or
-    /// the runtime went away mid-step) and has written nothing for [`RETAKE_MS`], which is
-    /// put back to `partial` from the cursor its last step stored.
-    fn step_due(&self, m: &Meta, now: u64) -> bool {
-        let carried = m.reason.as_deref().is_some_and(is_carried);
-        match m.info.status {
-            Status::Partial(_) => carried,
-            Status::Loading if carried && now.saturating_sub(m.info.updated_ms) > RETAKE_MS => {
-                exec(
-                    &self.sql(),
-                    "UPDATE entrez_meta SET status = 'partial'",
-                    Vec::new(),
-                )
-                .is_ok()
-            }
-            _ => false,
-        }
-    }
-
-    /// Runs one step, with a watchdog alarm armed first: should this invocation end mid-step,
-    /// the alarm comes back and takes the staging up from its last stored cursor.
-    async fn step(&self, id: &str) -> worker::Result<Response> {
-        self.state
-            .storage()
-            .set_alarm((RETAKE_MS + 1_000) as i64)
-            .await?;
-        let endpoint = match crate::fetch::endpoint(&self.env) {
-            Ok(e) => e,
-            Err(message) => return Response::error(message, 500),
-        };
-        // A step that leaves records asks for the next one itself (CarryOn arms the alarm
-        // anew); an ended one leaves the watchdog, which then finds nothing to do and arms
-        // the expiry check.
-        match Box::pin(endpoint.server.carry_on(id)).await {
-            Ok(step) => Response::ok(format!("{step:?}")),
-            Err(e) => {
-                worker::console_warn!("staging dataset {id} stopped: {}", e.message);
-                Response::ok("stopped")
-            }
-        }
     }
 
     fn sql(&self) -> worker::SqlStorage {
@@ -373,77 +328,6 @@ impl EntrezDataset {
             ],
         )?;
         Ok(Some(position))
-    }
-
-    /// See `SqlStore::cancel`; the object runs one request at a time, so it is one step.
-    fn cancel(&self, now: u64) -> Result<bool> {
-        let Some(meta) = self.meta()? else {
-            return Ok(false);
-        };
-        let (status, reason) = match meta.info.status {
-            Status::Partial(_) => ("failed", CANCELLED),
-            Status::Loading => ("loading", CANCEL_MARK),
-            _ => return Ok(false),
-        };
-        exec(
-            &self.sql(),
-            "UPDATE entrez_meta SET status = ?, reason = ?, updated_ms = MAX(updated_ms, ?)",
-            vec![
-                status.into(),
-                reason.into(),
-                SqlStorageValue::Integer(if status == "failed" { now as i64 } else { 0 }),
-            ],
-        )?;
-        Ok(true)
-    }
-
-    /// Keeps a task's result in this otherwise empty object; the alarm removes it at expiry.
-    async fn keep(&self, kept: Kept, now: u64) -> Result<()> {
-        let sql = self.sql();
-        exec(&sql, KEPT_DDL, Vec::new())?;
-        exec(
-            &sql,
-            "INSERT OR REPLACE INTO entrez_kept (id, owner, result, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?)",
-            vec![
-                kept.id.into(),
-                kept.owner.into(),
-                kept.result.into(),
-                SqlStorageValue::Integer(kept.created_ms as i64),
-                SqlStorageValue::Integer(kept.expires_ms as i64),
-            ],
-        )?;
-        self.arm(kept.expires_ms.saturating_sub(now).max(1) as i64)
-            .await
-    }
-
-    /// Forgets the result kept here; an object that holds nothing else goes whole.
-    async fn forget(&self) -> Result<()> {
-        if self.meta()?.is_some() {
-            exec(&self.sql(), KEPT_DDL, Vec::new())?;
-            exec(&self.sql(), "DELETE FROM entrez_kept", Vec::new())?;
-            return Ok(());
-        }
-        self.drop_all().await.map(|_| ())
-    }
-
-    fn kept(&self, now: u64) -> Result<Option<Kept>> {
-        let Some(row) = do_sql::only_row(
-            &self.sql(),
-            "SELECT id, owner, result, created_ms, expires_ms FROM entrez_kept",
-        )?
-        else {
-            return Ok(None);
-        };
-        let text = |i: usize| do_sql::text(&row[i]);
-        let int = |i: usize| do_sql::unsigned(&row[i]);
-        let kept = Kept {
-            id: text(0),
-            owner: text(1),
-            result: text(2),
-            created_ms: int(3),
-            expires_ms: int(4),
-        };
-        Ok((kept.expires_ms > now).then_some(kept))
     }
 
     async fn info(&self, now: u64) -> Result<Option<DatasetInfo>> {

@@ -1,0 +1,53 @@
+//! The steps of a staging the server carries on by itself: the object's alarm runs each
+//! (`staging::carrier`), with a watchdog armed first.
+
+use super::super::do_sql::exec;
+use super::{EntrezDataset, Meta};
+use entrez_mcp_core::staging::carrier::{is_carried, RETAKE_MS};
+use entrez_mcp_core::staging::store::Status;
+use worker::Response;
+
+impl EntrezDataset {
+    /// Whether the alarm is the next step of a staging the server carries on: one stored
+    /// `partial` with its cursor, or one still `loading` whose step stopped (the isolate or
+    /// the runtime went away mid-step) and has written nothing for [`RETAKE_MS`], which is
+    /// put back to `partial` from the cursor its last step stored.
+    pub(super) fn step_due(&self, m: &Meta, now: u64) -> bool {
+        let carried = m.reason.as_deref().is_some_and(is_carried);
+        match m.info.status {
+            Status::Partial(_) => carried,
+            Status::Loading if carried && now.saturating_sub(m.info.updated_ms) > RETAKE_MS => {
+                exec(
+                    &self.sql(),
+                    "UPDATE entrez_meta SET status = 'partial'",
+                    Vec::new(),
+                )
+                .is_ok()
+            }
+            _ => false,
+        }
+    }
+
+    /// Runs one step, with a watchdog alarm armed first: should this invocation end mid-step,
+    /// the alarm comes back and takes the staging up from its last stored cursor.
+    pub(super) async fn step(&self, id: &str) -> worker::Result<Response> {
+        self.state
+            .storage()
+            .set_alarm((RETAKE_MS + 1_000) as i64)
+            .await?;
+        let endpoint = match crate::fetch::endpoint(&self.env) {
+            Ok(e) => e,
+            Err(message) => return Response::error(message, 500),
+        };
+        // A step that leaves records asks for the next one itself (CarryOn arms the alarm
+        // anew); an ended one leaves the watchdog, which then finds nothing to do and arms
+        // the expiry check.
+        match Box::pin(endpoint.server.carry_on(id)).await {
+            Ok(step) => Response::ok(format!("{step:?}")),
+            Err(e) => {
+                worker::console_warn!("staging dataset {id} stopped: {}", e.message);
+                Response::ok("stopped")
+            }
+        }
+    }
+}
