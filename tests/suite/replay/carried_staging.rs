@@ -110,6 +110,37 @@ fn stage(s: &Server, args: Value) -> Value {
     ok(s, args)
 }
 
+/// A server with a carrier on a replay and store of its own, and the staging of 600
+/// synthetic records its first call started (the steps not yet run): where the tests of
+/// single steps begin.
+struct Started {
+    s: Server,
+    asked: Asked,
+    store: SqliteStore,
+    id: String,
+    first: Value,
+    replay: Replay,
+}
+
+fn started() -> Started {
+    let replay = Replay::start();
+    let asked = Asked::default();
+    let store = SqliteStore::in_memory().unwrap();
+    let s = carried_server(&replay, store.clone(), &asked);
+    let ids: Vec<u64> = (90_000_001..=90_000_600).collect();
+    let first = stage(&s, json!({"ids": ids}));
+    let id = first["data_access_id"].as_str().unwrap().to_string();
+    assert_eq!(first["status"], "loading", "{first}");
+    Started {
+        s,
+        asked,
+        store,
+        id,
+        first,
+        replay,
+    }
+}
+
 #[test]
 fn one_call_stages_two_thousand_records_on_the_free_plan_budget() {
     let replay = Replay::start();
@@ -177,13 +208,14 @@ fn one_call_stages_two_thousand_records_on_the_free_plan_budget() {
 
 #[test]
 fn two_steps_at_once_stage_nothing_twice() {
-    let replay = Replay::start();
-    let asked = Asked::default();
-    let s = carried_server(&replay, SqliteStore::in_memory().unwrap(), &asked);
-    let ids: Vec<u64> = (90_000_001..=90_000_600).collect();
-    let first = stage(&s, json!({"ids": ids}));
-    let id = first["data_access_id"].as_str().unwrap().to_string();
-    assert_eq!(first["status"], "loading", "{first}");
+    // The replay is bound: dropped, it would stop answering.
+    let Started {
+        s,
+        asked,
+        id,
+        replay: _replay,
+        ..
+    } = started();
     asked.take();
     // The store hands the cursor to one of them; the other finds the dataset taken.
     let (a, b) = block_on(futures_util::future::join(s.carry_on(&id), s.carry_on(&id)));
@@ -241,12 +273,14 @@ fn a_staging_a_stopped_process_carried_on_resumes_from_its_cursor() {
 
 #[test]
 fn a_passing_fault_puts_the_next_step_off_and_the_staging_still_ends_by_itself() {
-    let replay = Replay::start();
-    let asked = Asked::default();
-    let s = carried_server(&replay, SqliteStore::in_memory().unwrap(), &asked);
-    let ids: Vec<u64> = (90_000_001..=90_000_600).collect();
-    let first = stage(&s, json!({"ids": ids}));
-    let id = first["data_access_id"].as_str().unwrap().to_string();
+    let Started {
+        s,
+        asked,
+        id,
+        first,
+        replay,
+        ..
+    } = started();
     assert_eq!(asked.take_timed(), vec![(id.clone(), 0)]);
     // NCBI answers 503 to every attempt of the step's next request.
     replay.control("POST", "/__replay/fail", r#"{"status": 503, "count": 4}"#);
@@ -285,13 +319,14 @@ fn a_passing_fault_puts_the_next_step_off_and_the_staging_still_ends_by_itself()
 
 #[test]
 fn a_staging_that_keeps_meeting_faults_is_left_for_a_caller_after_its_retries() {
-    let replay = Replay::start();
-    let asked = Asked::default();
-    let store = SqliteStore::in_memory().unwrap();
-    let s = carried_server(&replay, store.clone(), &asked);
-    let ids: Vec<u64> = (90_000_001..=90_000_600).collect();
-    let first = stage(&s, json!({"ids": ids}));
-    let id = first["data_access_id"].as_str().unwrap().to_string();
+    let Started {
+        s,
+        asked,
+        store,
+        id,
+        replay,
+        ..
+    } = started();
     asked.take();
     // As if the retries were spent: the stored cursor counts the faults so far.
     let Some(info) = block_on(store.get(&id)).unwrap() else {

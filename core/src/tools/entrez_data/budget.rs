@@ -40,16 +40,18 @@ pub struct Cost {
 
 /// The cost of each kind of reply staging reads.
 pub fn cost_of(fetch: Fetch) -> Cost {
-    // PubMed is measured: 7.3 ns per byte for parse, rows and the append's JSON, 16.7 KB
-    // per article in the recorded replies (README, "CPU per request"). The other forms are
-    // not benchmarked in wasm; they are priced a little above PubMed's rate, and the
-    // bytes-per-record estimate gives way to the bytes seen after the first batch.
+    // PubMed is measured: 11-12.4 ns per byte for parse, rows and the append's JSON texts
+    // (92-104 ms for a 500-article reply of 8.35 MB), 16.7 KB per article in the recorded
+    // replies (README, "CPU per request"; the 7.3 ns measured before the append became JSON
+    // texts let free-plan steps run to 14-16 ms). The other forms are not benchmarked in
+    // wasm; they are priced a little above PubMed's rate, and the bytes-per-record estimate
+    // gives way to the bytes seen after the first batch.
     let (ns_per_byte, typical_record_bytes) = match fetch {
-        Fetch::Records(Format::PubmedXml) => (7, 17_000),
-        Fetch::Records(Format::PmcXml) => (8, 120_000),
-        Fetch::Records(Format::GbseqXml) => (8, 20_000),
-        Fetch::Records(_) => (8, 4_000),
-        Fetch::Summary => (8, 2_500),
+        Fetch::Records(Format::PubmedXml) => (11, 17_000),
+        Fetch::Records(Format::PmcXml) => (12, 120_000),
+        Fetch::Records(Format::GbseqXml) => (12, 20_000),
+        Fetch::Records(_) => (12, 4_000),
+        Fetch::Summary => (12, 2_500),
     };
     Cost {
         ns_per_byte,
