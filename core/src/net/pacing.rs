@@ -27,9 +27,9 @@
 //! with their arrival for a few hundred milliseconds, and a request that woke
 //! on time may reach the network 100-330 ms late (measured under `wrangler
 //! dev` with 90 calls at once). So a bucket that wakes from idle widens the
-//! gaps of its queued slots by [`BURST_ROOM_MS`] for [`BURST_RAMP_MS`]; a
-//! caller alone, whose requests follow one another, queues behind nobody and
-//! never waits for that room.
+//! gaps of slots queued behind a slot not yet come by [`BURST_ROOM_MS`] for
+//! [`BURST_RAMP_MS`]; a caller alone, whose requests follow one another's
+//! answers, never queues behind a slot to come and never waits for that room.
 
 use crate::error::{Error, ErrorKind};
 use crate::net::Transport;
@@ -55,10 +55,12 @@ pub const COLD_SEND_ROOM_MS: u64 = 400;
 /// [`BURST_RAMP_MS`]): a send that arrives this much later than its slot still leaves no
 /// second with one too many. Measured: up to 330 ms under `wrangler dev`.
 pub const BURST_ROOM_MS: u64 = 300;
-/// How long after a bucket wakes from idle (a reservation that queued behind nobody) the
-/// slots queued behind it get [`BURST_ROOM_MS`] before them: while the calls of a burst are
-/// still arriving, a machine twice as slow as the one measured included.
+/// How long after a bucket wakes from idle ([`BURST_IDLE_MS`]) a slot queued behind one not
+/// yet come gets [`BURST_ROOM_MS`] before it: while the calls of a burst are still arriving,
+/// a machine twice as slow as the one measured included.
 pub const BURST_RAMP_MS: u64 = 1_500;
+/// A bucket without a slot for this long is idle: its next request starts a burst.
+pub const BURST_IDLE_MS: u64 = 1_000;
 /// Longest a caller is queued before being told to come back later.
 pub const MAX_QUEUE_MS: u64 = 30_000;
 /// Most slots one request takes in a row because it woke too late for each; past that the
@@ -110,14 +112,18 @@ impl Bucket {
     /// leaves `room_after_ms` more than the usual gap before the next one. A slot queued
     /// behind one in the first [`BURST_RAMP_MS`] of a burst has [`BURST_ROOM_MS`] before it.
     pub fn reserve(&mut self, limit: u32, now_ms: u64, room_after_ms: u64) -> u64 {
-        let queued = self.next_ms > now_ms;
-        let slot = if !queued {
+        if now_ms >= self.last_ms.saturating_add(BURST_IDLE_MS) {
+            // Nothing for a while: whatever comes now is a new burst.
             self.burst_ms = now_ms;
-            now_ms
-        } else if self.last_ms < self.burst_ms.saturating_add(BURST_RAMP_MS) {
+        }
+        // A queue has formed when a slot granted before has not come yet: requests arrive
+        // together, not one after another's answer.
+        let waiting = self.last_ms > now_ms;
+        let young = self.last_ms < self.burst_ms.saturating_add(BURST_RAMP_MS);
+        let slot = if waiting && young {
             self.next_ms.saturating_add(BURST_ROOM_MS)
         } else {
-            self.next_ms
+            now_ms.max(self.next_ms)
         };
         self.last_ms = slot;
         self.next_ms = slot
@@ -328,29 +334,35 @@ mod tests {
     fn an_idle_bucket_grants_at_once_and_a_limit_change_keeps_the_queue() {
         let mut b = Bucket::default();
         assert_eq!(b.reserve(3, 1_000, 0), 1_000);
-        // Queued in a young burst: room before the slot.
-        assert_eq!(b.reserve(3, 1_000, 0), 1_000 + 363 + BURST_ROOM_MS);
-        // A key raises the limit: the slot already promised stands, the gaps shrink.
-        assert_eq!(b.reserve(10, 1_000, 0), 1_663 + 363 + BURST_ROOM_MS);
-        assert_eq!(b.reserve(10, 1_000, 0), 2_326 + 109 + BURST_ROOM_MS);
-        assert_eq!(b.reserve(10, 1_000, 0), 2_735 + 109);
+        // Behind a slot that has come: the usual gap.
+        assert_eq!(b.reserve(3, 1_000, 0), 1_363);
+        // Behind one still to come, in a young burst: room before it. A key raises the limit:
+        // the slot already promised stands, the gaps shrink.
+        assert_eq!(b.reserve(10, 1_000, 0), 1_726 + BURST_ROOM_MS);
+        assert_eq!(b.reserve(10, 1_000, 0), 2_026 + 109 + BURST_ROOM_MS);
+        assert_eq!(b.reserve(10, 1_000, 0), 2_435 + 109 + BURST_ROOM_MS);
+        // Past the burst's first 1.5 s, the usual gap again.
+        assert_eq!(b.reserve(10, 1_000, 0), 2_844 + 109);
         assert_eq!(b.reserve(10, 9_000, 0), 9_000);
         // A cold send leaves room after its slot; the next waits that much longer.
         assert_eq!(b.reserve(10, 20_000, COLD_SEND_ROOM_MS), 20_000);
-        assert_eq!(
-            b.reserve(10, 20_500, 0),
-            20_000 + 109 + COLD_SEND_ROOM_MS + BURST_ROOM_MS
-        );
+        assert_eq!(b.reserve(10, 20_500, 0), 20_000 + 109 + COLD_SEND_ROOM_MS);
     }
 
     #[test]
     fn a_caller_alone_never_waits_for_a_bursts_room() {
-        // Each request reserves once the one before it has answered: never queued.
-        let mut b = Bucket::default();
-        let mut now = 1_000;
-        for _ in 0..20 {
-            assert_eq!(b.reserve(10, now, 0), now);
-            now += 150;
+        // Each request reserves once the one before it has answered (`answer_ms` after it
+        // left), the first a cold send: it waits for the usual gap at most, never for room.
+        for (limit, answer_ms) in [(3u32, 250u64), (3, 30), (10, 150), (10, 40)] {
+            let mut b = Bucket::default();
+            let (mut now, mut earliest) = (1_000, 0);
+            for i in 0..20 {
+                let room = if i == 0 { COLD_SEND_ROOM_MS } else { 0 };
+                let slot = b.reserve(limit, now, room);
+                assert_eq!(slot, now.max(earliest), "{limit}/{answer_ms}: request {i}");
+                earliest = slot + spacing_ms(limit) + room;
+                now = slot + answer_ms;
+            }
         }
     }
 
@@ -381,10 +393,7 @@ mod tests {
     fn buckets_are_independent_and_long_queues_are_refused() {
         let p = MemoryPacer::new();
         assert_eq!(p.reserve_now("anonymous", 3, 0, 0).unwrap(), Grant::at(0));
-        assert_eq!(
-            p.reserve_now("anonymous", 3, 0, 0).unwrap(),
-            Grant::at(363 + BURST_ROOM_MS)
-        );
+        assert_eq!(p.reserve_now("anonymous", 3, 0, 0).unwrap(), Grant::at(363));
         assert_eq!(p.reserve_now("key-abc", 10, 0, 0).unwrap(), Grant::at(0));
         assert_eq!(Grant::at(363).latest_ms, 363 + SEND_TOLERANCE_MS);
         let mut last = Ok(Grant::at(0));

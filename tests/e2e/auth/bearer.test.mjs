@@ -254,7 +254,8 @@ describe(`anonymous callers beside tokens [${EDGE}]`, { skip: !OPEN && 'E2E_OPEN
       const count = { operation: 'query', data_access_id: id, sql: 'SELECT COUNT(*), COUNT(DISTINCT pmid) FROM article' };
       let q;
       let paused = false;
-      const deadline = Date.now() + 120_000;
+      // Under the suite's 120 s per test: a half-minute pause, then the steps.
+      const deadline = Date.now() + 100_000;
       for (;;) {
         q = await data(c, count);
         assert.equal(q.isError, false, JSON.stringify(q.structuredContent));

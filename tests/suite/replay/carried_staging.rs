@@ -305,8 +305,18 @@ fn a_passing_fault_puts_the_next_step_off_and_the_staging_still_ends_by_itself()
         json!({"operation": "fetch_and_stage", "data_access_id": id}),
     );
     assert_eq!(busy["code"], "dataset_busy", "{busy}");
-    // The step put off runs, and the staging ends with every record once.
+    // The step put off runs; once it stages again, the pause is over.
     assert_ne!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
+    let q = ok(
+        &s,
+        json!({"operation": "query", "data_access_id": id, "sql": "SELECT COUNT(*) FROM article"}),
+    );
+    let warning = q["warnings"][0].as_str().unwrap();
+    assert!(
+        !warning.contains("paused") && warning.contains("by itself"),
+        "{q}"
+    );
+    // And the staging ends with every record once.
     drive(&s, &asked);
     let after = ok(&s, json!({"operation": "list_datasets"}));
     assert_eq!(after["datasets"][0]["status"], "complete", "{after}");
@@ -352,6 +362,15 @@ fn a_staging_that_keeps_meeting_faults_is_left_for_a_caller_after_its_retries() 
     assert!(asked.take_timed().is_empty(), "no step is asked for");
     let listed = ok(&s, json!({"operation": "list_datasets"}));
     assert_eq!(listed["datasets"][0]["status"], "partial", "{listed}");
+    // Its caller's continuation counts faults afresh.
+    let Some(info) = block_on(store.get(&id)).unwrap() else {
+        panic!("no dataset")
+    };
+    let entrez_mcp_core::staging::store::Status::Partial(stored) = info.status else {
+        panic!("not partial: {:?}", info.status)
+    };
+    let cursor: Value = serde_json::from_str(&stored).unwrap();
+    assert_eq!(cursor["faults"], 0, "{cursor}");
     // The caller continues it, and it ends.
     let next = ok(
         &s,
@@ -380,4 +399,34 @@ fn a_caller_has_at_most_four_stagings_running_at_once() {
     drive(&s, &asked);
     let next = stage(&s, json!({"ids": batch(4)}));
     assert_eq!(next["status"], "loading", "{next}");
+}
+
+#[test]
+fn a_call_whose_batch_meets_a_passing_fault_answers_loading_and_the_server_goes_on() {
+    let replay = Replay::start();
+    let asked = Asked::default();
+    let s = carried_server(&replay, SqliteStore::in_memory().unwrap(), &asked);
+    // NCBI answers 503 to every attempt of the call's first batch.
+    replay.control("POST", "/__replay/fail", r#"{"status": 503, "count": 4}"#);
+    let ids: Vec<u64> = (90_000_001..=90_000_300).collect();
+    let first = stage(&s, json!({"ids": ids}));
+    let id = first["data_access_id"].as_str().unwrap().to_string();
+    // Not an error to retry (a second dataset): the server goes on by itself, and says so.
+    assert_eq!(first["status"], "loading", "{first}");
+    assert_eq!(first["records"], 0, "{first}");
+    assert_eq!(first["next_call"], Value::Null, "{first}");
+    assert!(
+        first["warnings"].as_array().unwrap().iter().any(|w| {
+            let w = w.as_str().unwrap();
+            w.contains("paused by a passing fault") && w.contains("nothing needs to be called")
+        }),
+        "{first}"
+    );
+    assert_eq!(asked.take_timed(), vec![(id.clone(), 30_000)]);
+    assert_ne!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
+    drive(&s, &asked);
+    assert_eq!(
+        scalar(&s, &id, "SELECT COUNT(DISTINCT pmid) FROM article"),
+        300
+    );
 }

@@ -102,11 +102,13 @@ impl EntrezCatalog {
     }
 
     fn release(&self, id: &str) -> Result<()> {
+        let sql = self.sql()?;
         exec(
-            &self.sql()?,
+            &sql,
             "DELETE FROM dataset_entry WHERE id = ?",
             vec![id.into()],
         )?;
+        exec(&sql, "DELETE FROM kept_entry WHERE id = ?", vec![id.into()])?;
         Ok(())
     }
 
@@ -133,17 +135,22 @@ impl EntrezCatalog {
                 SqlStorageValue::Integer(expires_ms as i64),
             ],
         )?;
-        let over = vec![SqlStorageValue::Integer(KEPT_PER_OWNER as i64)];
+        // The new one stays, whatever the clocks of the isolates that kept the others said.
         let oldest = ids(
             &sql,
-            "SELECT id FROM kept_entry ORDER BY created_ms DESC, id LIMIT -1 OFFSET ?",
-            over.clone(),
+            "SELECT id FROM kept_entry WHERE id != ? ORDER BY created_ms DESC, id LIMIT -1 OFFSET ?",
+            vec![
+                id.into(),
+                SqlStorageValue::Integer(KEPT_PER_OWNER as i64 - 1),
+            ],
         )?;
-        exec(
-            &sql,
-            "DELETE FROM kept_entry WHERE id NOT IN (SELECT id FROM kept_entry ORDER BY created_ms DESC, id LIMIT ?)",
-            over,
-        )?;
+        for old in &oldest {
+            exec(
+                &sql,
+                "DELETE FROM kept_entry WHERE id = ?",
+                vec![old.as_str().into()],
+            )?;
+        }
         Ok(oldest)
     }
 }

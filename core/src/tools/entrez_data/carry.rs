@@ -68,8 +68,8 @@ pub async fn step(parts: Parts<'_>, id: &str) -> Result<Step> {
         return Ok(Step::Idle);
     };
     let task = resume.task;
-    // An error has been recorded with the dataset (carried on later, partial for a caller, or
-    // failed with the reason) before it comes back here; the edge logs one that ended it.
+    // An error has been recorded with the dataset (partial for a caller, or failed with the
+    // reason) before it comes back here.
     let outcome = Box::pin(stage(run, resume, Progress::default(), info.records, false)).await;
     let after = parts.staging.store.get(id).await?;
     let step = match &after {
@@ -83,10 +83,10 @@ pub async fn step(parts: Parts<'_>, id: &str) -> Result<Step> {
         let now = parts.platform.now_unix_ms();
         task::keep_final(parts.staging, parts.registry, now, after, outcome).await?;
     }
-    match (error, step) {
-        // A passing fault put the next try off; the dataset says why, and when.
-        (Some(_), Step::More) => Ok(Step::More),
-        (Some(e), _) => Err(e),
-        (None, step) => Ok(step),
+    // A passing fault the server outlasts comes back as a result (the dataset says why it
+    // waits, and until when); an error here ended the step otherwise, and the edge logs it.
+    match error {
+        Some(e) => Err(e),
+        None => Ok(step),
     }
 }

@@ -114,7 +114,12 @@ pub(super) async fn stage(
             if let (true, Some(work)) = (passing, progress.committed.take()) {
                 if work.remaining() > 0 {
                     resume.work = work;
-                    resume.faults += 1;
+                    // Faults in a row: one after batches that landed counts as the first.
+                    resume.faults = if progress.batches > 0 {
+                        1
+                    } else {
+                        resume.faults + 1
+                    };
                     let now = run.platform.now_unix_ms();
                     let retry = staging.carrier.as_ref().and(retry_after_ms(resume.faults));
                     resume.carried_on = retry.is_some();
@@ -122,6 +127,10 @@ pub(super) async fn stage(
                         error: e.message.clone(),
                         retry_at_ms: now.saturating_add(after),
                     });
+                    if retry.is_none() {
+                        // Left for a caller, whose continuation counts afresh.
+                        resume.faults = 0;
+                    }
                     let info = staging
                         .store
                         .finish(&id, Status::Partial(resume.encode()), lease(&run))
@@ -134,10 +143,19 @@ pub(super) async fn stage(
                         }
                         _ => false,
                     };
-                    return Err(if retrying {
-                        paused(e, &id, staged, resume.fault.as_ref())
-                    } else {
-                        interrupted(e, &id, staged)
+                    if retrying {
+                        // The server outlasts the fault by itself: the call answers as one
+                        // whose budget ran out, the pause said in its warnings.
+                        let _ = staging
+                            .ledger
+                            .record(&id, info.bytes, info.expires_ms)
+                            .await;
+                        return Ok(output(&run, &info, &resume, &meter, progress));
+                    }
+                    return Err(match info.status {
+                        // Cancelled while this step ran: it ends so, not partial.
+                        Status::Failed(_) => failed(e, &id, staged),
+                        _ => interrupted(e, &id, staged),
                     });
                 }
             }
@@ -230,7 +248,13 @@ fn output(
     let next_call = json!({"operation": "fetch_and_stage", "data_access_id": info.id});
     // Carried on by the server, nothing is asked of the caller; else the call that goes on.
     let carried = partial && resume.carried_on;
-    if carried && p.batches == 0 {
+    if let (true, Some(paused)) = (carried, &resume.fault) {
+        warnings.push(format!(
+            "This call staged {} batch(es), then was {}; the {left} records left follow by themselves (list_datasets or schema shows the progress), and nothing needs to be called again.",
+            p.batches,
+            paused.describe()
+        ));
+    } else if carried && p.batches == 0 {
         warnings.push(format!(
             "The server stages the {left} records by itself, one budget per step: list_datasets or schema shows its progress, and queries see the records staged so far."
         ));
@@ -350,24 +374,6 @@ fn interrupted(e: Error, id: &str, staged: u64) -> Error {
     .suggest(format!(
         "Continue later with {{\"operation\": \"fetch_and_stage\", \"data_access_id\": \"{id}\"}}."
     ))
-}
-
-/// A passing fault mid-staging that the server outlasts by itself: the dataset reads as
-/// loading and the next step is due at `fault`'s time.
-fn paused(e: Error, id: &str, staged: u64, fault: Option<&Paused>) -> Error {
-    let when = fault.map_or(String::new(), |f| {
-        format!(" at {}", crate::staging::iso8601(f.retry_at_ms))
-    });
-    about_dataset(
-        e,
-        id,
-        "loading",
-        staged,
-        format!("Staging paused; dataset {id} holds {staged} records, and the server goes on staging the rest by itself{when}."),
-    )
-    .suggest(
-        "Query what is staged so far, or follow its progress with operation list_datasets; nothing needs to be called to finish it.",
-    )
 }
 
 /// A staging failure, pointing at the partial dataset that now says `failed`.
