@@ -16,9 +16,10 @@ const EDGE = process.env.E2E_EDGE || 'edge';
 test(`a staging interrupted by a restart completes by itself [${EDGE}]`, { skip: !(URL_UNDER_TEST && TASK) && 'E2E_URL and E2E_TASK_ID are not set' }, async () => {
   let task;
   const seen = [];
-  // The Worker's watchdog waits 2 minutes after the dead step's last write, then about 20 s
-  // of paced, delayed steps: 4 minutes leaves a slow machine room.
-  const deadline = Date.now() + 240_000;
+  // The Worker's watchdog waits 2 minutes after the dead step's last write, then some 25
+  // paced steps of 1.5 s each (163 s in all here): 280 s, under the suite's 300 s per test,
+  // leaves a slow machine room.
+  const deadline = Date.now() + 280_000;
   for (;;) {
     const reply = await modern(URL_UNDER_TEST, 'tasks/get', { taskId: TASK }, TASK);
     task = reply.result;
