@@ -19,14 +19,37 @@ use entrez_mcp_core::staging::carrier::Step;
 use entrez_mcp_core::staging::store::{Lease, SqlStore};
 use entrez_mcp_core::staging::{Carrier, Limits, Staging};
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A carrier that only writes down the steps asked for, and how long from then; the test
-/// runs them.
+/// runs them, and lets the time they were put off pass on the server's clock ([`Later`]).
 #[derive(Clone, Default)]
-pub struct Asked(pub Arc<Mutex<Vec<(String, u64)>>>);
+pub struct Asked(pub Arc<Mutex<Vec<(String, u64)>>>, Arc<AtomicU64>);
+
+/// The system clock, moved on by the time a test let pass ([`Asked::pass`]).
+pub struct Later(Arc<AtomicU64>);
+
+impl Platform for Later {
+    fn now_unix_ms(&self) -> u64 {
+        SystemPlatform.now_unix_ms() + self.0.load(Ordering::SeqCst)
+    }
+    fn fill_random(&self, buf: &mut [u8]) {
+        SystemPlatform.fill_random(buf)
+    }
+}
 
 impl Asked {
+    /// Lets `ms` pass on the clock of the servers this carrier serves.
+    pub fn pass(&self, ms: u64) {
+        self.1.fetch_add(ms, Ordering::SeqCst);
+    }
+
+    /// The clock of a server this carrier serves.
+    pub fn clock(&self) -> Later {
+        Later(self.1.clone())
+    }
+
     /// The steps asked for since the last take, each as soon as asked.
     pub fn take(&self) -> Vec<String> {
         self.take_timed().into_iter().map(|(id, _)| id).collect()
@@ -80,22 +103,24 @@ pub fn carried_server_with(
         cache: None,
     };
     let staging = Staging::new(Box::new(store), limits).with_carrier(Box::new(asked.clone()));
-    Server::new(config, Box::new(SystemPlatform))
+    Server::new(config, Box::new(asked.clock()))
         .unwrap()
         .with_network(network)
         .with_staging(staging)
         .unwrap()
 }
 
-/// Runs every step asked for until none is; returns how many ran.
+/// Runs every step asked for until none is, each once the time it was put off has passed;
+/// returns how many ran.
 pub fn drive(s: &Server, asked: &Asked) -> usize {
     let mut steps = 0;
     loop {
-        let ids = asked.take();
+        let ids = asked.take_timed();
         if ids.is_empty() {
             return steps;
         }
-        for id in ids {
+        for (id, after_ms) in ids {
+            asked.pass(after_ms);
             let step = block_on(s.carry_on(&id)).expect("a step");
             assert_ne!(step, Step::Idle, "a step was asked for with nothing to do");
             steps += 1;
@@ -305,7 +330,25 @@ fn a_passing_fault_puts_the_next_step_off_and_the_staging_still_ends_by_itself()
         json!({"operation": "fetch_and_stage", "data_access_id": id}),
     );
     assert_eq!(busy["code"], "dataset_busy", "{busy}");
-    // The step put off runs; once it stages again, the pause is over.
+    // A step asked for before the try is due (a restarted process queues every carried
+    // staging at once; an alarm may fire early) stages nothing and puts itself off to it.
+    let before = replay.stats()["requests"].as_u64().unwrap();
+    asked.pass(10_000);
+    assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::More);
+    let put_off = asked.take_timed();
+    assert_eq!(put_off.len(), 1, "{put_off:?}");
+    // The rest of the 30 s, less the real time the test has taken since the pause.
+    assert!(
+        put_off[0].0 == id && (10_000..=20_000).contains(&put_off[0].1),
+        "{put_off:?}"
+    );
+    assert_eq!(
+        replay.stats()["requests"].as_u64().unwrap(),
+        before,
+        "NCBI was not asked"
+    );
+    // The step put off runs when due; once it stages again, the pause is over.
+    asked.pass(20_000);
     assert_ne!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
     let q = ok(
         &s,

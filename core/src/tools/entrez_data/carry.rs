@@ -46,9 +46,18 @@ pub async fn step(parts: Parts<'_>, id: &str) -> Result<Step> {
     let Some(stored) = cursor::carried(&info.status) else {
         return Ok(Step::Idle);
     };
-    if info.expired(parts.platform.now_unix_ms()) {
+    let now = parts.platform.now_unix_ms();
+    if info.expired(now) {
         parts.staging.store.remove(id).await?;
         return Ok(Step::Idle);
+    }
+    // A step asked for before a paused staging's next try is due (a restarted process takes
+    // every carried staging up at once; an alarm may fire early) puts itself off to that time.
+    if let (Some(paused), Some(carrier)) = (&stored.fault, parts.staging.carrier.as_ref()) {
+        if paused.retry_at_ms > now {
+            carrier.carry_on(id, paused.retry_at_ms - now).await?;
+            return Ok(Step::More);
+        }
     }
     let log = CallLog::default();
     let client = EntrezClient {
