@@ -2,7 +2,9 @@
 // experimental callToolStream, which sees entrez_data's execution.taskSupport, asks for a task,
 // polls tasks/get and reads the call's own result from tasks/result; another session cannot see
 // the task. 2026-07-28, over raw HTTP: a task only when the request declares the extension, the
-// outcome inline in tasks/get, -32021 (HTTP 400) for a task method without it.
+// outcome inline in tasks/get, -32021 (HTTP 400) for a task method without it. A PubChem
+// asynchronous search that PubChem is still working on after the hand-off is held as a task in
+// both eras (the external replay told to keep new searches running for a few polls).
 // Run: E2E_URL=http://127.0.0.1:PORT/mcp node --test tests/e2e/tasks.test.mjs
 
 import { test, describe } from 'node:test';
@@ -11,6 +13,19 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { EDGE, URL_UNDER_TEST, TASKS_EXTENSION, callerKeyHeaders, postModern } from './helpers.mjs';
+
+const EXTERNAL_REPLAY = process.env.E2E_EXTERNAL_REPLAY || '';
+
+// How many polls a new asynchronous search answers Waiting at the external replay.
+async function asyncWaits(waits) {
+  const res = await fetch(`${EXTERNAL_REPLAY}/__replay/async`, { method: 'POST', body: JSON.stringify({ waits }) });
+  assert.equal(res.status, 200);
+}
+
+const ASYNC_SEARCH = {
+  name: 'entrez_external',
+  arguments: { service: 'pubchem', operation: 'structure_search', search_type: 'substructure', identifier: 'C1=CC=CC=C1', mode: 'async', max_records: 5 },
+};
 
 const synthetic = (from, n) => Array.from({ length: n }, (_, i) => String(from + i));
 
@@ -133,6 +148,64 @@ describe(`tasks [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, (
       assert.ok(kept.includes(ids.at(-1)), 'the newest is kept');
     } finally {
       await client.close();
+    }
+  });
+
+  test('both eras: a PubChem search still running after the hand-off is held as a task', { skip: !EXTERNAL_REPLAY && 'E2E_EXTERNAL_REPLAY is not set' }, async () => {
+    // Waiting for the in-call polls at 1, 2.5 and 4.75 s, then the task; its first look, 4 s
+    // later, collects the answer.
+    await asyncWaits(3);
+    const client = await connect('entrez-mcp-e2e-tasks-pubchem');
+    const stranger = await connect('entrez-mcp-e2e-tasks-pubchem-stranger');
+    try {
+      const { tools } = await client.listTools();
+      assert.equal(tools.find((t) => t.name === 'entrez_external').execution.taskSupport, 'optional');
+      const events = [];
+      const started = Date.now();
+      const stream = client.experimental.tasks.callToolStream(ASYNC_SEARCH, undefined, { timeout: 120_000 });
+      for await (const event of stream) {
+        events.push(event);
+        if (event.type === 'taskCreated') {
+          assert.ok(Date.now() - started < 15_000, 'the task comes after the hand-off, not the minute');
+          await assert.rejects(stranger.experimental.tasks.getTask(event.task.taskId), /No task/);
+        }
+      }
+      assert.equal(events[0].type, 'taskCreated', JSON.stringify(events[0]));
+      const last = events.at(-1);
+      assert.equal(last.type, 'result', `${JSON.stringify(events.slice(0, -1))} then ${last.error?.message}`);
+      const sc = last.result.structuredContent;
+      assert.equal(sc.count, 5, JSON.stringify(sc));
+      assert.equal(sc.polls, 4, 'the call and its task polled the ListKey four times in all');
+      assert.ok(sc.listkey, JSON.stringify(sc));
+      // 2026-07-28: the same search from a request that declares the extension.
+      await asyncWaits(3);
+      const created = await modern('tools/call', ASYNC_SEARCH, { name: 'entrez_external' });
+      const t = created.json.result;
+      assert.equal(t.resultType, 'task', created.text);
+      assert.match(t.statusMessage, /PubChem is still working/);
+      let got;
+      const deadline = Date.now() + 90_000;
+      for (;;) {
+        got = await modern('tasks/get', { taskId: t.taskId }, { name: t.taskId });
+        assert.equal(got.status, 200, got.text);
+        if (got.json.result.status !== 'working') break;
+        assert.ok(Date.now() < deadline, 'the task ends');
+        await new Promise((res) => setTimeout(res, 1_000));
+      }
+      assert.equal(got.json.result.status, 'completed', got.text);
+      assert.equal(got.json.result.result.structuredContent.count, 5, got.text);
+      // A held search its caller cancels is looked at no more.
+      await asyncWaits(50);
+      const again = await modern('tools/call', ASYNC_SEARCH, { name: 'entrez_external' });
+      const id = again.json.result.taskId;
+      const ack = await modern('tasks/cancel', { taskId: id }, { name: id });
+      assert.equal(ack.status, 200, ack.text);
+      const gone = await modern('tasks/get', { taskId: id }, { name: id });
+      assert.equal(gone.json.result.status, 'cancelled', gone.text);
+    } finally {
+      await asyncWaits(1);
+      await client.close();
+      await stranger.close();
     }
   });
 });

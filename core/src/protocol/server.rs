@@ -338,22 +338,27 @@ impl Server {
                     _ => None,
                 };
                 // A server without tasks processes a call that asks for one as any other.
+                let runs_as_task = tasks::TASK_TOOLS.contains(&name);
                 let ask = match tasks::Ask::of(era, &params) {
                     _ if !self.offer().tasks => tasks::Ask::No,
-                    tasks::Ask::Handshake if name != tasks::TASK_TOOL => {
+                    tasks::Ask::Handshake if !runs_as_task => {
                         return Err(tasks::refused_tool(name))
                     }
-                    tasks::Ask::Extension if name != tasks::TASK_TOOL => tasks::Ask::No,
+                    tasks::Ask::Extension if !runs_as_task => tasks::Ask::No,
                     ask => ask,
                 };
                 let mut ctx = self.context(request, progress);
                 ctx.task = ask != tasks::Ask::No;
                 let started = self.platform.now_unix_ms();
+                // A call held as a task runs again later with the arguments it came with.
+                let kept = (ask != tasks::Ask::No).then(|| arguments.clone());
                 let result = self.registry.call(&ctx, name, arguments).await?;
-                let result = match ask {
-                    tasks::Ask::No => result,
+                let result = match (ask, kept) {
+                    (tasks::Ask::No, _) | (_, None) => result,
                     // Boxed: kept out of every other call's state machine.
-                    ask => Box::pin(tasks::answer_call(&ctx, ask, result)).await?,
+                    (ask, Some(arguments)) => {
+                        Box::pin(tasks::answer_call(&ctx, ask, (name, arguments), result)).await?
+                    }
                 };
                 if let (Some(level), Some(n)) = (self.log_threshold(era, request), notifier) {
                     let elapsed = self.platform.now_unix_ms().saturating_sub(started);
@@ -445,6 +450,7 @@ impl Server {
             staging: self.staging.as_ref(),
             cache_log: Default::default(),
             task: false,
+            resume: None,
         }
     }
 
@@ -462,7 +468,7 @@ impl Server {
             .iter()
             .map(|t| {
                 let mut d = self.registry.descriptor(t);
-                if tasks && t.spec.name == tasks::TASK_TOOL {
+                if tasks && tasks::TASK_TOOLS.contains(&t.spec.name) {
                     d["execution"] = json!({ "taskSupport": "optional" });
                 }
                 d

@@ -1,25 +1,28 @@
 //! The task methods of both revisions, and `tools/call` answered with a task.
 //!
-//! Only `entrez_data` runs as a task, and only a staging is long work: in
-//! 2026-07-28 the server decides per call, and a `fetch_and_stage` from a
-//! request that declares `io.modelcontextprotocol/tasks` is handed to the
-//! carrier at once and answered with its task; every other call answers as
-//! usual. In 2025-11-25 the tool says `execution.taskSupport: "optional"` and
-//! a call with `params.task` always gets a task: a staging's, or one that ended
-//! at once, whose result is kept for the caller to read. The task and its
-//! owner are the staging's own (see `tools::entrez_data::task`), so nobody
-//! else can see, poll or cancel it: a stranger's task id reads as unknown.
+//! `entrez_data` and `entrez_external` run as tasks, and two kinds of call are
+//! long work: a staging, and a PubChem request PubChem answers later. In
+//! 2026-07-28 the server decides per call: a `fetch_and_stage` from a request
+//! that declares `io.modelcontextprotocol/tasks` is handed to the carrier at
+//! once and answered with its task, a PubChem call still waiting on PubChem
+//! after a few seconds is held (`tools::held`) and answered with its task, and
+//! every other call answers as usual. In 2025-11-25 the tools say
+//! `execution.taskSupport: "optional"` and a call with `params.task` always
+//! gets a task: a staging's, a held call's, or one that ended at once, whose
+//! result is kept for the caller to read. A task's owner is its dataset's or
+//! its kept entry's (see `tools::entrez_data::task`), so nobody else can see,
+//! poll or cancel it: a stranger's task id reads as unknown.
 
 use super::meta::{Era, CLIENT_CAPABILITIES};
 use crate::error::{Error, ErrorKind};
 use crate::json;
 use crate::mcp::task::{Task, EXTENSION, RELATED_TASK};
 use crate::tools::entrez_data::task;
-use crate::tools::ToolContext;
+use crate::tools::{held, ToolContext};
 use serde_json::{Map, Value};
 
-/// The one tool that runs as a task.
-pub const TASK_TOOL: &str = "entrez_data";
+/// The tools that run as tasks.
+pub const TASK_TOOLS: &[&str] = &["entrez_data", "entrez_external"];
 
 /// Methods of 2025-11-25's tasks.
 pub const HANDSHAKE_METHODS: &[&str] = &["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"];
@@ -74,31 +77,46 @@ pub fn refused_tool(name: &str) -> Error {
         format!("{name} does not run as a task (its execution.taskSupport is forbidden)."),
     )
     .suggest(format!(
-        "Call {name} without params.task; only {TASK_TOOL} runs as a task."
+        "Call {name} without params.task; only {} run as tasks.",
+        TASK_TOOLS.join(" and ")
     ))
 }
 
-/// The answer to a `tools/call` that asked for a task, given what the call returned.
-pub async fn answer_call(ctx: &ToolContext<'_>, ask: Ask, result: Value) -> Result<Value, Error> {
+/// The answer to a `tools/call` of `tool` with `arguments` that asked for a task, given what
+/// the call returned.
+pub async fn answer_call(
+    ctx: &ToolContext<'_>,
+    ask: Ask,
+    (tool, arguments): (&str, Value),
+    result: Value,
+) -> Result<Value, Error> {
+    if let Some(listkey) = held::waiting_on(&result) {
+        let t = held::hold(ctx, tool, arguments, listkey).await?;
+        return Ok(created(ask, &t));
+    }
     let running = running_staging(&result);
     match (ask, running) {
         (Ask::Extension, Some(id)) => match task::view(ctx, &id).await? {
-            Some(t) => {
-                let mut created = t.extension(false);
-                created["resultType"] = json!("task");
-                Ok(created)
-            }
+            Some(t) => Ok(created(ask, &t)),
             None => Ok(result),
         },
         (Ask::Handshake, Some(id)) => match task::view(ctx, &id).await? {
-            Some(t) => Ok(json!({ "task": t.handshake() })),
-            None => Ok(json!({ "task": task::keep_now(ctx, &result).await?.handshake() })),
+            Some(t) => Ok(created(ask, &t)),
+            None => Ok(created(ask, &held::keep_now(ctx, &result).await?)),
         },
-        (Ask::Handshake, None) => {
-            Ok(json!({ "task": task::keep_now(ctx, &result).await?.handshake() }))
-        }
+        (Ask::Handshake, None) => Ok(created(ask, &held::keep_now(ctx, &result).await?)),
         _ => Ok(result),
     }
+}
+
+/// The `CreateTaskResult` of each revision.
+fn created(ask: Ask, t: &Task) -> Value {
+    if ask == Ask::Handshake {
+        return json!({ "task": t.handshake() });
+    }
+    let mut created = t.extension(false);
+    created["resultType"] = json!("task");
+    created
 }
 
 /// The dataset a result left staging by itself, if it did.

@@ -9,6 +9,7 @@ pub mod describe;
 pub mod entrez_data;
 pub mod entrez_external;
 pub mod entrez_query;
+pub mod held;
 pub mod intake;
 pub mod output;
 pub mod registry;
@@ -53,6 +54,8 @@ pub struct ToolContext<'a> {
     /// Whether the caller asked for an MCP task and the server answers with one: long work
     /// (a staging) then goes on by itself at once, and the call returns its handle.
     pub task: bool,
+    /// A held task's ListKey, for a PubChem call run again to collect it (see [`held`]).
+    pub resume: Option<held::Resume>,
 }
 
 impl<'a> ToolContext<'a> {

@@ -20,6 +20,7 @@ use super::{
 };
 use crate::error::{Error, ErrorKind};
 use crate::json;
+use crate::platform::BoxFuture;
 use crate::suggest::closest;
 use crate::validation::Finding;
 use jsonschema::Validator;
@@ -184,7 +185,17 @@ impl Registry {
     /// The arguments are read once ([`intake::read`]); the schema, the semantic
     /// rules and the handler all see that reading, and every repair made on the
     /// way is reported in the result (`call_warnings`), whether it succeeds or not.
-    pub async fn call(
+    /// Boxed: `tools/call` and a held task's look share one copy of the call's code.
+    pub fn call<'a>(
+        &'a self,
+        ctx: &'a ToolContext<'a>,
+        name: &'a str,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<Value, Error>> {
+        Box::pin(self.run(ctx, name, arguments))
+    }
+
+    async fn run(
         &self,
         ctx: &ToolContext<'_>,
         name: &str,

@@ -8,5 +8,6 @@ mod entrez_data_lifecycle;
 mod entrez_data_replay;
 mod entrez_external_replay;
 mod entrez_query_replay;
+mod held_tasks;
 mod hostile_upstream;
 mod tasks;

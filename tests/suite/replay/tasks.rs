@@ -16,7 +16,7 @@ use entrez_mcp_core::staging::Limits;
 use serde_json::{json, Value};
 
 /// A 2025-11-25 request in session `session`.
-fn handshake(s: &Server, session: &str, method: &str, params: Value) -> Value {
+pub fn handshake(s: &Server, session: &str, method: &str, params: Value) -> Value {
     let ctx = RequestContext {
         session_id: Some(session.to_string()),
         channel: Channel::Http,
@@ -27,7 +27,7 @@ fn handshake(s: &Server, session: &str, method: &str, params: Value) -> Value {
 }
 
 /// A 2026-07-28 request from the local user, declaring the tasks extension or not.
-fn stateless(s: &Server, method: &str, mut params: Value, extension: bool) -> Value {
+pub fn stateless(s: &Server, method: &str, mut params: Value, extension: bool) -> Value {
     let capabilities = if extension {
         json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})
     } else {
@@ -72,7 +72,7 @@ fn a_2025_11_25_client_gets_a_task_for_a_staging_and_reads_the_call_s_result() {
     for tool in listed["result"]["tools"].as_array().unwrap() {
         let support = &tool["execution"]["taskSupport"];
         match tool["name"].as_str().unwrap() {
-            "entrez_data" => assert_eq!(support, "optional"),
+            "entrez_data" | "entrez_external" => assert_eq!(support, "optional"),
             other => assert!(support.is_null(), "{other} runs no task"),
         }
     }

@@ -7,9 +7,9 @@
 //! when its caller stopped it, and a tool error (`failed` in 2025-11-25) when
 //! staging stopped. A staging that was a task keeps the result its last step
 //! returned, so the outcome a client polls for is what the call would have
-//! returned; any other dataset is described as it stands. A call of another
-//! operation made a task in 2025-11-25 ends at once, and its result is kept
-//! under a task id of its own.
+//! returned; any other dataset is described as it stands. A task that is not a
+//! staging (a call that ended at once, a PubChem answer that comes later) is
+//! kept under an id of its own (see [`crate::tools::held`]).
 
 use super::cursor::carried;
 use super::{ending, owned_dataset, render, staging, SPEC};
@@ -18,12 +18,9 @@ use crate::json;
 use crate::mcp::task::{Status, Task};
 use crate::platform::BoxFuture;
 use crate::staging::store::{DatasetInfo, Kept, Status as Stored, CANCELLED};
-use crate::staging::{new_dataset_id, owner_of, Staging};
-use crate::tools::{Registry, ToolContext, ToolOutput};
+use crate::staging::{owner_of, Staging};
+use crate::tools::{held, Registry, ToolContext, ToolOutput};
 use serde_json::Value;
-
-/// How long the result of a call that ended at once is kept for its task, ms.
-pub const KEPT_TTL_MS: u64 = 60 * 60 * 1000;
 
 /// The caller's task `id`, if there is one they may see. Boxed: every task method and
 /// answer reads it, and one copy of its code serves them all.
@@ -39,15 +36,7 @@ async fn look_up(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
             let kept = staging.store.kept(id, now).await?;
             Ok(Some(of_dataset(ctx.registry, &info, kept)))
         }
-        Err(e) if e.kind == ErrorKind::NotFound => {
-            let owner = owner_of(ctx.request);
-            Ok(staging
-                .store
-                .kept(id, now)
-                .await?
-                .filter(|k| k.owner == owner.key)
-                .map(|k| of_kept(&k)))
-        }
+        Err(e) if e.kind == ErrorKind::NotFound => held::view(ctx, id).await,
         Err(e) => Err(e),
     }
 }
@@ -79,24 +68,13 @@ pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
     if task.status.terminal() {
         return Ok(Some(task));
     }
+    // A working task is a held call's or a staging's.
+    if let Some(cancelled) = held::cancel(ctx, id).await? {
+        return Ok(Some(cancelled));
+    }
     let staging = staging(ctx)?;
     staging.store.cancel(id, ctx.platform.now_unix_ms()).await?;
     view(ctx, id).await
-}
-
-/// Keeps a result of a call made a task that ended at once; returns its new task id.
-pub async fn keep_now(ctx: &ToolContext<'_>, result: &Value) -> Result<Task> {
-    let staging = staging(ctx)?;
-    let now = ctx.platform.now_unix_ms();
-    let kept = Kept {
-        id: new_dataset_id(ctx.platform),
-        owner: owner_of(ctx.request).key,
-        result: result.to_string(),
-        created_ms: now,
-        expires_ms: now + KEPT_TTL_MS,
-    };
-    staging.store.keep(kept.clone()).await?;
-    Ok(of_kept(&kept))
 }
 
 /// Keeps the outcome of a staging task's last step under its dataset's id.
@@ -113,21 +91,9 @@ pub async fn keep_final(
         owner: info.owner.clone(),
         result: result.to_string(),
         created_ms: now,
-        expires_ms: info.expires_ms.max(now + KEPT_TTL_MS),
+        expires_ms: info.expires_ms.max(now + held::KEPT_TTL_MS),
     };
     staging.store.keep(kept).await
-}
-
-fn of_kept(k: &Kept) -> Task {
-    Task {
-        id: k.id.clone(),
-        status: Status::Completed,
-        message: None,
-        created_ms: k.created_ms,
-        updated_ms: k.created_ms,
-        ttl_ms: k.expires_ms.saturating_sub(k.created_ms),
-        result: serde_json::from_str(&k.result).ok(),
-    }
 }
 
 fn of_dataset(registry: &Registry, info: &DatasetInfo, kept: Option<Kept>) -> Task {

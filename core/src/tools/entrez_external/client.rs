@@ -56,6 +56,8 @@ pub struct ExternalClient<'a> {
     pub retry: RetryPolicy,
     /// `ENTREZ_UPSTREAM_TIMEOUT_MS`, in place of the call's own time limit.
     pub timeout_ms: Option<u64>,
+    /// A held task's ListKey, collected instead of sending the request that asks for work.
+    resume: Option<&'a str>,
     notes: Mutex<Notes>,
 }
 
@@ -77,6 +79,7 @@ impl<'a> ExternalClient<'a> {
             service,
             retry: EXTERNAL_RETRY,
             timeout_ms: ctx.config.upstream_timeout_ms,
+            resume: ctx.resume.as_ref().map(|r| r.listkey.as_str()),
             notes: Mutex::new(Notes::default()),
         })
     }
@@ -148,6 +151,21 @@ impl<'a> ExternalClient<'a> {
                 n.worst_throttling = Some(t.clone());
             }
         });
+    }
+
+    /// Sends the request that asks PubChem for work. For a held task's look, PubChem's own
+    /// `Waiting` for the task's ListKey stands in for it, so the call polls instead of asking
+    /// again (see `listkey::collect`).
+    pub async fn submit(&self, call: &HttpCall) -> Result<HttpReply, Error> {
+        match self.resume {
+            Some(listkey) => Ok(HttpReply {
+                status: 202,
+                headers: Vec::new(),
+                // A ListKey is letters and digits (`pug::waiting_in`), so it needs no escaping.
+                body: format!("{{\"Waiting\":{{\"ListKey\":\"{listkey}\"}}}}").into_bytes(),
+            }),
+            None => self.send(call).await,
+        }
     }
 
     /// Sends `call`; returns the reply once it is final, or the error once retries are spent.

@@ -178,7 +178,7 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup, view: &View) -> Res
     let client = ExternalClient::new(ctx, Service::PubChem)?;
     let mut plan: PugPlan = plan::pubchem_lookup(ctx.config, request, false)?;
     let mut warnings: Vec<String> = Vec::new();
-    let mut reply = client.send(&plan.call).await?;
+    let mut reply = client.submit(&plan.call).await?;
     let wants_properties = matches!(plan.data, Data::Properties | Data::Picture);
     let mut legacy = false;
     if wants_properties && request.properties.is_empty() && reply.status == 400 {
@@ -421,7 +421,7 @@ pub async fn structure_search(
         data: None,
         search: true,
     };
-    let reply = client.send(&plan.call).await?;
+    let reply = client.submit(&plan.call).await?;
     let mut warnings: Vec<String> = Vec::new();
     let outcome = json_reply(ctx, &client, reply, &ask, |key| {
         plan::listkey_poll(ctx.config, key, None)

@@ -132,7 +132,7 @@ async fn collect(
     call: &PugRestCall,
     ask: &Ask<'_>,
 ) -> Result<(HttpReply, Option<String>, u32)> {
-    let reply = client.send(http).await?;
+    let reply = client.submit(http).await?;
     let poll = |key: &str| HttpCall {
         method: Method::Get,
         url: format!(

@@ -1,0 +1,274 @@
+//! Calls served as MCP tasks that are not stagings: those that ended at once, and those
+//! PubChem answers later.
+//!
+//! 2025-11-25 makes every call of a task-capable tool a task when the client
+//! asks; a call that ends at once keeps its result here for its caller to
+//! read. A PubChem request that PubChem works on asynchronously (a structure
+//! search, a `pug_rest` path answered with `Waiting` and a ListKey) would hold
+//! its request open for up to a minute and then give up; made a task, the call
+//! waits [`crate::tools::entrez_external::listkey::TASK_HANDOFF_MS`] and, if
+//! PubChem is still working, answers with a task that *holds* the call: its
+//! tool, its arguments and the ListKey. Each look at the task once its next
+//! look is due (`tasks/get`, `tasks/result`) runs the same call again with
+//! [`Resume`] set, so that it collects the ListKey once instead of asking
+//! PubChem afresh; when PubChem has the answer the call renders it exactly as
+//! it would have, and that result is kept. PubChem does the work, so nothing
+//! runs between looks: a task nobody polls costs nothing, and looks are spaced
+//! (4 s, growing to 30 s) whatever the client's poll rate. A held call ends as
+//! the call would have, with `pubchem_search_pending` naming the ListKey, after
+//! [`HELD_FOR_MS`].
+//!
+//! Everything lives in the store's kept results (`staging::store::Kept`), owned
+//! like a dataset, so it reads the same on both edges and survives a restart.
+
+use crate::error::Result;
+use crate::json;
+use crate::mcp::task::{Status, Task};
+use crate::staging::store::Kept;
+use crate::staging::{new_dataset_id, owner_of};
+use crate::tools::entrez_data::staging;
+use crate::tools::ToolContext;
+use serde_json::Value;
+
+/// How long the result of a call that ended at once is kept for its task, ms.
+pub const KEPT_TTL_MS: u64 = 60 * 60 * 1000;
+/// How long a held call waits on PubChem before it ends as the call would have, ms.
+pub const HELD_FOR_MS: u64 = 30 * 60 * 1000;
+/// The first wait between two looks at a held call's ListKey, ms; it grows by half each time.
+pub const LOOK_FIRST_MS: u64 = 4_000;
+/// The longest wait between two looks, ms.
+pub const LOOK_MAX_MS: u64 = 30_000;
+
+/// A held call's ListKey, for the call run again to collect instead of asking afresh.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resume {
+    /// The ListKey PubChem named when it took the request.
+    pub listkey: String,
+    /// Polls made for it so far.
+    pub polls: u32,
+    /// When the call was first made, Unix ms.
+    pub since_ms: u64,
+}
+
+/// A call waiting on PubChem: what to run again, and when.
+#[derive(Debug, Clone)]
+struct Held {
+    tool: String,
+    arguments: Value,
+    listkey: String,
+    /// Polls of its ListKey so far, the call's own included.
+    polls: u32,
+    next_ms: u64,
+    wait_ms: u64,
+    looked_ms: u64,
+}
+
+impl Held {
+    // Read and written by hand: serde's derives would cost the Worker's bundle a
+    // deserializer of their own for seven fields.
+    fn read(v: &Value) -> Option<Held> {
+        let text = |k: &str| v.get(k)?.as_str().map(str::to_string);
+        let number = |k: &str| v.get(k)?.as_u64();
+        Some(Held {
+            tool: text("tool")?,
+            arguments: v.get("arguments")?.clone(),
+            listkey: text("listkey")?,
+            polls: number("polls")? as u32,
+            next_ms: number("next_ms")?,
+            wait_ms: number("wait_ms")?,
+            looked_ms: number("looked_ms")?,
+        })
+    }
+
+    fn write(&self) -> Value {
+        json!({
+            "tool": self.tool,
+            "arguments": self.arguments,
+            "listkey": self.listkey,
+            "polls": self.polls,
+            "next_ms": self.next_ms,
+            "wait_ms": self.wait_ms,
+            "looked_ms": self.looked_ms,
+        })
+    }
+}
+
+/// What a kept entry holds: a `CallToolResult`, a held call, or a held call its caller
+/// cancelled. A result never has `held` or `cancelled` at its top level.
+enum Entry {
+    Result(Value),
+    Held(Held),
+    Cancelled,
+}
+
+impl Entry {
+    fn read(text: &str) -> Entry {
+        let value: Value = crate::json::from_str(text).unwrap_or(Value::Null);
+        if let Some(held) = value.get("held").and_then(Held::read) {
+            return Entry::Held(held);
+        }
+        if value.get("cancelled").is_some() {
+            return Entry::Cancelled;
+        }
+        Entry::Result(value)
+    }
+
+    fn write(&self) -> String {
+        match self {
+            Entry::Result(v) => v.to_string(),
+            Entry::Held(h) => json!({ "held": h.write() }).to_string(),
+            Entry::Cancelled => json!({ "cancelled": true }).to_string(),
+        }
+    }
+}
+
+/// The ListKey of a result that says PubChem is still working (`pubchem_search_pending`), and
+/// the polls made for it.
+pub fn waiting_on(result: &Value) -> Option<(String, u32)> {
+    let error = result.get("structuredContent")?.get("error")?;
+    if error.get("code")? != "pubchem_search_pending" {
+        return None;
+    }
+    let details = error.get("details")?;
+    let polls = details.get("polls").and_then(Value::as_u64).unwrap_or(0);
+    Some((details.get("listkey")?.as_str()?.to_string(), polls as u32))
+}
+
+/// Keeps a result of a call made a task that ended at once; returns its new task.
+pub async fn keep_now(ctx: &ToolContext<'_>, result: &Value) -> Result<Task> {
+    let now = ctx.platform.now_unix_ms();
+    keep(ctx, new_kept(ctx, now), Entry::Result(result.clone())).await
+}
+
+/// Holds `tool`'s call with `arguments`, which PubChem is still working on under `listkey`.
+pub async fn hold(
+    ctx: &ToolContext<'_>,
+    tool: &str,
+    arguments: Value,
+    (listkey, polls): (String, u32),
+) -> Result<Task> {
+    let now = ctx.platform.now_unix_ms();
+    let held = Held {
+        tool: tool.to_string(),
+        arguments,
+        listkey,
+        polls,
+        next_ms: now + LOOK_FIRST_MS,
+        wait_ms: LOOK_FIRST_MS,
+        looked_ms: now,
+    };
+    keep(ctx, new_kept(ctx, now), Entry::Held(held)).await
+}
+
+fn new_kept(ctx: &ToolContext<'_>, now: u64) -> Kept {
+    Kept {
+        id: new_dataset_id(ctx.platform),
+        owner: owner_of(ctx.request).key,
+        result: String::new(),
+        created_ms: now,
+        expires_ms: now + KEPT_TTL_MS,
+    }
+}
+
+async fn keep(ctx: &ToolContext<'_>, mut kept: Kept, entry: Entry) -> Result<Task> {
+    kept.result = entry.write();
+    staging(ctx)?.store.keep(kept.clone()).await?;
+    Ok(task_of(&kept, entry, ctx.platform.now_unix_ms()))
+}
+
+/// The caller's kept task `id`, if there is one they may see; a held call whose next look is
+/// due looks first.
+pub async fn view(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
+    let now = ctx.platform.now_unix_ms();
+    let Some(kept) = owned(ctx, id, now).await? else {
+        return Ok(None);
+    };
+    match Entry::read(&kept.result) {
+        Entry::Held(held) if now >= held.next_ms => look(ctx, kept, held).await.map(Some),
+        entry => Ok(Some(task_of(&kept, entry, now))),
+    }
+}
+
+/// The caller's kept entry `id`, if they own it.
+async fn owned(ctx: &ToolContext<'_>, id: &str, now: u64) -> Result<Option<Kept>> {
+    let owner = owner_of(ctx.request).key;
+    let kept = staging(ctx)?.store.kept(id, now).await?;
+    Ok(kept.filter(|k| k.owner == owner))
+}
+
+/// Runs a held call again to collect its ListKey once, and keeps what it then stands at.
+async fn look(ctx: &ToolContext<'_>, kept: Kept, mut held: Held) -> Result<Task> {
+    let resumed = ToolContext {
+        progress: None,
+        cache_log: Default::default(),
+        task: true,
+        resume: Some(Resume {
+            listkey: held.listkey.clone(),
+            polls: held.polls,
+            since_ms: kept.created_ms,
+        }),
+        ..*ctx
+    };
+    // Not boxed: a boxed copy would repeat the whole call's state machine in the bundle.
+    let arguments = held.arguments.clone();
+    let result = ctx.registry.call(&resumed, &held.tool, arguments).await?;
+    let now = ctx.platform.now_unix_ms();
+    let entry = match waiting_on(&result) {
+        Some((listkey, polls)) if now < kept.created_ms + HELD_FOR_MS => {
+            held.listkey = listkey;
+            held.polls = polls;
+            held.wait_ms = (held.wait_ms + held.wait_ms / 2).min(LOOK_MAX_MS);
+            held.next_ms = now + held.wait_ms;
+            held.looked_ms = now;
+            Entry::Held(held)
+        }
+        _ => Entry::Result(result),
+    };
+    keep(ctx, kept, entry).await
+}
+
+/// Cancels the caller's held call `id`; its task, cancelled, if it was one (None for a
+/// staging's task or anything else).
+pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
+    let now = ctx.platform.now_unix_ms();
+    match owned(ctx, id, now).await? {
+        Some(kept) if matches!(Entry::read(&kept.result), Entry::Held(_)) => {
+            keep(ctx, kept, Entry::Cancelled).await.map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+fn task_of(kept: &Kept, entry: Entry, now: u64) -> Task {
+    let updated_ms = match &entry {
+        Entry::Held(h) => h.looked_ms,
+        _ => kept.created_ms,
+    };
+    let (status, message, result) = match entry {
+        Entry::Result(v) => (Status::Completed, None, Some(v)),
+        Entry::Held(h) => (
+            Status::Working,
+            Some(format!(
+                "PubChem is still working on it (ListKey {}, polled {} time(s)); the next look is in {} s",
+                h.listkey,
+                h.polls,
+                h.next_ms.saturating_sub(now).div_ceil(1000)
+            )),
+            None,
+        ),
+        Entry::Cancelled => (
+            Status::Cancelled,
+            Some("cancelled by its caller; PubChem's answer was not collected".to_string()),
+            None,
+        ),
+    };
+    Task {
+        id: kept.id.clone(),
+        status,
+        message,
+        created_ms: kept.created_ms,
+        updated_ms: updated_ms.max(kept.created_ms),
+        ttl_ms: kept.expires_ms.saturating_sub(kept.created_ms),
+        result,
+    }
+}
