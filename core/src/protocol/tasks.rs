@@ -90,22 +90,35 @@ pub async fn answer_call(
     (tool, arguments): (&str, Value),
     result: Value,
 ) -> Result<Value, Error> {
-    if let Some(listkey) = held::waiting_on(&result) {
-        let t = held::hold(ctx, tool, arguments, listkey).await?;
-        return Ok(created(ask, &t));
+    let kept = match held::waiting_on(&result) {
+        Some(listkey) => held::hold(ctx, tool, arguments, listkey).await.map(Some),
+        None => Box::pin(staging_or_kept(ctx, ask, &result)).await,
+    };
+    match kept {
+        Ok(Some(t)) => Ok(created(ask, &t)),
+        Ok(None) => Ok(result),
+        // 2026-07-28 lets the server decide: past the ledger's ceilings, the call's own result.
+        Err(e) if ask == Ask::Extension && e.code == "quota_exceeded" => Ok(result),
+        Err(e) => Err(e),
     }
-    let running = running_staging(&result);
+}
+
+/// The task a call's result stands for: its staging's, or its result kept at once (2025-11-25
+/// makes every call asked to be one a task); None for an answer given as it is.
+async fn staging_or_kept(
+    ctx: &ToolContext<'_>,
+    ask: Ask,
+    result: &Value,
+) -> Result<Option<Task>, Error> {
+    let running = running_staging(result);
     match (ask, running) {
-        (Ask::Extension, Some(id)) => match task::view(ctx, &id).await? {
-            Some(t) => Ok(created(ask, &t)),
-            None => Ok(result),
-        },
+        (Ask::Extension, Some(id)) => task::view(ctx, &id).await,
         (Ask::Handshake, Some(id)) => match task::view(ctx, &id).await? {
-            Some(t) => Ok(created(ask, &t)),
-            None => Ok(created(ask, &held::keep_now(ctx, &result).await?)),
+            Some(t) => Ok(Some(t)),
+            None => held::keep_now(ctx, result).await.map(Some),
         },
-        (Ask::Handshake, None) => Ok(created(ask, &held::keep_now(ctx, &result).await?)),
-        _ => Ok(result),
+        (Ask::Handshake, None) => held::keep_now(ctx, result).await.map(Some),
+        _ => Ok(None),
     }
 }
 

@@ -161,6 +161,21 @@ pub enum LedgerCommand {
         /// The ceilings.
         quotas: super::ledger::Quotas,
     },
+    /// [`super::ledger::Book::keep`].
+    Keep {
+        /// The kept result's task id.
+        id: String,
+        /// Who is charged.
+        account: super::ledger::Account,
+        /// Its size.
+        bytes: u64,
+        /// When it is forgotten, Unix ms.
+        expires_ms: u64,
+        /// Now, Unix ms.
+        now_ms: u64,
+        /// The ceilings.
+        quotas: super::ledger::Quotas,
+    },
     /// [`super::ledger::Book::release`].
     Release {
         /// Dataset id.

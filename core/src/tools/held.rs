@@ -19,13 +19,16 @@
 //! [`HELD_FOR_MS`].
 //!
 //! Everything lives in the store's kept results (`staging::store::Kept`), owned
-//! like a dataset, so it reads the same on both edges and survives a restart.
+//! like a dataset, so it reads the same on both edges and survives a restart;
+//! each is charged to its caller's account and the deployment on the ledger
+//! (`staging::ledger::kept`), so that no number of sessions stores without end.
 
 use crate::error::Result;
 use crate::json;
 use crate::mcp::task::{Status, Task};
+use crate::platform::BoxFuture;
 use crate::staging::store::Kept;
-use crate::staging::{new_dataset_id, owner_of};
+use crate::staging::{account_of, new_dataset_id, owner_of};
 use crate::tools::entrez_data::staging;
 use crate::tools::ToolContext;
 use serde_json::Value;
@@ -170,10 +173,24 @@ fn new_kept(ctx: &ToolContext<'_>, now: u64) -> Kept {
     }
 }
 
-async fn keep(ctx: &ToolContext<'_>, mut kept: Kept, entry: Entry) -> Result<Task> {
+/// Charges `kept` holding `entry` to the caller's account (`staging::ledger::kept`), then
+/// keeps it. Boxed: every way a task is kept shares one copy.
+fn keep<'a>(ctx: &'a ToolContext<'a>, kept: Kept, entry: Entry) -> BoxFuture<'a, Result<Task>> {
+    Box::pin(charge_and_keep(ctx, kept, entry))
+}
+
+async fn charge_and_keep(ctx: &ToolContext<'_>, mut kept: Kept, entry: Entry) -> Result<Task> {
     kept.result = entry.write();
-    staging(ctx)?.store.keep(kept.clone()).await?;
-    Ok(task_of(&kept, entry, ctx.platform.now_unix_ms()))
+    let staging = staging(ctx)?;
+    let now = ctx.platform.now_unix_ms();
+    let account = account_of(ctx.request, &ctx.config.auth);
+    let bytes = kept.result.len() as u64;
+    staging
+        .ledger
+        .keep(&kept.id, &account, bytes, kept.expires_ms, now)
+        .await?;
+    staging.store.keep(kept.clone()).await?;
+    Ok(task_of(&kept, entry, now))
 }
 
 /// The caller's kept task `id`, if there is one they may see; a held call whose next look is

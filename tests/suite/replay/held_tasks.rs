@@ -10,6 +10,7 @@ use crate::common::external_replay::scripted::*;
 use entrez_mcp::store::SqliteStore;
 use entrez_mcp_core::caller::{Channel, RequestContext};
 use entrez_mcp_core::net::HttpReply;
+use entrez_mcp_core::staging::ledger::{MemoryLedger, Quotas};
 use entrez_mcp_core::staging::{Limits, Staging};
 use entrez_mcp_core::tools::held::{HELD_FOR_MS, LOOK_FIRST_MS};
 use serde_json::{json, Value};
@@ -19,6 +20,14 @@ use std::sync::Arc;
 /// PubChem answering an asynchronous substructure search `Waiting` (ListKey 42) for the first
 /// `waits` polls of its ListKey, then with three CIDs.
 fn pubchem(waits: u32) -> (Arc<Script>, entrez_mcp_core::protocol::Server) {
+    pubchem_under(waits, None)
+}
+
+/// [`pubchem`], its ledger under `quotas` where given.
+fn pubchem_under(
+    waits: u32,
+    quotas: Option<Quotas>,
+) -> (Arc<Script>, entrez_mcp_core::protocol::Server) {
     let clock = Arc::new(Clock::default());
     let polled = AtomicU32::new(0);
     let script = Arc::new(Script {
@@ -46,6 +55,13 @@ fn pubchem(waits: u32) -> (Arc<Script>, entrez_mcp_core::protocol::Server) {
         Limits::default(),
     )
     .with_carrier(Box::new(Asked::default()));
+    let staging = match quotas {
+        Some(q) => Staging {
+            ledger: Box::new(MemoryLedger::new(q)),
+            ..staging
+        },
+        None => staging,
+    };
     let s = server(script.clone(), Arc::new(CountingPacer::default()))
         .with_staging(staging)
         .unwrap();
@@ -220,4 +236,37 @@ fn a_search_pubchem_answers_within_the_hand_off_ends_in_the_call() {
     );
     // PubChem said Waiting once: the first search polled twice, the second once.
     assert_eq!(sent(&script), 5, "{:?}", script.sent.lock().unwrap());
+}
+
+#[test]
+fn a_task_past_the_ledger_s_ceilings_is_refused_or_answered_at_once() {
+    let limits = Limits::default();
+    let quotas = Quotas {
+        total_bytes: 100,
+        ..Quotas::from_lookup(|_| None, &limits)
+    };
+    let (_script, s) = pubchem_under(1, Some(quotas));
+    // 2025-11-25 asked for a task, and its result cannot be kept: an error that says so.
+    let mut call = search();
+    call["task"] = json!({});
+    let refused = handshake(&s, "a", "tools/call", call);
+    assert_eq!(
+        refused["error"]["data"]["code"], "quota_exceeded",
+        "{refused}"
+    );
+    assert_eq!(
+        refused["error"]["data"]["details"]["limit"], "total_bytes",
+        "{refused}"
+    );
+    assert!(refused["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("task cannot be kept"));
+    // 2026-07-28 leaves it to the server: the call's own result, at once.
+    let plain = stateless(&s, "tools/call", search(), true);
+    assert_eq!(plain["result"]["resultType"], "complete", "{plain}");
+    assert_eq!(
+        plain["result"]["structuredContent"]["cids"],
+        json!([241, 995, 1140])
+    );
 }

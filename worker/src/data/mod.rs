@@ -122,6 +122,28 @@ impl Ledger for DurableLedger {
         })
     }
 
+    fn keep<'a>(
+        &'a self,
+        id: &'a str,
+        account: &'a Account,
+        bytes: u64,
+        expires_ms: u64,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            self.send::<serde_json::Value>(&LedgerCommand::Keep {
+                id: id.to_string(),
+                account: account.clone(),
+                bytes,
+                expires_ms,
+                now_ms,
+                quotas: self.quotas,
+            })
+            .await
+            .map(|_| ())
+        })
+    }
+
     fn release<'a>(&'a self, id: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(async move {
             // A release that does not arrive costs nothing lasting: the entry expires.

@@ -71,6 +71,18 @@ impl DurableObject for EntrezLedger {
                     let r = book.record(&id, bytes, expires_ms, &quotas);
                     (r.map(|()| serde_json::Value::Null), true)
                 }
+                LedgerCommand::Keep {
+                    id,
+                    account,
+                    bytes,
+                    expires_ms,
+                    now_ms,
+                    quotas,
+                } => {
+                    let r = book.keep(&id, &account, (bytes, expires_ms), &quotas, now_ms);
+                    let ok = r.is_ok();
+                    (r.map(|()| serde_json::Value::Null), ok)
+                }
                 LedgerCommand::Release { id } => {
                     book.release(&id);
                     (Ok(serde_json::Value::Null), true)

@@ -9,6 +9,10 @@
 //! - datasets held and bytes stored, per account and in total;
 //! - stagings started per hour, per account (a sliding window).
 //!
+//! The results of calls served as MCP tasks are kept for their callers too; they are
+//! charged to the same account and the deployment, in bytes and in number, though they are
+//! not datasets ([`Book::keep`], in `kept.rs`).
+//!
 //! Every refusal names the limit and when it frees up. The [`Book`] is plain data with
 //! the rules; natively one lives in the process ([`MemoryLedger`], seeded at start-up
 //! from the datasets on disk), on Workers in one Durable Object, so every isolate sees
@@ -21,6 +25,9 @@ use crate::platform::{BoxFuture, MaybeSendSync};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
+
+mod kept;
+pub use kept::{kept_key, KEPT_PER_ACCOUNT, KEPT_TOTAL};
 
 /// An hour, the window stagings are counted in.
 pub const WINDOW_MS: u64 = 60 * 60 * 1000;
@@ -116,6 +123,9 @@ pub struct Entry {
     pub bytes: u64,
     /// When it expires, Unix ms.
     pub expires_ms: u64,
+    /// A kept task result: it counts in bytes and among kept results, not among datasets.
+    #[serde(default)]
+    pub kept: bool,
 }
 
 /// What an account has left.
@@ -188,7 +198,7 @@ impl Book {
     ) -> Result<Allowance, Error> {
         self.prune(now_ms);
         let earliest = |entries: Vec<&Entry>| entries.iter().map(|e| e.expires_ms).min();
-        let total: Vec<&Entry> = self.datasets.values().collect();
+        let total: Vec<&Entry> = self.datasets.values().filter(|e| !e.kept).collect();
         if total.len() as u64 >= quotas.total_datasets {
             return Err(refusal(format!("This deployment holds its maximum of {} datasets (ENTREZ_DATA_TOTAL_MAX_DATASETS).", quotas.total_datasets), earliest(total), "total_datasets"));
         }
@@ -199,19 +209,20 @@ impl Book {
                     "This deployment stores its maximum of {} bytes (ENTREZ_DATA_TOTAL_MAX_BYTES).",
                     quotas.total_bytes
                 ),
-                earliest(total),
+                earliest(self.datasets.values().collect()),
                 "total_bytes",
             ));
         }
         if let Some((datasets, bytes, per_hour)) = quotas.of(account) {
             let mine: Vec<&Entry> = self.held(account).collect();
-            if mine.len() as u64 >= datasets {
+            let mine_datasets: Vec<&Entry> = mine.iter().copied().filter(|e| !e.kept).collect();
+            if mine_datasets.len() as u64 >= datasets {
                 return Err(refusal(
                     format!(
                         "{} hold the most datasets allowed, {datasets}.",
                         capital(account.label())
                     ),
-                    earliest(mine),
+                    earliest(mine_datasets),
                     "account_datasets",
                 ));
             }
@@ -250,6 +261,7 @@ impl Book {
                 account: Some(account.clone()),
                 bytes: 0,
                 expires_ms,
+                kept: false,
             },
         );
         Ok(self.allowance(account, quotas, now_ms))
@@ -317,8 +329,9 @@ impl Book {
                 .stagings
                 .get(&key(account))
                 .map_or(0, |t| t.len() as u64);
+            let datasets_held = mine.iter().filter(|e| !e.kept).count() as u64;
             (
-                datasets.saturating_sub(mine.len() as u64),
+                datasets.saturating_sub(datasets_held),
                 bytes.saturating_sub(used),
                 per_hour.saturating_sub(started),
             )
@@ -329,7 +342,7 @@ impl Book {
             stagings_left: per.map(|p| p.2),
             total_datasets_left: quotas
                 .total_datasets
-                .saturating_sub(self.datasets.len() as u64),
+                .saturating_sub(self.datasets.values().filter(|e| !e.kept).count() as u64),
             total_bytes_left: quotas.total_bytes.saturating_sub(total_bytes),
         }
     }
@@ -358,6 +371,16 @@ pub trait Ledger: MaybeSendSync {
         id: &'a str,
         bytes: u64,
         expires_ms: u64,
+    ) -> BoxFuture<'a, Result<(), Error>>;
+    /// Charges kept task result `id` of `bytes` to `account` until `expires_ms` (see
+    /// [`Book::keep`]).
+    fn keep<'a>(
+        &'a self,
+        id: &'a str,
+        account: &'a Account,
+        bytes: u64,
+        expires_ms: u64,
+        now_ms: u64,
     ) -> BoxFuture<'a, Result<(), Error>>;
     /// Forgets a dropped dataset.
     fn release<'a>(&'a self, id: &'a str) -> BoxFuture<'a, ()>;
@@ -395,6 +418,7 @@ impl MemoryLedger {
                         account,
                         bytes,
                         expires_ms,
+                        kept: false,
                     },
                 );
             }
@@ -429,6 +453,19 @@ impl Ledger for MemoryLedger {
         expires_ms: u64,
     ) -> BoxFuture<'a, Result<(), Error>> {
         Box::pin(async move { self.with(|b| b.record(id, bytes, expires_ms, &self.quotas))? })
+    }
+
+    fn keep<'a>(
+        &'a self,
+        id: &'a str,
+        account: &'a Account,
+        bytes: u64,
+        expires_ms: u64,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<(), Error>> {
+        Box::pin(async move {
+            self.with(|b| b.keep(id, account, (bytes, expires_ms), &self.quotas, now_ms))?
+        })
     }
 
     fn release<'a>(&'a self, id: &'a str) -> BoxFuture<'a, ()> {

@@ -1,0 +1,207 @@
+//! Kept task results on the books.
+//!
+//! A call served as an MCP task keeps its result (or, while PubChem works, the
+//! call itself) for its caller to read, for an hour (`tools::held`). A caller
+//! keeps at most `KEPT_PER_OWNER` of them, but an owner is cheap to make (an
+//! MCP session), so that alone would let a stranger store without end. Each
+//! result kept for a call is therefore charged, until it expires, to its
+//! caller's account and to the deployment: in bytes, against the same byte
+//! ceilings as datasets (`ENTREZ_ANONYMOUS_MAX_BYTES`,
+//! `ENTREZ_DATA_MAX_OWNER_BYTES`, `ENTREZ_DATA_TOTAL_MAX_BYTES`), and in
+//! number, [`KEPT_PER_ACCOUNT`] per account (two owners' worth) and
+//! [`KEPT_TOTAL`] in all, which also bounds the books themselves: on Workers
+//! they are one Durable Object's value, written whole on every change.
+//! A kept result is not a dataset and counts against no dataset count. The
+//! final result of a staging task is not charged: its dataset already is.
+
+use super::{capital, refusal, Account, Book, Entry, Quotas};
+use crate::error::Error;
+
+/// Results kept for one account's calls at once (its sessions together), each for an hour.
+pub const KEPT_PER_ACCOUNT: usize = 400;
+
+/// Results kept for the deployment's calls at once.
+pub const KEPT_TOTAL: usize = 2_000;
+
+/// The books' key for a kept result: apart from a staging's dataset, which shares its id.
+pub fn kept_key(id: &str) -> String {
+    format!("kept-{id}")
+}
+
+impl Book {
+    /// Charges kept result `id` of `bytes` to `account` until `expires_ms`, replacing what it
+    /// was charged before (a held call kept again); refuses it when it would take the account
+    /// or the deployment past a ceiling.
+    pub fn keep(
+        &mut self,
+        id: &str,
+        account: &Account,
+        (bytes, expires_ms): (u64, u64),
+        quotas: &Quotas,
+        now_ms: u64,
+    ) -> Result<(), Error> {
+        self.prune(now_ms);
+        let key = kept_key(id);
+        let others: Vec<&Entry> = self
+            .datasets
+            .iter()
+            .filter(|(k, _)| **k != key)
+            .map(|(_, e)| e)
+            .collect();
+        let earliest = |entries: &[&Entry]| entries.iter().map(|e| e.expires_ms).min();
+        let kept: Vec<&Entry> = others.iter().copied().filter(|e| e.kept).collect();
+        let total_bytes: u64 = others.iter().map(|e| e.bytes).sum();
+        let refused = if kept.len() >= KEPT_TOTAL {
+            Some((
+                format!("This deployment keeps its maximum of {KEPT_TOTAL} task results."),
+                earliest(&kept),
+                "total_kept",
+            ))
+        } else if total_bytes.saturating_add(bytes) > quotas.total_bytes {
+            Some((
+                format!(
+                    "This deployment stores its maximum of {} bytes (ENTREZ_DATA_TOTAL_MAX_BYTES).",
+                    quotas.total_bytes
+                ),
+                earliest(&others),
+                "total_bytes",
+            ))
+        } else {
+            let mine: Vec<&Entry> = others
+                .iter()
+                .copied()
+                .filter(|e| e.account.as_ref() == Some(account))
+                .collect();
+            let mine_kept: Vec<&Entry> = mine.iter().copied().filter(|e| e.kept).collect();
+            let used: u64 = mine.iter().map(|e| e.bytes).sum();
+            match quotas.of(account) {
+                Some(_) if mine_kept.len() >= KEPT_PER_ACCOUNT => Some((
+                    format!(
+                        "{} keep the most task results allowed, {KEPT_PER_ACCOUNT}.",
+                        capital(account.label())
+                    ),
+                    earliest(&mine_kept),
+                    "account_kept",
+                )),
+                Some((_, max, _)) if used.saturating_add(bytes) > max => Some((
+                    format!(
+                        "{} store the most bytes allowed, {max}.",
+                        capital(account.label())
+                    ),
+                    earliest(&mine),
+                    "account_bytes",
+                )),
+                _ => None,
+            }
+        };
+        if let Some((why, frees, limit)) = refused {
+            return Err(refusal(
+                format!("{why} This call's task cannot be kept."),
+                frees,
+                limit,
+            )
+            .suggest("Call again without asking for a task: the result then comes back at once."));
+        }
+        self.datasets.insert(
+            key,
+            Entry {
+                account: Some(account.clone()),
+                bytes,
+                expires_ms,
+                kept: true,
+            },
+        );
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quotas() -> Quotas {
+        Quotas {
+            identity_datasets: 3,
+            identity_bytes: 1_000,
+            identity_stagings_per_hour: 10,
+            anonymous_datasets: 1,
+            anonymous_bytes: 500,
+            anonymous_stagings_per_hour: 3,
+            total_datasets: 10,
+            total_bytes: 2_000,
+        }
+    }
+
+    fn limit(e: &Error) -> &str {
+        e.details
+            .as_ref()
+            .and_then(|d| d["limit"].as_str())
+            .unwrap_or("")
+    }
+
+    #[test]
+    fn kept_results_count_per_account_and_in_total_but_not_as_datasets() {
+        let q = quotas();
+        let mut book = Book::default();
+        let a = Account::Address("a".into());
+        // Results kept by any number of sessions of one address share the address's bytes.
+        book.keep("t1", &a, (300, 10_000), &q, 0).unwrap();
+        let e = book.keep("t2", &a, (300, 10_000), &q, 0).unwrap_err();
+        assert_eq!(e.code, "quota_exceeded");
+        assert!(e.message.contains("cannot be kept"), "{}", e.message);
+        assert_eq!(limit(&e), "account_bytes");
+        // Kept again (a held call's look), a result replaces its own charge.
+        book.keep("t1", &a, (450, 10_000), &q, 0).unwrap();
+        // Not a dataset: the address may still stage its one.
+        let allowance = book.admit("d1", &a, 10_000, &q, 0).unwrap();
+        assert_eq!(allowance.datasets_left, Some(0));
+        assert_eq!(allowance.bytes_left, Some(50));
+        assert_eq!(allowance.total_datasets_left, 9);
+        // The deployment's bytes bound every account's results together.
+        book.keep("t3", &Account::Identity("c".into()), (900, 10_000), &q, 0)
+            .unwrap();
+        book.keep("t4", &Account::Address("b".into()), (400, 10_000), &q, 0)
+            .unwrap();
+        let e = book
+            .keep("t5", &Account::Local, (300, 10_000), &q, 0)
+            .unwrap_err();
+        assert_eq!(limit(&e), "total_bytes");
+        // Expired, they count for nothing; a staging task's result is apart from its dataset.
+        book.keep("t5", &Account::Local, (300, 20_000), &q, 10_000)
+            .unwrap();
+        book.keep("d2", &a, (10, 20_000), &q, 10_000).unwrap();
+        assert!(book.datasets.contains_key(&kept_key("d2")));
+        assert!(!book.datasets.contains_key("d2"));
+    }
+
+    #[test]
+    fn kept_results_are_bounded_in_number_per_account_and_in_total() {
+        let q = Quotas {
+            total_bytes: u64::MAX,
+            ..quotas()
+        };
+        let mut book = Book::default();
+        let a = Account::Identity("a".into());
+        for i in 0..KEPT_PER_ACCOUNT {
+            book.keep(&format!("a{i}"), &a, (0, 10_000), &q, 0).unwrap();
+        }
+        let e = book.keep("one-more", &a, (0, 10_000), &q, 0).unwrap_err();
+        assert_eq!(limit(&e), "account_kept");
+        // The local user has no account limit, only the deployment's.
+        for i in KEPT_PER_ACCOUNT..KEPT_TOTAL {
+            book.keep(&format!("l{i}"), &Account::Local, (0, 10_000), &q, 0)
+                .unwrap();
+        }
+        let e = book
+            .keep("one-more", &Account::Local, (0, 10_000), &q, 0)
+            .unwrap_err();
+        assert_eq!(limit(&e), "total_kept");
+        assert!(
+            e.message.contains(&format!("{KEPT_TOTAL} task results")),
+            "{}",
+            e.message
+        );
+        // Nor are they datasets: a dataset is still admitted.
+        book.admit("d", &a, 10_000, &q, 0).unwrap();
+    }
+}
