@@ -143,7 +143,7 @@ worker_wasm_opt() {
   # stores to locals go (rse), constants propagate through locals (precompute-propagate) and
   # the blocks left over merge and empty code goes (merge-blocks, vacuum): 3.8 KB gzipped,
   # where each alone gains little or nothing. Then -O1 once more, over what those passes
-  # left: 5.4 KB gzipped (a third -O1, or these passes again, gain nothing more). Names are
+  # left: 5.4-6.5 KB gzipped (a third -O1, or these passes again, gain nothing more). Names are
   # kept for the second pass, which orders functions by them.
   "$wasm_opt" "${features[@]}" -O1 --duplicate-function-elimination --code-folding \
     --dae-optimizing --rse --precompute-propagate --merge-blocks --vacuum -O1 \

@@ -1,5 +1,5 @@
-//! What MCP tasks need of the native store: cancelling a staging, and the results of
-//! calls that were served as tasks and ended at once (`kept`, in the catalog file).
+//! What MCP tasks need of the native store: cancelling a staging, and what calls served as
+//! tasks keep (`kept`, in the catalog file): a result, or a call held while PubChem works.
 
 use super::{lock, Inner};
 use entrez_mcp_core::error::Result;
@@ -41,11 +41,12 @@ impl Inner {
                 [kept.created_ms as i64],
             )
             .map_err(store_error)?;
-        // An owner keeps at most KEPT_PER_OWNER results; the oldest go first.
+        // An owner keeps at most KEPT_PER_OWNER results; the oldest go first (one kept again
+        // pushes nothing out).
         catalog
             .execute(
-                "DELETE FROM kept WHERE owner = ?1 AND id NOT IN (SELECT id FROM kept WHERE owner = ?1 ORDER BY created_ms DESC LIMIT ?2)",
-                params![kept.owner, KEPT_PER_OWNER as i64 - 1],
+                "DELETE FROM kept WHERE owner = ?1 AND id != ?3 AND id NOT IN (SELECT id FROM kept WHERE owner = ?1 AND id != ?3 ORDER BY created_ms DESC LIMIT ?2)",
+                params![kept.owner, KEPT_PER_OWNER as i64 - 1, kept.id],
             )
             .map_err(store_error)?;
         catalog

@@ -46,6 +46,18 @@ const modern = (method, params, { extension = true, name } = {}) =>
     headers: callerKeyHeaders('tasks'),
   });
 
+// Polls a 2026-07-28 task every `everyMs` until it has ended (90 s at most); its last tasks/get.
+async function untilEnded(taskId, everyMs) {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const got = await modern('tasks/get', { taskId }, { name: taskId });
+    assert.equal(got.status, 200, got.text);
+    if (got.json.result.status !== 'working') return got;
+    assert.ok(Date.now() < deadline, 'the task ends');
+    await new Promise((res) => setTimeout(res, everyMs));
+  }
+}
+
 describe(`tasks [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, () => {
   test('2025-11-25: the SDK stages as a task, polls it and reads what the call would have returned', async () => {
     const client = await connect('entrez-mcp-e2e-tasks');
@@ -99,15 +111,7 @@ describe(`tasks [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, (
     assert.equal(undeclared.status, 400, undeclared.text);
     assert.equal(undeclared.json.error.code, -32021);
     assert.deepEqual(undeclared.json.error.data.requiredCapabilities, { extensions: { [TASKS_EXTENSION]: {} } });
-    let got;
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      got = await modern('tasks/get', { taskId: t.taskId }, { name: t.taskId });
-      assert.equal(got.status, 200, got.text);
-      if (got.json.result.status !== 'working') break;
-      assert.ok(Date.now() < deadline, 'the task ends');
-      await new Promise((res) => setTimeout(res, 300));
-    }
+    const got = await untilEnded(t.taskId, 300);
     const done = got.json.result;
     assert.equal(done.status, 'completed', got.text);
     assert.equal(done.resultType, 'complete');
@@ -183,15 +187,7 @@ describe(`tasks [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, (
       const t = created.json.result;
       assert.equal(t.resultType, 'task', created.text);
       assert.match(t.statusMessage, /PubChem is still working/);
-      let got;
-      const deadline = Date.now() + 90_000;
-      for (;;) {
-        got = await modern('tasks/get', { taskId: t.taskId }, { name: t.taskId });
-        assert.equal(got.status, 200, got.text);
-        if (got.json.result.status !== 'working') break;
-        assert.ok(Date.now() < deadline, 'the task ends');
-        await new Promise((res) => setTimeout(res, 1_000));
-      }
+      const got = await untilEnded(t.taskId, 1_000);
       assert.equal(got.json.result.status, 'completed', got.text);
       assert.equal(got.json.result.result.structuredContent.count, 5, got.text);
       // A held search its caller cancels is looked at no more.

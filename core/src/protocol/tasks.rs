@@ -219,7 +219,7 @@ async fn result_of(ctx: &ToolContext<'_>, mut task: Task) -> Result<Value, Error
     let Some(mut result) = task.result else {
         return Err(Error::new(
             ErrorKind::InvalidRequest,
-            format!("Task {} was cancelled; it has no result. Its dataset keeps the records staged before that.", task.id),
+            format!("Task {} was cancelled; it has no result. A staging's dataset keeps the records staged before that.", task.id),
         )
         .with_code("task_cancelled"));
     };
@@ -233,7 +233,7 @@ async fn result_of(ctx: &ToolContext<'_>, mut task: Task) -> Result<Value, Error
 fn unknown(id: &str) -> Error {
     Error::new(ErrorKind::InvalidParams, format!("No task {id:?} exists for this caller."))
         .with_code("task_not_found")
-        .suggest("A task belongs to the session, identity or key that started it, and is forgotten when its dataset expires.")
+        .suggest("A task belongs to the session, identity or key that started it, and is forgotten when its dataset or kept result expires.")
 }
 
 /// -32021: the task methods need the extension declared on the request itself.

@@ -297,15 +297,16 @@ pub struct QueryResult {
     pub elapsed_ms: u64,
 }
 
-/// The result of a call served as an MCP task that ended at once (2025-11-25 makes every
-/// call of a task-capable tool a task when asked): kept for its owner to read.
+/// What a call served as an MCP task keeps for its owner to read: its result (2025-11-25
+/// makes every call of a task-capable tool a task when asked), or the call itself while
+/// PubChem works on it (`tools::held`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Kept {
     /// The task id: 128 random bits, as a dataset id.
     pub id: String,
     /// The owner key of the caller (see `staging::owner_of`).
     pub owner: String,
-    /// The `CallToolResult`, as JSON text.
+    /// The `CallToolResult`, or the held call, as JSON text.
     pub result: String,
     /// When it was kept.
     pub created_ms: u64,

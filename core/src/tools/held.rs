@@ -96,31 +96,44 @@ impl Held {
     }
 }
 
-/// What a kept entry holds: a `CallToolResult`, a held call, or a held call its caller
-/// cancelled. A result never has `held` or `cancelled` at its top level.
+/// What a kept entry holds: a `CallToolResult` and when it was kept, a held call, or a held
+/// call its caller cancelled and when. A result never has `done`, `held` or `cancelled` at
+/// its top level; one kept bare (before held calls were) reads as kept when created.
 enum Entry {
-    Result(Value),
+    Result(Value, Option<u64>),
     Held(Held),
-    Cancelled,
+    Cancelled(u64),
 }
 
 impl Entry {
     fn read(text: &str) -> Entry {
-        let value: Value = crate::json::from_str(text).unwrap_or(Value::Null);
+        let mut value: Value = crate::json::from_str(text).unwrap_or(Value::Null);
         if let Some(held) = value.get("held").and_then(Held::read) {
             return Entry::Held(held);
         }
-        if value.get("cancelled").is_some() {
-            return Entry::Cancelled;
+        if let Some(at) = value.get("cancelled") {
+            return Entry::Cancelled(at.as_u64().unwrap_or(0));
         }
-        Entry::Result(value)
+        match value.get_mut("done").map(Value::take) {
+            Some(result) => Entry::Result(result, value["at"].as_u64()),
+            None => Entry::Result(value, None),
+        }
     }
 
     fn write(&self) -> String {
         match self {
-            Entry::Result(v) => v.to_string(),
+            Entry::Result(v, at) => json!({ "done": v, "at": at }).to_string(),
             Entry::Held(h) => json!({ "held": h.write() }).to_string(),
-            Entry::Cancelled => json!({ "cancelled": true }).to_string(),
+            Entry::Cancelled(at) => json!({ "cancelled": at }).to_string(),
+        }
+    }
+
+    /// When it last changed, if it says.
+    fn changed_ms(&self) -> Option<u64> {
+        match self {
+            Entry::Result(_, at) => *at,
+            Entry::Held(h) => Some(h.looked_ms),
+            Entry::Cancelled(at) => Some(*at),
         }
     }
 }
@@ -140,7 +153,12 @@ pub fn waiting_on(result: &Value) -> Option<(String, u32)> {
 /// Keeps a result of a call made a task that ended at once; returns its new task.
 pub async fn keep_now(ctx: &ToolContext<'_>, result: &Value) -> Result<Task> {
     let now = ctx.platform.now_unix_ms();
-    keep(ctx, new_kept(ctx, now), Entry::Result(result.clone())).await
+    keep(
+        ctx,
+        new_kept(ctx, now),
+        Entry::Result(result.clone(), Some(now)),
+    )
+    .await
 }
 
 /// Holds `tool`'s call with `arguments`, which PubChem is still working on under `listkey`.
@@ -213,8 +231,11 @@ async fn owned(ctx: &ToolContext<'_>, id: &str, now: u64) -> Result<Option<Kept>
     Ok(kept.filter(|k| k.owner == owner))
 }
 
-/// Runs a held call again to collect its ListKey once, and keeps what it then stands at.
+/// Runs a held call again to collect its ListKey once, and keeps what it then stands at,
+/// unless the entry changed meanwhile (another look, a cancel): an ended task stays ended.
+/// (Two looks at the very same moment may both ask PubChem; the store has no compare-and-set.)
 async fn look(ctx: &ToolContext<'_>, kept: Kept, mut held: Held) -> Result<Task> {
+    let looked_before = held.looked_ms;
     let resumed = ToolContext {
         progress: None,
         cache_log: Default::default(),
@@ -239,8 +260,14 @@ async fn look(ctx: &ToolContext<'_>, kept: Kept, mut held: Held) -> Result<Task>
             held.looked_ms = now;
             Entry::Held(held)
         }
-        _ => Entry::Result(result),
+        _ => Entry::Result(result, Some(now)),
     };
+    if let Some(current) = owned(ctx, &kept.id, now).await? {
+        let now_entry = Entry::read(&current.result);
+        if !matches!(&now_entry, Entry::Held(h) if h.looked_ms == looked_before) {
+            return Ok(task_of(&current, now_entry, now));
+        }
+    }
     keep(ctx, kept, entry).await
 }
 
@@ -250,19 +277,16 @@ pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
     let now = ctx.platform.now_unix_ms();
     match owned(ctx, id, now).await? {
         Some(kept) if matches!(Entry::read(&kept.result), Entry::Held(_)) => {
-            keep(ctx, kept, Entry::Cancelled).await.map(Some)
+            keep(ctx, kept, Entry::Cancelled(now)).await.map(Some)
         }
         _ => Ok(None),
     }
 }
 
 fn task_of(kept: &Kept, entry: Entry, now: u64) -> Task {
-    let updated_ms = match &entry {
-        Entry::Held(h) => h.looked_ms,
-        _ => kept.created_ms,
-    };
+    let updated_ms = entry.changed_ms().unwrap_or(kept.created_ms);
     let (status, message, result) = match entry {
-        Entry::Result(v) => (Status::Completed, None, Some(v)),
+        Entry::Result(v, _) => (Status::Completed, None, Some(v)),
         Entry::Held(h) => (
             Status::Working,
             Some(format!(
@@ -273,7 +297,7 @@ fn task_of(kept: &Kept, entry: Entry, now: u64) -> Task {
             )),
             None,
         ),
-        Entry::Cancelled => (
+        Entry::Cancelled(_) => (
             Status::Cancelled,
             Some("cancelled by its caller; PubChem's answer was not collected".to_string()),
             None,

@@ -52,7 +52,8 @@ pub struct ToolContext<'a> {
     /// What this call was served from the cache of upstream answers, and how it may use it.
     pub cache_log: CallLog,
     /// Whether the caller asked for an MCP task and the server answers with one: long work
-    /// (a staging) then goes on by itself at once, and the call returns its handle.
+    /// then goes on without the call (a staging by itself at once; a PubChem answer still
+    /// coming after a few seconds is held), and the call returns its handle.
     pub task: bool,
     /// A held task's ListKey, for a PubChem call run again to collect it (see [`held`]).
     pub resume: Option<held::Resume>,

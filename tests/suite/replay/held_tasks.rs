@@ -4,7 +4,7 @@
 //! clock that jumps when slept on, so the waits run instantly.
 
 use super::carried_staging::Asked;
-use super::tasks::{handshake, stateless};
+use super::tasks::{handshake, stateless, task_id};
 use crate::common::block_on;
 use crate::common::external_replay::scripted::*;
 use entrez_mcp::store::SqliteStore;
@@ -189,11 +189,7 @@ fn a_held_search_pubchem_never_finishes_ends_as_the_call_would_have() {
     let (script, s) = pubchem(u32::MAX);
     let mut call = search();
     call["task"] = json!({});
-    let created = handshake(&s, "a", "tools/call", call);
-    let id = created["result"]["task"]["taskId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = task_id(&handshake(&s, "a", "tools/call", call));
     let mut looks = 0;
     loop {
         advance(&script, 30_000);
@@ -261,7 +257,7 @@ fn a_task_past_the_ledger_s_ceilings_is_refused_or_answered_at_once() {
     assert!(refused["error"]["message"]
         .as_str()
         .unwrap()
-        .contains("task cannot be kept"));
+        .contains("This call ran, but its task cannot be kept"));
     // 2026-07-28 leaves it to the server: the call's own result, at once.
     let plain = stateless(&s, "tools/call", search(), true);
     assert_eq!(plain["result"]["resultType"], "complete", "{plain}");
@@ -269,4 +265,15 @@ fn a_task_past_the_ledger_s_ceilings_is_refused_or_answered_at_once() {
         plain["result"]["structuredContent"]["cids"],
         json!([241, 995, 1140])
     );
+    // A search PubChem is still working on after the hand-off, which cannot be held: the
+    // call's answer as it then stands, naming the ListKey to collect later.
+    let (_script, s) = pubchem_under(50, Some(quotas));
+    let pending = stateless(&s, "tools/call", search(), true);
+    let r = &pending["result"];
+    assert_eq!(r["resultType"], "complete", "{pending}");
+    assert_eq!(
+        r["structuredContent"]["error"]["code"],
+        "pubchem_search_pending"
+    );
+    assert_eq!(r["structuredContent"]["error"]["details"]["listkey"], "42");
 }

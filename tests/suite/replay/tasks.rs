@@ -42,6 +42,14 @@ pub fn stateless(s: &Server, method: &str, mut params: Value, extension: bool) -
         .expect("a reply")
 }
 
+/// The task id of a 2025-11-25 `CreateTaskResult` reply.
+pub fn task_id(created: &Value) -> String {
+    match created["result"]["task"]["taskId"].as_str() {
+        Some(id) => id.to_string(),
+        None => panic!("no task: {created}"),
+    }
+}
+
 fn stage_args(n: u64) -> Value {
     let ids: Vec<u64> = (90_000_001..90_000_001 + n).collect();
     json!({"name": "entrez_data", "arguments": {"operation": "fetch_and_stage", "ids": ids}})
@@ -161,11 +169,7 @@ fn a_cancelled_staging_keeps_what_it_staged_and_takes_no_more_steps() {
     let s = carried_server(&replay, store.clone(), &asked);
     let mut call = stage_args(1000);
     call["task"] = json!({});
-    let created = handshake(&s, "a", "tools/call", call);
-    let id = created["result"]["task"]["taskId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = task_id(&handshake(&s, "a", "tools/call", call));
     // Two steps of the Free plan's budget, then the caller cancels.
     for _ in 0..2 {
         let ids = asked.take();

@@ -29,9 +29,10 @@ pub fn kept_key(id: &str) -> String {
 }
 
 impl Book {
-    /// Charges kept result `id` of `bytes` to `account` until `expires_ms`, replacing what it
-    /// was charged before (a held call kept again); refuses it when it would take the account
-    /// or the deployment past a ceiling.
+    /// Charges kept result `id` of `bytes` to `account` until `expires_ms`; refuses a new one
+    /// that would take the account or the deployment past a ceiling. One kept again (a held
+    /// call looked at, ended or cancelled) is charged what it takes now and never refused:
+    /// refusing would strand a task that was admitted.
     pub fn keep(
         &mut self,
         id: &str,
@@ -42,6 +43,7 @@ impl Book {
     ) -> Result<(), Error> {
         self.prune(now_ms);
         let key = kept_key(id);
+        let again = self.datasets.contains_key(&key);
         let others: Vec<&Entry> = self
             .datasets
             .iter()
@@ -51,7 +53,9 @@ impl Book {
         let earliest = |entries: &[&Entry]| entries.iter().map(|e| e.expires_ms).min();
         let kept: Vec<&Entry> = others.iter().copied().filter(|e| e.kept).collect();
         let total_bytes: u64 = others.iter().map(|e| e.bytes).sum();
-        let refused = if kept.len() >= KEPT_TOTAL {
+        let refused = if again {
+            None
+        } else if kept.len() >= KEPT_TOTAL {
             Some((
                 format!("This deployment keeps its maximum of {KEPT_TOTAL} task results."),
                 earliest(&kept),
@@ -96,11 +100,11 @@ impl Book {
         };
         if let Some((why, frees, limit)) = refused {
             return Err(refusal(
-                format!("{why} This call's task cannot be kept."),
+                format!("{why} This call ran, but its task cannot be kept."),
                 frees,
                 limit,
             )
-            .suggest("Call again without asking for a task: the result then comes back at once."));
+            .suggest("Call again without asking for a task to have the result in the reply (what the call changed, if anything, it has changed already)."));
         }
         self.datasets.insert(
             key,
@@ -121,14 +125,9 @@ mod tests {
 
     fn quotas() -> Quotas {
         Quotas {
-            identity_datasets: 3,
-            identity_bytes: 1_000,
-            identity_stagings_per_hour: 10,
             anonymous_datasets: 1,
-            anonymous_bytes: 500,
-            anonymous_stagings_per_hour: 3,
             total_datasets: 10,
-            total_bytes: 2_000,
+            ..super::super::tests::quotas()
         }
     }
 
@@ -150,7 +149,9 @@ mod tests {
         assert_eq!(e.code, "quota_exceeded");
         assert!(e.message.contains("cannot be kept"), "{}", e.message);
         assert_eq!(limit(&e), "account_bytes");
-        // Kept again (a held call's look), a result replaces its own charge.
+        // Kept again (a held call's look), a result replaces its own charge, and is never
+        // refused: its task was admitted.
+        book.keep("t1", &a, (600, 10_000), &q, 0).unwrap();
         book.keep("t1", &a, (450, 10_000), &q, 0).unwrap();
         // Not a dataset: the address may still stage its one.
         let allowance = book.admit("d1", &a, 10_000, &q, 0).unwrap();

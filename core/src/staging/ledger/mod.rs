@@ -487,7 +487,8 @@ impl Ledger for MemoryLedger {
 mod tests {
     use super::*;
 
-    fn quotas() -> Quotas {
+    /// Small ceilings, for the books' tests here and in `kept`.
+    pub(super) fn quotas() -> Quotas {
         Quotas {
             identity_datasets: 3,
             identity_bytes: 1_000,
