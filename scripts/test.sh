@@ -436,6 +436,10 @@ e2e() {
     echo "ENTREZ_ANONYMOUS_MAX_DATASETS=1000"
     echo "ENTREZ_ANONYMOUS_MAX_BYTES=8589934592"
     echo "ENTREZ_ANONYMOUS_STAGINGS_PER_HOUR=100000"
+    # The suites run side by side, each staging as it needs: stagings running are counted per
+    # account (all of them one here) and in total, so those ceilings are raised too.
+    echo "ENTREZ_DATA_MAX_RUNNING=1000"
+    echo "ENTREZ_DATA_TOTAL_MAX_RUNNING=1000"
   } >"$env_file"
 
   if [ "$RELEASE_OK" = 1 ]; then

@@ -28,7 +28,7 @@ thread_local! {
     static ENDPOINT: OnceCell<&'static Endpoint> = const { OnceCell::new() };
 }
 
-fn lookup(env: &Env, name: &str) -> Option<String> {
+pub(crate) fn lookup(env: &Env, name: &str) -> Option<String> {
     env.secret(name)
         .map(|s| s.to_string())
         .or_else(|_| env.var(name).map(|v| v.to_string()))
@@ -79,9 +79,7 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
             if let Some(carrier) = crate::data::DurableCarrier::from_env(env) {
                 staging = staging.with_carrier(Box::new(carrier));
             }
-            if let Some(ledger) =
-                crate::data::DurableLedger::from_env(env, &limits, |name| lookup(env, name))
-            {
+            if let Some(ledger) = crate::data::DurableLedger::from_env(env) {
                 staging.ledger = Box::new(ledger);
             }
             server = server.with_staging(staging)?;

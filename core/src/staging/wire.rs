@@ -132,8 +132,8 @@ pub enum CatalogCommand {
     },
 }
 
-/// A request to the deployment's ledger object (see [`super::ledger`]); the isolate sends
-/// its quotas along, so the object reads no configuration of its own.
+/// A request to the deployment's ledger object (see [`super::ledger`]); the object reads the
+/// deployment's quotas from its own environment, the same variables every isolate reads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum LedgerCommand {
@@ -147,8 +147,6 @@ pub enum LedgerCommand {
         expires_ms: u64,
         /// Now, Unix ms.
         now_ms: u64,
-        /// The ceilings.
-        quotas: super::ledger::Quotas,
     },
     /// [`super::ledger::Book::record`].
     Record {
@@ -158,8 +156,9 @@ pub enum LedgerCommand {
         bytes: u64,
         /// The expiry its last write renewed it to, Unix ms.
         expires_ms: u64,
-        /// The ceilings.
-        quotas: super::ledger::Quotas,
+        /// Until when its staging counts as running, Unix ms (0: it does not).
+        #[serde(default)]
+        running_until_ms: u64,
     },
     /// [`super::ledger::Book::keep`].
     Keep {
@@ -173,8 +172,6 @@ pub enum LedgerCommand {
         expires_ms: u64,
         /// Now, Unix ms.
         now_ms: u64,
-        /// The ceilings.
-        quotas: super::ledger::Quotas,
     },
     /// [`super::ledger::Book::release`].
     Release {
@@ -187,8 +184,6 @@ pub enum LedgerCommand {
         account: super::ledger::Account,
         /// Now, Unix ms.
         now_ms: u64,
-        /// The ceilings.
-        quotas: super::ledger::Quotas,
     },
 }
 

@@ -431,16 +431,33 @@ fn a_caller_has_at_most_four_stagings_running_at_once() {
     let s = carried_server(&replay, SqliteStore::in_memory().unwrap(), &asked);
     let batch =
         |n: u64| -> Vec<u64> { (90_000_001 + n * 1_000..=90_000_600 + n * 1_000).collect() };
+    let mut running = Vec::new();
     for n in 0..4 {
         let started = stage(&s, json!({"ids": batch(n)}));
         assert_eq!(started["status"], "loading", "{started}");
+        running.push(started["data_access_id"].as_str().unwrap().to_string());
     }
+    // The ledger counts them (one account: the machine's own user), so a fifth is refused
+    // before anything goes upstream.
     let refused = err(&s, json!({"operation": "fetch_and_stage", "ids": batch(4)}));
-    assert_eq!(refused["code"], "dataset_quota_exceeded", "{refused}");
-    assert_eq!(refused["details"]["limit"], "owner_running", "{refused}");
-    // Once they end, the caller may start another.
+    assert_eq!(refused["code"], "quota_exceeded", "{refused}");
+    assert_eq!(refused["details"]["limit"], "account_running", "{refused}");
+    // A dataset dropped stops its staging and frees its slot at once.
+    ok(
+        &s,
+        json!({"operation": "drop_dataset", "data_access_id": running[0]}),
+    );
+    let fifth = stage(&s, json!({"ids": batch(4)}));
+    assert_eq!(fifth["status"], "loading", "{fifth}");
+    assert_eq!(
+        err(&s, json!({"operation": "fetch_and_stage", "ids": batch(5)}))["details"]["limit"],
+        "account_running"
+    );
+    // Once they end, the caller may start another: the last write of each frees its slot.
+    // (The dropped one's next step, asked for before the drop, has nothing to do.)
+    asked.0.lock().unwrap().retain(|(id, _)| *id != running[0]);
     drive(&s, &asked);
-    let next = stage(&s, json!({"ids": batch(4)}));
+    let next = stage(&s, json!({"ids": batch(5)}));
     assert_eq!(next["status"], "loading", "{next}");
 }
 

@@ -3,7 +3,7 @@
 //! neither see nor poll nor cancel someone else's task. The steps the carrier is asked for
 //! are run by the test (`carried_staging::drive`), as the edges run them.
 
-use super::carried_staging::{carried_server, carried_server_with, drive, Asked};
+use super::carried_staging::{carried_server_with, drive, Asked};
 use crate::common::block_on;
 use crate::common::replay::Replay;
 use entrez_mcp::store::SqliteStore;
@@ -166,7 +166,12 @@ fn a_cancelled_staging_keeps_what_it_staged_and_takes_no_more_steps() {
     let replay = Replay::start();
     let asked = Asked::default();
     let store = SqliteStore::in_memory().unwrap();
-    let s = carried_server(&replay, store.clone(), &asked);
+    // One staging running at a time, so that the cancel is seen to free its slot.
+    let one = Limits {
+        max_running: 1,
+        ..super::carried_staging::free_plan()
+    };
+    let s = carried_server_with(&replay, store.clone(), &asked, one);
     let mut call = stage_args(1000);
     call["task"] = json!({});
     let id = task_id(&handshake(&s, "a", "tools/call", call));
@@ -213,6 +218,21 @@ fn a_cancelled_staging_keeps_what_it_staged_and_takes_no_more_steps() {
     assert_eq!(
         result["error"]["data"]["code"], "task_cancelled",
         "{result}"
+    );
+    // Its slot among the stagings running is free again: another is admitted, and one more
+    // beside that is not.
+    let mut again = stage_args(100);
+    again["task"] = json!({});
+    let admitted = handshake(&s, "a", "tools/call", again.clone());
+    assert_eq!(
+        admitted["result"]["task"]["status"], "working",
+        "{admitted}"
+    );
+    let refused = task_id(&handshake(&s, "a", "tools/call", again));
+    let why = handshake(&s, "a", "tasks/result", json!({"taskId": refused}));
+    assert_eq!(
+        why["result"]["structuredContent"]["error"]["details"]["limit"], "account_running",
+        "{why}"
     );
 }
 

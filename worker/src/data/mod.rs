@@ -20,7 +20,7 @@
 use entrez_mcp_core::error::{Error, ErrorKind, Result};
 use entrez_mcp_core::platform::BoxFuture;
 use entrez_mcp_core::staging::guard::QueryPolicy;
-use entrez_mcp_core::staging::ledger::{Account, Allowance, Ledger, Quotas};
+use entrez_mcp_core::staging::ledger::{Account, Allowance, Ledger};
 use entrez_mcp_core::staging::rows::RowBatch;
 use entrez_mcp_core::staging::store::{
     Appended, Caps, DatasetInfo, Kept, Lease, NewDataset, QueryResult, SqlStore, Status, TableInfo,
@@ -28,7 +28,6 @@ use entrez_mcp_core::staging::store::{
 use entrez_mcp_core::staging::wire::{
     CatalogCommand, DatasetCommand, LedgerCommand, WireBatch, WireDataset,
 };
-use entrez_mcp_core::staging::Limits;
 use entrez_mcp_core::staging::{is_dataset_id, Carrier};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -65,22 +64,16 @@ impl Carrier for DurableCarrier {
     }
 }
 
-/// The staging ledger in its Durable Object, with this deployment's quotas.
+/// The staging ledger in its Durable Object (which reads the deployment's quotas itself).
 pub struct DurableLedger {
     objects: ObjectNamespace,
-    quotas: Quotas,
 }
 
 impl DurableLedger {
     /// The ledger behind `ENTREZ_LEDGER`, if the deployment declares it.
-    pub fn from_env(
-        env: &Env,
-        limits: &Limits,
-        lookup: impl Fn(&str) -> Option<String>,
-    ) -> Option<DurableLedger> {
+    pub fn from_env(env: &Env) -> Option<DurableLedger> {
         Some(DurableLedger {
             objects: env.durable_object(LEDGER_BINDING).ok()?,
-            quotas: Quotas::from_lookup(lookup, limits),
         })
     }
 
@@ -103,19 +96,24 @@ impl Ledger for DurableLedger {
                 account: account.clone(),
                 expires_ms,
                 now_ms,
-                quotas: self.quotas,
             })
             .await
         })
     }
 
-    fn record<'a>(&'a self, id: &'a str, bytes: u64, expires_ms: u64) -> BoxFuture<'a, Result<()>> {
+    fn record<'a>(
+        &'a self,
+        id: &'a str,
+        bytes: u64,
+        expires_ms: u64,
+        running_until_ms: u64,
+    ) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
             self.send::<serde_json::Value>(&LedgerCommand::Record {
                 id: id.to_string(),
                 bytes,
                 expires_ms,
-                quotas: self.quotas,
+                running_until_ms,
             })
             .await
             .map(|_| ())
@@ -137,7 +135,6 @@ impl Ledger for DurableLedger {
                 bytes,
                 expires_ms,
                 now_ms,
-                quotas: self.quotas,
             })
             .await
             .map(|_| ())
@@ -162,7 +159,6 @@ impl Ledger for DurableLedger {
             self.send(&LedgerCommand::Allowance {
                 account: account.clone(),
                 now_ms,
-                quotas: self.quotas,
             })
             .await
         })

@@ -9,8 +9,9 @@
 
 use super::do_sql::{command, reply};
 use entrez_mcp_core::error::{Error, Result};
-use entrez_mcp_core::staging::ledger::Book;
+use entrez_mcp_core::staging::ledger::{Book, Quotas};
 use entrez_mcp_core::staging::wire::LedgerCommand;
+use entrez_mcp_core::staging::Limits;
 use std::cell::RefCell;
 use worker::{durable_object, DurableObject, Env, Request, Response, State};
 
@@ -21,13 +22,16 @@ const BOOK_KEY: &str = "book";
 pub struct EntrezLedger {
     state: State,
     book: RefCell<Option<Book>>,
+    quotas: Quotas,
 }
 
 impl DurableObject for EntrezLedger {
-    fn new(state: State, _env: Env) -> Self {
+    fn new(state: State, env: Env) -> Self {
+        let lookup = |name: &str| crate::fetch::lookup(&env, name);
         EntrezLedger {
             state,
             book: RefCell::new(None),
+            quotas: Quotas::from_lookup(lookup, &Limits::from_lookup(lookup)),
         }
     }
 
@@ -49,9 +53,8 @@ impl DurableObject for EntrezLedger {
                     account,
                     expires_ms,
                     now_ms,
-                    quotas,
                 } => {
-                    let r = book.admit(&id, &account, expires_ms, &quotas, now_ms);
+                    let r = book.admit(&id, &account, expires_ms, &self.quotas, now_ms);
                     let ok = r.is_ok();
                     (
                         r.and_then(|a| {
@@ -66,9 +69,9 @@ impl DurableObject for EntrezLedger {
                     id,
                     bytes,
                     expires_ms,
-                    quotas,
+                    running_until_ms,
                 } => {
-                    let r = book.record(&id, bytes, expires_ms, &quotas);
+                    let r = book.record(&id, bytes, expires_ms, running_until_ms, &self.quotas);
                     (r.map(|()| serde_json::Value::Null), true)
                 }
                 LedgerCommand::Keep {
@@ -77,9 +80,8 @@ impl DurableObject for EntrezLedger {
                     bytes,
                     expires_ms,
                     now_ms,
-                    quotas,
                 } => {
-                    let r = book.keep(&id, &account, (bytes, expires_ms), &quotas, now_ms);
+                    let r = book.keep(&id, &account, (bytes, expires_ms), &self.quotas, now_ms);
                     let ok = r.is_ok();
                     (r.map(|()| serde_json::Value::Null), ok)
                 }
@@ -87,12 +89,8 @@ impl DurableObject for EntrezLedger {
                     book.release(&id);
                     (Ok(serde_json::Value::Null), true)
                 }
-                LedgerCommand::Allowance {
-                    account,
-                    now_ms,
-                    quotas,
-                } => (
-                    serde_json::to_value(book.allowance(&account, &quotas, now_ms))
+                LedgerCommand::Allowance { account, now_ms } => (
+                    serde_json::to_value(book.allowance(&account, &self.quotas, now_ms))
                         .map_err(|e| Error::internal(e.to_string())),
                     false,
                 ),

@@ -113,6 +113,7 @@ impl Book {
                 bytes,
                 expires_ms,
                 kept: true,
+                running_until_ms: 0,
             },
         );
         Ok(())

@@ -7,7 +7,8 @@
 //! and refuses a staging that would take either past its ceiling:
 //!
 //! - datasets held and bytes stored, per account and in total;
-//! - stagings started per hour, per account (a sliding window).
+//! - stagings started per hour, per account (a sliding window);
+//! - stagings running at once, per account and in total ([`Book::may_run`], in `running.rs`).
 //!
 //! The results of calls served as MCP tasks are kept for their callers too; they are
 //! charged to the same account and the deployment, in bytes and in number, though they are
@@ -27,7 +28,9 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 mod kept;
+mod running;
 pub use kept::{kept_key, KEPT_PER_ACCOUNT, KEPT_TOTAL};
+pub use running::{running_until, RUNNING_MARK_MS};
 
 /// An hour, the window stagings are counted in.
 pub const WINDOW_MS: u64 = 60 * 60 * 1000;
@@ -54,7 +57,7 @@ impl Account {
 }
 
 /// The ceilings, from the environment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Quotas {
     /// `ENTREZ_DATA_MAX_DATASETS`: datasets one identity holds.
     pub identity_datasets: u64,
@@ -72,6 +75,10 @@ pub struct Quotas {
     pub total_datasets: u64,
     /// `ENTREZ_DATA_TOTAL_MAX_BYTES`.
     pub total_bytes: u64,
+    /// `ENTREZ_DATA_MAX_RUNNING`: stagings one account runs at once, any account.
+    pub running: u64,
+    /// `ENTREZ_DATA_TOTAL_MAX_RUNNING`: stagings the deployment runs at once.
+    pub total_running: u64,
 }
 
 impl Quotas {
@@ -93,6 +100,8 @@ impl Quotas {
             anonymous_stagings_per_hour: get("ENTREZ_ANONYMOUS_STAGINGS_PER_HOUR", 20),
             total_datasets: get("ENTREZ_DATA_TOTAL_MAX_DATASETS", 1_000),
             total_bytes: get("ENTREZ_DATA_TOTAL_MAX_BYTES", 20 * 1024 * 1024 * 1024),
+            running: limits.max_running,
+            total_running: get("ENTREZ_DATA_TOTAL_MAX_RUNNING", 25),
         }
     }
 
@@ -126,6 +135,9 @@ pub struct Entry {
     /// A kept task result: it counts in bytes and among kept results, not among datasets.
     #[serde(default)]
     pub kept: bool,
+    /// Until when its staging counts as running, Unix ms (see `running.rs`).
+    #[serde(default)]
+    pub running_until_ms: u64,
 }
 
 /// What an account has left.
@@ -187,7 +199,8 @@ impl Book {
     }
 
     /// Admits a new dataset for `account` and says what it has left then, or refuses it
-    /// naming the full limit.
+    /// naming the full limit. A dataset already on the books is a caller's continuation: it
+    /// is admitted to run again, charged to the account that staged it.
     pub fn admit(
         &mut self,
         id: &str,
@@ -197,6 +210,14 @@ impl Book {
         now_ms: u64,
     ) -> Result<Allowance, Error> {
         self.prune(now_ms);
+        let running_until_ms = running_until(Some(now_ms));
+        if let Some(staged_by) = self.datasets.get(id).map(|e| e.account.clone()) {
+            self.may_run(id, staged_by.as_ref(), quotas, now_ms)?;
+            if let Some(e) = self.datasets.get_mut(id) {
+                e.running_until_ms = running_until_ms;
+            }
+            return Ok(self.allowance(staged_by.as_ref().unwrap_or(account), quotas, now_ms));
+        }
         let earliest = |entries: Vec<&Entry>| entries.iter().map(|e| e.expires_ms).min();
         let total: Vec<&Entry> = self.datasets.values().filter(|e| !e.kept).collect();
         if total.len() as u64 >= quotas.total_datasets {
@@ -254,6 +275,7 @@ impl Book {
                 ));
             }
         }
+        self.may_run(id, Some(account), quotas, now_ms)?;
         self.stagings.entry(key(account)).or_default().push(now_ms);
         self.datasets.insert(
             id.to_string(),
@@ -262,20 +284,23 @@ impl Book {
                 bytes: 0,
                 expires_ms,
                 kept: false,
+                running_until_ms,
             },
         );
         Ok(self.allowance(account, quotas, now_ms))
     }
 
-    /// The bytes a dataset takes now and the expiry its last write renewed it to, always
-    /// written down (the books follow what is stored and how long it stays); an error when
-    /// that took its account or the deployment past a byte ceiling, which stops the staging:
-    /// the dataset keeps what it committed, and nothing more is admitted until space frees up.
+    /// The bytes a dataset takes now, the expiry its last write renewed it to and until when
+    /// its staging counts as running ([`running_until`]), always written down (the books
+    /// follow what is stored and how long it stays); an error when that took its account or
+    /// the deployment past a byte ceiling, which stops the staging: the dataset keeps what it
+    /// committed, and nothing more is admitted until space frees up.
     pub fn record(
         &mut self,
         id: &str,
         bytes: u64,
         expires_ms: u64,
+        running_until_ms: u64,
         quotas: &Quotas,
     ) -> Result<(), Error> {
         let Some(entry) = self.datasets.get_mut(id) else {
@@ -283,6 +308,7 @@ impl Book {
         };
         entry.bytes = bytes;
         entry.expires_ms = entry.expires_ms.max(expires_ms);
+        entry.running_until_ms = running_until_ms;
         let account = entry.account.clone();
         let others = |same_account: bool| -> u64 {
             self.datasets
@@ -365,12 +391,13 @@ pub trait Ledger: MaybeSendSync {
         expires_ms: u64,
         now_ms: u64,
     ) -> BoxFuture<'a, Result<Allowance, Error>>;
-    /// Records a dataset's size and renewed expiry (see [`Book::record`]).
+    /// Records a dataset's size, renewed expiry and running mark (see [`Book::record`]).
     fn record<'a>(
         &'a self,
         id: &'a str,
         bytes: u64,
         expires_ms: u64,
+        running_until_ms: u64,
     ) -> BoxFuture<'a, Result<(), Error>>;
     /// Charges kept task result `id` of `bytes` to `account` until `expires_ms` (see
     /// [`Book::keep`]).
@@ -419,6 +446,7 @@ impl MemoryLedger {
                         bytes,
                         expires_ms,
                         kept: false,
+                        running_until_ms: 0,
                     },
                 );
             }
@@ -451,8 +479,11 @@ impl Ledger for MemoryLedger {
         id: &'a str,
         bytes: u64,
         expires_ms: u64,
+        running_until_ms: u64,
     ) -> BoxFuture<'a, Result<(), Error>> {
-        Box::pin(async move { self.with(|b| b.record(id, bytes, expires_ms, &self.quotas))? })
+        Box::pin(async move {
+            self.with(|b| b.record(id, bytes, expires_ms, running_until_ms, &self.quotas))?
+        })
     }
 
     fn keep<'a>(
@@ -498,6 +529,8 @@ mod tests {
             anonymous_stagings_per_hour: 3,
             total_datasets: 5,
             total_bytes: 2_000,
+            running: 100,
+            total_running: 100,
         }
     }
 
@@ -547,9 +580,9 @@ mod tests {
         let mut b = Book::default();
         let ip = Account::Address("a".into());
         b.admit("d1", &ip, u64::MAX, &q, 0).unwrap();
-        assert!(b.record("d1", 400, 0, &q).is_ok());
+        assert!(b.record("d1", 400, 0, 0, &q).is_ok());
         assert!(b
-            .record("d1", 600, 0, &q)
+            .record("d1", 600, 0, 0, &q)
             .unwrap_err()
             .message
             .contains("past 500 bytes"));
@@ -579,8 +612,8 @@ mod tests {
         b.release("d4");
         b.admit("d5", &ip, u64::MAX, &q, later).unwrap();
         b.admit("d6", &ip, u64::MAX, &q, later).unwrap();
-        b.record("d5", 300, 0, &q).unwrap();
-        let e = b.record("d6", 300, 0, &q).unwrap_err();
+        b.record("d5", 300, 0, 0, &q).unwrap();
+        let e = b.record("d6", 300, 0, 0, &q).unwrap_err();
         assert_eq!(e.details.unwrap()["limit"], "account_bytes");
     }
 

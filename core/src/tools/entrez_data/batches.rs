@@ -174,11 +174,17 @@ impl Run<'_> {
                 ),
             );
         }
-        // The books follow the dataset's size and lifetime; a ceiling passed meanwhile (by
-        // stagings running beside this one) stops it here.
+        // The books follow the dataset's size and lifetime, and count it running; a ceiling
+        // passed meanwhile (by stagings running beside this one) stops it here.
+        let until = crate::staging::ledger::running_until(Some(lease.now_ms));
         self.staging
             .ledger
-            .record(&self.id, appended.info.bytes, appended.info.expires_ms)
+            .record(
+                &self.id,
+                appended.info.bytes,
+                appended.info.expires_ms,
+                until,
+            )
             .await?;
         p.info = Some(appended.info);
         Ok(appended.new_records)

@@ -92,10 +92,12 @@ pub(super) async fn stage(
         Ok(info) => {
             // The books take the finished size (indexes included) and its renewed expiry;
             // a ceiling passed by the indexes alone does not undo a staging that completed.
-            let _ = staging
-                .ledger
-                .record(&id, info.bytes, info.expires_ms)
-                .await;
+            let now = run.platform.now_unix_ms();
+            let runs_from = match &info.status {
+                Status::Loading => Some(now),
+                s => super::cursor::carried(s).map(|r| r.fault.map_or(now, |p| p.retry_at_ms)),
+            };
+            book(&run, &info, runs_from).await;
             Ok(output(&run, &info, &resume, &meter, progress))
         }
         // The dataset itself is gone: there is nothing left to mark.
@@ -143,13 +145,12 @@ pub(super) async fn stage(
                         }
                         _ => false,
                     };
+                    // Paused, it runs on once its next try is due; else it waits for its caller.
+                    let paused = resume.fault.as_ref().filter(|_| retrying);
+                    book(&run, &info, paused.map(|p| p.retry_at_ms)).await;
                     if retrying {
                         // The server outlasts the fault by itself: the call answers as one
                         // whose budget ran out, the pause said in its warnings.
-                        let _ = staging
-                            .ledger
-                            .record(&id, info.bytes, info.expires_ms)
-                            .await;
                         return Ok(output(&run, &info, &resume, &meter, progress));
                     }
                     return Err(match info.status {
@@ -163,13 +164,26 @@ pub(super) async fn stage(
                 "{} (after {} batch(es), {staged} records)",
                 e.message, progress.batches
             );
-            staging
+            let info = staging
                 .store
                 .finish(&id, Status::Failed(reason), lease(&run))
                 .await?;
+            book(&run, &info, None).await;
             Err(failed(e, &id, staged))
         }
     }
+}
+
+/// Writes down what the dataset takes now and whether its staging still counts as running
+/// (from `runs_from`, see `staging::ledger::running_until`). A ceiling this passes has no
+/// batch left to stop.
+async fn book(run: &Run<'_>, info: &DatasetInfo, runs_from: Option<u64>) {
+    let until = crate::staging::ledger::running_until(runs_from);
+    let _ = run
+        .staging
+        .ledger
+        .record(&info.id, info.bytes, info.expires_ms, until)
+        .await;
 }
 
 /// Asks the carrier for the staging's next step `after_ms` from now: None once asked. Where

@@ -53,21 +53,6 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
             frees,
         ));
     }
-    // Stagings still running hold NCBI's shared budget in the background: a caller may have
-    // a few at once, not a queue of them.
-    let running = mine
-        .iter()
-        .filter(|d| d.status == Status::Loading || super::cursor::carried(&d.status).is_some())
-        .count() as u64;
-    if running >= limits.max_running {
-        return Err(over_quota(
-            format!(
-                "You already have {running} stagings running, the most one caller may have at once (ENTREZ_DATA_MAX_RUNNING); wait for one to end (list_datasets shows them loading), or cancel its task."
-            ),
-            "owner_running",
-            None,
-        ));
-    }
     if used >= limits.max_owner_bytes {
         return Err(over_quota(
             format!(
@@ -80,7 +65,8 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
     }
 
     // The ledger first, before anything goes upstream: what this caller's account and the
-    // deployment may still hold. Every way out below gives the slot back.
+    // deployment may still hold, and how many stagings they may run at once (stagings
+    // running hold NCBI's shared budget). Every way out below gives the slot back.
     let id = new_dataset_id(ctx.platform);
     let expires_ms = limits.lease(now).expires_ms;
     let account = account_of(ctx.request, &ctx.config.auth);
@@ -211,6 +197,13 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Resu
     {
         return Err(not_partial(&info));
     }
+    // Admitted to run again like a new staging (the ledger counts the stagings running).
+    let account = account_of(ctx.request, &ctx.config.auth);
+    let now = ctx.platform.now_unix_ms();
+    staging
+        .ledger
+        .admit(&info.id, &account, info.expires_ms, now)
+        .await?;
     let taken = Box::pin(take_up(staging, ctx.entrez()?, ctx.platform, &info)).await?;
     let Some((mut run, mut resume)) = taken else {
         return Err(not_partial(&info));

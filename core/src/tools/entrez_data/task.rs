@@ -74,6 +74,16 @@ pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
     }
     let staging = staging(ctx)?;
     staging.store.cancel(id, ctx.platform.now_unix_ms()).await?;
+    // One cancelled between two steps runs no more: its slot among the stagings running frees
+    // now (one cancelled mid-step frees it as the step ends).
+    if let Some(info) = staging.store.get(id).await? {
+        if matches!(info.status, Stored::Failed(_)) {
+            let _ = staging
+                .ledger
+                .record(id, info.bytes, info.expires_ms, 0)
+                .await;
+        }
+    }
     view(ctx, id).await
 }
 
