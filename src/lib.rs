@@ -85,21 +85,7 @@ pub fn staging_from_env() -> Result<(Staging, carry::Steps), String> {
     let env = |name: &str| std::env::var(name).ok();
     let limits = Limits::from_lookup(env);
     let store = store::SqliteStore::from_lookup(env)?;
-    let ledger = MemoryLedger::new(Quotas::from_lookup(env, &limits));
-    // Datasets kept on disk from an earlier run count in the deployment's totals.
-    ledger.seed(
-        store
-            .inventory()?
-            .into_iter()
-            .map(|(id, owner, bytes, expires)| {
-                (
-                    id,
-                    entrez_mcp_core::staging::account_of_owner(&owner),
-                    bytes,
-                    expires,
-                )
-            }),
-    );
+    let ledger = seeded_ledger(&store, Quotas::from_lookup(env, &limits))?;
     let (carrier, steps) = carry::queue();
     for id in store.carried_on()? {
         carrier.ask(id);
@@ -113,6 +99,21 @@ pub fn staging_from_env() -> Result<(Staging, carry::Steps), String> {
         },
         steps,
     ))
+}
+
+/// The ledger under `quotas`, counting what `store` holds from an earlier run: its datasets,
+/// and the task results it keeps for calls (each an identity's charged to that identity).
+pub fn seeded_ledger(store: &store::SqliteStore, quotas: Quotas) -> Result<MemoryLedger, String> {
+    let ledger = MemoryLedger::new(quotas);
+    let holdings = |held: Vec<store::Holding>| {
+        held.into_iter().map(|(id, owner, bytes, expires)| {
+            let account = entrez_mcp_core::staging::account_of_owner(&owner);
+            (id, account, bytes, expires)
+        })
+    };
+    ledger.seed(holdings(store.inventory()?), false);
+    ledger.seed(holdings(store.kept_inventory()?), true);
+    Ok(ledger)
 }
 
 /// `localhost`, a `*.localhost` name, or a loopback address (`127.x.x.x`, `[::1]`), with any port.

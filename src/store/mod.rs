@@ -93,6 +93,9 @@ pub fn default_dir(lookup: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
         .map(|base| base.join("entrez-mcp"))
 }
 
+/// What the catalog holds for an owner: (id, owner, bytes, expiry in Unix ms).
+pub type Holding = (String, String, u64, u64);
+
 impl SqliteStore {
     /// The store `ENTREZ_DATA_DIR` names (`:memory:` for memory), else the default directory.
     pub fn from_lookup(
@@ -155,12 +158,25 @@ impl SqliteStore {
             .collect())
     }
 
-    /// Every dataset the catalog holds, as (id, bytes, expiry): what the ledger counts at start-up.
-    pub fn inventory(&self) -> std::result::Result<Vec<(String, String, u64, u64)>, String> {
+    /// Every dataset the catalog holds, as (id, owner, bytes, expiry): what the ledger counts
+    /// at start-up.
+    pub fn inventory(&self) -> std::result::Result<Vec<Holding>, String> {
+        self.holdings("SELECT id, owner, bytes, expires_ms FROM dataset")
+    }
+
+    /// Every task result kept for a call, as (id, owner, bytes, expiry), for the ledger at
+    /// start-up: the final results of staging tasks, kept under their datasets' ids, are not
+    /// charged (their datasets are).
+    pub fn kept_inventory(&self) -> std::result::Result<Vec<Holding>, String> {
+        self.holdings(
+            "SELECT id, owner, length(CAST(result AS BLOB)), expires_ms FROM kept \
+             WHERE id NOT IN (SELECT id FROM dataset)",
+        )
+    }
+
+    fn holdings(&self, sql: &str) -> std::result::Result<Vec<Holding>, String> {
         let catalog = lock(&self.inner.catalog);
-        let mut stmt = catalog
-            .prepare("SELECT id, owner, bytes, expires_ms FROM dataset")
-            .map_err(|e| e.to_string())?;
+        let mut stmt = catalog.prepare(sql).map_err(|e| e.to_string())?;
         let rows = stmt
             .query_map([], |r| {
                 Ok((

@@ -277,3 +277,50 @@ fn a_task_past_the_ledger_s_ceilings_is_refused_or_answered_at_once() {
     );
     assert_eq!(r["structuredContent"]["error"]["details"]["listkey"], "42");
 }
+
+#[test]
+fn results_kept_before_a_native_restart_are_charged_again() {
+    use entrez_mcp_core::staging::ledger::{Account, Ledger};
+    use entrez_mcp_core::staging::store::{Kept, NewDataset, SqlStore};
+    let store = SqliteStore::in_memory().unwrap();
+    let later = u64::MAX / 2;
+    let kept = |id: &str, owner: &str, bytes: usize| Kept {
+        id: id.into(),
+        owner: owner.into(),
+        result: "x".repeat(bytes),
+        created_ms: 1,
+        expires_ms: later,
+    };
+    // A dataset (charged as a dataset, 0 bytes so far) with its staging task's final result
+    // (not charged), a call's result kept for an identity and one for a session.
+    let dataset = "d".repeat(32);
+    block_on(store.create(
+        NewDataset {
+            id: dataset.clone(),
+            owner: "id-alice".into(),
+            database: "pubmed".into(),
+            layout: entrez_mcp_core::staging::layouts::layout_for("pubmed"),
+            source: "1 id".into(),
+            created_ms: 1,
+            expires_ms: later,
+        },
+        10,
+    ))
+    .unwrap();
+    block_on(store.keep(kept(&dataset, "id-alice", 500))).unwrap();
+    block_on(store.keep(kept(&"a".repeat(32), "id-alice", 300))).unwrap();
+    block_on(store.keep(kept(&"b".repeat(32), "session-x", 200))).unwrap();
+    let quotas = Quotas {
+        total_bytes: 10_000,
+        ..Quotas::from_lookup(|_| None, &Limits::default())
+    };
+    let ledger = entrez_mcp::seeded_ledger(&store, quotas).unwrap();
+    let alice = block_on(ledger.allowance(&Account::Identity("alice".into()), 2)).unwrap();
+    assert_eq!(alice.total_bytes_left, 10_000 - 300 - 200, "{alice:?}");
+    assert_eq!(
+        alice.bytes_left,
+        Some(quotas.identity_bytes - 300),
+        "{alice:?}"
+    );
+    assert_eq!(alice.datasets_left, Some(quotas.identity_datasets - 1));
+}

@@ -434,18 +434,24 @@ impl MemoryLedger {
         }
     }
 
-    /// Counts datasets that already exist (found on disk at start-up): each in the totals,
-    /// and to its account where the owner names one (an identity's datasets do).
-    pub fn seed(&self, datasets: impl IntoIterator<Item = (String, Option<Account>, u64, u64)>) {
+    /// Counts what already exists (found on disk at start-up): each dataset in the totals,
+    /// and to its account where the owner names one (an identity's datasets do); `kept`
+    /// entries are task results, counted as [`Book::keep`] counts them.
+    pub fn seed(
+        &self,
+        held: impl IntoIterator<Item = (String, Option<Account>, u64, u64)>,
+        kept: bool,
+    ) {
         if let Ok(mut b) = self.book.lock() {
-            for (id, account, bytes, expires_ms) in datasets {
+            for (id, account, bytes, expires_ms) in held {
+                let key = if kept { kept_key(&id) } else { id };
                 b.datasets.insert(
-                    id,
+                    key,
                     Entry {
                         account,
                         bytes,
                         expires_ms,
-                        kept: false,
+                        kept,
                         running_until_ms: 0,
                     },
                 );
@@ -620,7 +626,10 @@ mod tests {
     #[test]
     fn the_memory_ledger_counts_what_it_was_seeded_with() {
         let l = MemoryLedger::new(quotas());
-        l.seed((0..5).map(|i| (format!("old{i}"), None, 10, u64::MAX)));
+        l.seed(
+            (0..5).map(|i| (format!("old{i}"), None, 10, u64::MAX)),
+            false,
+        );
         let refused =
             futures_util::FutureExt::now_or_never(l.admit("new", &Account::Local, u64::MAX, 0))
                 .unwrap();
@@ -628,7 +637,10 @@ mod tests {
         // An identity's datasets are its own again after a restart.
         let l = MemoryLedger::new(quotas());
         let alice = Account::Identity("k".into());
-        l.seed((0..3).map(|i| (format!("a{i}"), Some(alice.clone()), 10, u64::MAX)));
+        l.seed(
+            (0..3).map(|i| (format!("a{i}"), Some(alice.clone()), 10, u64::MAX)),
+            false,
+        );
         let mine =
             futures_util::FutureExt::now_or_never(l.admit("a3", &alice, u64::MAX, 0)).unwrap();
         assert_eq!(
