@@ -4,7 +4,8 @@
 // the task. 2026-07-28, over raw HTTP: a task only when the request declares the extension, the
 // outcome inline in tasks/get, -32021 (HTTP 400) for a task method without it. A PubChem
 // asynchronous search that PubChem is still working on after the hand-off is held as a task in
-// both eras (the external replay told to keep new searches running for a few polls).
+// both eras (the external replay told to keep new searches running for a few polls). A BioC
+// call made a task runs apart from its request, on the edge's carrier, in both eras.
 // Run: E2E_URL=http://127.0.0.1:PORT/mcp node --test tests/e2e/tasks.test.mjs
 
 import { test, describe } from 'node:test';
@@ -200,6 +201,47 @@ describe(`tasks [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, (
       assert.equal(gone.json.result.status, 'cancelled', gone.text);
     } finally {
       await asyncWaits(1);
+      await client.close();
+      await stranger.close();
+    }
+  });
+
+  test('both eras: a BioC call made a task runs apart from its request and ends with what the call returns', { skip: !EXTERNAL_REPLAY && 'E2E_EXTERNAL_REPLAY is not set' }, async () => {
+    const BIOC = { name: 'entrez_external', arguments: { service: 'pmc', operation: 'bioc', ids: ['PMC3531190', 'PMC0000001'] } };
+    const client = await connect('entrez-mcp-e2e-tasks-bioc');
+    const stranger = await connect('entrez-mcp-e2e-tasks-bioc-stranger');
+    try {
+      await client.listTools(); // callToolStream asks for a task where a tool says it may run as one
+      const inline = await client.callTool(BIOC);
+      assert.equal(inline.isError, false, JSON.stringify(inline));
+      const events = [];
+      const stream = client.experimental.tasks.callToolStream(BIOC, undefined, { timeout: 120_000 });
+      for await (const event of stream) {
+        events.push(event);
+        if (event.type === 'taskCreated') {
+          assert.match(event.task.statusMessage, /running apart/);
+          await assert.rejects(stranger.experimental.tasks.getTask(event.task.taskId), /No task/);
+        }
+      }
+      assert.equal(events[0].type, 'taskCreated', JSON.stringify(events[0]));
+      const last = events.at(-1);
+      assert.equal(last.type, 'result', `${JSON.stringify(events.slice(0, -1))} then ${last.error?.message}`);
+      // The server's run is the call itself: the same articles, passages and failures (its
+      // answers may come from the cache the inline call filled, which the text then says).
+      const { structuredContent: ran } = last.result;
+      assert.equal(ran.found, 1, JSON.stringify(ran));
+      assert.deepEqual(ran.articles, inline.structuredContent.articles);
+      assert.deepEqual(ran.warnings, inline.structuredContent.warnings);
+      const [heading] = inline.content[0].text.split('\n\n');
+      assert.ok(last.result.content[0].text.startsWith(`${heading}\n\n== PMC3531190 ==`), last.result.content[0].text);
+      // 2026-07-28: the server decides, and runs it apart too.
+      const created = await modern('tools/call', BIOC, { name: 'entrez_external' });
+      const t = created.json.result;
+      assert.equal(t.resultType, 'task', created.text);
+      const got = await untilEnded(t.taskId, 300);
+      assert.equal(got.json.result.status, 'completed', got.text);
+      assert.deepEqual(got.json.result.result.structuredContent.articles, inline.structuredContent.articles);
+    } finally {
       await client.close();
       await stranger.close();
     }

@@ -116,11 +116,13 @@ impl Server {
         self.network.as_ref()
     }
 
-    /// One step of a staging the server carries on by itself (`staging::carrier`), run by
-    /// the edge's carrier with no request behind it.
+    /// One step of a staging the server carries on by itself, or the run of a call made a
+    /// task that runs apart (`staging::carrier`, `tools::held`), for the edge's carrier,
+    /// with no request behind it.
     pub async fn carry_on(&self, id: &str) -> Result<crate::staging::carrier::Step, Error> {
+        use crate::staging::carrier::Step;
         let (Some(network), Some(staging)) = (&self.network, &self.staging) else {
-            return Ok(crate::staging::carrier::Step::Idle);
+            return Ok(Step::Idle);
         };
         let parts = crate::tools::entrez_data::carry::Parts {
             config: &self.config,
@@ -129,7 +131,17 @@ impl Server {
             staging,
             registry: &self.registry,
         };
-        crate::tools::entrez_data::carry::step(parts, id).await
+        let step = crate::tools::entrez_data::carry::step(parts, id).await?;
+        if step != Step::Idle {
+            return Ok(step);
+        }
+        // Nobody's request: an anonymous one over HTTP, which spends no key of the server's
+        // unless anonymous callers may (and a call run apart spends none).
+        let nobody = RequestContext {
+            channel: crate::caller::Channel::Http,
+            ..Default::default()
+        };
+        crate::tools::held::carry_on(&self.context(&nobody, None), id).await
     }
 
     /// The platform the server was built with.

@@ -5,7 +5,8 @@
 //! 2026-07-28 the server decides per call: a `fetch_and_stage` from a request
 //! that declares `io.modelcontextprotocol/tasks` is handed to the carrier at
 //! once and answered with its task, a PubChem call still waiting on PubChem
-//! after a few seconds is held (`tools::held`) and answered with its task, and
+//! after a few seconds is held (`tools::held`) and answered with its task, a
+//! BioC call runs apart (`tools::held`, handed to the carrier too), and
 //! every other call answers as usual. In 2025-11-25 the tools say
 //! `execution.taskSupport: "optional"` and a call with `params.task` always
 //! gets a task: a staging's, a held call's, or one that ended at once, whose
@@ -92,6 +93,7 @@ pub async fn answer_call(
 ) -> Result<Value, Error> {
     let kept = match held::waiting_on(&result) {
         Some(listkey) => held::hold(ctx, tool, arguments, listkey).await.map(Some),
+        None if held::runs_apart(&result) => held::run_apart(ctx, tool, arguments).await.map(Some),
         None => Box::pin(staging_or_kept(ctx, ask, &result)).await,
     };
     match kept {

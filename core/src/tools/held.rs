@@ -1,5 +1,5 @@
-//! Calls served as MCP tasks that are not stagings: those that ended at once, and those
-//! PubChem answers later.
+//! Calls served as MCP tasks that are not stagings: those that ended at once, those
+//! PubChem answers later, and those that run apart from their request.
 //!
 //! 2025-11-25 makes every call of a task-capable tool a task when the client
 //! asks; a call that ends at once keeps its result here for its caller to
@@ -18,15 +18,27 @@
 //! the call would have, with `pubchem_search_pending` naming the ListKey, after
 //! [`HELD_FOR_MS`].
 //!
+//! A call that may outlast a client's patience with no asynchronous answer to
+//! hold (BioC's full texts: one request per id) runs *apart* when made a task:
+//! the tool, seeing the task, answers [`RUNS_APART`] before it sends anything;
+//! the call is kept held with no ListKey and the edge's carrier (the native
+//! runtime, the Durable Object's alarm) runs it through `Server::carry_on`
+//! ([`carry_on`]) with no request behind it, keeping its result. A look after
+//! [`RUN_RETAKE_MS`] finds the run lost (the process or object running it
+//! stopped) and starts it again, at most [`RUN_STARTS`] times in all; only
+//! calls that spend no NCBI key run apart, since nothing of the caller's
+//! request but the arguments is kept.
+//!
 //! Everything lives in the store's kept results (`staging::store::Kept`), owned
 //! like a dataset, so it reads the same on both edges and survives a restart;
 //! each is charged to its caller's account and the deployment on the ledger
 //! (`staging::ledger::kept`), so that no number of sessions stores without end.
 
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::json;
 use crate::mcp::task::{Status, Task};
 use crate::platform::BoxFuture;
+use crate::staging::carrier::Step;
 use crate::staging::store::Kept;
 use crate::staging::{account_of, new_dataset_id, owner_of};
 use crate::tools::entrez_data::staging;
@@ -41,6 +53,12 @@ pub const HELD_FOR_MS: u64 = 30 * 60 * 1000;
 pub const LOOK_FIRST_MS: u64 = 4_000;
 /// The longest wait between two looks, ms.
 pub const LOOK_MAX_MS: u64 = 30_000;
+/// How long a call run apart may take before a look counts it lost and starts it again, ms.
+pub const RUN_RETAKE_MS: u64 = 5 * 60 * 1000;
+/// How many times a call run apart is started before it ends as lost.
+pub const RUN_STARTS: u32 = 3;
+/// The code of the error a tool answers, made a task, for a call that runs apart.
+pub const RUNS_APART: &str = "runs_apart";
 
 /// A held call's ListKey, for the call run again to collect instead of asking afresh.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,13 +71,14 @@ pub struct Resume {
     pub since_ms: u64,
 }
 
-/// A call waiting on PubChem: what to run again, and when.
+/// A call waiting on PubChem, or run apart: what to run again, and when.
 #[derive(Debug, Clone)]
 struct Held {
     tool: String,
     arguments: Value,
+    /// PubChem's ListKey; empty for a call run apart.
     listkey: String,
-    /// Polls of its ListKey so far, the call's own included.
+    /// Polls of its ListKey so far, the call's own included; a call run apart's starts.
     polls: u32,
     next_ms: u64,
     wait_ms: u64,
@@ -150,6 +169,75 @@ pub fn waiting_on(result: &Value) -> Option<(String, u32)> {
     Some((details.get("listkey")?.as_str()?.to_string(), polls as u32))
 }
 
+/// Whether a result is a tool's [`RUNS_APART`] answer.
+pub fn runs_apart(result: &Value) -> bool {
+    result
+        .pointer("/structuredContent/error/code")
+        .and_then(Value::as_str)
+        == Some(RUNS_APART)
+}
+
+/// The answer of a tool whose call, made a task, runs apart, where the server has a carrier
+/// to run it; None where it runs in the request as any other.
+pub fn apart(ctx: &ToolContext<'_>) -> Option<Error> {
+    let carried = ctx.staging.is_some_and(|s| s.carrier.is_some());
+    (ctx.task && carried).then(|| {
+        Error::new(
+            ErrorKind::Internal,
+            "This call runs apart from its request, as a task.",
+        )
+        .with_code(RUNS_APART)
+    })
+}
+
+/// Keeps `tool`'s call with `arguments` to run apart, and asks the carrier to run it.
+pub async fn run_apart(ctx: &ToolContext<'_>, tool: &str, arguments: Value) -> Result<Task> {
+    let now = ctx.platform.now_unix_ms();
+    let held = Held {
+        tool: tool.to_string(),
+        arguments,
+        listkey: String::new(),
+        polls: 1,
+        next_ms: now + RUN_RETAKE_MS,
+        wait_ms: RUN_RETAKE_MS,
+        looked_ms: now,
+    };
+    let task = keep(ctx, new_kept(ctx, now), Entry::Held(held)).await?;
+    start(ctx, &task.id).await;
+    Ok(task)
+}
+
+/// Asks the carrier to run call `id` now. One not asked is started again by a later look.
+async fn start(ctx: &ToolContext<'_>, id: &str) {
+    if let Some(carrier) = ctx.staging.and_then(|s| s.carrier.as_ref()) {
+        let _ = carrier.carry_on(id, 0).await;
+    }
+}
+
+/// Runs call `id` held apart from its request, for the edge's carrier, with no request behind
+/// it (`ctx` is the server's own), and keeps its result unless it ended meanwhile (another
+/// run, a cancel). Idle where there is none to run.
+pub async fn carry_on(ctx: &ToolContext<'_>, id: &str) -> Result<Step> {
+    let store = &staging(ctx)?.store;
+    let now = ctx.platform.now_unix_ms();
+    let Some(kept) = store.kept(id, now).await? else {
+        return Ok(Step::Idle);
+    };
+    let held = match Entry::read(&kept.result) {
+        Entry::Held(h) if h.listkey.is_empty() => h,
+        _ => return Ok(Step::Idle),
+    };
+    let result = ctx.registry.call(ctx, &held.tool, held.arguments).await?;
+    let now = ctx.platform.now_unix_ms();
+    match store.kept(id, now).await? {
+        Some(current) if matches!(Entry::read(&current.result), Entry::Held(_)) => {
+            keep(ctx, kept, Entry::Result(result, Some(now))).await?;
+            Ok(Step::Ended)
+        }
+        _ => Ok(Step::Idle),
+    }
+}
+
 /// Keeps a result of a call made a task that ended at once; returns its new task.
 pub async fn keep_now(ctx: &ToolContext<'_>, result: &Value) -> Result<Task> {
     let now = ctx.platform.now_unix_ms();
@@ -219,9 +307,40 @@ pub async fn view(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
         return Ok(None);
     };
     match Entry::read(&kept.result) {
+        Entry::Held(held) if now >= held.next_ms && held.listkey.is_empty() => {
+            start_again(ctx, kept, held, now).await.map(Some)
+        }
         Entry::Held(held) if now >= held.next_ms => look(ctx, kept, held).await.map(Some),
         entry => Ok(Some(task_of(&kept, entry, now))),
     }
+}
+
+/// A call run apart that has not ended in [`RUN_RETAKE_MS`] is taken for lost (the process or
+/// object that ran it stopped): it starts again, or after [`RUN_STARTS`] starts ends as lost.
+async fn start_again(ctx: &ToolContext<'_>, kept: Kept, mut held: Held, now: u64) -> Result<Task> {
+    let again = held.polls < RUN_STARTS;
+    let entry = if again {
+        held.polls += 1;
+        held.next_ms = now + RUN_RETAKE_MS;
+        held.looked_ms = now;
+        Entry::Held(held)
+    } else {
+        let lost = Error::new(
+            ErrorKind::Unavailable,
+            format!(
+                "The server started this call {RUN_STARTS} times and none of the runs ended; it was given up."
+            ),
+        )
+        .with_code("task_lost")
+        .suggest("Call again, without a task, or with fewer ids.");
+        Entry::Result(ctx.registry.result_of(&held.tool, Err(lost)), Some(now))
+    };
+    let id = kept.id.clone();
+    let task = keep(ctx, kept, entry).await?;
+    if again {
+        start(ctx, &id).await;
+    }
+    Ok(task)
 }
 
 /// The caller's kept entry `id`, if they own it.
@@ -262,13 +381,28 @@ async fn look(ctx: &ToolContext<'_>, kept: Kept, mut held: Held) -> Result<Task>
         }
         _ => Entry::Result(result, Some(now)),
     };
-    if let Some(current) = owned(ctx, &kept.id, now).await? {
-        let now_entry = Entry::read(&current.result);
-        if !matches!(&now_entry, Entry::Held(h) if h.looked_ms == looked_before) {
-            return Ok(task_of(&current, now_entry, now));
-        }
+    if let Some(changed) = changed(ctx, &kept.id, looked_before, now).await? {
+        return Ok(changed);
     }
     keep(ctx, kept, entry).await
+}
+
+/// The task as it now stands if held entry `id` changed since its look or start at
+/// `looked_before` (another look, a run's end, a cancel): what ended stays ended.
+async fn changed(
+    ctx: &ToolContext<'_>,
+    id: &str,
+    looked_before: u64,
+    now: u64,
+) -> Result<Option<Task>> {
+    let Some(current) = owned(ctx, id, now).await? else {
+        return Ok(None);
+    };
+    let entry = Entry::read(&current.result);
+    Ok(
+        (!matches!(&entry, Entry::Held(h) if h.looked_ms == looked_before))
+            .then(|| task_of(&current, entry, now)),
+    )
 }
 
 /// Cancels the caller's held call `id`; its task, cancelled, if it was one (None for a
@@ -287,6 +421,15 @@ fn task_of(kept: &Kept, entry: Entry, now: u64) -> Task {
     let updated_ms = entry.changed_ms().unwrap_or(kept.created_ms);
     let (status, message, result) = match entry {
         Entry::Result(v, _) => (Status::Completed, None, Some(v)),
+        Entry::Held(h) if h.listkey.is_empty() => (
+            Status::Working,
+            Some(format!(
+                "running apart from its request ({} start(s)); {} s since the last",
+                h.polls,
+                now.saturating_sub(h.looked_ms) / 1000
+            )),
+            None,
+        ),
         Entry::Held(h) => (
             Status::Working,
             Some(format!(
@@ -299,7 +442,7 @@ fn task_of(kept: &Kept, entry: Entry, now: u64) -> Task {
         ),
         Entry::Cancelled(_) => (
             Status::Cancelled,
-            Some("cancelled by its caller; PubChem's answer was not collected".to_string()),
+            Some("cancelled by its caller; its answer was not collected".to_string()),
             None,
         ),
     };

@@ -1,5 +1,6 @@
 //! Tool calls end to end against the in-process stand-ins.
 
+mod apart_tasks;
 mod budgets;
 mod cache;
 mod carried_staging;

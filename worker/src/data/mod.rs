@@ -77,8 +77,15 @@ impl DurableLedger {
         })
     }
 
-    async fn send<T: DeserializeOwned>(&self, command: &LedgerCommand) -> Result<T> {
+    async fn send(&self, command: &LedgerCommand) -> Result<serde_json::Value> {
         call(&self.objects, "deployment", command).await
+    }
+
+    async fn allowance_for(&self, command: &LedgerCommand) -> Result<Allowance> {
+        let answer = self.send(command).await?;
+        Allowance::read(&answer).ok_or_else(|| {
+            entrez_mcp_core::error::Error::internal("the ledger's answer is no allowance")
+        })
     }
 }
 
@@ -91,7 +98,7 @@ impl Ledger for DurableLedger {
         now_ms: u64,
     ) -> BoxFuture<'a, Result<Allowance>> {
         Box::pin(async move {
-            self.send(&LedgerCommand::Admit {
+            self.allowance_for(&LedgerCommand::Admit {
                 id: id.to_string(),
                 account: account.clone(),
                 expires_ms,
@@ -109,7 +116,7 @@ impl Ledger for DurableLedger {
         running_until_ms: u64,
     ) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
-            self.send::<serde_json::Value>(&LedgerCommand::Record {
+            self.send(&LedgerCommand::Record {
                 id: id.to_string(),
                 bytes,
                 expires_ms,
@@ -129,7 +136,7 @@ impl Ledger for DurableLedger {
         now_ms: u64,
     ) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
-            self.send::<serde_json::Value>(&LedgerCommand::Keep {
+            self.send(&LedgerCommand::Keep {
                 id: id.to_string(),
                 account: account.clone(),
                 bytes,
@@ -145,7 +152,7 @@ impl Ledger for DurableLedger {
         Box::pin(async move {
             // A release that does not arrive costs nothing lasting: the entry expires.
             let _ = self
-                .send::<serde_json::Value>(&LedgerCommand::Release { id: id.to_string() })
+                .send(&LedgerCommand::Release { id: id.to_string() })
                 .await;
         })
     }
@@ -156,7 +163,7 @@ impl Ledger for DurableLedger {
         now_ms: u64,
     ) -> BoxFuture<'a, Result<Allowance>> {
         Box::pin(async move {
-            self.send(&LedgerCommand::Allowance {
+            self.allowance_for(&LedgerCommand::Allowance {
                 account: account.clone(),
                 now_ms,
             })

@@ -31,8 +31,8 @@ pub fn kept_key(id: &str) -> String {
 impl Book {
     /// Charges kept result `id` of `bytes` to `account` until `expires_ms`; refuses a new one
     /// that would take the account or the deployment past a ceiling. One kept again (a held
-    /// call looked at, ended or cancelled) is charged what it takes now and never refused:
-    /// refusing would strand a task that was admitted.
+    /// call looked at, ended or cancelled) is charged what it takes now, to the account first
+    /// charged, and never refused: refusing would strand a task that was admitted.
     pub fn keep(
         &mut self,
         id: &str,
@@ -106,10 +106,16 @@ impl Book {
             )
             .suggest("Call again without asking for a task to have the result in the reply (what the call changed, if anything, it has changed already)."));
         }
+        // One kept again stays charged to whom it was first (a call run apart is kept again
+        // by the server, with no caller behind it).
+        let account = match self.datasets.get(&key) {
+            Some(first) => first.account.clone(),
+            None => Some(account.clone()),
+        };
         self.datasets.insert(
             key,
             Entry {
-                account: Some(account.clone()),
+                account,
                 bytes,
                 expires_ms,
                 kept: true,

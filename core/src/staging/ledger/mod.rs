@@ -141,7 +141,7 @@ pub struct Entry {
 }
 
 /// What an account has left.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Allowance {
     /// Datasets it may still create (None: no per-account limit).
     pub datasets_left: Option<u64>,
@@ -153,6 +153,21 @@ pub struct Allowance {
     pub total_datasets_left: u64,
     /// Bytes the deployment may still store.
     pub total_bytes_left: u64,
+}
+
+impl Allowance {
+    /// Reads one back from its JSON (the ledger object's answer). By hand: a derived
+    /// deserializer would cost the Worker's bundle a kilobyte for five numbers.
+    pub fn read(v: &serde_json::Value) -> Option<Allowance> {
+        let left = |k: &str| v.get(k).and_then(serde_json::Value::as_u64);
+        Some(Allowance {
+            datasets_left: left("datasets_left"),
+            bytes_left: left("bytes_left"),
+            stagings_left: left("stagings_left"),
+            total_datasets_left: left("total_datasets_left")?,
+            total_bytes_left: left("total_bytes_left")?,
+        })
+    }
 }
 
 /// The books: every live dataset, and the stagings of the last hour per account.
@@ -621,6 +636,22 @@ mod tests {
         b.record("d5", 300, 0, 0, &q).unwrap();
         let e = b.record("d6", 300, 0, 0, &q).unwrap_err();
         assert_eq!(e.details.unwrap()["limit"], "account_bytes");
+    }
+
+    #[test]
+    fn an_allowance_reads_back_what_it_wrote() {
+        let mut b = Book::default();
+        let q = quotas();
+        for account in [Account::Address("a".into()), Account::Local] {
+            let a = b.admit("d1", &account, u64::MAX, &q, 0).unwrap();
+            let v = serde_json::to_value(&a).unwrap();
+            assert_eq!(Allowance::read(&v), Some(a));
+            b.release("d1");
+        }
+        assert_eq!(
+            Allowance::read(&serde_json::json!({"datasets_left": 1})),
+            None
+        );
     }
 
     #[test]

@@ -48,6 +48,11 @@ pub fn passages(v: &Value) -> Vec<Value> {
 
 /// bioc: one request per id.
 pub async fn bioc(ctx: &ToolContext<'_>, request: &Bioc, view: &View) -> Result<ToolOutput> {
+    // Made a task, it runs apart from this request: one request per id may outlast the
+    // client's patience, and BioC has no asynchronous answer to hold (`tools::held`).
+    if let Some(apart) = crate::tools::held::apart(ctx) {
+        return Err(apart);
+    }
     let client = ExternalClient::new(ctx, Service::Pmc)?;
     let mut articles = Vec::new();
     // The passages' text within the budget, with room for the JSON around each passage.

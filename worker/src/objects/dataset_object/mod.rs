@@ -119,16 +119,24 @@ impl DurableObject for EntrezDataset {
                 self.state.storage().set_alarm(offset).await?;
                 Response::ok("renewed")
             }
+            // An object holding only a task's kept entry is woken before it expires to run a
+            // call apart from its request (`tools::held`); the core finds whether there is one.
+            None => match self.kept(now).ok().flatten() {
+                Some(kept) => self.run_apart(&kept.id, kept.expires_ms - now).await,
+                None => self.expire().await,
+            },
             // Expiry: the dataset and its bookkeeping go together.
-            _ => {
-                self.state.storage().delete_all().await?;
-                Response::ok("expired")
-            }
+            _ => self.expire().await,
         }
     }
 }
 
 impl EntrezDataset {
+    async fn expire(&self) -> worker::Result<Response> {
+        self.state.storage().delete_all().await?;
+        Response::ok("expired")
+    }
+
     /// Arms the alarm `offset_ms` from now (it replaces the one armed, which it comes before:
     /// the alarm that runs then arms the next expiry check itself).
     async fn arm(&self, offset_ms: i64) -> Result<()> {

@@ -1,5 +1,6 @@
 //! The steps of a staging the server carries on by itself: the object's alarm runs each
-//! (`staging::carrier`), with a watchdog armed first.
+//! (`staging::carrier`), with a watchdog armed first; and the run of a call made a task
+//! that runs apart from its request, in an object holding only that task (`tools::held`).
 
 use super::super::do_sql::exec;
 use super::{EntrezDataset, Meta};
@@ -31,21 +32,34 @@ impl EntrezDataset {
     /// Runs one step, with a watchdog alarm armed first: should this invocation end mid-step,
     /// the alarm comes back and takes the staging up from its last stored cursor.
     pub(super) async fn step(&self, id: &str) -> worker::Result<Response> {
-        self.state
-            .storage()
-            .set_alarm((RETAKE_MS + 1_000) as i64)
-            .await?;
+        // A step that leaves records asks for the next one itself (CarryOn arms the alarm
+        // anew); an ended one leaves the watchdog, which then finds nothing to do and arms
+        // the expiry check.
+        self.carry_on(id, RETAKE_MS + 1_000).await
+    }
+
+    /// Runs the call kept here to run apart from its request, if the core finds one, with the
+    /// expiry alarm armed first (`until_expiry_ms` from now): should this invocation end
+    /// mid-run, a later look at the task starts it again.
+    pub(super) async fn run_apart(
+        &self,
+        id: &str,
+        until_expiry_ms: u64,
+    ) -> worker::Result<Response> {
+        self.carry_on(id, until_expiry_ms.max(1)).await
+    }
+
+    /// `Server::carry_on` for `id`, the next alarm armed `alarm_ms` from now first.
+    async fn carry_on(&self, id: &str, alarm_ms: u64) -> worker::Result<Response> {
+        self.state.storage().set_alarm(alarm_ms as i64).await?;
         let endpoint = match crate::fetch::endpoint(&self.env) {
             Ok(e) => e,
             Err(message) => return Response::error(message, 500),
         };
-        // A step that leaves records asks for the next one itself (CarryOn arms the alarm
-        // anew); an ended one leaves the watchdog, which then finds nothing to do and arms
-        // the expiry check.
         match Box::pin(endpoint.server.carry_on(id)).await {
             Ok(step) => Response::ok(format!("{step:?}")),
             Err(e) => {
-                worker::console_warn!("staging dataset {id} stopped: {}", e.message);
+                worker::console_warn!("{id} stopped: {}", e.message);
                 Response::ok("stopped")
             }
         }
