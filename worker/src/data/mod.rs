@@ -224,7 +224,7 @@ async fn call<T: DeserializeOwned>(
     name: &str,
     command: &impl Serialize,
 ) -> Result<T> {
-    let body = serde_json::to_string(command).map_err(|e| Error::internal(e.to_string()))?;
+    let body = entrez_mcp_core::staging::wire::to_wire(command)?;
     // One boxed exchange for every command and reply type: each instantiation of this
     // function keeps only its own (de)serialization, not a copy of the round trip.
     let text = Box::pin(exchange(namespace, name, body)).await?;

@@ -121,14 +121,15 @@ pub fn transaction<T: 'static>(
     }
 }
 
-/// The command in a request's body, as `super::call` wrote it with serde_json.
+/// The command in a request's body, as `super::call` wrote it (`wire::to_wire`).
 ///
 /// Read as text and parsed by serde_json, not with `Request::json`: that parses in JavaScript
 /// and converts the result with serde_wasm_bindgen, a second deserializer for every command
 /// type (about 60 KB of the bundle) for JSON that serde_json, already in the bundle, reads.
 pub async fn command<T: DeserializeOwned>(req: &mut Request) -> worker::Result<T> {
     let text = req.text().await?;
-    Ok(entrez_mcp_core::json::from_str(&text)?)
+    entrez_mcp_core::staging::wire::from_wire(&text)
+        .map_err(|e| worker::Error::RustError(e.message))
 }
 
 /// The JSON answer to a command: the core `Result`, serialized whole.
