@@ -166,24 +166,28 @@ pub async fn serve(
             ))
         }
     };
+    if method == "tasks/cancel" {
+        // Cancelled without a view first: a view may look at a held call, which a cancel
+        // has no use for.
+        let (task, stopped) = task::cancel(ctx, id).await?.ok_or_else(|| unknown(id))?;
+        return match (stateless, stopped) {
+            (true, _) => Ok(json!({})),
+            (false, true) => Ok(task.handshake()),
+            (false, false) => Err(Error::new(
+                ErrorKind::InvalidParams,
+                format!(
+                    "Task {id} has already ended ({}); there is nothing to cancel.",
+                    task.status.as_str()
+                ),
+            )),
+        };
+    }
     let found = task::view(ctx, id).await?.ok_or_else(|| unknown(id))?;
     match (method, stateless) {
         ("tasks/get", false) => Ok(found.handshake()),
         ("tasks/get", true) => Ok(found.extension(true)),
         // Nothing this server runs asks for input: answers are acknowledged and unused.
         ("tasks/update", _) => Ok(json!({})),
-        ("tasks/cancel", true) => {
-            task::cancel(ctx, id).await?;
-            Ok(json!({}))
-        }
-        ("tasks/cancel", false) if found.status.terminal() => Err(Error::new(
-            ErrorKind::InvalidParams,
-            format!(
-                "Task {id} has already ended ({}); there is nothing to cancel.",
-                found.status.as_str()
-            ),
-        )),
-        ("tasks/cancel", false) => Ok(task::cancel(ctx, id).await?.unwrap_or(found).handshake()),
         ("tasks/result", _) => result_of(ctx, found).await,
         _ => Err(Error::new(
             ErrorKind::MethodNotFound,

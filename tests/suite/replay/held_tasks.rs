@@ -164,6 +164,8 @@ fn a_2026_07_28_held_search_answers_with_a_task_inline_and_stops_when_cancelled(
     let got = stateless(&s, "tasks/get", json!({"taskId": id}), true);
     assert_eq!(got["result"]["status"], "working", "{got}");
     assert!(got["result"].get("result").is_none());
+    // A cancel when a look is due asks PubChem nothing.
+    advance(&script, 60_000);
     let before = sent(&script);
     let cancelled = stateless(&s, "tasks/cancel", json!({"taskId": id}), true);
     assert_eq!(
@@ -174,7 +176,11 @@ fn a_2026_07_28_held_search_answers_with_a_task_inline_and_stops_when_cancelled(
     advance(&script, 120_000);
     let got = stateless(&s, "tasks/get", json!({"taskId": id}), true);
     assert_eq!(got["result"]["status"], "cancelled", "{got}");
-    assert_eq!(sent(&script), before, "a cancelled task looks no more");
+    assert_eq!(
+        sent(&script),
+        before,
+        "neither the cancel nor a cancelled task looks"
+    );
     // The same search without the extension waits in the call, as it always did.
     let plain = stateless(&s, "tools/call", search(), false);
     assert_eq!(plain["result"]["isError"], true, "{plain}");

@@ -60,17 +60,19 @@ pub async fn list(ctx: &ToolContext<'_>) -> Result<Vec<Task>> {
         .collect())
 }
 
-/// Stops the caller's task `id` if it is working; the task as it then stands, if any.
-pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
+/// Stops the caller's task `id` if it is working: the task as it then stands, and whether
+/// this stopped it (false for one that had ended); None for no task of the caller's.
+pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<(Task, bool)>> {
+    // A held call first, before any view: a view could look (ask PubChem) or start a call
+    // run apart again, which a cancel has no use for.
+    if let Some(cancelled) = held::cancel(ctx, id).await? {
+        return Ok(Some((cancelled, true)));
+    }
     let Some(task) = view(ctx, id).await? else {
         return Ok(None);
     };
     if task.status.terminal() {
-        return Ok(Some(task));
-    }
-    // A working task is a held call's or a staging's.
-    if let Some(cancelled) = held::cancel(ctx, id).await? {
-        return Ok(Some(cancelled));
+        return Ok(Some((task, false)));
     }
     let staging = staging(ctx)?;
     staging.store.cancel(id, ctx.platform.now_unix_ms()).await?;
@@ -84,7 +86,7 @@ pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
                 .await;
         }
     }
-    view(ctx, id).await
+    Ok(view(ctx, id).await?.map(|t| (t, true)))
 }
 
 /// Keeps the outcome of a staging task's last step under its dataset's id.
