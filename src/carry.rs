@@ -15,8 +15,9 @@ use entrez_mcp_core::staging::Carrier;
 use std::sync::Arc;
 use tokio::sync::{mpsc, Semaphore};
 
-/// Steps that run at once across every staging the process carries on; the rest queue.
-/// Each waits mostly on NCBI's pacing, which every step shares anyway.
+/// Steps that run at once across every staging the process carries on and every call it runs
+/// apart from its request (`tools::held`); the rest queue. Each waits mostly on its upstream's
+/// pacing, which every step shares anyway, and the ledger bounds how many may be running.
 pub const STEPS_AT_ONCE: usize = 4;
 
 /// Times a step that failed before it could record anything is asked for again.
@@ -48,7 +49,8 @@ pub fn queue() -> (QueueCarrier, Steps) {
 }
 
 impl QueueCarrier {
-    /// Queues a step of dataset `id`; false once nothing drives the queue any more.
+    /// Queues a step of dataset `id` (or the run of a call kept under it); false once nothing
+    /// drives the queue any more.
     pub fn ask(&self, id: String) -> bool {
         self.tx.send((id, 0)).is_ok()
     }
@@ -103,7 +105,7 @@ impl Steps {
                     drop(slot);
                     drop(holder);
                     let Err(e) = outcome else { return };
-                    eprintln!("entrez-mcp: a step of dataset {id} failed: {}", e.message);
+                    eprintln!("entrez-mcp: a step of {id} failed: {}", e.message);
                     // A step that failed before it took the dataset up (the store busy, say)
                     // left it waiting; one that failed after recorded how it ended, and its
                     // next try finds nothing to do.

@@ -73,7 +73,9 @@ fn append_command(batch: &RowBatch) -> Vec<u8> {
             expires_ms: u64::MAX,
         },
     };
-    serde_json::to_vec(&command).unwrap_or_default()
+    entrez_mcp_core::staging::wire::to_wire(&command)
+        .map(String::into_bytes)
+        .unwrap_or_default()
 }
 
 /// A server whose NCBI and Durable Objects answer at once from memory.

@@ -131,11 +131,10 @@ impl Server {
             staging,
             registry: &self.registry,
         };
-        let step = crate::tools::entrez_data::carry::step(parts, id).await?;
-        if step != Step::Idle {
+        if let Some(step) = crate::tools::entrez_data::carry::step(parts, id).await? {
             return Ok(step);
         }
-        // Nobody's request: an anonymous one over HTTP, which spends no key of the server's
+        // No dataset: a call run apart, if one is kept under the id. Nobody's request: an anonymous one over HTTP, which spends no key of the server's
         // unless anonymous callers may (and a call run apart spends none).
         let nobody = RequestContext {
             channel: crate::caller::Channel::Http,

@@ -91,16 +91,53 @@ pub async fn answer_call(
     (tool, arguments): (&str, Value),
     result: Value,
 ) -> Result<Value, Error> {
+    if held::runs_apart(&result) {
+        return Box::pin(apart(ctx, ask, tool, arguments)).await;
+    }
     let kept = match held::waiting_on(&result) {
         Some(listkey) => held::hold(ctx, tool, arguments, listkey).await.map(Some),
-        None if held::runs_apart(&result) => held::run_apart(ctx, tool, arguments).await.map(Some),
         None => Box::pin(staging_or_kept(ctx, ask, &result)).await,
     };
     match kept {
         Ok(Some(t)) => Ok(created(ask, &t)),
         Ok(None) => Ok(result),
         // 2026-07-28 lets the server decide: past the ledger's ceilings, the call's own result.
-        Err(e) if ask == Ask::Extension && e.code == "quota_exceeded" => Ok(result),
+        Err(e) if ask == Ask::Extension && e.code == QUOTA => Ok(result),
+        Err(mut e) if e.code == QUOTA => {
+            e.message
+                .push_str(" This call ran (what it changed, if anything, stays changed).");
+            Err(e)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+const QUOTA: &str = "quota_exceeded";
+
+/// A call that runs apart from its request (`tools::held`): kept and handed to the carrier.
+/// Past the ledger's ceilings a 2026-07-28 call runs in its request after all (the server
+/// decides), and 2025-11-25's caller, who asked for a task, hears that nothing ran.
+async fn apart(
+    ctx: &ToolContext<'_>,
+    ask: Ask,
+    tool: &str,
+    arguments: Value,
+) -> Result<Value, Error> {
+    match held::run_apart(ctx, tool, arguments.clone()).await {
+        Ok(t) => Ok(created(ask, &t)),
+        Err(e) if ask == Ask::Extension && e.code == QUOTA => {
+            let here = ToolContext {
+                cache_log: Default::default(),
+                task: false,
+                resume: None,
+                ..*ctx
+            };
+            ctx.registry.call(&here, tool, arguments).await
+        }
+        Err(mut e) if e.code == QUOTA => {
+            e.message.push_str(" Nothing ran.");
+            Err(e)
+        }
         Err(e) => Err(e),
     }
 }

@@ -36,8 +36,8 @@ pub struct Limits {
     pub ttl_secs: u64,
     /// `ENTREZ_DATA_MAX_DATASETS`: datasets per owner.
     pub max_datasets: u64,
-    /// `ENTREZ_DATA_MAX_RUNNING`: stagings per owner still running (loading, or carried on
-    /// by the server in the background, a task's among them).
+    /// `ENTREZ_DATA_MAX_RUNNING`: stagings (and calls run apart) one account has running at
+    /// once, loading or carried on by the server in the background; counted on the ledger.
     pub max_running: u64,
     /// `ENTREZ_DATA_MAX_ROWS`: rows per dataset.
     pub max_rows: u64,

@@ -39,6 +39,7 @@ use crate::json;
 use crate::mcp::task::{Status, Task};
 use crate::platform::BoxFuture;
 use crate::staging::carrier::Step;
+use crate::staging::ledger::running_until;
 use crate::staging::store::Kept;
 use crate::staging::{account_of, new_dataset_id, owner_of};
 use crate::tools::entrez_data::staging;
@@ -86,6 +87,11 @@ struct Held {
 }
 
 impl Held {
+    /// A call run apart has no ListKey (PubChem's are never empty: `waiting_on`).
+    fn runs_apart(&self) -> bool {
+        self.listkey.is_empty()
+    }
+
     // Read and written by hand: serde's derives would cost the Worker's bundle a
     // deserializer of their own for seven fields.
     fn read(v: &Value) -> Option<Held> {
@@ -166,7 +172,8 @@ pub fn waiting_on(result: &Value) -> Option<(String, u32)> {
     }
     let details = error.get("details")?;
     let polls = details.get("polls").and_then(Value::as_u64).unwrap_or(0);
-    Some((details.get("listkey")?.as_str()?.to_string(), polls as u32))
+    let listkey = details.get("listkey")?.as_str().filter(|k| !k.is_empty())?;
+    Some((listkey.to_string(), polls as u32))
 }
 
 /// Whether a result is a tool's [`RUNS_APART`] answer.
@@ -178,7 +185,8 @@ pub fn runs_apart(result: &Value) -> bool {
 }
 
 /// The answer of a tool whose call, made a task, runs apart, where the server has a carrier
-/// to run it; None where it runs in the request as any other.
+/// to run it; None where it runs in the request as any other. Only for calls that spend no
+/// NCBI key and read nothing of their caller's but the arguments: the run acts for nobody.
 pub fn apart(ctx: &ToolContext<'_>) -> Option<Error> {
     let carried = ctx.staging.is_some_and(|s| s.carrier.is_some());
     (ctx.task && carried).then(|| {
@@ -224,7 +232,7 @@ pub async fn carry_on(ctx: &ToolContext<'_>, id: &str) -> Result<Step> {
         return Ok(Step::Idle);
     };
     let held = match Entry::read(&kept.result) {
-        Entry::Held(h) if h.listkey.is_empty() => h,
+        Entry::Held(h) if h.runs_apart() => h,
         _ => return Ok(Step::Idle),
     };
     let result = ctx.registry.call(ctx, &held.tool, held.arguments).await?;
@@ -291,10 +299,10 @@ async fn charge_and_keep(ctx: &ToolContext<'_>, mut kept: Kept, entry: Entry) ->
     let now = ctx.platform.now_unix_ms();
     let account = account_of(ctx.request, &ctx.config.auth);
     let bytes = kept.result.len() as u64;
-    staging
-        .ledger
-        .keep(&kept.id, &account, bytes, kept.expires_ms, now)
-        .await?;
+    // A call run apart counts among the calls running until it ends (a start renews it).
+    let running = matches!(&entry, Entry::Held(h) if h.runs_apart()).then_some(now);
+    let charge = (bytes, kept.expires_ms, running_until(running));
+    staging.ledger.keep(&kept.id, &account, charge, now).await?;
     staging.store.keep(kept.clone()).await?;
     Ok(task_of(&kept, entry, now))
 }
@@ -307,7 +315,7 @@ pub async fn view(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
         return Ok(None);
     };
     match Entry::read(&kept.result) {
-        Entry::Held(held) if now >= held.next_ms && held.listkey.is_empty() => {
+        Entry::Held(held) if now >= held.next_ms && held.runs_apart() => {
             start_again(ctx, kept, held, now).await.map(Some)
         }
         Entry::Held(held) if now >= held.next_ms => look(ctx, kept, held).await.map(Some),
@@ -318,6 +326,10 @@ pub async fn view(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
 /// A call run apart that has not ended in [`RUN_RETAKE_MS`] is taken for lost (the process or
 /// object that ran it stopped): it starts again, or after [`RUN_STARTS`] starts ends as lost.
 async fn start_again(ctx: &ToolContext<'_>, kept: Kept, mut held: Held, now: u64) -> Result<Task> {
+    // Ended meanwhile (the run kept its result, its caller cancelled): it stays so.
+    if let Some(changed) = changed(ctx, &kept.id, held.looked_ms, now).await? {
+        return Ok(changed);
+    }
     let again = held.polls < RUN_STARTS;
     let entry = if again {
         held.polls += 1;
@@ -421,7 +433,7 @@ fn task_of(kept: &Kept, entry: Entry, now: u64) -> Task {
     let updated_ms = entry.changed_ms().unwrap_or(kept.created_ms);
     let (status, message, result) = match entry {
         Entry::Result(v, _) => (Status::Completed, None, Some(v)),
-        Entry::Held(h) if h.listkey.is_empty() => (
+        Entry::Held(h) if h.runs_apart() => (
             Status::Working,
             Some(format!(
                 "running apart from its request ({} start(s)); {} s since the last",

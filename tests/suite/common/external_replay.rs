@@ -50,14 +50,16 @@ pub mod scripted {
     use std::sync::Mutex;
 
     #[derive(Default)]
-    pub struct Clock(AtomicU64);
+    pub struct Clock(AtomicU64, AtomicU64);
 
     impl Platform for Clock {
         fn now_unix_ms(&self) -> u64 {
             self.0.load(Ordering::SeqCst)
         }
+        /// Every draw its own (task ids differ), and the same in every run.
         fn fill_random(&self, buf: &mut [u8]) {
-            buf.fill(7);
+            let draw = self.1.fetch_add(1, Ordering::SeqCst) as u8;
+            buf.fill(7u8.wrapping_add(draw));
         }
     }
 

@@ -10,6 +10,7 @@ use crate::common::external_replay::scripted::*;
 use entrez_mcp::store::SqliteStore;
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::carrier::Step;
+use entrez_mcp_core::staging::ledger::{MemoryLedger, Quotas};
 use entrez_mcp_core::staging::{Limits, Staging};
 use entrez_mcp_core::tools::held::{RUN_RETAKE_MS, RUN_STARTS};
 use serde_json::{json, Value};
@@ -18,6 +19,11 @@ use std::sync::Arc;
 /// A server whose BioC answers every article with a title and one paragraph, and whose
 /// carrier only writes down the runs asked for.
 fn bioc_server() -> (Arc<Script>, Server, Asked) {
+    bioc_server_under(None)
+}
+
+/// [`bioc_server`], its ledger under `quotas` where given.
+fn bioc_server_under(quotas: Option<Quotas>) -> (Arc<Script>, Server, Asked) {
     let script = Arc::new(Script {
         clock: Arc::new(Clock::default()),
         reply: Box::new(|call| {
@@ -43,6 +49,13 @@ fn bioc_server() -> (Arc<Script>, Server, Asked) {
         Limits::default(),
     )
     .with_carrier(Box::new(asked.clone()));
+    let staging = match quotas {
+        Some(q) => Staging {
+            ledger: Box::new(MemoryLedger::new(q)),
+            ..staging
+        },
+        None => staging,
+    };
     let s = server(script.clone(), Arc::new(CountingPacer::default()))
         .with_staging(staging)
         .unwrap();
@@ -199,4 +212,47 @@ fn a_lost_run_is_started_again_and_after_three_starts_the_task_ends_lost() {
     // A run that comes after all (a slow process) changes nothing.
     assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
     assert_eq!(sent(&script), 0);
+}
+
+#[test]
+fn a_bioc_task_past_the_running_ceiling_runs_in_its_request_or_is_refused_having_run_nothing() {
+    // One call running at a time: the first BioC task holds the slot until its run ends.
+    let quotas = Quotas {
+        running: 1,
+        ..Quotas::from_lookup(|_| None, &Limits::default())
+    };
+    let (script, s, asked) = bioc_server_under(Some(quotas));
+    let first = handshake(&s, "a", "tools/call", as_task());
+    let id = first["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(asked.take(), vec![id.clone()]);
+    // 2025-11-25 asked for a task, and none can be kept: a JSON-RPC error, nothing sent.
+    let refused = handshake(&s, "a", "tools/call", as_task());
+    assert_eq!(
+        refused["error"]["data"]["code"], "quota_exceeded",
+        "{refused}"
+    );
+    assert_eq!(
+        refused["error"]["data"]["details"]["limit"],
+        "account_running"
+    );
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.ends_with("Nothing ran."), "{message}");
+    assert_eq!(sent(&script), 0);
+    // 2026-07-28 lets the server decide: the call runs in its request, as without a task.
+    let mut params = bioc();
+    params["_meta"] = json!({"io.modelcontextprotocol/clientCapabilities": {
+        "extensions": {"io.modelcontextprotocol/tasks": {}}}});
+    let inline = stateless(&s, "tools/call", params.clone(), true);
+    let r = &inline["result"];
+    assert_eq!(r["isError"], false, "{inline}");
+    assert_eq!(r["structuredContent"]["found"], 2, "{inline}");
+    assert_eq!(sent(&script), 2);
+    assert!(asked.take().is_empty());
+    // The first run's end frees the slot.
+    block_on(s.carry_on(&id)).unwrap();
+    let next = stateless(&s, "tools/call", params, true);
+    assert_eq!(next["result"]["resultType"], "task", "{next}");
 }

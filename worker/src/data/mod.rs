@@ -131,8 +131,7 @@ impl Ledger for DurableLedger {
         &'a self,
         id: &'a str,
         account: &'a Account,
-        bytes: u64,
-        expires_ms: u64,
+        (bytes, expires_ms, running_until_ms): (u64, u64, u64),
         now_ms: u64,
     ) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
@@ -141,6 +140,7 @@ impl Ledger for DurableLedger {
                 account: account.clone(),
                 bytes,
                 expires_ms,
+                running_until_ms,
                 now_ms,
             })
             .await

@@ -79,9 +79,11 @@ impl DurableObject for EntrezLedger {
                     account,
                     bytes,
                     expires_ms,
+                    running_until_ms,
                     now_ms,
                 } => {
-                    let r = book.keep(&id, &account, (bytes, expires_ms), &self.quotas, now_ms);
+                    let charge = (bytes, expires_ms, running_until_ms);
+                    let r = book.keep(&id, &account, charge, &self.quotas, now_ms);
                     let ok = r.is_ok();
                     (r.map(|()| serde_json::Value::Null), ok)
                 }

@@ -29,15 +29,17 @@ pub fn kept_key(id: &str) -> String {
 }
 
 impl Book {
-    /// Charges kept result `id` of `bytes` to `account` until `expires_ms`; refuses a new one
-    /// that would take the account or the deployment past a ceiling. One kept again (a held
-    /// call looked at, ended or cancelled) is charged what it takes now, to the account first
-    /// charged, and never refused: refusing would strand a task that was admitted.
+    /// Charges kept result `id` of `bytes` to `account` until `expires_ms`, counted among the
+    /// calls running until `running_until_ms` (a call run apart, see `running.rs`); refuses a
+    /// new one that would take the account or the deployment past a ceiling. One kept again
+    /// (a held call looked at, ended or cancelled) is charged what it takes now, to the
+    /// account first charged, and never refused: refusing would strand a task that was
+    /// admitted.
     pub fn keep(
         &mut self,
         id: &str,
         account: &Account,
-        (bytes, expires_ms): (u64, u64),
+        (bytes, expires_ms, running_until_ms): (u64, u64, u64),
         quotas: &Quotas,
         now_ms: u64,
     ) -> Result<(), Error> {
@@ -99,12 +101,14 @@ impl Book {
             }
         };
         if let Some((why, frees, limit)) = refused {
-            return Err(refusal(
-                format!("{why} This call ran, but its task cannot be kept."),
-                frees,
-                limit,
-            )
-            .suggest("Call again without asking for a task to have the result in the reply (what the call changed, if anything, it has changed already)."));
+            return Err(
+                refusal(format!("{why} Its task cannot be kept."), frees, limit).suggest(
+                    "Call again without asking for a task to have the result in the reply.",
+                ),
+            );
+        }
+        if !again && running_until_ms > now_ms {
+            self.may_run(&key, Some(account), quotas, now_ms)?;
         }
         // One kept again stays charged to whom it was first (a call run apart is kept again
         // by the server, with no caller behind it).
@@ -119,7 +123,7 @@ impl Book {
                 bytes,
                 expires_ms,
                 kept: true,
-                running_until_ms: 0,
+                running_until_ms,
             },
         );
         Ok(())
@@ -151,33 +155,44 @@ mod tests {
         let mut book = Book::default();
         let a = Account::Address("a".into());
         // Results kept by any number of sessions of one address share the address's bytes.
-        book.keep("t1", &a, (300, 10_000), &q, 0).unwrap();
-        let e = book.keep("t2", &a, (300, 10_000), &q, 0).unwrap_err();
+        book.keep("t1", &a, (300, 10_000, 0), &q, 0).unwrap();
+        let e = book.keep("t2", &a, (300, 10_000, 0), &q, 0).unwrap_err();
         assert_eq!(e.code, "quota_exceeded");
         assert!(e.message.contains("cannot be kept"), "{}", e.message);
         assert_eq!(limit(&e), "account_bytes");
         // Kept again (a held call's look), a result replaces its own charge, and is never
         // refused: its task was admitted.
-        book.keep("t1", &a, (600, 10_000), &q, 0).unwrap();
-        book.keep("t1", &a, (450, 10_000), &q, 0).unwrap();
+        book.keep("t1", &a, (600, 10_000, 0), &q, 0).unwrap();
+        book.keep("t1", &a, (450, 10_000, 0), &q, 0).unwrap();
+        // Kept again by the server for nobody's request (a call run apart ending), it stays
+        // charged to the account that asked for it.
+        book.keep("t1", &Account::Local, (450, 10_000, 0), &q, 0)
+            .unwrap();
+        assert_eq!(book.datasets[&kept_key("t1")].account, Some(a.clone()));
         // Not a dataset: the address may still stage its one.
         let allowance = book.admit("d1", &a, 10_000, &q, 0).unwrap();
         assert_eq!(allowance.datasets_left, Some(0));
         assert_eq!(allowance.bytes_left, Some(50));
         assert_eq!(allowance.total_datasets_left, 9);
         // The deployment's bytes bound every account's results together.
-        book.keep("t3", &Account::Identity("c".into()), (900, 10_000), &q, 0)
-            .unwrap();
-        book.keep("t4", &Account::Address("b".into()), (400, 10_000), &q, 0)
+        book.keep(
+            "t3",
+            &Account::Identity("c".into()),
+            (900, 10_000, 0),
+            &q,
+            0,
+        )
+        .unwrap();
+        book.keep("t4", &Account::Address("b".into()), (400, 10_000, 0), &q, 0)
             .unwrap();
         let e = book
-            .keep("t5", &Account::Local, (300, 10_000), &q, 0)
+            .keep("t5", &Account::Local, (300, 10_000, 0), &q, 0)
             .unwrap_err();
         assert_eq!(limit(&e), "total_bytes");
         // Expired, they count for nothing; a staging task's result is apart from its dataset.
-        book.keep("t5", &Account::Local, (300, 20_000), &q, 10_000)
+        book.keep("t5", &Account::Local, (300, 20_000, 0), &q, 10_000)
             .unwrap();
-        book.keep("d2", &a, (10, 20_000), &q, 10_000).unwrap();
+        book.keep("d2", &a, (10, 20_000, 0), &q, 10_000).unwrap();
         assert!(book.datasets.contains_key(&kept_key("d2")));
         assert!(!book.datasets.contains_key("d2"));
     }
@@ -191,17 +206,20 @@ mod tests {
         let mut book = Book::default();
         let a = Account::Identity("a".into());
         for i in 0..KEPT_PER_ACCOUNT {
-            book.keep(&format!("a{i}"), &a, (0, 10_000), &q, 0).unwrap();
-        }
-        let e = book.keep("one-more", &a, (0, 10_000), &q, 0).unwrap_err();
-        assert_eq!(limit(&e), "account_kept");
-        // The local user has no account limit, only the deployment's.
-        for i in KEPT_PER_ACCOUNT..KEPT_TOTAL {
-            book.keep(&format!("l{i}"), &Account::Local, (0, 10_000), &q, 0)
+            book.keep(&format!("a{i}"), &a, (0, 10_000, 0), &q, 0)
                 .unwrap();
         }
         let e = book
-            .keep("one-more", &Account::Local, (0, 10_000), &q, 0)
+            .keep("one-more", &a, (0, 10_000, 0), &q, 0)
+            .unwrap_err();
+        assert_eq!(limit(&e), "account_kept");
+        // The local user has no account limit, only the deployment's.
+        for i in KEPT_PER_ACCOUNT..KEPT_TOTAL {
+            book.keep(&format!("l{i}"), &Account::Local, (0, 10_000, 0), &q, 0)
+                .unwrap();
+        }
+        let e = book
+            .keep("one-more", &Account::Local, (0, 10_000, 0), &q, 0)
             .unwrap_err();
         assert_eq!(limit(&e), "total_kept");
         assert!(

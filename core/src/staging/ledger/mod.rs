@@ -28,8 +28,10 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 mod kept;
+mod quotas;
 mod running;
 pub use kept::{kept_key, KEPT_PER_ACCOUNT, KEPT_TOTAL};
+pub use quotas::Quotas;
 pub use running::{running_until, RUNNING_MARK_MS};
 
 /// An hour, the window stagings are counted in.
@@ -52,73 +54,6 @@ impl Account {
             Account::Identity(_) => "your identity",
             Account::Address(_) => "anonymous callers from your address",
             Account::Local => "this machine",
-        }
-    }
-}
-
-/// The ceilings, from the environment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Quotas {
-    /// `ENTREZ_DATA_MAX_DATASETS`: datasets one identity holds.
-    pub identity_datasets: u64,
-    /// `ENTREZ_DATA_MAX_OWNER_BYTES`: bytes one identity stores.
-    pub identity_bytes: u64,
-    /// `ENTREZ_IDENTITY_STAGINGS_PER_HOUR`.
-    pub identity_stagings_per_hour: u64,
-    /// `ENTREZ_ANONYMOUS_MAX_DATASETS`: datasets anonymous callers from one address hold.
-    pub anonymous_datasets: u64,
-    /// `ENTREZ_ANONYMOUS_MAX_BYTES`.
-    pub anonymous_bytes: u64,
-    /// `ENTREZ_ANONYMOUS_STAGINGS_PER_HOUR`.
-    pub anonymous_stagings_per_hour: u64,
-    /// `ENTREZ_DATA_TOTAL_MAX_DATASETS`: datasets the deployment holds.
-    pub total_datasets: u64,
-    /// `ENTREZ_DATA_TOTAL_MAX_BYTES`.
-    pub total_bytes: u64,
-    /// `ENTREZ_DATA_MAX_RUNNING`: stagings one account runs at once, any account.
-    pub running: u64,
-    /// `ENTREZ_DATA_TOTAL_MAX_RUNNING`: stagings the deployment runs at once.
-    pub total_running: u64,
-}
-
-impl Quotas {
-    /// Defaults overridden by positive integers found through `lookup`; identities get the
-    /// per-owner limits.
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>, limits: &super::Limits) -> Quotas {
-        let get = |name: &str, default: u64| {
-            lookup(name)
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .filter(|v| *v > 0)
-                .unwrap_or(default)
-        };
-        Quotas {
-            identity_datasets: limits.max_datasets,
-            identity_bytes: limits.max_owner_bytes,
-            identity_stagings_per_hour: get("ENTREZ_IDENTITY_STAGINGS_PER_HOUR", 120),
-            anonymous_datasets: get("ENTREZ_ANONYMOUS_MAX_DATASETS", 5),
-            anonymous_bytes: get("ENTREZ_ANONYMOUS_MAX_BYTES", 256 * 1024 * 1024),
-            anonymous_stagings_per_hour: get("ENTREZ_ANONYMOUS_STAGINGS_PER_HOUR", 20),
-            total_datasets: get("ENTREZ_DATA_TOTAL_MAX_DATASETS", 1_000),
-            total_bytes: get("ENTREZ_DATA_TOTAL_MAX_BYTES", 20 * 1024 * 1024 * 1024),
-            running: limits.max_running,
-            total_running: get("ENTREZ_DATA_TOTAL_MAX_RUNNING", 25),
-        }
-    }
-
-    /// (datasets, bytes, stagings per hour) for an account; `None` for no per-account limit.
-    fn of(&self, account: &Account) -> Option<(u64, u64, u64)> {
-        match account {
-            Account::Identity(_) => Some((
-                self.identity_datasets,
-                self.identity_bytes,
-                self.identity_stagings_per_hour,
-            )),
-            Account::Address(_) => Some((
-                self.anonymous_datasets,
-                self.anonymous_bytes,
-                self.anonymous_stagings_per_hour,
-            )),
-            Account::Local => None,
         }
     }
 }
@@ -227,11 +162,14 @@ impl Book {
         self.prune(now_ms);
         let running_until_ms = running_until(Some(now_ms));
         if let Some(staged_by) = self.datasets.get(id).map(|e| e.account.clone()) {
-            self.may_run(id, staged_by.as_ref(), quotas, now_ms)?;
+            // One found on disk at start-up with no account becomes the continuing caller's.
+            let staged_by = staged_by.unwrap_or_else(|| account.clone());
+            self.may_run(id, Some(&staged_by), quotas, now_ms)?;
             if let Some(e) = self.datasets.get_mut(id) {
                 e.running_until_ms = running_until_ms;
+                e.account = Some(staged_by.clone());
             }
-            return Ok(self.allowance(staged_by.as_ref().unwrap_or(account), quotas, now_ms));
+            return Ok(self.allowance(&staged_by, quotas, now_ms));
         }
         let earliest = |entries: Vec<&Entry>| entries.iter().map(|e| e.expires_ms).min();
         let total: Vec<&Entry> = self.datasets.values().filter(|e| !e.kept).collect();
@@ -414,14 +352,13 @@ pub trait Ledger: MaybeSendSync {
         expires_ms: u64,
         running_until_ms: u64,
     ) -> BoxFuture<'a, Result<(), Error>>;
-    /// Charges kept task result `id` of `bytes` to `account` until `expires_ms` (see
-    /// [`Book::keep`]).
+    /// Charges kept task result `id` to `account`: `charge` is its bytes, when it expires and
+    /// until when it counts as running, Unix ms (see [`Book::keep`]).
     fn keep<'a>(
         &'a self,
         id: &'a str,
         account: &'a Account,
-        bytes: u64,
-        expires_ms: u64,
+        charge: (u64, u64, u64),
         now_ms: u64,
     ) -> BoxFuture<'a, Result<(), Error>>;
     /// Forgets a dropped dataset.
@@ -511,13 +448,10 @@ impl Ledger for MemoryLedger {
         &'a self,
         id: &'a str,
         account: &'a Account,
-        bytes: u64,
-        expires_ms: u64,
+        charge: (u64, u64, u64),
         now_ms: u64,
     ) -> BoxFuture<'a, Result<(), Error>> {
-        Box::pin(async move {
-            self.with(|b| b.keep(id, account, (bytes, expires_ms), &self.quotas, now_ms))?
-        })
+        Box::pin(async move { self.with(|b| b.keep(id, account, charge, &self.quotas, now_ms))? })
     }
 
     fn release<'a>(&'a self, id: &'a str) -> BoxFuture<'a, ()> {
@@ -536,147 +470,4 @@ impl Ledger for MemoryLedger {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Small ceilings, for the books' tests here and in `kept`.
-    pub(super) fn quotas() -> Quotas {
-        Quotas {
-            identity_datasets: 3,
-            identity_bytes: 1_000,
-            identity_stagings_per_hour: 10,
-            anonymous_datasets: 2,
-            anonymous_bytes: 500,
-            anonymous_stagings_per_hour: 3,
-            total_datasets: 5,
-            total_bytes: 2_000,
-            running: 100,
-            total_running: 100,
-        }
-    }
-
-    #[test]
-    fn accounts_and_the_deployment_are_each_bounded() {
-        let q = quotas();
-        let mut b = Book::default();
-        let ip = Account::Address("a".into());
-        assert!(b.admit("d1", &ip, 10_000, &q, 0).is_ok());
-        assert!(b.admit("d2", &ip, 10_000, &q, 1).is_ok());
-        // A third anonymous dataset from the same address, whatever session it comes from.
-        let e = b.admit("d3", &ip, 10_000, &q, 2).unwrap_err();
-        assert_eq!(e.code, "quota_exceeded");
-        assert!(
-            e.message.contains("callers from your address") && e.message.contains("1970-01-01"),
-            "{}",
-            e.message
-        );
-        // Another address is its own account; the deployment's total still binds everyone.
-        let other = Account::Address("b".into());
-        b.admit("d4", &other, 10_000, &q, 3).unwrap();
-        b.admit("d5", &Account::Identity("u".into()), 10_000, &q, 4)
-            .unwrap();
-        b.admit("d6", &Account::Local, 10_000, &q, 5).unwrap();
-        let full = b
-            .admit("d7", &Account::Identity("v".into()), 10_000, &q, 6)
-            .unwrap_err();
-        assert!(
-            full.message.contains("maximum of 5 datasets"),
-            "{}",
-            full.message
-        );
-        // Expiry frees the books by itself; a drop frees at once.
-        b.release("d6");
-        assert!(b
-            .admit("d7", &Account::Identity("v".into()), 10_000, &q, 7)
-            .is_ok());
-        assert!(
-            b.admit("d8", &ip, 20_000, &q, 10_000).is_ok(),
-            "d1 and d2 expired at 10,000"
-        );
-    }
-
-    #[test]
-    fn bytes_and_stagings_per_hour_are_bounded() {
-        let q = quotas();
-        let mut b = Book::default();
-        let ip = Account::Address("a".into());
-        b.admit("d1", &ip, u64::MAX, &q, 0).unwrap();
-        assert!(b.record("d1", 400, 0, 0, &q).is_ok());
-        assert!(b
-            .record("d1", 600, 0, 0, &q)
-            .unwrap_err()
-            .message
-            .contains("past 500 bytes"));
-        // What was stored stays on the books, so nothing more is admitted until space frees up.
-        let full = b.admit("d2", &ip, u64::MAX, &q, 1).unwrap_err();
-        assert!(full.message.contains("bytes allowed"), "{}", full.message);
-        b.release("d1");
-        b.admit("d2", &ip, u64::MAX, &q, 1).unwrap();
-        b.release("d2");
-        b.admit("d3", &ip, u64::MAX, &q, 2).unwrap();
-        b.release("d3");
-        // Three stagings this hour, though none is held any more.
-        let e = b.admit("d4", &ip, u64::MAX, &q, 3).unwrap_err();
-        assert!(
-            e.message.contains("stagings allowed in an hour"),
-            "{}",
-            e.message
-        );
-        // Admission answers with what is left after it, as allowance would.
-        let after = b.admit("d4", &ip, u64::MAX, &q, WINDOW_MS + 1).unwrap();
-        assert_eq!(after, b.allowance(&ip, &q, WINDOW_MS + 1));
-        let a = b.allowance(&ip, &q, WINDOW_MS + 2);
-        assert_eq!((a.datasets_left, a.stagings_left), (Some(1), Some(2)));
-        assert_eq!(b.allowance(&Account::Local, &q, 0).datasets_left, None);
-        // Two datasets alike in every field are still two datasets.
-        let later = WINDOW_MS * 3;
-        b.release("d4");
-        b.admit("d5", &ip, u64::MAX, &q, later).unwrap();
-        b.admit("d6", &ip, u64::MAX, &q, later).unwrap();
-        b.record("d5", 300, 0, 0, &q).unwrap();
-        let e = b.record("d6", 300, 0, 0, &q).unwrap_err();
-        assert_eq!(e.details.unwrap()["limit"], "account_bytes");
-    }
-
-    #[test]
-    fn an_allowance_reads_back_what_it_wrote() {
-        let mut b = Book::default();
-        let q = quotas();
-        for account in [Account::Address("a".into()), Account::Local] {
-            let a = b.admit("d1", &account, u64::MAX, &q, 0).unwrap();
-            let v = serde_json::to_value(&a).unwrap();
-            assert_eq!(Allowance::read(&v), Some(a));
-            b.release("d1");
-        }
-        assert_eq!(
-            Allowance::read(&serde_json::json!({"datasets_left": 1})),
-            None
-        );
-    }
-
-    #[test]
-    fn the_memory_ledger_counts_what_it_was_seeded_with() {
-        let l = MemoryLedger::new(quotas());
-        l.seed(
-            (0..5).map(|i| (format!("old{i}"), None, 10, u64::MAX)),
-            false,
-        );
-        let refused =
-            futures_util::FutureExt::now_or_never(l.admit("new", &Account::Local, u64::MAX, 0))
-                .unwrap();
-        assert!(refused.is_err());
-        // An identity's datasets are its own again after a restart.
-        let l = MemoryLedger::new(quotas());
-        let alice = Account::Identity("k".into());
-        l.seed(
-            (0..3).map(|i| (format!("a{i}"), Some(alice.clone()), 10, u64::MAX)),
-            false,
-        );
-        let mine =
-            futures_util::FutureExt::now_or_never(l.admit("a3", &alice, u64::MAX, 0)).unwrap();
-        assert_eq!(
-            mine.unwrap_err().details.unwrap()["limit"],
-            "account_datasets"
-        );
-    }
-}
+mod tests;

@@ -1,7 +1,8 @@
 //! Stagings running, on the books: how many one account and the deployment may have at once.
 //!
 //! A staging that runs holds a share of NCBI's small budget (every staging goes through the
-//! same pacer) and, on Workers, a Durable Object stepping through alarms. Checked from a
+//! same pacer) and, on Workers, a Durable Object stepping through alarms; so does a call run
+//! apart from its request as a task (`tools::held`), counted here from its kept entry. Checked from a
 //! caller's own list of datasets, a ceiling would be neither atomic (two calls at once both
 //! see room) nor deployment-wide (owners are cheap to make), so the count lives in the
 //! ledger, which admits one staging at a time:
@@ -51,7 +52,7 @@ impl Book {
             (
                 "total_running",
                 format!(
-                    "This deployment has its most stagings running at once, {} (ENTREZ_DATA_TOTAL_MAX_RUNNING).",
+                    "This deployment runs its most stagings and background calls at once, {} (ENTREZ_DATA_TOTAL_MAX_RUNNING).",
                     quotas.total_running
                 ),
             )
@@ -59,7 +60,7 @@ impl Book {
             (
                 "account_running",
                 format!(
-                    "{}: {} stagings running at once, the most allowed (ENTREZ_DATA_MAX_RUNNING).",
+                    "{}: {} stagings and background calls running at once, the most allowed (ENTREZ_DATA_MAX_RUNNING).",
                     super::capital(account.map_or("this machine", Account::label)),
                     quotas.running
                 ),
@@ -69,7 +70,7 @@ impl Book {
         };
         Err(Error::new(ErrorKind::LimitExceeded, message)
             .with_code("quota_exceeded")
-            .suggest("Wait for a staging to end (list_datasets shows those loading), or cancel its task; a dataset dropped stops its staging too.")
+            .suggest("Wait for one to end (list_datasets shows the stagings loading), or cancel its task; a dataset dropped stops its staging too.")
             .with_details(crate::json!({ "limit": limit })))
     }
 }
@@ -77,6 +78,7 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::super::tests::quotas;
+    use super::super::Entry;
     use super::*;
 
     #[test]
@@ -126,6 +128,34 @@ mod tests {
         b.admit("b3", &bob, u64::MAX, &q, later).unwrap();
         let e = b.admit("b4", &bob, u64::MAX, &q, later).unwrap_err();
         assert_eq!(e.details.unwrap()["limit"], "account_running");
+        // A call run apart counts from its kept entry, and is refused like a staging.
+        let mut b = Book::default();
+        b.admit("s1", &ann, u64::MAX, &q, 0).unwrap();
+        b.keep("r1", &ann, (10, u64::MAX, running_until(Some(0))), &q, 0)
+            .unwrap();
+        let e = b
+            .keep("r2", &ann, (10, u64::MAX, running_until(Some(0))), &q, 0)
+            .unwrap_err();
+        assert_eq!(e.details.unwrap()["limit"], "account_running");
+        // Its end (kept again, not running) frees the slot.
+        b.keep("r1", &ann, (10, u64::MAX, 0), &q, 1).unwrap();
+        b.keep("r2", &ann, (10, u64::MAX, running_until(Some(1))), &q, 1)
+            .unwrap();
+        // A continuation of a dataset found on disk with no account becomes its caller's.
+        b.datasets.insert(
+            "old".into(),
+            Entry {
+                account: None,
+                bytes: 0,
+                expires_ms: u64::MAX,
+                kept: false,
+                running_until_ms: 0,
+            },
+        );
+        let e = b.admit("old", &ann, u64::MAX, &q, 2).unwrap_err();
+        assert_eq!(e.details.unwrap()["limit"], "account_running");
+        b.admit("old", &bob, u64::MAX, &q, 2).unwrap();
+        assert_eq!(b.datasets["old"].account, Some(bob.clone()));
         // The machine's own user is one account like any other here.
         let mut b = Book::default();
         b.admit("l1", &Account::Local, u64::MAX, &q, 0).unwrap();

@@ -38,11 +38,16 @@ pub struct Parts<'a> {
 }
 
 /// Stages what one budget pays for of dataset `id`, if the server carries it on; the next
-/// step is asked for inside, while records remain.
-pub async fn step(parts: Parts<'_>, id: &str) -> Result<Step> {
+/// step is asked for inside, while records remain. None where there is no such dataset.
+pub async fn step(parts: Parts<'_>, id: &str) -> Result<Option<Step>> {
     let Some(info) = parts.staging.store.get(id).await? else {
-        return Ok(Step::Idle);
+        return Ok(None);
     };
+    step_of(parts, info).await.map(Some)
+}
+
+async fn step_of(parts: Parts<'_>, info: crate::staging::store::DatasetInfo) -> Result<Step> {
+    let id = info.id.as_str();
     let Some(stored) = cursor::carried(&info.status) else {
         return Ok(Step::Idle);
     };

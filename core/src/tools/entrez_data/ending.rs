@@ -92,11 +92,10 @@ pub(super) async fn stage(
         Ok(info) => {
             // The books take the finished size (indexes included) and its renewed expiry;
             // a ceiling passed by the indexes alone does not undo a staging that completed.
+            // Carried on by the server: running still, from now or from its next try.
             let now = run.platform.now_unix_ms();
-            let runs_from = match &info.status {
-                Status::Loading => Some(now),
-                s => super::cursor::carried(s).map(|r| r.fault.map_or(now, |p| p.retry_at_ms)),
-            };
+            let runs_from = super::cursor::carried(&info.status)
+                .map(|r| r.fault.map_or(now, |p| p.retry_at_ms));
             book(&run, &info, runs_from).await;
             Ok(output(&run, &info, &resume, &meter, progress))
         }

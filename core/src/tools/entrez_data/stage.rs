@@ -197,14 +197,25 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Resu
     {
         return Err(not_partial(&info));
     }
-    // Admitted to run again like a new staging (the ledger counts the stagings running).
+    let client = ctx.entrez()?;
+    // Admitted to run again like a new staging (the ledger counts the stagings running); a
+    // take-up that fails gives the slot back.
     let account = account_of(ctx.request, &ctx.config.auth);
     let now = ctx.platform.now_unix_ms();
     staging
         .ledger
         .admit(&info.id, &account, info.expires_ms, now)
         .await?;
-    let taken = Box::pin(take_up(staging, ctx.entrez()?, ctx.platform, &info)).await?;
+    let taken = match Box::pin(take_up(staging, client, ctx.platform, &info)).await {
+        Ok(taken) => taken,
+        Err(e) => {
+            let ledger = &staging.ledger;
+            let _ = ledger
+                .record(&info.id, info.bytes, info.expires_ms, 0)
+                .await;
+            return Err(e);
+        }
+    };
     let Some((mut run, mut resume)) = taken else {
         return Err(not_partial(&info));
     };
@@ -271,10 +282,14 @@ pub(super) async fn take_up<'a>(
         Ok(r) => r,
         Err(e) => {
             let lease = limits.lease(platform.now_unix_ms());
-            staging
+            let failed = staging
                 .store
                 .finish(id, Status::Failed(e.message.clone()), lease)
                 .await?;
+            let _ = staging
+                .ledger
+                .record(id, failed.bytes, failed.expires_ms, 0)
+                .await;
             return Err(e);
         }
     };

@@ -7,53 +7,18 @@
 //! messages are plain data in the core so their shape is tested natively;
 //! the objects themselves are in `edge::worker_data`.
 //!
-//! On the wire a command is one object, `{"op": "<command>", ...its fields}`:
-//! the shape every deployed version speaks, so isolates and objects of two
-//! versions still understand each other during a deploy. The enums derive
-//! serde's default (external) tagging and [`to_wire`] and [`from_wire`] move
-//! between the two shapes: serde's internally tagged derive buffers each
-//! command before reading it, which cost the Worker's bundle 6 KB gzipped.
+//! On the wire a command is one object, `{"op": "<command>", ...its fields}`
+//! ([`to_wire`], [`from_wire`], in `tagging.rs`).
 
 use super::guard::QueryPolicy;
 use super::layouts;
 use super::rows::{RowBatch, SqlValue, TableRows};
 use super::store::{Caps, Lease, NewDataset, Status};
 use crate::error::{Error, Result};
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
-/// `command` as the JSON text that travels: `{"op": "<command>", ...its fields}`.
-pub fn to_wire(command: &impl Serialize) -> Result<String> {
-    let tagged = match serde_json::to_value(command).map_err(|e| Error::internal(e.to_string()))? {
-        // A command without fields.
-        Value::String(op) => Map::from_iter([("op".to_string(), Value::String(op))]),
-        Value::Object(one) if one.len() == 1 => {
-            let (op, fields) = one.into_iter().next().unwrap_or_default();
-            let mut tagged = match fields {
-                Value::Object(fields) => fields,
-                _ => Map::new(),
-            };
-            tagged.insert("op".into(), Value::String(op));
-            tagged
-        }
-        _ => return Err(Error::internal("a wire command is one named variant")),
-    };
-    Ok(Value::Object(tagged).to_string())
-}
-
-/// The command in JSON text [`to_wire`] wrote.
-pub fn from_wire<T: DeserializeOwned>(text: &str) -> Result<T> {
-    let bad = |e: serde_json::Error| Error::internal(e.to_string());
-    let mut v: Value = crate::json::from_str(text).map_err(bad)?;
-    if let Some(Value::String(op)) = v.as_object_mut().and_then(|m| m.remove("op")) {
-        v = match v.as_object().is_some_and(Map::is_empty) {
-            true => Value::String(op),
-            false => Value::Object(Map::from_iter([(op, v)])),
-        };
-    }
-    serde_json::from_value(v).map_err(bad)
-}
+mod tagging;
+pub use tagging::{from_wire, to_wire};
 
 /// A request to one dataset's Durable Object.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -211,6 +176,9 @@ pub enum LedgerCommand {
         bytes: u64,
         /// When it is forgotten, Unix ms.
         expires_ms: u64,
+        /// Until when it counts among the calls running, Unix ms (0: it does not).
+        #[serde(default)]
+        running_until_ms: u64,
         /// Now, Unix ms.
         now_ms: u64,
     },
@@ -432,7 +400,6 @@ pub fn layout_named(name: &str) -> Result<&'static super::schema::Layout> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn batches_survive_the_trip_and_torn_ones_are_refused() {
@@ -492,54 +459,5 @@ mod tests {
         assert!(WireTable::of(&[SqlValue::Blob(vec![1])], 1).is_err());
         let floats = WireTable::of(&[SqlValue::Real(2.0), SqlValue::Real(f64::NAN)], 1).unwrap();
         assert_eq!(floats.chunks, vec!["[[2.0],[null]]".to_string()]);
-    }
-
-    #[test]
-    fn commands_travel_tagged_with_op_as_every_version_wrote_them() {
-        let c = DatasetCommand::Finish {
-            status: Status::Failed("upstream".into()),
-            lease: Lease {
-                now_ms: 1,
-                expires_ms: 2,
-            },
-        };
-        let text = to_wire(&c).unwrap();
-        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(
-            v,
-            json!({"op": "finish", "status": {"Failed": "upstream"}, "lease": {"now_ms": 1, "expires_ms": 2}})
-        );
-        assert_eq!(from_wire::<DatasetCommand>(&text).unwrap(), c);
-        let r = to_wire(&CatalogCommand::List { now_ms: 5 }).unwrap();
-        assert_eq!(r, json!({"op": "list", "now_ms": 5}).to_string());
-        // A command without fields, and one sent by an older version (fields in any order, a
-        // field it did not know left to its default).
-        assert_eq!(to_wire(&DatasetCommand::Drop).unwrap(), r#"{"op":"drop"}"#);
-        assert_eq!(
-            from_wire::<DatasetCommand>(r#"{"op":"drop"}"#).unwrap(),
-            DatasetCommand::Drop
-        );
-        let old = r#"{"id":"d","bytes":7,"op":"record","expires_ms":9}"#;
-        assert_eq!(
-            from_wire::<LedgerCommand>(old).unwrap(),
-            LedgerCommand::Record {
-                id: "d".into(),
-                bytes: 7,
-                expires_ms: 9,
-                running_until_ms: 0
-            }
-        );
-        assert!(from_wire::<LedgerCommand>(r#"{"op":"admit"}"#).is_err());
-        assert!(from_wire::<LedgerCommand>(r#"{"op":"nothing","id":"d"}"#).is_err());
-        let err: std::result::Result<(), Error> = Err(crate::error::Error::new(
-            crate::error::ErrorKind::LimitExceeded,
-            "too big",
-        )
-        .with_code("dataset_quota_exceeded"));
-        let back: std::result::Result<(), Error> =
-            serde_json::from_value(serde_json::to_value(&err).unwrap()).unwrap();
-        let e = back.unwrap_err();
-        assert_eq!(e.kind, crate::error::ErrorKind::LimitExceeded);
-        assert_eq!(e.code, "dataset_quota_exceeded");
     }
 }

@@ -1,0 +1,98 @@
+//! Commands on the wire: `{"op": "<command>", ...its fields}`, the shape every deployed
+//! version speaks, so isolates and objects of two versions still understand each other during
+//! a deploy. The enums derive serde's default (external) tagging, and [`to_wire`] and
+//! [`from_wire`] move between the two shapes: serde's internally tagged derive buffers each
+//! command before reading it, which cost the Worker's bundle 6.8 KB gzipped.
+
+use crate::error::{Error, Result};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// `command` as the JSON text that travels: `{"op": "<command>", ...its fields}`.
+pub fn to_wire(command: &impl Serialize) -> Result<String> {
+    let tagged = match serde_json::to_value(command).map_err(|e| Error::internal(e.to_string()))? {
+        // A command without fields.
+        Value::String(op) => Map::from_iter([("op".to_string(), Value::String(op))]),
+        // A command with fields (none of them named `op`, which the tag takes).
+        Value::Object(one) if one.len() == 1 => match one.into_iter().next() {
+            Some((op, Value::Object(mut fields))) if !fields.contains_key("op") => {
+                fields.insert("op".into(), Value::String(op));
+                fields
+            }
+            _ => return Err(Error::internal("a wire command's fields are an object")),
+        },
+        _ => return Err(Error::internal("a wire command is one named variant")),
+    };
+    Ok(Value::Object(tagged).to_string())
+}
+
+/// The command in JSON text [`to_wire`] wrote.
+pub fn from_wire<T: DeserializeOwned>(text: &str) -> Result<T> {
+    let bad = |e: serde_json::Error| Error::internal(e.to_string());
+    let mut v: Value = crate::json::from_str(text).map_err(bad)?;
+    if let Some(Value::String(op)) = v.as_object_mut().and_then(|m| m.remove("op")) {
+        v = match v.as_object().is_some_and(Map::is_empty) {
+            true => Value::String(op),
+            false => Value::Object(Map::from_iter([(op, v)])),
+        };
+    }
+    serde_json::from_value(v).map_err(bad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{CatalogCommand, DatasetCommand, LedgerCommand};
+    use super::*;
+    use crate::staging::store::{Lease, Status};
+    use serde_json::json;
+
+    #[test]
+    fn commands_travel_tagged_with_op_as_every_version_wrote_them() {
+        let c = DatasetCommand::Finish {
+            status: Status::Failed("upstream".into()),
+            lease: Lease {
+                now_ms: 1,
+                expires_ms: 2,
+            },
+        };
+        let text = to_wire(&c).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            v,
+            json!({"op": "finish", "status": {"Failed": "upstream"}, "lease": {"now_ms": 1, "expires_ms": 2}})
+        );
+        assert_eq!(from_wire::<DatasetCommand>(&text).unwrap(), c);
+        let r = to_wire(&CatalogCommand::List { now_ms: 5 }).unwrap();
+        assert_eq!(r, json!({"op": "list", "now_ms": 5}).to_string());
+        // A command without fields, and one sent by an older version (fields in any order, a
+        // field it did not know left to its default).
+        assert_eq!(to_wire(&DatasetCommand::Drop).unwrap(), r#"{"op":"drop"}"#);
+        assert_eq!(
+            from_wire::<DatasetCommand>(r#"{"op":"drop"}"#).unwrap(),
+            DatasetCommand::Drop
+        );
+        let old = r#"{"id":"d","bytes":7,"op":"record","expires_ms":9}"#;
+        assert_eq!(
+            from_wire::<LedgerCommand>(old).unwrap(),
+            LedgerCommand::Record {
+                id: "d".into(),
+                bytes: 7,
+                expires_ms: 9,
+                running_until_ms: 0
+            }
+        );
+        assert!(from_wire::<LedgerCommand>(r#"{"op":"admit"}"#).is_err());
+        assert!(from_wire::<LedgerCommand>(r#"{"op":"nothing","id":"d"}"#).is_err());
+        let err: std::result::Result<(), Error> = Err(crate::error::Error::new(
+            crate::error::ErrorKind::LimitExceeded,
+            "too big",
+        )
+        .with_code("dataset_quota_exceeded"));
+        let back: std::result::Result<(), Error> =
+            serde_json::from_value(serde_json::to_value(&err).unwrap()).unwrap();
+        let e = back.unwrap_err();
+        assert_eq!(e.kind, crate::error::ErrorKind::LimitExceeded);
+        assert_eq!(e.code, "dataset_quota_exceeded");
+    }
+}
