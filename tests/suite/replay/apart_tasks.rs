@@ -7,11 +7,10 @@ use super::carried_staging::Asked;
 use super::tasks::{handshake, stateless};
 use crate::common::block_on;
 use crate::common::external_replay::scripted::*;
-use entrez_mcp::store::SqliteStore;
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::carrier::Step;
-use entrez_mcp_core::staging::ledger::{MemoryLedger, Quotas};
-use entrez_mcp_core::staging::{Limits, Staging};
+use entrez_mcp_core::staging::ledger::Quotas;
+use entrez_mcp_core::staging::Limits;
 use entrez_mcp_core::tools::held::{RUN_RETAKE_MS, RUN_STARTS};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -44,20 +43,8 @@ fn bioc_server_under(quotas: Option<Quotas>) -> (Arc<Script>, Server, Asked) {
         sent: Default::default(),
     });
     let asked = Asked::default();
-    let staging = Staging::new(
-        Box::new(SqliteStore::in_memory().unwrap()),
-        Limits::default(),
-    )
-    .with_carrier(Box::new(asked.clone()));
-    let staging = match quotas {
-        Some(q) => Staging {
-            ledger: Box::new(MemoryLedger::new(q)),
-            ..staging
-        },
-        None => staging,
-    };
     let s = server(script.clone(), Arc::new(CountingPacer::default()))
-        .with_staging(staging)
+        .with_staging(super::held_tasks::task_staging(&asked, quotas))
         .unwrap();
     (script, s, asked)
 }
@@ -75,6 +62,14 @@ fn as_task() -> Value {
     let mut call = bioc();
     call["task"] = json!({});
     call
+}
+
+/// A BioC task made by session "a" on `s`: its id.
+fn task_of(s: &Server) -> String {
+    let created = handshake(s, "a", "tools/call", as_task());
+    let id = created["result"]["task"]["taskId"].as_str();
+    id.unwrap_or_else(|| panic!("no task: {created}"))
+        .to_string()
 }
 
 #[test]
@@ -157,11 +152,7 @@ fn a_2026_07_28_bioc_call_that_declares_the_extension_runs_apart_too() {
 #[test]
 fn a_cancelled_bioc_task_is_not_run() {
     let (script, s, asked) = bioc_server();
-    let created = handshake(&s, "a", "tools/call", as_task());
-    let id = created["result"]["task"]["taskId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = task_of(&s);
     let cancelled = handshake(&s, "a", "tasks/cancel", json!({"taskId": id}));
     assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
     for id in asked.take() {
@@ -175,11 +166,7 @@ fn a_cancelled_bioc_task_is_not_run() {
 #[test]
 fn a_lost_run_is_started_again_and_after_three_starts_the_task_ends_lost() {
     let (script, s, asked) = bioc_server();
-    let created = handshake(&s, "a", "tools/call", as_task());
-    let id = created["result"]["task"]["taskId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = task_of(&s);
     assert_eq!(asked.take().len(), 1);
     // The run asked for never happens (the process stopped). Before the retake time a look
     // starts nothing; after it, each look starts it once more.
@@ -222,11 +209,7 @@ fn a_bioc_task_past_the_running_ceiling_runs_in_its_request_or_is_refused_having
         ..Quotas::from_lookup(|_| None, &Limits::default())
     };
     let (script, s, asked) = bioc_server_under(Some(quotas));
-    let first = handshake(&s, "a", "tools/call", as_task());
-    let id = first["result"]["task"]["taskId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = task_of(&s);
     assert_eq!(asked.take(), vec![id.clone()]);
     // 2025-11-25 asked for a task, and none can be kept: a JSON-RPC error, nothing sent.
     let refused = handshake(&s, "a", "tools/call", as_task());

@@ -50,22 +50,28 @@ fn pubchem_under(
         sent: Default::default(),
     });
     // Tasks are offered where staging can go on by itself; a held call needs no step.
+    let staging = task_staging(&Asked::default(), quotas);
+    let s = server(script.clone(), Arc::new(CountingPacer::default()))
+        .with_staging(staging)
+        .unwrap();
+    (script, s)
+}
+
+/// A store in memory with `carrier` (tasks are offered where one is), its ledger under
+/// `quotas` where given.
+pub fn task_staging(carrier: &Asked, quotas: Option<Quotas>) -> Staging {
     let staging = Staging::new(
         Box::new(SqliteStore::in_memory().unwrap()),
         Limits::default(),
     )
-    .with_carrier(Box::new(Asked::default()));
-    let staging = match quotas {
+    .with_carrier(Box::new(carrier.clone()));
+    match quotas {
         Some(q) => Staging {
             ledger: Box::new(MemoryLedger::new(q)),
             ..staging
         },
         None => staging,
-    };
-    let s = server(script.clone(), Arc::new(CountingPacer::default()))
-        .with_staging(staging)
-        .unwrap();
-    (script, s)
+    }
 }
 
 /// Moves the scripted clock on, as a wait would.
