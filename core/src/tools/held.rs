@@ -325,11 +325,9 @@ pub async fn view(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
 
 /// A call run apart that has not ended in [`RUN_RETAKE_MS`] is taken for lost (the process or
 /// object that ran it stopped): it starts again, or after [`RUN_STARTS`] starts ends as lost.
+/// (It writes over what the view read just before, with nothing awaited between: a re-read
+/// here could see no more; the stores have no compare-and-set.)
 async fn start_again(ctx: &ToolContext<'_>, kept: Kept, mut held: Held, now: u64) -> Result<Task> {
-    // Ended meanwhile (the run kept its result, its caller cancelled): it stays so.
-    if let Some(changed) = changed(ctx, &kept.id, held.looked_ms, now).await? {
-        return Ok(changed);
-    }
     let again = held.polls < RUN_STARTS;
     let entry = if again {
         held.polls += 1;

@@ -9,22 +9,26 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// `command` as the JSON text that travels: `{"op": "<command>", ...its fields}`.
+/// `command` as the JSON text that travels: `{"op": "<command>", ...its fields}`, `op` first
+/// as the internally tagged derive wrote it. Rewritten as text, not through a `Value`: an
+/// append carries up to megabytes of rows, which a `Value` would copy on every batch. (No
+/// command has a field named `op`, which the tag takes.)
 pub fn to_wire(command: &impl Serialize) -> Result<String> {
-    let tagged = match serde_json::to_value(command).map_err(|e| Error::internal(e.to_string()))? {
-        // A command without fields.
-        Value::String(op) => Map::from_iter([("op".to_string(), Value::String(op))]),
-        // A command with fields (none of them named `op`, which the tag takes).
-        Value::Object(one) if one.len() == 1 => match one.into_iter().next() {
-            Some((op, Value::Object(mut fields))) if !fields.contains_key("op") => {
-                fields.insert("op".into(), Value::String(op));
-                fields
-            }
-            _ => return Err(Error::internal("a wire command's fields are an object")),
-        },
-        _ => return Err(Error::internal("a wire command is one named variant")),
-    };
-    Ok(Value::Object(tagged).to_string())
+    let text = serde_json::to_string(command).map_err(|e| Error::internal(e.to_string()))?;
+    // A command without fields is its name, `"drop"`.
+    if let Some(name) = text.strip_prefix('"') {
+        return Ok(format!("{{\"op\":\"{name}}}"));
+    }
+    // One with fields is `{"<name>":{<fields>}}`; snake_case names need no escaping.
+    let tagged = text
+        .strip_prefix("{\"")
+        .and_then(|t| t.split_once("\":"))
+        .and_then(|(name, rest)| Some((name, rest.strip_suffix('}')?.strip_prefix('{')?)));
+    match tagged {
+        Some((name, "}")) => Ok(format!("{{\"op\":\"{name}\"}}")),
+        Some((name, fields)) => Ok(format!("{{\"op\":\"{name}\",{fields}")),
+        None => Err(Error::internal("a wire command's fields are an object")),
+    }
 }
 
 /// The command in JSON text [`to_wire`] wrote.
@@ -64,7 +68,29 @@ mod tests {
         );
         assert_eq!(from_wire::<DatasetCommand>(&text).unwrap(), c);
         let r = to_wire(&CatalogCommand::List { now_ms: 5 }).unwrap();
-        assert_eq!(r, json!({"op": "list", "now_ms": 5}).to_string());
+        assert_eq!(
+            r, r#"{"op":"list","now_ms":5}"#,
+            "op first, as the derive wrote it"
+        );
+        // Braces and quotes inside the fields travel as they are.
+        let odd = DatasetCommand::Finish {
+            status: Status::Failed("a \"}\" b {".into()),
+            lease: Lease {
+                now_ms: 3,
+                expires_ms: 4,
+            },
+        };
+        assert_eq!(
+            from_wire::<DatasetCommand>(&to_wire(&odd).unwrap()).unwrap(),
+            odd
+        );
+        let release = LedgerCommand::Release { id: "x".into() };
+        assert_eq!(to_wire(&release).unwrap(), r#"{"op":"release","id":"x"}"#);
+        assert!(
+            to_wire(&json!({"a": 1, "b": 2})).is_err(),
+            "not one named variant"
+        );
+        assert!(to_wire(&json!({"a": 1})).is_err(), "fields not an object");
         // A command without fields, and one sent by an older version (fields in any order, a
         // field it did not know left to its default).
         assert_eq!(to_wire(&DatasetCommand::Drop).unwrap(), r#"{"op":"drop"}"#);

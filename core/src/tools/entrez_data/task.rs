@@ -75,18 +75,19 @@ pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<(Task, boo
         return Ok(Some((task, false)));
     }
     let staging = staging(ctx)?;
-    staging.store.cancel(id, ctx.platform.now_unix_ms()).await?;
+    let now = ctx.platform.now_unix_ms();
+    staging.store.cancel(id, now).await?;
+    let info = owned_dataset(ctx, id).await?;
     // One cancelled between two steps runs no more: its slot among the stagings running frees
     // now (one cancelled mid-step frees it as the step ends).
-    if let Some(info) = staging.store.get(id).await? {
-        if matches!(info.status, Stored::Failed(_)) {
-            let _ = staging
-                .ledger
-                .record(id, info.bytes, info.expires_ms, 0)
-                .await;
-        }
+    if matches!(info.status, Stored::Failed(_)) {
+        let _ = staging
+            .ledger
+            .record(id, info.bytes, info.expires_ms, 0)
+            .await;
     }
-    Ok(view(ctx, id).await?.map(|t| (t, true)))
+    let kept = staging.store.kept(id, now).await?;
+    Ok(Some((of_dataset(ctx.registry, &info, kept), true)))
 }
 
 /// Keeps the outcome of a staging task's last step under its dataset's id.
