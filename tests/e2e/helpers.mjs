@@ -192,3 +192,44 @@ export function typoOf(name) {
   }
   return `${name}x`;
 }
+
+/**
+ * What the NCBI replay at `replay` served to efetch, one array of ids per request (history
+ * slices as `@N` positions), only the requests that named one of `ids` when given.
+ */
+export async function efetchBatches(replay, ids) {
+  const res = await fetch(`${replay}/__replay/stats`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const stats = await res.json();
+  const wanted = ids ? new Set(ids) : null;
+  const batches = (stats.efetch || []).map((f) =>
+    f.ids || Array.from({ length: f.retmax }, (_, i) => `@${f.retstart + i}`),
+  );
+  return wanted ? batches.filter((b) => b.some((id) => wanted.has(id))) : batches;
+}
+
+/** How many times efetch served each id of `batches`. */
+export function fetchCounts(batches) {
+  const counts = new Map();
+  for (const id of batches.flat()) counts.set(id, (counts.get(id) || 0) + 1);
+  return counts;
+}
+
+/**
+ * Asserts that the replay served each of `ids` to efetch, and at most `again` of them twice:
+ * those all from one earlier request (a batch cut off mid-way and fetched again), none three
+ * times. `again` 0: each exactly once.
+ */
+export async function assertFetched(assert, replay, ids, { again = 0 } = {}) {
+  const batches = await efetchBatches(replay, ids);
+  const counts = fetchCounts(batches);
+  const missing = ids.filter((id) => !counts.has(id));
+  assert.deepEqual(missing.slice(0, 5), [], `${missing.length} ids never fetched`);
+  const twice = ids.filter((id) => counts.get(id) > 1);
+  assert.ok(twice.every((id) => counts.get(id) === 2), `fetched three times or more: ${twice.filter((id) => counts.get(id) > 2).slice(0, 5)}`);
+  assert.ok(twice.length <= again, `${twice.length} ids fetched twice (at most ${again}): ${twice.slice(0, 5)}…`);
+  if (twice.length > 0) {
+    const first = batches.find((b) => b.includes(twice[0]));
+    assert.ok(twice.every((id) => first.includes(id)), 'the ids fetched again were not one batch');
+  }
+  return { batches, twice };
+}

@@ -10,7 +10,7 @@ use crate::ncbi::hostile::Hostile;
 use crate::ncbi::limiter::{Decision, Identity, Limiter};
 use crate::ncbi::params::Params;
 use crate::ncbi::routes::{route, Ctx, Reply, UTILITIES};
-use crate::ncbi::stats::Stats;
+use crate::ncbi::stats::{Fetched, Stats};
 use crate::ncbi::synthetic::Templates;
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{ConnectInfo, Path, Request, State};
@@ -236,6 +236,29 @@ async fn eutils(
             },
         }
     };
+    // An efetch answered as NCBI would is written down with what it asked for (a refused
+    // or faulted one fetched nothing).
+    let ordinary = match &gate {
+        Gate::Serve => true,
+        Gate::Fault(f) => f.delay_ms.is_some() || f.cache_control.is_some(),
+        Gate::Limited { .. } => false,
+    };
+    if ordinary && utility == "efetch.fcgi" {
+        let ids = params.ids();
+        let what = if ids.is_empty() {
+            Fetched::History {
+                retstart: params.number("retstart", 0),
+                retmax: params.number("retmax", 20),
+            }
+        } else {
+            Fetched::Ids(ids)
+        };
+        let db = match params.lower("db") {
+            d if d.is_empty() => "pubmed".to_string(),
+            d => d,
+        };
+        app.lock().stats.fetched(&label, &db, what);
+    }
     let (response, source) = match gate {
         Gate::Limited { count, limit } => (rate_limited(peer.ip(), count, limit), "limiter".into()),
         Gate::Fault(Fault {

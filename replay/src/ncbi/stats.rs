@@ -3,13 +3,31 @@
 //! second. The maximum is kept exactly over every sliding one-second window
 //! of arrival times (refused requests included, since NCBI sees those too),
 //! and updated on arrival so it survives the cap on retained timestamps.
+//! Every efetch answered with records is written down with the ids it asked
+//! for, so a test can tell whether a client fetched anything twice.
 
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, VecDeque};
 
 /// Most arrival timestamps kept for the stats report.
 pub const MAX_TIMESTAMPS: usize = 100_000;
+/// Most efetch requests written down (the oldest go first).
+pub const MAX_FETCHES: usize = 10_000;
 const WINDOW_US: u64 = 1_000_000;
+
+/// What one efetch asked for.
+#[derive(Debug)]
+pub enum Fetched {
+    /// The ids it named, in its order.
+    Ids(Vec<String>),
+    /// A slice of a history set.
+    History {
+        /// The first position.
+        retstart: u64,
+        /// How many.
+        retmax: u64,
+    },
+}
 
 #[derive(Debug, Default)]
 struct PerCaller {
@@ -29,6 +47,7 @@ pub struct Stats {
     callers: HashMap<String, PerCaller>,
     timestamps: VecDeque<(String, u64)>,
     pacing: VecDeque<Value>,
+    fetches: VecDeque<Value>,
 }
 
 impl Stats {
@@ -60,23 +79,45 @@ impl Stats {
             .push_back((caller.to_string(), at_us / 1000));
     }
 
-    /// Records the pacing trace a request carried (`slot=..;asked=..;granted=..;woke=..`),
-    /// with its arrival, so a benchmark can tell where a request's time went.
+    /// Records the pacing trace a request carried (`slot=..;asked=..;granted=..;woke=..;by=..`),
+    /// with its arrival, so a benchmark can tell where a request's time went and a test which
+    /// authority paced it.
     pub fn paced(&mut self, caller: &str, at_us: u64, trace: &str) {
         let mut entry = Map::new();
         entry.insert("caller".into(), json!(caller));
         entry.insert("arrived_us".into(), json!(at_us));
         for part in trace.split(';') {
             if let Some((k, v)) = part.split_once('=') {
-                if let Ok(n) = v.trim().parse::<u64>() {
-                    entry.insert(k.trim().to_string(), json!(n));
-                }
+                let v = v.trim();
+                match v.parse::<u64>() {
+                    Ok(n) => entry.insert(k.trim().to_string(), json!(n)),
+                    Err(_) => entry.insert(k.trim().to_string(), json!(v)),
+                };
             }
         }
         if self.pacing.len() == MAX_TIMESTAMPS {
             self.pacing.pop_front();
         }
         self.pacing.push_back(Value::Object(entry));
+    }
+
+    /// Writes down an efetch answered as NCBI would (not refused, not faulted): its
+    /// database and either the ids it named or the history slice it asked for.
+    pub fn fetched(&mut self, caller: &str, db: &str, what: Fetched) {
+        let mut entry = Map::new();
+        entry.insert("caller".into(), json!(caller));
+        entry.insert("db".into(), json!(db));
+        match what {
+            Fetched::Ids(ids) => entry.insert("ids".into(), json!(ids)),
+            Fetched::History { retstart, retmax } => {
+                entry.insert("retstart".into(), json!(retstart));
+                entry.insert("retmax".into(), json!(retmax))
+            }
+        };
+        if self.fetches.len() == MAX_FETCHES {
+            self.fetches.pop_front();
+        }
+        self.fetches.push_back(Value::Object(entry));
     }
 
     /// Counts a request answered 429 by the limiter.
@@ -119,6 +160,7 @@ impl Stats {
             "max_in_any_1s_window": max,
             "timestamps_ms": times,
             "pacing": self.pacing.iter().cloned().collect::<Vec<_>>(),
+            "efetch": self.fetches.iter().cloned().collect::<Vec<_>>(),
         })
     }
 }
@@ -144,6 +186,36 @@ mod tests {
             (j["posts"].as_u64(), j["missing_tool"].as_u64()),
             (Some(1), Some(1))
         );
+    }
+
+    #[test]
+    fn fetches_are_written_down_with_their_ids_or_slice() {
+        let mut s = Stats::default();
+        s.fetched(
+            "ip:127.0.0.1",
+            "pubmed",
+            Fetched::Ids(vec!["1".into(), "2".into()]),
+        );
+        s.fetched(
+            "key:ab12cd34",
+            "pubmed",
+            Fetched::History {
+                retstart: 500,
+                retmax: 250,
+            },
+        );
+        let j = s.to_json();
+        assert_eq!(j["efetch"][0]["ids"], json!(["1", "2"]));
+        assert_eq!(j["efetch"][0]["caller"], "ip:127.0.0.1");
+        assert_eq!(
+            (
+                j["efetch"][1]["retstart"].as_u64(),
+                j["efetch"][1]["retmax"].as_u64()
+            ),
+            (Some(500), Some(250))
+        );
+        s.clear();
+        assert_eq!(s.to_json()["efetch"], json!([]));
     }
 
     #[test]

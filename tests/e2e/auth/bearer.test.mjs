@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { TASKS_EXTENSION, initializeBody, post, postModern, request } from '../helpers.mjs';
+import { TASKS_EXTENSION, assertFetched, initializeBody, post, postModern, request } from '../helpers.mjs';
 
 const STRICT = process.env.E2E_BEARER_URL || '';
 const OPEN = process.env.E2E_OPEN_URL || '';
@@ -220,6 +220,8 @@ describe(`anonymous callers beside tokens [${EDGE}]`, { skip: !OPEN && 'E2E_OPEN
       assert.equal(d.records, 2000);
       const q = await data(c, { operation: 'query', data_access_id: id, sql: 'SELECT COUNT(*) AS rows, COUNT(DISTINCT pmid) AS n, MIN(pmid) AS lo, MAX(pmid) AS hi FROM article' });
       assert.deepEqual(q.structuredContent.rows[0], [2000, 2000, Number(ids[0]), Number(ids[1999])]);
+      // NCBI was asked for each record once: no step fetched a batch another had fetched.
+      await assertFetched(assert, REPLAY, ids);
       const again = await data(c, { operation: 'fetch_and_stage', data_access_id: id });
       assert.equal(again.isError, true);
       assert.equal(again.structuredContent.error.code, 'dataset_complete');
@@ -267,6 +269,8 @@ describe(`anonymous callers beside tokens [${EDGE}]`, { skip: !OPEN && 'E2E_OPEN
       assert.ok(paused, 'the warning named the fault and the next try');
       assert.equal(q.structuredContent.status, 'complete', JSON.stringify(q.structuredContent));
       assert.deepEqual(q.structuredContent.rows[0], [1000, 1000]);
+      // The faulted requests served nothing; each record was fetched once.
+      await assertFetched(assert, REPLAY, ids);
     } finally {
       await c.close();
     }

@@ -8,12 +8,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modern, IDS } from './modern.mjs';
+import { assertFetched, efetchBatches } from '../helpers.mjs';
 
 const URL_UNDER_TEST = process.env.E2E_URL || '';
 const TASK = process.env.E2E_TASK_ID || '';
 const EDGE = process.env.E2E_EDGE || 'edge';
+const REPLAY = process.env.E2E_REPLAY || '';
 
-test(`a staging interrupted by a restart completes by itself [${EDGE}]`, { skip: !(URL_UNDER_TEST && TASK) && 'E2E_URL and E2E_TASK_ID are not set' }, async () => {
+test(`a staging interrupted by a restart completes by itself [${EDGE}]`, { skip: !(URL_UNDER_TEST && TASK && REPLAY) && 'E2E_URL, E2E_TASK_ID and E2E_REPLAY are not set' }, async () => {
   let task;
   const seen = [];
   // The Worker's watchdog waits 2 minutes after the dead step's last write, then some 25
@@ -38,4 +40,10 @@ test(`a staging interrupted by a restart completes by itself [${EDGE}]`, { skip:
     arguments: { operation: 'query', data_access_id: TASK, sql: 'SELECT COUNT(*), COUNT(DISTINCT pmid), MIN(pmid), MAX(pmid) FROM article' },
   }, 'entrez_data');
   assert.deepEqual(q.result.structuredContent.rows[0], [IDS.length, IDS.length, Number(IDS[0]), Number(IDS.at(-1))]);
+  // What NCBI was asked (the replay was reset before the staging began): every record, and
+  // again at most the one batch the kill cut off; a restart from the first record, or a batch
+  // fetched twice, would show here (the table's primary key hides both).
+  const batches = await efetchBatches(REPLAY, IDS);
+  const { twice } = await assertFetched(assert, REPLAY, IDS, { again: Math.max(...batches.map((b) => b.length)) });
+  console.log(`restart [${EDGE}]: ${batches.length} efetch requests, ${twice.length} ids fetched again`);
 });

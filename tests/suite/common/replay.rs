@@ -59,3 +59,57 @@ impl Replay {
             .unwrap_or_else(|e| panic!("stats not JSON: {e}: {body}"))
     }
 }
+
+/// What the replay served to efetch, one entry per request: the ids it named, or
+/// `@N` for each position N of a history slice it asked for.
+pub fn fetched(stats: &serde_json::Value) -> Vec<Vec<String>> {
+    let Some(list) = stats["efetch"].as_array() else {
+        panic!("no efetch list in the stats: {stats}")
+    };
+    list.iter()
+        .map(|f| match f["ids"].as_array() {
+            Some(ids) => ids
+                .iter()
+                .map(|i| i.as_str().unwrap_or_default().to_string())
+                .collect(),
+            None => {
+                let start = f["retstart"].as_u64().unwrap_or(0);
+                let max = f["retmax"].as_u64().unwrap_or(0);
+                (start..start + max).map(|p| format!("@{p}")).collect()
+            }
+        })
+        .collect()
+}
+
+/// How many times each id (or history position) was served to efetch.
+pub fn fetch_counts(stats: &serde_json::Value) -> std::collections::BTreeMap<String, usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for id in fetched(stats).into_iter().flatten() {
+        *counts.entry(id).or_insert(0) += 1;
+    }
+    counts
+}
+
+/// Asserts that efetch served each of `ids` exactly once and nothing else.
+pub fn assert_each_fetched_once(stats: &serde_json::Value, ids: impl IntoIterator<Item = String>) {
+    let counts = fetch_counts(stats);
+    let twice: Vec<_> = counts.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(
+        twice.is_empty(),
+        "fetched more than once: {} ids, first {:?}",
+        twice.len(),
+        twice.iter().take(5).collect::<Vec<_>>()
+    );
+    let want: std::collections::BTreeSet<String> = ids.into_iter().collect();
+    let got: std::collections::BTreeSet<String> = counts.into_keys().collect();
+    assert_eq!(
+        want.len(),
+        got.len(),
+        "fetched {} ids, expected {}: first missing {:?}, first extra {:?}",
+        got.len(),
+        want.len(),
+        want.difference(&got).next(),
+        got.difference(&want).next()
+    );
+    assert!(want == got, "fetched other ids than expected");
+}

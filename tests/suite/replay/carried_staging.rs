@@ -5,7 +5,7 @@
 
 use crate::common::block_on;
 use crate::common::data::*;
-use crate::common::replay::Replay;
+use crate::common::replay::{assert_each_fetched_once, Replay};
 use entrez_mcp::store::SqliteStore;
 use entrez_mcp::transport::ReqwestTransport;
 use entrez_mcp_core::config::Config;
@@ -228,6 +228,9 @@ fn one_call_stages_two_thousand_records_on_the_free_plan_budget() {
     assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
     let stats = replay.stats();
     assert_eq!(stats["rate_limited"], 0, "{stats}");
+    // NCBI was asked for each of the 2,000 positions of the search's history once: no batch
+    // twice (the primary key would hide a batch stored twice, not one fetched twice).
+    assert_each_fetched_once(&stats, (0..2000).map(|p| format!("@{p}")));
     eprintln!("carried staging: 1 call and {steps} steps for 2,000 records; replay {stats}");
 }
 
@@ -238,7 +241,7 @@ fn two_steps_at_once_stage_nothing_twice() {
         s,
         asked,
         id,
-        replay: _replay,
+        replay,
         ..
     } = started();
     asked.take();
@@ -252,6 +255,11 @@ fn two_steps_at_once_stage_nothing_twice() {
     assert_eq!(scalar(&s, &id, "SELECT COUNT(*) FROM article"), 600);
     let listed = ok(&s, json!({"operation": "list_datasets"}));
     assert_eq!(listed["datasets"][0]["records"], 600, "{listed}");
+    // The step that found the dataset taken fetched nothing either.
+    assert_each_fetched_once(
+        &replay.stats(),
+        (90_000_001..=90_000_600).map(|p| p.to_string()),
+    );
 }
 
 #[test]
@@ -291,6 +299,11 @@ fn a_staging_a_stopped_process_carried_on_resumes_from_its_cursor() {
     assert_eq!(
         scalar(&s, &id, "SELECT COUNT(DISTINCT pmid) FROM article"),
         500
+    );
+    // The next process began at the cursor: what the first call staged was not fetched again.
+    assert_each_fetched_once(
+        &replay.stats(),
+        (90_000_001..=90_000_500).map(|p| p.to_string()),
     );
     drop(s);
     let _ = std::fs::remove_dir_all(&dir);
@@ -368,6 +381,11 @@ fn a_passing_fault_puts_the_next_step_off_and_the_staging_still_ends_by_itself()
         600
     );
     assert_eq!(scalar(&s, &id, "SELECT COUNT(*) FROM article"), 600);
+    // The 503s served nothing; every record was fetched once, after them.
+    assert_each_fetched_once(
+        &replay.stats(),
+        (90_000_001..=90_000_600).map(|p| p.to_string()),
+    );
 }
 
 #[test]
