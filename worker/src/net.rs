@@ -150,6 +150,10 @@ impl DurablePacer {
 }
 
 impl Pacer for DurablePacer {
+    fn authority(&self) -> &'static str {
+        "durable_object"
+    }
+
     fn reserve<'a>(
         &'a self,
         bucket: &'a str,

@@ -149,6 +149,12 @@ pub trait Pacer: MaybeSendSync {
         now_ms: u64,
         room_after_ms: u64,
     ) -> BoxFuture<'a, Result<Grant, Error>>;
+
+    /// What kind of authority this is, for the pacing trace: `memory` (one process, or one
+    /// isolate where a Worker has no pacing Durable Object) unless it says otherwise.
+    fn authority(&self) -> &'static str {
+        "memory"
+    }
 }
 
 /// A pacer in process memory: the authority for every task of one native process, and the
@@ -225,14 +231,21 @@ pub struct Slot {
     pub woke_ms: u64,
     /// Slots given up for waking too late before this one.
     pub retakes: u32,
+    /// The authority that granted it ([`Pacer::authority`]).
+    pub authority: &'static str,
 }
 
 impl Slot {
     /// The `X-Entrez-Pacing` header value of a traced request (see `Config::pacing_trace`).
     pub fn trace(&self) -> String {
         format!(
-            "slot={};asked={};granted={};woke={};retakes={}",
-            self.grant.at_ms, self.asked_ms, self.granted_ms, self.woke_ms, self.retakes
+            "slot={};asked={};granted={};woke={};retakes={};by={}",
+            self.grant.at_ms,
+            self.asked_ms,
+            self.granted_ms,
+            self.woke_ms,
+            self.retakes,
+            self.authority
         )
     }
 }
@@ -272,6 +285,7 @@ pub async fn take_slot(
                 granted_ms,
                 woke_ms,
                 retakes,
+                authority: pacer.authority(),
             });
         }
     }
@@ -404,8 +418,139 @@ mod tests {
             }
         }
         assert_eq!(last.unwrap_err().kind, ErrorKind::RateLimited);
-        // A refusal takes no slot: the queue is no longer than it was.
-        let next = p.reserve_now("anonymous", 3, 60_000, 0).unwrap();
-        assert!(next.at_ms <= 60_000 + MAX_QUEUE_MS, "{next:?}");
+    }
+
+    #[test]
+    fn a_refusal_takes_no_slot() {
+        let p = MemoryPacer::new();
+        let mut last = Grant::at(0);
+        while let Ok(g) = p.reserve_now("anonymous", 3, 0, 0) {
+            last = g;
+        }
+        // Refused again and again, at once: none of the refusals lengthens the queue.
+        for _ in 0..5 {
+            assert!(p.reserve_now("anonymous", 3, 0, 0).is_err());
+        }
+        // The moment the next slot is exactly as far off as a queue may be, it is granted, and
+        // it is the slot right after the last one granted: no refusal took one in between.
+        let next_ms = last.at_ms + spacing_ms(3);
+        let g = p
+            .reserve_now("anonymous", 3, next_ms - MAX_QUEUE_MS, 0)
+            .unwrap();
+        assert_eq!(g, Grant::at(next_ms));
+    }
+
+    #[test]
+    fn no_limit_plus_one_sends_share_a_second_even_the_first_late_and_the_last_on_time() {
+        // The worst pair for any second: send i as late as it may leave, send i + limit as
+        // early (its slot). Every pair, for every limit and every offset, not one pattern.
+        for limit in [3u32, 5, 10] {
+            let mut b = Bucket::default();
+            let slots: Vec<u64> = (0..120).map(|_| b.reserve(limit, 10_000, 0)).collect();
+            let n = limit as usize;
+            for i in 0..slots.len() - n {
+                let span = slots[i + n] - (slots[i] + SEND_TOLERANCE_MS);
+                assert!(span >= 1_000, "{limit}: slots {i} and {}: {span} ms", i + n);
+            }
+        }
+    }
+
+    /// A clock and a sleep that wakes late by a scripted amount, for [`take_slot`].
+    struct LateWaker {
+        now: std::sync::atomic::AtomicU64,
+        late: Mutex<Vec<u64>>,
+    }
+
+    impl Platform for LateWaker {
+        fn now_unix_ms(&self) -> u64 {
+            self.now.load(std::sync::atomic::Ordering::SeqCst)
+        }
+        fn fill_random(&self, _buf: &mut [u8]) {}
+    }
+
+    impl Transport for LateWaker {
+        fn send<'a>(
+            &'a self,
+            _call: crate::net::HttpCall,
+        ) -> BoxFuture<'a, Result<crate::net::HttpReply, Error>> {
+            Box::pin(async { Err(Error::internal("not sent in this test")) })
+        }
+        fn sleep<'a>(&'a self, ms: u64) -> BoxFuture<'a, ()> {
+            let late = {
+                let mut l = self.late.lock().unwrap();
+                if l.is_empty() {
+                    0
+                } else {
+                    l.remove(0)
+                }
+            };
+            self.now
+                .fetch_add(ms + late, std::sync::atomic::Ordering::SeqCst);
+            Box::pin(async {})
+        }
+    }
+
+    fn slot_for(pacer: &MemoryPacer, clock: &LateWaker) -> Result<Slot, Error> {
+        use futures_util::FutureExt;
+        take_slot(pacer, clock, clock, "b", 3, "http://ncbi/")
+            .now_or_never()
+            .expect("nothing here waits")
+    }
+
+    #[test]
+    fn a_request_that_wakes_too_late_gives_its_slot_up_and_takes_the_next() {
+        let pacer = MemoryPacer::new();
+        // Two slots are taken first, so that the request waits; it then wakes 200 ms late
+        // (past the tolerance) twice, and on time the third time.
+        pacer.reserve_now("b", 3, 0, 0).unwrap();
+        pacer.reserve_now("b", 3, 0, 0).unwrap();
+        let clock = LateWaker {
+            now: 0.into(),
+            late: Mutex::new(vec![200, 200, 0]),
+        };
+        let slot = slot_for(&pacer, &clock).unwrap();
+        assert_eq!(slot.retakes, 2, "{slot:?}");
+        assert!(slot.woke_ms <= slot.grant.latest_ms, "{slot:?}");
+        // The slots given up stay taken: never handed to anyone again, so a late sender
+        // cannot crowd the one after it.
+        assert!(slot.grant.at_ms > 2 * spacing_ms(3) + 200, "{slot:?}");
+        let after = pacer.reserve_now("b", 3, slot.woke_ms, 0).unwrap();
+        assert!(after.at_ms >= slot.grant.at_ms + spacing_ms(3), "{after:?}");
+    }
+
+    /// Grants every request a slot 100 ms on, and counts them.
+    #[derive(Default)]
+    struct Ahead(std::sync::atomic::AtomicU32);
+
+    impl Pacer for Ahead {
+        fn reserve<'a>(
+            &'a self,
+            _bucket: &'a str,
+            _limit: u32,
+            now_ms: u64,
+            _room_after_ms: u64,
+        ) -> BoxFuture<'a, Result<Grant, Error>> {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Box::pin(async move { Ok(Grant::at(now_ms + 100)) })
+        }
+    }
+
+    #[test]
+    fn a_machine_that_never_wakes_in_time_sends_nothing() {
+        use futures_util::FutureExt;
+        let pacer = Ahead::default();
+        let clock = LateWaker {
+            now: 0.into(),
+            late: Mutex::new(vec![5_000; 20]),
+        };
+        let e = take_slot(&pacer, &clock, &clock, "b", 3, "http://ncbi/")
+            .now_or_never()
+            .expect("nothing here waits")
+            .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Unavailable);
+        assert_eq!(
+            pacer.0.load(std::sync::atomic::Ordering::SeqCst),
+            MAX_RETAKES
+        );
     }
 }
