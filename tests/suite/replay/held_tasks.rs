@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 /// PubChem answering an asynchronous substructure search `Waiting` (ListKey 42) for the first
 /// `waits` polls of its ListKey, then with three CIDs.
-fn pubchem(waits: u32) -> (Arc<Script>, entrez_mcp_core::protocol::Server) {
+pub fn pubchem(waits: u32) -> (Arc<Script>, entrez_mcp_core::protocol::Server) {
     pubchem_under(waits, None)
 }
 

@@ -11,4 +11,5 @@ mod entrez_external_replay;
 mod entrez_query_replay;
 mod held_tasks;
 mod hostile_upstream;
+mod task_ownership;
 mod tasks;
