@@ -5,8 +5,8 @@
 #   bash scripts/fuzz.sh 1800            # every target, 30 minutes each
 #   bash scripts/fuzz.sh 300 pubmed sql_guard
 #
-# Needs the nightly toolchain and cargo-fuzz (`rustup toolchain install nightly`,
-# `cargo install cargo-fuzz`); FUZZ_INSTALL=1 installs them when missing. Seed
+# Needs the pinned nightly toolchain and cargo-fuzz, which scripts/setup.sh installs
+# (scripts/lib.sh, ensure_fuzz_tools); this script installs them too when missing. Seed
 # corpora come from the recorded fixtures (tests/fixtures) the first time a target
 # runs; what the fuzzer finds is kept in fuzz/corpus/ (not committed) and crashes in
 # fuzz/artifacts/. Every run is bounded by its time and a 2 GB memory limit.
@@ -21,17 +21,8 @@ ALL_TARGETS=(pubmed eutils tokenizer dispatcher intake sql_guard headers)
 TARGETS=("$@")
 [ "${#TARGETS[@]}" -gt 0 ] || TARGETS=("${ALL_TARGETS[@]}")
 
-have_fuzz() {
-  rustup toolchain list 2>/dev/null | grep -q '^nightly' && cargo fuzz --version >/dev/null 2>&1
-}
-if ! have_fuzz; then
-  if [ "${FUZZ_INSTALL:-0}" = 1 ]; then
-    rustup toolchain install nightly --profile minimal || die "could not install nightly"
-    cargo install cargo-fuzz || die "could not install cargo-fuzz"
-  else
-    die "fuzzing needs the nightly toolchain and cargo-fuzz (FUZZ_INSTALL=1 installs them)"
-  fi
-fi
+ensure_fuzz_tools
+FUZZ=(cargo "+$WORKER_NIGHTLY" fuzz)
 
 # seed TARGET DIR...: copies fixture files into the target's corpus if it is empty.
 seed() {
@@ -86,8 +77,8 @@ if [ -z "$(ls -A fuzz/corpus/headers)" ]; then
   printf 'Request Count status: Green (0%%), Request Time status: Yellow (55%%), Service status: Green (10%%)' >fuzz/corpus/headers/seed2
 fi
 
-log "building the fuzz targets (cargo +nightly fuzz build)"
-cargo +nightly fuzz build -O >/dev/null 2>"fuzz/build.log" || {
+log "building the fuzz targets (cargo +$WORKER_NIGHTLY fuzz build)"
+"${FUZZ[@]}" build -O >/dev/null 2>"fuzz/build.log" || {
   tail -30 fuzz/build.log >&2
   die "the fuzz targets did not build"
 }
@@ -96,7 +87,7 @@ crashed=0
 printf '%-12s %12s %10s %8s  %s\n' target executions exec/s corpus result
 for t in "${TARGETS[@]}"; do
   out="fuzz/$t.log"
-  cargo +nightly fuzz run -O "$t" -- -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 \
+  "${FUZZ[@]}" run -O "$t" -- -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 \
     -timeout=10 -print_final_stats=1 >"$out" 2>&1
   rc=$?
   runs=$(awk '/stat::number_of_executed_units/ {print $2}' "$out" | tail -1)

@@ -81,6 +81,18 @@ ensure_worker_toolchain() {
   fi
 }
 
+# The fuzzers (scripts/fuzz.sh): cargo-fuzz at a pinned version, on the pinned nightly above
+# (libFuzzer and the sanitizers need nightly; one nightly serves the Worker's build and them).
+CARGO_FUZZ_VERSION="0.13.2"
+ensure_fuzz_tools() {
+  ensure_rust
+  if ! rustup toolchain list 2>/dev/null | grep -q "^$WORKER_NIGHTLY"; then
+    log "rustup toolchain install $WORKER_NIGHTLY (for the fuzzers)"
+    rustup toolchain install "$WORKER_NIGHTLY" --profile minimal || die "could not install $WORKER_NIGHTLY"
+  fi
+  ensure_cargo_tool cargo-fuzz "$CARGO_FUZZ_VERSION" cargo-fuzz
+}
+
 _apt_updated=""
 # The Worker's compiler settings (scripts/build-worker.sh explains each), exported for a
 # cargo build of the wasm: the Worker itself, or the CPU benchmark built exactly as it is.

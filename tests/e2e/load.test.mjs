@@ -10,6 +10,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { EDGE, URL_UNDER_TEST } from './helpers.mjs';
 
 const REPLAY = process.env.E2E_REPLAY || '';
+const EXTERNAL_REPLAY = process.env.E2E_EXTERNAL_REPLAY || '';
+// The authority that must have paced every request (the servers send ENTREZ_PACING_TRACE's
+// header): natively the process's own pacer; on the Worker the pacing Durable Object, not
+// the per-isolate pacer it falls back to without the binding.
+const AUTHORITY = EDGE === 'worker' ? 'durable_object' : 'memory';
 // Anonymous calls queue at 3 per second, keyed ones at 10: each burst takes about 10 s.
 const CALLS = 30;
 const KEYED_CALLS = 90;
@@ -72,6 +77,42 @@ describe(`load [${EDGE}]`, { skip: (!URL_UNDER_TEST || !REPLAY) && 'E2E_URL and 
     }
     // 30 requests at 3 per second cannot finish in under 9 seconds.
     assert.ok(seconds >= 9, `finished in ${seconds}s: pacing did not hold`);
+    // Every request says which authority granted its slot.
+    assert.equal(stats.pacing.length, CALLS, 'each request carried its pacing trace');
+    const by = new Set(stats.pacing.map((p) => p.by));
+    assert.deepEqual([...by], [AUTHORITY]);
+  });
+
+  test('15 concurrent PMC calls: at most 3 requests in any 1 s window, none refused', { skip: !EXTERNAL_REPLAY && 'E2E_EXTERNAL_REPLAY is not set' }, async () => {
+    const ext = async (path, method = 'GET') => {
+      const res = await fetch(`${EXTERNAL_REPLAY}${path}`, { method, signal: AbortSignal.timeout(10_000) });
+      assert.equal(res.status, 200, `${method} ${path}`);
+      return res.json();
+    };
+    await ext('/__replay/reset', 'POST');
+    const client = await connect({ 'X-NCBI-API-Key': `e2e-load-pmc-${EDGE}` });
+    try {
+      const started = Date.now();
+      const results = await Promise.all(
+        Array.from({ length: 15 }, () =>
+          client.callTool(
+            { name: 'entrez_external', arguments: { service: 'pmc', operation: 'id_convert', ids: ['PMC3531190'] } },
+            undefined,
+            { timeout: 90_000 },
+          ),
+        ),
+      );
+      const seconds = (Date.now() - started) / 1000;
+      for (const r of results) assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
+      const stats = await ext('/__replay/stats');
+      assert.equal(stats.throttled, 0, JSON.stringify(stats.max_in_any_1s_window));
+      assert.equal(stats.total, 15, JSON.stringify(stats.requests));
+      for (const [family, n] of Object.entries(stats.max_in_any_1s_window)) assert.ok(n <= 3, `${family}: ${n} in one second`);
+      // PMC allows 3 a second whatever the key: 15 cannot leave in under 14 gaps of 1/3 s.
+      assert.ok(seconds >= 4.5, `finished in ${seconds}s: PMC's pacing did not hold`);
+    } finally {
+      await client.close();
+    }
   });
 
   test(`${KEYED_CALLS} concurrent calls with a caller key: zero 429s, at most 10 in any 1 s window`, async () => {
