@@ -524,6 +524,20 @@ e2e() {
     CACHE_STATE[worker]="$TMP/wrangler-state-cache/v3/cache"
   fi
 
+  # One more server per edge as a user runs it: nothing set but where the upstreams are and
+  # the session secret (the cache on with its shipped lifetimes and bound, default ceilings
+  # and budgets); tests/e2e/defaults and the client suites run against it.
+  declare -A DEFAULTS_URL=()
+  grep -E '^(MCP_SESSION_SECRET|EUTILS_BASE_URL|PUBCHEM_BASE_URL|PMC_[A-Z_]*URL)=' "$TMP/e2e-base.env" >"$TMP/defaults.env"
+  if [ "$RELEASE_OK" = 1 ]; then
+    mkdir -p "$TMP/defaults-data"
+    start_native "native defaults server" "$TMP/defaults.env" ENTREZ_DATA_DIR="$TMP/defaults-data"
+    DEFAULTS_URL[native]="$NATIVE_URL"
+  fi
+  if [ "$WORKER_OK" = 1 ]; then
+    start_worker defaults "$TMP/defaults.env" "$(free_port)" && DEFAULTS_URL[worker]="$WORKER_URL"
+  fi
+
   # The authorization servers start now, so they are up by the time their suites run.
   [ "$RELEASE_OK" = 1 ] && e2e_auth_start
 
@@ -578,6 +592,16 @@ e2e() {
         E2E_SERVER_KEY="$E2E_CACHE_SERVER_KEY" -- tests/e2e/cache/cache.test.mjs
     else
       skip "e2e cache-$edge" "its server did not start"
+      E2E_FAILED=$((E2E_FAILED + 1))
+    fi
+  done
+
+  for edge in native worker; do
+    if [ -n "${DEFAULTS_URL[$edge]:-}" ]; then
+      run_suite "defaults-$edge" E2E_URL="${DEFAULTS_URL[$edge]}" E2E_EDGE="$edge" E2E_REPLAY="$eutils_base" -- \
+        tests/e2e/defaults/defaults.test.mjs tests/e2e/every-example.test.mjs tests/e2e/sdk-client.test.mjs
+    else
+      skip "e2e defaults-$edge" "its server did not start"
       E2E_FAILED=$((E2E_FAILED + 1))
     fi
   done
