@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the build and the tests need, skipping what is already there:
 # the wasm32 target, clippy and rustfmt; wasm-bindgen-cli (the version in Cargo.lock)
-# and worker-build from crates.io; cargo-fuzz on the pinned nightly; clang from Debian; Node 22, wrangler, the MCP SDK
+# and worker-build from crates.io; clang from Debian; Node 22, wrangler, the MCP SDK
 # and the conformance suite from npm (package-lock.json); the Python MCP client from PyPI.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -9,7 +9,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_apt_packages
 ensure_rust
 ensure_wasm_tools
-ensure_fuzz_tools
 ensure_node_modules
 ensure_python_client
+# cargo-fuzz (ensure_fuzz_tools) is installed by scripts/fuzz.sh when it first runs: in
+# scripts/test.sh that is beside the end-to-end suites, where it costs no time of its own.
 log "setup done: $(rustc --version | cut -d' ' -f1-2), wasm-bindgen $(lock_version wasm-bindgen), worker-build $(worker-build --version), node $(node --version), wrangler $(wrangler --version 2>/dev/null | tail -1)"

@@ -640,7 +640,8 @@ e2e() {
 # Every fuzz target runs for FUZZ_SMOKE_SECONDS (default 30) while the E2E suites run: they
 # spend most of their time waiting on paced stand-ins, and the fuzzers run at the lowest
 # priority, so they take only the CPU the suites leave. A crash, or a build that fails,
-# fails the run (setup installed the nightly and cargo-fuzz). Long runs: `bash scripts/fuzz.sh 1800`.
+# fails the run (scripts/fuzz.sh installs cargo-fuzz on the pinned nightly first, where it is
+# missing, in the same background job). Long runs: `bash scripts/fuzz.sh 1800`.
 FUZZ_SMOKE_SECONDS="${FUZZ_SMOKE_SECONDS:-30}"
 FUZZ_PID=""
 if [ "$E2E_ONLY" = 0 ]; then
