@@ -5,7 +5,7 @@
 // tasks/cancel and tasks/list alike, and their cancel changes nothing for the owner.
 // Run: E2E_URL=... E2E_REPLAY=... E2E_EXTERNAL_REPLAY=... node --test tests/e2e/task-ownership.test.mjs
 
-import { test, describe } from 'node:test';
+import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { EDGE, URL_UNDER_TEST, TASKS_EXTENSION, openSession, post, postModern, request } from './helpers.mjs';
 
@@ -34,7 +34,9 @@ const KINDS = {
 
 async function prepare(kind) {
   if (kind === 'staging') {
-    const r = await request(`${REPLAY}/__replay/fail`, { method: 'POST', body: JSON.stringify({ delay_ms: 2500, count: 4 }) });
+    // One batch of 400 records: one efetch, answered 2.5 s late. Exactly one, so that no
+    // delay is left queued for a later suite's requests.
+    const r = await request(`${REPLAY}/__replay/fail`, { method: 'POST', body: JSON.stringify({ delay_ms: 2500, count: 1 }) });
     assert.equal(r.status, 200, r.text);
   }
   if (kind === 'held') {
@@ -55,6 +57,11 @@ const shape = (reply, id) => {
 
 describe(`task ownership [${EDGE}]`, { skip: !(URL_UNDER_TEST && REPLAY && EXTERNAL_REPLAY) && 'E2E_URL, E2E_REPLAY and E2E_EXTERNAL_REPLAY are not set' }, () => {
   let n = 0;
+  after(async () => {
+    // Nothing queued at the replay is left for the suites that follow.
+    const stats = (await request(`${REPLAY}/__replay/stats`)).json;
+    assert.equal(stats.pending_faults, 0, 'a delay queued here was never used');
+  });
   for (const kind of Object.keys(KINDS)) {
     test(`2025-11-25: a stranger's tasks/get, tasks/result, tasks/cancel and tasks/list reveal nothing of a ${kind} task`, { timeout: 90_000 }, async () => {
       const owner = await openSession(URL_UNDER_TEST, OWNER_KEY);
