@@ -55,10 +55,10 @@
 
 pub mod auth;
 pub mod caller;
-pub mod calls;
 pub mod config;
 pub mod entrez;
 pub mod error;
+pub mod framework;
 pub mod hex;
 pub mod http;
 pub mod json;
@@ -66,10 +66,10 @@ pub mod mcp;
 pub mod net;
 pub mod platform;
 pub mod protocol;
-pub mod pubchem;
 pub mod secret;
 pub mod staging;
 pub mod suggest;
+pub mod tasks;
 pub mod tools;
 pub mod validation;
 

@@ -1,6 +1,7 @@
 //! Arbitrary JSON through the argument intake and the schema check of every tool.
 #![no_main]
-use entrez_mcp_core::tools::{intake, Registry};
+use entrez_mcp_core::framework::intake;
+use entrez_mcp_core::framework::Registry;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 

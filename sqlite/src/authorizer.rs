@@ -1,7 +1,10 @@
 //! The core's read-only policy (`staging::guard`) installed as a rusqlite authorizer.
 
 use entrez_mcp_core::error::{Error, Result};
-use entrez_mcp_core::staging::guard::{self, Access, Prepared, Verdict};
+use entrez_mcp_core::staging::guard;
+use entrez_mcp_core::staging::guard::Access;
+use entrez_mcp_core::staging::guard::Prepared;
+use entrez_mcp_core::staging::guard::Verdict;
 use entrez_mcp_core::staging::rows::SqlValue;
 use rusqlite::ffi::ErrorCode;
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};

@@ -30,7 +30,8 @@ pub fn store_error(e: rusqlite::Error) -> Error {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use entrez_mcp_core::staging::layouts;
-    use entrez_mcp_core::staging::rows::{self, RowBatch};
+    use entrez_mcp_core::staging::rows;
+    use entrez_mcp_core::staging::rows::RowBatch;
     use entrez_mcp_core::staging::wire::WireBatch;
     use rusqlite::Connection;
 

@@ -9,7 +9,8 @@
 
 use entrez_mcp_core::error::{Error, Result};
 use entrez_mcp_core::staging::collect::Collector;
-use entrez_mcp_core::staging::guard::{self, QueryPolicy};
+use entrez_mcp_core::staging::guard;
+use entrez_mcp_core::staging::guard::QueryPolicy;
 use entrez_mcp_core::staging::rows::SqlValue;
 use entrez_mcp_core::staging::store::QueryResult;
 use entrez_mcp_sqlite::{guarded, prepare, value, Denials};

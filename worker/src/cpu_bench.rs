@@ -27,7 +27,8 @@ use entrez_mcp_core::parse::pubmed::parse_pubmed;
 use entrez_mcp_core::platform::{BoxFuture, SystemPlatform};
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::guard::QueryPolicy;
-use entrez_mcp_core::staging::rows::{self, RowBatch};
+use entrez_mcp_core::staging::rows;
+use entrez_mcp_core::staging::rows::RowBatch;
 use entrez_mcp_core::staging::store::{
     Appended, Caps, DatasetInfo, Kept, Lease, NewDataset, QueryResult, SqlStore, Status,
     TableCount, TableInfo,

@@ -7,7 +7,7 @@
 //! needs, and the metadata at `/.well-known/oauth-protected-resource` with the MCP
 //! endpoint's path appended (and at the root, for clients that try there).
 
-use super::config::{AuthConfig, AuthMode};
+use crate::auth::config::{AuthConfig, AuthMode};
 use crate::json;
 use serde_json::Value;
 

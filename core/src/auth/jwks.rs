@@ -6,7 +6,7 @@
 //! set does not have causes one early refetch, at most once a minute, so a stream of
 //! forged key ids cannot make this server hammer the authorization server.
 
-use super::jws::Alg;
+use crate::auth::jws::Alg;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde_json::Value;

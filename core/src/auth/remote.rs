@@ -4,10 +4,13 @@
 //! Each is one bounded HTTP call through the edge's transport, never retried in a loop:
 //! a failure is reported as unavailability (503 to the caller), not as a bad token.
 
-use super::config::AuthConfig;
-use super::jwks::{self, KeyCache};
-use super::jws::{self, Checked, Expect};
-use super::Denial;
+use crate::auth::config::AuthConfig;
+use crate::auth::jwks;
+use crate::auth::jwks::KeyCache;
+use crate::auth::jws;
+use crate::auth::jws::Checked;
+use crate::auth::jws::Expect;
+use crate::auth::Denial;
 use crate::net::{form_encode, percent_encode, HttpCall, Method, Transport};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;

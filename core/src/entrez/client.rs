@@ -1,7 +1,7 @@
 //! Sending one E-utilities request: pace, send, retry, and name every failure.
 
-use super::request::EutilsRequest;
 use crate::config::Config;
+use crate::entrez::request::EutilsRequest;
 use crate::error::{Error, ErrorKind};
 use crate::net::cache::{CallLog, ResponseCache};
 use crate::net::pacing::{Pacer, ANONYMOUS_RATE_LIMIT, KEYED_RATE_LIMIT};

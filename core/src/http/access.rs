@@ -6,10 +6,12 @@
 //! JSON-RPC error body, and the Protected Resource Metadata is served at both paths MCP
 //! clients try.
 
-use super::{HttpRequest, HttpResponse};
-use crate::auth::challenge::{self, METADATA_PATH, METADATA_ROOT_PATH};
+use crate::auth::challenge;
+use crate::auth::challenge::METADATA_PATH;
+use crate::auth::challenge::METADATA_ROOT_PATH;
 use crate::auth::{Authenticator, Denial, Principal};
 use crate::error::{Error, ErrorKind};
+use crate::http::{HttpRequest, HttpResponse};
 use crate::protocol::Server;
 use serde_json::Value;
 

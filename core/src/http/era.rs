@@ -1,10 +1,10 @@
 //! Sorting a POST into its protocol era: who is asking, which request it is, and the
 //! 400 a malformed or unsupported stateless request gets.
 
-use super::{HttpRequest, HttpResponse, SESSION_HEADER, VERSION_HEADER};
 use crate::caller::CALLER_KEY_HEADER;
 use crate::caller::{Channel, RequestContext};
 use crate::error::{Error, ErrorKind};
+use crate::http::{HttpRequest, HttpResponse, SESSION_HEADER, VERSION_HEADER};
 use crate::mcp::version;
 use crate::protocol::jsonrpc::Incoming;
 use crate::secret::ApiKey;

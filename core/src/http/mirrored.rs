@@ -5,8 +5,8 @@
 //! request whose headers say something else (400, -32020): otherwise a gateway
 //! could be told one thing while this server does another.
 
-use super::HttpRequest;
 use crate::error::{Error, ErrorKind};
+use crate::http::HttpRequest;
 use base64::Engine as _;
 use serde_json::{Map, Value};
 
@@ -51,7 +51,7 @@ pub fn check(
     params: &Map<String, Value>,
 ) -> Result<(), Error> {
     let header = |name: &str| req.header(name).map(str::trim);
-    match header(super::VERSION_HEADER) {
+    match header(crate::http::VERSION_HEADER) {
         Some(v) if v == version => {}
         Some(v) => return Err(mismatch(format!("MCP-Protocol-Version header \"{v}\" does not match _meta protocolVersion \"{version}\"."))),
         None => return Err(mismatch(format!("the MCP-Protocol-Version header is required: {version}."))),

@@ -16,10 +16,11 @@ use crate::caller::RequestContext;
 use crate::caller::CALLER_KEY_HEADER;
 use crate::error::{Error, ErrorKind};
 use crate::json;
+use crate::mcp::meta::Era;
 use crate::mcp::progress::Notifier;
 use crate::mcp::version;
-use crate::protocol::jsonrpc::{self, Incoming};
-use crate::protocol::meta::Era;
+use crate::protocol::jsonrpc;
+use crate::protocol::jsonrpc::Incoming;
 use crate::protocol::Server;
 use era::{caller_context, era_error, request_id, stateless_header};
 use serde_json::Value;
@@ -321,7 +322,7 @@ impl Endpoint {
                         return self.initialize(message, context).await;
                     }
                     if Server::stateless_only(method) {
-                        let e = crate::protocol::meta::missing(method);
+                        let e = crate::mcp::meta::missing(method);
                         return HttpResponse::rpc_error(400, request_id(&message), e);
                     }
                     // Unknown methods do nothing, so answer them before session rules.
@@ -345,7 +346,7 @@ impl Endpoint {
                     request_id(&message),
                     Error::new(
                         ErrorKind::InvalidParams,
-                        format!("Bad Request: a {v} request needs params._meta[\"{}\"] (and its clientCapabilities).", crate::protocol::meta::PROTOCOL_VERSION),
+                        format!("Bad Request: a {v} request needs params._meta[\"{}\"] (and its clientCapabilities).", crate::mcp::meta::PROTOCOL_VERSION),
                     )
                     .with_code("invalid_request_meta"),
                 );
@@ -354,7 +355,7 @@ impl Endpoint {
                 return HttpResponse::rpc_error(
                     400,
                     request_id(&message),
-                    crate::protocol::meta::unsupported(v),
+                    crate::mcp::meta::unsupported(v),
                 );
             }
         }

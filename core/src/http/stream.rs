@@ -7,7 +7,7 @@
 //! notification first means every check has passed, so the edge answers 200
 //! `text/event-stream` and streams each notification, then the response.
 
-use super::{sse_frame, HttpResponse};
+use crate::http::{sse_frame, HttpResponse};
 use crate::mcp::progress::Notifier;
 use futures_channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures_util::StreamExt;

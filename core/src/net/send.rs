@@ -3,16 +3,16 @@
 //! NCBI's E-utilities, PubChem and PMC differ in what their replies mean (a
 //! 200 with `<ERROR>` inside, a PubChem `Fault`, a throttling header), and in
 //! nothing else: each request takes a pacing slot in its bucket
-//! ([`super::pacing::take_slot`]), leaves, and a transient failure (429, 5xx,
+//! ([`crate::net::pacing::take_slot`]), leaves, and a transient failure (429, 5xx,
 //! a dropped connection) is retried under a [`RetryPolicy`] with jittered
 //! backoff, honouring `Retry-After`, within the policy's deadline. What a
 //! reply means is the [`Upstream`]'s to say; the loop is written once, here.
 
-use super::cache::{CallLog, ResponseCache};
-use super::pacing::{take_slot, Pacer, TRACE_HEADER};
-use super::retry::{RetryPolicy, Verdict};
-use super::{HttpCall, HttpReply, Transport};
 use crate::error::Error;
+use crate::net::cache::{CallLog, ResponseCache};
+use crate::net::pacing::{take_slot, Pacer, TRACE_HEADER};
+use crate::net::retry::{RetryPolicy, Verdict};
+use crate::net::{HttpCall, HttpReply, Transport};
 use crate::platform::{BoxFuture, MaybeSendSync, Platform};
 
 /// What a reply means, as one upstream service reads it.

@@ -4,15 +4,15 @@
 //! Table 1 for the database already chosen, dataset ids from the caller's own
 //! datasets (nobody else's). Suggestions match the typed prefix, case-insensitively.
 
-use super::prompts;
-use super::resources::SCHEMA_TEMPLATE;
 use crate::entrez::databases::UNLISTED;
 use crate::error::{Error, ErrorKind, Result};
+use crate::framework::ToolContext;
 use crate::json;
+use crate::protocol::prompts;
+use crate::protocol::resources::SCHEMA_TEMPLATE;
 use crate::staging::owner_of;
-use crate::tools::ToolContext;
+use crate::tools::entrez_query::validation::rettypes;
 use crate::validation::databases::{canonical, entrez_databases, FETCH_ONLY};
-use crate::validation::rettypes;
 use serde_json::{Map, Value};
 
 /// Most values in one answer, as the specification allows.

@@ -1,9 +1,9 @@
 //! Who we are, what we can do, how the tools fit together: the `initialize`
 //! result of the handshake era and the `server/discover` result of the stateless one.
 
-use super::resources;
 use crate::json;
 use crate::mcp::version::{negotiate, SUPPORTED_VERSIONS};
+use crate::protocol::resources;
 use serde_json::Value;
 
 /// Guidance for an assistant on how the tools fit together.
@@ -89,7 +89,7 @@ pub fn result(requested_version: Option<&str>, offer: Offer, website_url: &str) 
 pub fn discover(offer: Offer) -> Value {
     let mut capabilities = capabilities(offer);
     if offer.tasks {
-        capabilities["extensions"] = json!({ (crate::mcp::task::EXTENSION): {} });
+        capabilities["extensions"] = json!({ (crate::tasks::task::EXTENSION): {} });
     }
     json!({
         "supportedVersions": SUPPORTED_VERSIONS,

@@ -5,10 +5,8 @@ pub mod cursor;
 pub mod initialize;
 pub mod jsonrpc;
 pub mod logging;
-pub mod meta;
 pub mod prompts;
 pub mod resources;
 pub mod server;
-pub mod tasks;
 
 pub use server::Server;

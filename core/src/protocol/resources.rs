@@ -8,10 +8,10 @@
 //! resource-not-found, as with the tool.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::framework::ToolContext;
 use crate::json;
 use crate::staging::{is_dataset_id, owner_of};
 use crate::tools::entrez_data::operations;
-use crate::tools::ToolContext;
 use serde_json::Value;
 
 /// The scheme of dataset resources.
@@ -93,7 +93,7 @@ pub async fn read(ctx: &ToolContext<'_>, uri: &str) -> Result<Value> {
     }
     let output = match operations::schema(
         ctx,
-        &crate::calls::data::call::DatasetRef {
+        &crate::tools::entrez_data::call::DatasetRef {
             data_access_id: id.to_string(),
         },
     )

@@ -6,20 +6,31 @@
 //! long it stays fresh); anything else as part of the handshake era that
 //! `initialize` opened. The tools, prompts and resources are the same in both.
 
-use super::initialize::Offer;
-use super::jsonrpc::{self, Incoming};
-use super::logging::{LogLevel, Logger};
-use super::meta::{Era, SERVER_INFO};
-use super::{completion, cursor, initialize, prompts, resources, tasks};
+use crate::caller::RequestContext;
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
+use crate::framework::Registry;
+use crate::framework::ToolContext;
 use crate::json;
-use crate::mcp::progress::{self, Notifier, Progress};
+use crate::mcp::meta::{Era, SERVER_INFO};
+use crate::mcp::progress;
+use crate::mcp::progress::Notifier;
+use crate::mcp::progress::Progress;
 use crate::net::Network;
 use crate::platform::Platform;
-use crate::secret::{self, ApiKey};
+use crate::protocol::completion;
+use crate::protocol::cursor;
+use crate::protocol::initialize;
+use crate::protocol::initialize::Offer;
+use crate::protocol::jsonrpc;
+use crate::protocol::jsonrpc::Incoming;
+use crate::protocol::logging::{LogLevel, Logger};
+use crate::protocol::prompts;
+use crate::protocol::resources;
+use crate::secret;
+use crate::secret::ApiKey;
 use crate::staging::Staging;
-use crate::tools::{Registry, RequestContext, ToolContext};
+use crate::tasks::methods;
 use serde_json::{Map, Value};
 
 /// Methods both eras answer.
@@ -124,14 +135,14 @@ impl Server {
         let (Some(network), Some(staging)) = (&self.network, &self.staging) else {
             return Ok(Step::Idle);
         };
-        let parts = crate::tools::entrez_data::carry::Parts {
+        let parts = crate::tasks::staging_step::Parts {
             config: &self.config,
             network,
             platform: self.platform.as_ref(),
             staging,
             registry: &self.registry,
         };
-        if let Some(step) = crate::tools::entrez_data::carry::step(parts, id).await? {
+        if let Some(step) = crate::tasks::staging_step::step(parts, id).await? {
             return Ok(step);
         }
         // No dataset: a call run apart, if one is kept under the id. Nobody's request: an anonymous one over HTTP, which spends no key of the server's
@@ -140,7 +151,7 @@ impl Server {
             channel: crate::caller::Channel::Http,
             ..Default::default()
         };
-        crate::tools::held::carry_on(&self.context(&nobody, None), id).await
+        crate::tasks::held::carry_on(&self.context(&nobody, None), id).await
     }
 
     /// The platform the server was built with.
@@ -301,7 +312,7 @@ impl Server {
         notifier: Option<&dyn Notifier>,
     ) -> Result<Value, Error> {
         if *era == Era::Handshake && Self::stateless_only(method) {
-            return Err(super::meta::missing(method));
+            return Err(crate::mcp::meta::missing(method));
         }
         if !Self::knows_method(method, era) {
             return Err(method_not_found(method, era));
@@ -349,26 +360,26 @@ impl Server {
                     _ => None,
                 };
                 // A server without tasks processes a call that asks for one as any other.
-                let runs_as_task = tasks::TASK_TOOLS.contains(&name);
-                let ask = match tasks::Ask::of(era, &params) {
-                    _ if !self.offer().tasks => tasks::Ask::No,
-                    tasks::Ask::Handshake if !runs_as_task => {
-                        return Err(tasks::refused_tool(name))
+                let runs_as_task = methods::TASK_TOOLS.contains(&name);
+                let ask = match methods::Ask::of(era, &params) {
+                    _ if !self.offer().tasks => methods::Ask::No,
+                    methods::Ask::Handshake if !runs_as_task => {
+                        return Err(methods::refused_tool(name))
                     }
-                    tasks::Ask::Extension if !runs_as_task => tasks::Ask::No,
+                    methods::Ask::Extension if !runs_as_task => methods::Ask::No,
                     ask => ask,
                 };
                 let mut ctx = self.context(request, progress);
-                ctx.task = ask != tasks::Ask::No;
+                ctx.task = ask != methods::Ask::No;
                 let started = self.platform.now_unix_ms();
                 // A call held as a task runs again later with the arguments it came with.
-                let kept = (ask != tasks::Ask::No).then(|| arguments.clone());
+                let kept = (ask != methods::Ask::No).then(|| arguments.clone());
                 let result = self.registry.call(&ctx, name, arguments).await?;
                 let result = match (ask, kept) {
-                    (tasks::Ask::No, _) | (_, None) => result,
+                    (methods::Ask::No, _) | (_, None) => result,
                     // Boxed: kept out of every other call's state machine.
                     (ask, Some(arguments)) => {
-                        Box::pin(tasks::answer_call(&ctx, ask, (name, arguments), result)).await?
+                        Box::pin(methods::answer_call(&ctx, ask, (name, arguments), result)).await?
                     }
                 };
                 if let (Some(level), Some(n)) = (self.log_threshold(era, request), notifier) {
@@ -381,7 +392,7 @@ impl Server {
                 if !self.offer().tasks {
                     return Err(method_not_found(method, era));
                 }
-                Box::pin(tasks::serve(
+                Box::pin(methods::serve(
                     &self.context(request, None),
                     era,
                     method,
@@ -479,7 +490,7 @@ impl Server {
             .iter()
             .map(|t| {
                 let mut d = self.registry.descriptor(t);
-                if tasks && tasks::TASK_TOOLS.contains(&t.spec.name) {
+                if tasks && methods::TASK_TOOLS.contains(&t.spec.name) {
                     d["execution"] = json!({ "taskSupport": "optional" });
                 }
                 d

@@ -3,9 +3,9 @@
 //! Both backends step their own cursor and offer each row here, so the row
 //! limit, the result-size ceiling and the count cap mean the same on each.
 
-use super::guard::QueryPolicy;
-use super::rows::SqlValue;
-use super::store::QueryResult;
+use crate::staging::guard::QueryPolicy;
+use crate::staging::rows::SqlValue;
+use crate::staging::store::QueryResult;
 
 /// Rows kept and counted so far.
 pub struct Collector {

@@ -63,7 +63,7 @@ impl Default for Limits {
             max_rows: DEFAULT_MAX_ROWS,
             max_dataset_bytes: DEFAULT_MAX_DATASET_BYTES,
             max_owner_bytes: DEFAULT_MAX_OWNER_BYTES,
-            query_time_limit_ms: super::guard::DEFAULT_TIME_LIMIT_MS,
+            query_time_limit_ms: crate::staging::guard::DEFAULT_TIME_LIMIT_MS,
             cpu_budget_ms: DEFAULT_CPU_BUDGET_MS,
             subrequests: DEFAULT_SUBREQUESTS,
         }
@@ -72,8 +72,8 @@ impl Default for Limits {
 
 impl Limits {
     /// The lease a write at `now_ms` renews a dataset to: one lifetime from now.
-    pub fn lease(&self, now_ms: u64) -> super::store::Lease {
-        super::store::Lease {
+    pub fn lease(&self, now_ms: u64) -> crate::staging::store::Lease {
+        crate::staging::store::Lease {
             now_ms,
             expires_ms: now_ms.saturating_add(self.ttl_secs.saturating_mul(1000)),
         }
@@ -112,7 +112,7 @@ impl Limits {
             "max_bytes_per_dataset": self.max_dataset_bytes,
             "max_bytes_per_owner": self.max_owner_bytes,
             "query_time_limit_ms": self.query_time_limit_ms,
-            "max_rows_per_query": super::guard::MAX_LIMIT,
+            "max_rows_per_query": crate::staging::guard::MAX_LIMIT,
             "cpu_budget_ms_per_call": self.cpu_budget_ms,
             "subrequests_per_call": self.subrequests,
         })

@@ -8,11 +8,11 @@
 //! reached asynchronously; the native backend does its blocking work off the
 //! async threads.
 
-use super::guard::QueryPolicy;
-use super::rows::{RowBatch, SqlValue};
-use super::schema::Layout;
 use crate::error::Result;
 use crate::platform::{BoxFuture, MaybeSendSync};
+use crate::staging::guard::QueryPolicy;
+use crate::staging::rows::{RowBatch, SqlValue};
+use crate::staging::schema::Layout;
 use serde::{Deserialize, Serialize};
 
 /// How long a dataset may stay `loading` without a write before its stager is taken to be

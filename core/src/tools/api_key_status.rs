@@ -1,12 +1,14 @@
 //! `system_api_key_status`: is an NCBI API key in effect, and what limit follows from it.
 
-use super::content::{Annotations, Role};
-use super::spec::{ToolAnnotations, ToolSpec};
-use super::{KeySource, ToolContext, ToolOutput};
-use crate::calls::Arguments;
+use crate::caller::KeySource;
 use crate::error::Result;
+use crate::framework::content::{Annotations, Role};
+use crate::framework::output::TextForm;
+use crate::framework::spec::{ToolAnnotations, ToolSpec};
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
 use crate::json;
-use crate::tools::output::TextForm;
+use crate::tools::Arguments;
 use serde_json::Value;
 
 pub use crate::caller::CALLER_KEY_HEADER;

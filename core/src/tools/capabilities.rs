@@ -1,15 +1,16 @@
 //! `entrez_capabilities`: what every registered tool does, derived from the registry.
 
-use super::describe::{describe, first_sentence, operations, parameter_lines};
-use super::registry::RegisteredTool;
-use super::spec::{mismatched, ToolAnnotations, ToolSpec};
-use super::{ToolContext, ToolOutput};
-use crate::calls::local::DescribeArgs;
-use crate::calls::Arguments;
 use crate::error::{ErrorKind, Result};
+use crate::framework::describe::{describe, first_sentence, operations, parameter_lines};
+use crate::framework::output::TextForm;
+use crate::framework::registry::RegisteredTool;
+use crate::framework::spec::{mismatched, ToolAnnotations, ToolSpec};
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
 use crate::json;
 use crate::mcp::version::SUPPORTED_VERSIONS;
-use crate::tools::output::TextForm;
+use crate::tools::local_args::DescribeArgs;
+use crate::tools::Arguments;
 use serde_json::Value;
 
 /// Registry row.

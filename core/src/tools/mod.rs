@@ -1,106 +1,64 @@
-//! Tools: the registry table, the per-call context and one file per tool.
+//! The tools, one folder (or file) each, and the table that lists them.
 
 pub mod api_key_status;
-pub mod arguments;
-pub mod budget;
 pub mod capabilities;
-pub mod content;
-pub mod describe;
 pub mod entrez_data;
 pub mod entrez_external;
 pub mod entrez_query;
-pub mod held;
-pub mod intake;
-pub mod output;
-pub mod registry;
-pub mod shape;
-pub mod spec;
+pub mod local_args;
 pub mod tool_info;
+pub mod tool_names;
 pub mod validate;
 
-use crate::config::Config;
-use crate::entrez::EntrezClient;
-use crate::error::{Error, ErrorKind};
-use crate::mcp::progress::Progress;
-use crate::net::cache::{CallLog, ResponseCache};
-use crate::net::retry::RetryPolicy;
-use crate::net::Network;
-use crate::platform::Platform;
-use crate::secret::ApiKey;
+use crate::framework::view::{View, ViewArgs};
+use crate::net::cache::Mode;
+use entrez_data::args::DataArgs;
+use entrez_external::args::ExternalArgs;
+use entrez_query::args::QueryArgs;
+use local_args::{DescribeArgs, ValidateArgs};
 
-pub use crate::caller::{Channel, KeySource, RequestContext};
-pub use output::{TextForm, ToolOutput};
-pub use registry::Registry;
-pub use spec::{ToolAnnotations, ToolSpec};
-
-/// Everything a tool handler may use.
-pub struct ToolContext<'a> {
-    /// Server configuration.
-    pub config: &'a Config,
-    /// All registered tools, for the self-describing tools.
-    pub registry: &'a Registry,
-    /// The request the call came in.
-    pub request: &'a RequestContext,
-    /// Clock and entropy.
-    pub platform: &'a dyn Platform,
-    /// Outbound HTTP and pacing; `None` where the server was built without it.
-    pub network: Option<&'a Network>,
-    /// The dataset store and its limits; `None` where the server has no store.
-    pub staging: Option<&'a crate::staging::Staging>,
-    /// Where to report progress, when the client asked for it and the transport can carry it.
-    pub progress: Option<Progress<'a>>,
-    /// What this call was served from the cache of upstream answers, and how it may use it.
-    pub cache_log: CallLog,
-    /// Whether the caller asked for an MCP task and the server answers with one: long work
-    /// then goes on without the call (a staging by itself at once; a PubChem answer still
-    /// coming after a few seconds is held), and the call returns its handle.
-    pub task: bool,
-    /// A held task's ListKey, for a PubChem call run again to collect it (see [`held`]).
-    pub resume: Option<held::Resume>,
+/// One call's arguments, read at the door into the tool's own typed form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arguments {
+    /// `entrez_query`.
+    Query(QueryArgs),
+    /// `entrez_external`.
+    External(ExternalArgs),
+    /// `entrez_data`.
+    Data(DataArgs),
+    /// `entrez_capabilities` and `entrez_tool_info`.
+    Describe(DescribeArgs),
+    /// `validate`.
+    Validate(ValidateArgs),
+    /// A tool without parameters.
+    Nothing,
 }
 
-impl<'a> ToolContext<'a> {
-    /// An E-utilities client for this caller, or an error if the server has no network.
-    pub fn entrez(&self) -> Result<EntrezClient<'_>, Error> {
-        let network = self.network.ok_or_else(|| {
-            Error::new(ErrorKind::Unavailable, "This server instance has no outbound network configured.")
-                .suggest("Run the server through its normal entry point (entrez-mcp serve/stdio, or the Worker).")
-        })?;
-        Ok(EntrezClient {
-            config: self.config,
-            transport: network.transport.as_ref(),
-            pacer: network.pacer.as_ref(),
-            platform: self.platform,
-            api_key: self.effective_api_key().0,
-            retry: RetryPolicy::default(),
-            cache: self.cache(),
-        })
+impl Arguments {
+    /// The view parameters as given, for the tools that take them.
+    pub fn view_args(&self) -> Option<&ViewArgs> {
+        match self {
+            Arguments::Query(a) => Some(&a.view),
+            Arguments::External(a) => Some(&a.view),
+            Arguments::Data(a) => Some(&a.view),
+            _ => None,
+        }
     }
 
-    /// The server's cache of upstream answers with this call's log, when the server has one.
-    pub fn cache(&self) -> Option<(&ResponseCache, &CallLog)> {
-        let cache = self.network?.cache.as_ref()?;
-        Some((cache, &self.cache_log))
+    /// How the call may use the cache of upstream answers: `fresh: true` refreshes it, and
+    /// validate's runtime checks neither read nor fill it (they must see NCBI as it is).
+    pub fn cache_mode(&self) -> Mode {
+        match self {
+            Arguments::Query(QueryArgs { fresh: true, .. })
+            | Arguments::External(ExternalArgs { fresh: true, .. })
+            | Arguments::Data(DataArgs { fresh: true, .. }) => Mode::Refresh,
+            Arguments::Validate(_) => Mode::Bypass,
+            _ => Mode::Use,
+        }
     }
 
-    /// The API key to send to NCBI and where it came from (see [`RequestContext::api_key`]).
-    pub fn effective_api_key(&self) -> (Option<&'a ApiKey>, KeySource) {
-        self.request.api_key(self.config)
+    /// How the call's result is shaped and bounded: the caller's view, or the defaults.
+    pub fn view(&self) -> View {
+        self.view_args().map(ViewArgs::view).unwrap_or_default()
     }
-
-    /// Whether this caller may spend the server's NCBI key.
-    pub fn may_use_server_key(&self) -> bool {
-        self.request.may_use_server_key(self.config)
-    }
-}
-
-/// The error for an operation a tool does not have (the schema refuses it first; this is the tool's own guard).
-pub fn unknown_operation<T>(tool: &str, named: &str, known: &[(&str, T)]) -> Error {
-    let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
-    Error::new(
-        ErrorKind::InvalidArguments,
-        format!("{tool} has no operation \"{named}\"."),
-    )
-    .with_code("unknown_operation")
-    .suggest(format!("Set operation to one of: {}.", names.join(", ")))
 }

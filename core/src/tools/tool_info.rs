@@ -1,12 +1,13 @@
 //! `entrez_tool_info`: the full metadata of one tool.
 
-use super::describe::{describe, parameter_lines};
-use super::spec::{mismatched, ToolAnnotations, ToolSpec};
-use super::{ToolContext, ToolOutput};
-use crate::calls::local::DescribeArgs;
-use crate::calls::Arguments;
 use crate::error::{ErrorKind, Result};
-use crate::tools::output::TextForm;
+use crate::framework::describe::{describe, parameter_lines};
+use crate::framework::output::TextForm;
+use crate::framework::spec::{mismatched, ToolAnnotations, ToolSpec};
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
+use crate::tools::local_args::DescribeArgs;
+use crate::tools::Arguments;
 use serde_json::Value;
 
 /// Registry row.

@@ -7,10 +7,10 @@
 //! when there is one. Retired databases get their own message, because "not a
 //! database" is confusing for a name that was one for twenty years.
 
-use super::{codes, Report};
 use crate::entrez::databases::UNLISTED;
 use crate::parse::einfo::{parse_einfo, DbInfo, EInfo};
 use crate::suggest::closest;
+use crate::validation::{codes, Report};
 use std::sync::OnceLock;
 
 const EINFO_DATABASES: &[u8] = include_bytes!("../../../data/ncbi/einfo1.xml");

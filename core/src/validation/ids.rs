@@ -13,7 +13,7 @@
 //! and NCBI decides. Only databases whose ids are plain numbers (pubmed, gene,
 //! taxonomy) or a prefix plus a number (pmc, snp) reject unknown shapes.
 
-use super::{codes, item_path, path, Report};
+use crate::validation::{codes, item_path, path, Report};
 use std::collections::HashMap;
 
 /// Most ids checked one by one before the rest are summarised.

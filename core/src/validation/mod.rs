@@ -7,7 +7,7 @@
 //! `data/ncbi/`, the EFetch format table) and small pure functions.
 //!
 //! The same [`check`] guards two doors: the `validate` tool runs it to report,
-//! and [`crate::tools::Registry::call`] runs it after the schema check to
+//! and [`crate::framework::Registry::call`] runs it after the schema check to
 //! refuse. A call `validate` rejects is therefore never sent to NCBI, and a
 //! call it passes is not refused for a reason it did not name.
 //!
@@ -19,25 +19,13 @@
 //! JSON, and [`check`] picks them by the arguments' type; a new tool adds its
 //! arguments type there and its own file here.
 
-pub mod chem;
 pub mod databases;
-pub mod dates;
-pub mod elink;
-pub mod entrez_data;
-pub mod entrez_external;
-pub mod entrez_query;
 pub mod ids;
-pub mod pmc_ids;
-pub mod pubchem_ids;
-pub mod pug_rest;
-pub mod rettypes;
-pub mod smiles;
 pub mod terms;
-pub mod tool_names;
 
-use crate::calls::Arguments;
 use crate::error::{Error, ErrorKind};
 use crate::json;
+use crate::tools::Arguments;
 use serde_json::Value;
 
 /// Stable codes, one constant each so a typo cannot mint a new code.
@@ -404,10 +392,14 @@ pub struct Context<'a> {
 pub fn check(ctx: &Context<'_>, arguments: &Arguments) -> Report {
     let mut report = Report::default();
     match arguments {
-        Arguments::Query(args) => entrez_query::check(ctx, args, &mut report),
-        Arguments::External(args) => entrez_external::check(ctx, args, &mut report),
-        Arguments::Data(args) => entrez_data::check(args, &mut report),
-        Arguments::Describe(args) => tool_names::check(ctx, args, &mut report),
+        Arguments::Query(args) => {
+            crate::tools::entrez_query::validation::check(ctx, args, &mut report)
+        }
+        Arguments::External(args) => {
+            crate::tools::entrez_external::validation::check(ctx, args, &mut report)
+        }
+        Arguments::Data(args) => crate::tools::entrez_data::validation::check(args, &mut report),
+        Arguments::Describe(args) => crate::tools::tool_names::check(ctx, args, &mut report),
         // validate checks other calls (each by its own rules); nothing else to check.
         Arguments::Validate(_) | Arguments::Nothing => {}
     }
@@ -417,8 +409,8 @@ pub fn check(ctx: &Context<'_>, arguments: &Arguments) -> Report {
             path("max_characters"),
             format!(
                 "max_characters is above this server's ceiling of {}: the result is held to {} characters; page for the rest.",
-                crate::calls::view::CEILING,
-                crate::calls::view::CEILING
+                crate::framework::view::CEILING,
+                crate::framework::view::CEILING
             ),
         );
     }

@@ -12,10 +12,11 @@
 //! abbreviations PubMed's help documents. Other databases get every check
 //! except the tag list.
 
-use super::databases::pubmed_info;
-use super::dates::{self, EntrezDate};
-use super::{codes, Report};
 use crate::suggest::closest;
+use crate::tools::entrez_query::validation::dates;
+use crate::tools::entrez_query::validation::dates::EntrezDate;
+use crate::validation::databases::pubmed_info;
+use crate::validation::{codes, Report};
 use std::sync::OnceLock;
 
 /// PubMed tag abbreviations from PubMed Help ("Search Field Descriptions and Tags").

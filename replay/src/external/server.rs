@@ -2,7 +2,8 @@
 //! throttling header, request log and the control endpoints tests drive.
 
 use crate::external::data::Data;
-use crate::external::form::{self, Params};
+use crate::external::form;
+use crate::external::form::Params;
 use crate::external::{bioc, pmc, pubchem};
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Request, State};

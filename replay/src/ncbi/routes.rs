@@ -10,7 +10,10 @@
 use crate::ncbi::fixtures::*;
 use crate::ncbi::params::Params;
 use crate::ncbi::pubmed::{fetch_medline, fetch_xml, unique_ids};
-use crate::ncbi::synthetic::{self, error_xml, prolog_of, Templates};
+use crate::ncbi::synthetic;
+use crate::ncbi::synthetic::error_xml;
+use crate::ncbi::synthetic::prolog_of;
+use crate::ncbi::synthetic::Templates;
 use axum::body::Bytes;
 
 /// The utilities NCBI serves under /entrez/eutils/.

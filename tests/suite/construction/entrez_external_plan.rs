@@ -1,14 +1,18 @@
 //! Request construction for every entrez_external operation: exact method, URL and body,
 //! plus the inputSchema rules that tie operations to services. Pure: no network.
 
-use entrez_mcp_core::calls::external::args::ExternalArgs;
-use entrez_mcp_core::calls::external::call::ExternalCall;
-use entrez_mcp_core::calls::external::plan::{self, IdType, PugPlan, SearchPlan};
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::error::Error;
 use entrez_mcp_core::error::ErrorKind;
+use entrez_mcp_core::framework::Registry;
 use entrez_mcp_core::net::{HttpCall, Method};
-use entrez_mcp_core::tools::Registry;
+use entrez_mcp_core::tools::entrez_external::args::ExternalArgs;
+use entrez_mcp_core::tools::entrez_external::call::ExternalCall;
+use entrez_mcp_core::tools::entrez_external::pmc::plan as pmc_plan;
+use entrez_mcp_core::tools::entrez_external::pmc::plan::IdType;
+use entrez_mcp_core::tools::entrez_external::pubchem::plan as pubchem_plan;
+use entrez_mcp_core::tools::entrez_external::pubchem::plan::PugPlan;
+use entrez_mcp_core::tools::entrez_external::pubchem::plan::SearchPlan;
 use serde_json::{json, Value};
 
 const PUG: &str = "https://pubchem.ncbi.nlm.nih.gov/rest/pug/";
@@ -50,7 +54,7 @@ fn read(args: &Value, operation: &str) -> ExternalCall {
 fn lookup_plan(cfg: &Config, args: &Value, legacy: bool) -> Result<PugPlan, Error> {
     match read(args, "compound") {
         ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => {
-            plan::pubchem_lookup(cfg, &l, legacy)
+            pubchem_plan::pubchem_lookup(cfg, &l, legacy)
         }
         other => panic!("not a lookup: {other:?}"),
     }
@@ -58,14 +62,14 @@ fn lookup_plan(cfg: &Config, args: &Value, legacy: bool) -> Result<PugPlan, Erro
 
 fn search_plan(cfg: &Config, args: &Value) -> Result<SearchPlan, Error> {
     match read(args, "structure_search") {
-        ExternalCall::StructureSearch(s) => plan::structure_search(cfg, &s),
+        ExternalCall::StructureSearch(s) => pubchem_plan::structure_search(cfg, &s),
         other => panic!("not a search: {other:?}"),
     }
 }
 
 fn convert_plan(cfg: &Config, args: &Value) -> Result<(HttpCall, IdType), Error> {
     match read(args, "id_convert") {
-        ExternalCall::IdConvert(c) => plan::id_convert(cfg, &c),
+        ExternalCall::IdConvert(c) => pmc_plan::id_convert(cfg, &c),
         other => panic!("not an id_convert: {other:?}"),
     }
 }
@@ -77,7 +81,7 @@ fn citation_db(args: &Value) -> String {
     }
 }
 
-fn as_lookup(args: Value) -> entrez_mcp_core::calls::external::call::Lookup {
+fn as_lookup(args: Value) -> entrez_mcp_core::tools::entrez_external::call::Lookup {
     match read(&args, "compound") {
         ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => l,
         other => panic!("not a lookup: {other:?}"),
@@ -263,16 +267,16 @@ fn substances_assays_pictures_and_listkeys() {
     assert_eq!(get(&c), format!("{PUG}assay/aid/1000/description/JSON"));
     let cfg = config();
     let plain = as_lookup(json!({"identifier": 2244, "data": "picture"}));
-    let png = plan::picture(&cfg, 2244, &plain);
+    let png = pubchem_plan::picture(&cfg, 2244, &plain);
     assert_eq!(get(&png), format!("{PUG}compound/cid/2244/PNG"));
     assert!(!png.url.contains("record"));
     let large = as_lookup(json!({"identifier": 2244, "data": "picture", "image_size": "large"}));
     assert_eq!(
-        get(&plan::picture(&cfg, 2244, &large)),
+        get(&pubchem_plan::picture(&cfg, 2244, &large)),
         format!("{PUG}compound/cid/2244/PNG?image_size=large")
     );
     assert_eq!(
-        get(&plan::listkey_poll(&cfg, "1234567", None)),
+        get(&pubchem_plan::listkey_poll(&cfg, "1234567", None)),
         format!("{PUG}compound/listkey/1234567/cids/JSON")
     );
 }
@@ -339,7 +343,11 @@ fn structure_searches_use_pug_rest_search_forms_and_options() {
     assert!(body.starts_with("inchi=InChI%3D1S%2FC6H6%2F"));
     // A page of a search's ListKey.
     assert_eq!(
-        get(&plan::listkey_poll(&config(), "99", Some((1000, 1000)))),
+        get(&pubchem_plan::listkey_poll(
+            &config(),
+            "99",
+            Some((1000, 1000))
+        )),
         format!("{PUG}compound/listkey/99/cids/JSON?listkey_start=1000&listkey_count=1000")
     );
 }
@@ -408,33 +416,35 @@ fn pmc_id_converter_sends_one_type_with_format_json_and_identification() {
 #[test]
 fn oa_service_and_citation_exporter_use_their_documented_parameters() {
     let cfg = config();
-    let id = plan::normalize_pmcid("5334499").unwrap();
+    let id = pmc_plan::normalize_pmcid("5334499").unwrap();
     assert_eq!(id, "PMC5334499");
     assert_eq!(
-        get(&plan::oa_service(&cfg, &id, None)),
+        get(&pmc_plan::oa_service(&cfg, &id, None)),
         format!("https://www.ncbi.nlm.nih.gov/pmc/utils/oa/oa.fcgi?id=PMC5334499&{ID}")
     );
-    assert!(plan::normalize_pmcid("10.1093/x").is_err());
+    assert!(pmc_plan::normalize_pmcid("10.1093/x").is_err());
     let ctxp = "https://pmc.ncbi.nlm.nih.gov/api/ctxp/v1/";
     assert_eq!(
-        get(&plan::citation_export(&cfg, "pubmed", "ris", "23193287")),
+        get(&pmc_plan::citation_export(
+            &cfg, "pubmed", "ris", "23193287"
+        )),
         format!("{ctxp}pubmed/?format=ris&id=23193287&{ID}")
     );
     assert_eq!(
-        get(&plan::citation_export(
+        get(&pmc_plan::citation_export(
             &cfg,
             "pmc",
             "citation",
-            &plan::ctxp_id("pmc", "PMC3531190").unwrap()
+            &pmc_plan::ctxp_id("pmc", "PMC3531190").unwrap()
         )),
         format!("{ctxp}pmc/?format=citation&id=3531190&{ID}")
     );
     // nbib is PubMed's name for MEDLINE text; BibTeX is built from CSL JSON.
+    assert!(get(&pmc_plan::citation_export(&cfg, "pubmed", "nbib", "1"))
+        .contains("?format=medline&id=1&"));
     assert!(
-        get(&plan::citation_export(&cfg, "pubmed", "nbib", "1")).contains("?format=medline&id=1&")
-    );
-    assert!(
-        get(&plan::citation_export(&cfg, "pubmed", "bibtex", "1")).contains("?format=csl&id=1&")
+        get(&pmc_plan::citation_export(&cfg, "pubmed", "bibtex", "1"))
+            .contains("?format=csl&id=1&")
     );
     assert_eq!(citation_db(&json!({"ids": ["PMC1", "pmc2"]})), "pmc");
     assert_eq!(citation_db(&json!({"ids": ["1", "PMC2"]})), "pubmed");
@@ -442,7 +452,7 @@ fn oa_service_and_citation_exporter_use_their_documented_parameters() {
         citation_db(&json!({"ids": ["PMC1"], "database": "pubmed"})),
         "pubmed"
     );
-    assert!(plan::ctxp_id("pubmed", "PMC1").is_err());
+    assert!(pmc_plan::ctxp_id("pubmed", "PMC1").is_err());
 }
 
 fn findings(args: Value) -> Vec<String> {
@@ -521,9 +531,11 @@ fn friendly_operations_send_each_option_as_pug_rest_documents_it() {
     ];
     for (entry, documented, args) in cases {
         let call = match read(args, "compound") {
-            ExternalCall::StructureSearch(s) => plan::structure_search(&cfg, &s).unwrap().call,
+            ExternalCall::StructureSearch(s) => {
+                pubchem_plan::structure_search(&cfg, &s).unwrap().call
+            }
             ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => {
-                plan::pubchem_lookup(&cfg, &l, false).unwrap().call
+                pubchem_plan::pubchem_lookup(&cfg, &l, false).unwrap().call
             }
             other => panic!("{other:?}"),
         };
@@ -546,14 +558,16 @@ fn friendly_operations_send_each_option_as_pug_rest_documents_it() {
     let picture = as_lookup(
         json!({"identifier": 2244, "data": "picture", "image_size": "small", "options": {"record_type": "3d"}}),
     );
-    let png = plan::picture(&cfg, 2244, &picture);
+    let png = pubchem_plan::picture(&cfg, 2244, &picture);
     assert_eq!(
         pug_parts(get(&png)),
         pug_parts(&format!(
             "{PUG}compound/cid/2244/PNG?record_type=3d&image_size=small"
         ))
     );
-    let table = plan::pubchem_lookup(&cfg, &picture, false).unwrap().call;
+    let table = pubchem_plan::pubchem_lookup(&cfg, &picture, false)
+        .unwrap()
+        .call;
     assert!(!table.url.contains('?'), "{}", table.url);
     // With data record, record_type stays on the record request (pug-010 with JSON).
     let record =

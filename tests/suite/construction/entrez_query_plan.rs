@@ -1,11 +1,12 @@
 //! Request construction for every entrez_query operation: exact method, URL and parameters.
 
-use entrez_mcp_core::calls::query::args::QueryArgs;
-use entrez_mcp_core::calls::query::call::QueryCall;
-use entrez_mcp_core::calls::query::plan::{self, Format};
 use entrez_mcp_core::entrez::EutilsRequest;
 use entrez_mcp_core::net::Method;
 use entrez_mcp_core::secret::ApiKey;
+use entrez_mcp_core::tools::entrez_query::args::QueryArgs;
+use entrez_mcp_core::tools::entrez_query::call::QueryCall;
+use entrez_mcp_core::tools::entrez_query::plan;
+use entrez_mcp_core::tools::entrez_query::plan::Format;
 use serde_json::{json, Value};
 
 /// The one request an operation's canonical arguments plan (global_query aside).

@@ -42,7 +42,7 @@ const EUTILS_DEFAULTS: &[(&str, &str, &str)] = &[
 
 /// EFetch's retmode when NCBI's Table 1 offers only that one for the database and rettype.
 fn sole_retmode(db: &str, rettype: Option<&str>) -> Option<&'static str> {
-    use entrez_mcp_core::validation::rettypes::TABLE;
+    use entrez_mcp_core::tools::entrez_query::validation::rettypes::TABLE;
     let db = entrez_mcp_core::entrez::databases::canonical(db);
     let modes: Vec<&str> = TABLE
         .iter()

@@ -36,8 +36,8 @@ fn every_schema_compiles_as_2020_12_with_a_root_object() {
 
 #[test]
 fn every_registered_tool_has_both_files_and_the_registry_builds() {
-    let registry = entrez_mcp_core::tools::Registry::builtin().expect("registry builds");
-    entrez_mcp_core::tools::registry::Registry::prepare().expect("every schema compiles");
+    let registry = entrez_mcp_core::framework::Registry::builtin().expect("registry builds");
+    entrez_mcp_core::framework::registry::Registry::prepare().expect("every schema compiles");
     let names: Vec<String> = schema_files().into_iter().map(|(n, _)| n).collect();
     for t in registry.tools() {
         assert!(
@@ -60,7 +60,7 @@ fn every_registered_tool_has_both_files_and_the_registry_builds() {
 
 #[test]
 fn every_example_is_a_valid_call_and_every_output_schema_accepts_errors() {
-    let registry = entrez_mcp_core::tools::Registry::builtin().unwrap();
+    let registry = entrez_mcp_core::framework::Registry::builtin().unwrap();
     for t in registry.tools() {
         let examples = t.input_schema["examples"]
             .as_array()
@@ -73,7 +73,7 @@ fn every_example_is_a_valid_call_and_every_output_schema_accepts_errors() {
         let error =
             entrez_mcp_core::error::Error::new(entrez_mcp_core::error::ErrorKind::NotFound, "x")
                 .suggest("y");
-        let result = entrez_mcp_core::tools::output::error_result(&error);
+        let result = entrez_mcp_core::framework::output::error_result(&error);
         assert!(
             registry.output_violations(t.spec.name, &result).is_empty(),
             "{}",

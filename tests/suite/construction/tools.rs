@@ -553,9 +553,8 @@ fn validate_reports_codes_paths_defaults_and_batches() {
 
 #[test]
 fn every_operation_the_schemas_name_has_its_own_dispatch() {
-    use entrez_mcp_core::calls::query::args::QueryArgs;
-    use entrez_mcp_core::calls::query::call::QueryCall;
-    use entrez_mcp_core::calls::{data, external};
+    use entrez_mcp_core::tools::entrez_query::args::QueryArgs;
+    use entrez_mcp_core::tools::entrez_query::call::QueryCall;
     use entrez_mcp_core::tools::{entrez_data, entrez_external};
     let s = server();
     let listed = |tool: &str| -> Vec<String> {
@@ -588,8 +587,10 @@ fn every_operation_the_schemas_name_has_its_own_dispatch() {
     assert_eq!(listed("entrez_data"), data);
     assert_eq!(listed("entrez_external"), external);
     for op in listed("entrez_data") {
-        let call = data::call::DataCall::of(&data::args::DataArgs::read(&json!({"operation": op})))
-            .unwrap_or_else(|| panic!("entrez_data reads no operation {op}"));
+        let call = entrez_data::call::DataCall::of(&entrez_data::args::DataArgs::read(
+            &json!({"operation": op}),
+        ))
+        .unwrap_or_else(|| panic!("entrez_data reads no operation {op}"));
         assert_eq!(call.to_value()["operation"], json!(op));
     }
     for op in listed("entrez_external") {
@@ -598,8 +599,10 @@ fn every_operation_the_schemas_name_has_its_own_dispatch() {
             "pug_rest" => json!({"operation": op, "domain": "periodictable"}),
             _ => json!({"operation": op}),
         };
-        let call = external::call::ExternalCall::of(&external::args::ExternalArgs::read(&args))
-            .unwrap_or_else(|| panic!("entrez_external reads no operation {op}"));
+        let call = entrez_external::call::ExternalCall::of(
+            &entrez_external::args::ExternalArgs::read(&args),
+        )
+        .unwrap_or_else(|| panic!("entrez_external reads no operation {op}"));
         assert_eq!(call.to_value()["operation"], json!(op));
     }
     for op in listed("entrez_query") {

@@ -11,7 +11,7 @@ use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::carrier::Step;
 use entrez_mcp_core::staging::ledger::Quotas;
 use entrez_mcp_core::staging::Limits;
-use entrez_mcp_core::tools::held::{RUN_RETAKE_MS, RUN_STARTS};
+use entrez_mcp_core::tasks::held::{RUN_RETAKE_MS, RUN_STARTS};
 use serde_json::{json, Value};
 use std::sync::Arc;
 

@@ -12,7 +12,7 @@ use entrez_mcp_core::caller::{Channel, RequestContext};
 use entrez_mcp_core::net::HttpReply;
 use entrez_mcp_core::staging::ledger::{MemoryLedger, Quotas};
 use entrez_mcp_core::staging::{Limits, Staging};
-use entrez_mcp_core::tools::held::{HELD_FOR_MS, LOOK_FIRST_MS};
+use entrez_mcp_core::tasks::held::{HELD_FOR_MS, LOOK_FIRST_MS};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;

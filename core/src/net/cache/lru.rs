@@ -2,7 +2,7 @@
 //!
 //! Bookkeeping only (keys and sizes, no bodies), so a store that keeps its
 //! bodies elsewhere (the Worker's Cache API) bounds them with the same code
-//! as one that keeps them here ([`super::memory::MemoryStore`]).
+//! as one that keeps them here ([`crate::net::cache::memory::MemoryStore`]).
 
 use std::collections::{BTreeMap, HashMap};
 

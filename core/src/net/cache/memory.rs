@@ -2,8 +2,8 @@
 //!
 //! What the core's tests use, and a store for any edge without a better one.
 
-use super::lru::Lru;
-use super::{Entry, ResponseStore};
+use crate::net::cache::lru::Lru;
+use crate::net::cache::{Entry, ResponseStore};
 use crate::platform::BoxFuture;
 use std::collections::HashMap;
 use std::sync::Mutex;

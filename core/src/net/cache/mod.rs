@@ -6,7 +6,7 @@
 //! anything the table does not name are never kept). A kept answer is served
 //! without a request; identical requests in flight at once wait for one
 //! ([`inflight`]). Only a final 200 that the send loop accepted is kept,
-//! whole, after the size ceilings of [`super::BoundedBody`]; errors of every
+//! whole, after the size ceilings of [`crate::net::BoundedBody`]; errors of every
 //! kind (in a 200 too), cut-off bodies and answers marked `no-store` or
 //! `private` never are ([`keep`]). The key is a digest of the method, the URL
 //! and the form body with `api_key`, `tool` and `email` taken out: an answer
@@ -23,8 +23,8 @@ pub mod lru;
 pub mod memory;
 pub mod policy;
 
-use super::{HttpCall, HttpReply, Method, Transport};
 use crate::json;
+use crate::net::{HttpCall, HttpReply, Method, Transport};
 use crate::platform::{BoxFuture, MaybeSendSync, Platform};
 use inflight::{InFlight, Turn};
 use keep::storable;
@@ -141,7 +141,7 @@ pub fn key_of(call: &HttpCall) -> String {
 /// Form or query pairs without `api_key`, `tool` and `email` (named in any case or encoding).
 fn anonymous(pairs: &str) -> String {
     let who = |p: &&str| {
-        let name = super::percent_decode(p.split('=').next().unwrap_or(""), true);
+        let name = crate::net::percent_decode(p.split('=').next().unwrap_or(""), true);
         ["api_key", "tool", "email"]
             .iter()
             .any(|n| name.eq_ignore_ascii_case(n))

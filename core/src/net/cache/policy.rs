@@ -6,7 +6,7 @@
 //! a request no row names is never cached. The "never" rows come first, so a
 //! history-server parameter on any utility wins over that utility's own row.
 
-use super::super::{percent_decode, HttpCall};
+use crate::net::{percent_decode, HttpCall};
 
 /// One row: which requests it names, how long their answers stay, and why.
 pub struct Rule {

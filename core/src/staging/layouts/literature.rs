@@ -1,6 +1,6 @@
 //! Literature layouts: PubMed citations and PMC full text.
 
-use super::{fk, ix};
+use crate::staging::layouts::{fk, ix};
 use crate::staging::schema::ColumnType::{Integer, Text};
 use crate::staging::schema::{opt, req, Example, ForeignKey, Layout, Table};
 

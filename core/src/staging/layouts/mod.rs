@@ -15,8 +15,9 @@ mod molecular;
 pub use literature::{PMC, PUBMED};
 pub use molecular::{GENE, GENERIC, SEQUENCE, TAXONOMY};
 
-use super::schema::{ForeignKey, Index, Layout};
-use crate::entrez::databases::{self, Staged};
+use crate::entrez::databases;
+use crate::entrez::databases::Staged;
+use crate::staging::schema::{ForeignKey, Index, Layout};
 
 // Short constructors keep the table definitions in the submodules readable.
 const fn fk(

@@ -1,6 +1,6 @@
 //! Molecular layouts: Gene summaries, sequences, Taxonomy, and the generic fallback.
 
-use super::{fk, ix};
+use crate::staging::layouts::{fk, ix};
 use crate::staging::schema::ColumnType::{Integer, Text};
 use crate::staging::schema::{opt, req, Example, Layout, Table};
 

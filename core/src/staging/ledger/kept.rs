@@ -14,8 +14,8 @@
 //! A kept result is not a dataset and counts against no dataset count. The
 //! final result of a staging task is not charged: its dataset already is.
 
-use super::{capital, refusal, Account, Book, Entry, Quotas};
 use crate::error::Error;
+use crate::staging::ledger::{capital, refusal, Account, Book, Entry, Quotas};
 
 /// Results kept for one account's calls at once (its sessions together), each for an hour.
 pub const KEPT_PER_ACCOUNT: usize = 400;

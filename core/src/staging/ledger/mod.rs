@@ -20,9 +20,9 @@
 //! the same book. Entries past their expiry count for nothing, so a dataset's alarm needs
 //! to tell the ledger nothing.
 
-use super::iso8601;
 use crate::error::{Error, ErrorKind};
 use crate::platform::{BoxFuture, MaybeSendSync};
+use crate::staging::iso8601;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Mutex;

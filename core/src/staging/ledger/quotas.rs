@@ -1,7 +1,7 @@
 //! The ledger's ceilings, read from the environment: per account (by kind) and for the
 //! deployment.
 
-use super::Account;
+use crate::staging::ledger::Account;
 
 /// The ceilings, from the environment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -18,8 +18,8 @@
 //! between two writes does not hold its slot for good. The server's own steps of a staging
 //! it carries on are never refused: that staging was admitted once already.
 
-use super::{Account, Book, Quotas};
 use crate::error::{Error, ErrorKind};
+use crate::staging::ledger::{Account, Book, Quotas};
 
 /// How long one write keeps its staging counted as running (a batch takes seconds; the
 /// longest pause between two tries after a fault is 8 minutes, and counts from its end).
@@ -61,7 +61,7 @@ impl Book {
                 "account_running",
                 format!(
                     "{}: {} stagings and background calls running at once, the most allowed (ENTREZ_DATA_MAX_RUNNING).",
-                    super::capital(account.map_or("this machine", Account::label)),
+                    crate::staging::ledger::capital(account.map_or("this machine", Account::label)),
                     quotas.running
                 ),
             )

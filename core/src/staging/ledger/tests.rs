@@ -1,6 +1,6 @@
 //! The books' tests: accounts, the deployment, bytes, the hourly window, seeding.
 
-use super::*;
+use crate::staging::ledger::*;
 
 /// Small ceilings, for the books' tests here and in `kept`.
 pub(super) fn quotas() -> Quotas {

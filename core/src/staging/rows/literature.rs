@@ -1,9 +1,9 @@
 //! PubMed citations and PMC articles as rows of the `pubmed` and `pmc` layouts.
 
-use super::{joined, RowBatch, SqlValue};
 use crate::parse::pmc::PmcArticle;
 use crate::parse::pubmed::{Author, PubmedArticle, RecordKind};
 use crate::staging::layouts::{PMC, PUBMED};
+use crate::staging::rows::{joined, RowBatch, SqlValue};
 use SqlValue::{Integer, Null, Text};
 
 // Table slots in PUBMED.tables order.

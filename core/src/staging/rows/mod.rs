@@ -11,7 +11,7 @@ mod molecular;
 pub use literature::{pmc, pubmed};
 pub use molecular::{docsums, sequences, taxa};
 
-use super::schema::{Layout, Table};
+use crate::staging::schema::{Layout, Table};
 
 /// One SQLite value as the core hands it to a backend.
 ///

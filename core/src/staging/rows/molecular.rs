@@ -6,13 +6,13 @@
 //! the generic layout. Summary fields are looked up without regard to case
 //! because NCBI spells them `Name` in XML and `name` in JSON.
 
-use super::literature::position;
-use super::{joined, RowBatch, SqlValue};
 use crate::parse::esummary::headline::get;
 use crate::parse::esummary::{headline, DocSummary};
 use crate::parse::sequence::SequenceRecord;
 use crate::parse::taxonomy::Taxon;
 use crate::staging::layouts::{GENE, SEQUENCE, TAXONOMY};
+use crate::staging::rows::literature::position;
+use crate::staging::rows::{joined, RowBatch, SqlValue};
 use crate::staging::schema::Layout;
 use serde_json::{Map, Value};
 use SqlValue::{Null, Text};

@@ -2,7 +2,7 @@
 //!
 //! On Workers a dataset lives in its own Durable Object and each owner's
 //! list of datasets in a catalog object; the Worker reaches both with
-//! `fetch`, so every [`SqlStore`](super::SqlStore) call becomes one of the
+//! `fetch`, so every [`SqlStore`](crate::staging::SqlStore) call becomes one of the
 //! commands here, as JSON, and every answer a `Result` of core types. The
 //! messages are plain data in the core so their shape is tested natively;
 //! the objects themselves are in `edge::worker_data`.
@@ -10,11 +10,11 @@
 //! On the wire a command is one object, `{"op": "<command>", ...its fields}`
 //! ([`to_wire`], [`from_wire`], in `tagging.rs`).
 
-use super::guard::QueryPolicy;
-use super::layouts;
-use super::rows::{RowBatch, SqlValue, TableRows};
-use super::store::{Caps, Lease, NewDataset, Status};
 use crate::error::{Error, Result};
+use crate::staging::guard::QueryPolicy;
+use crate::staging::layouts;
+use crate::staging::rows::{RowBatch, SqlValue, TableRows};
+use crate::staging::store::{Caps, Lease, NewDataset, Status};
 use serde::{Deserialize, Serialize};
 
 mod tagging;
@@ -63,7 +63,7 @@ pub enum DatasetCommand {
     /// Keep a task's result in this object (named by the task id) until it expires.
     Keep {
         /// The result and its owner.
-        kept: super::store::Kept,
+        kept: crate::staging::store::Kept,
     },
     /// Forget the task result kept here (its owner keeps too many); an object that holds no
     /// dataset besides goes whole.
@@ -127,7 +127,7 @@ pub enum CatalogCommand {
         now_ms: u64,
     },
     /// Note a task result kept for the owner; answers with the ids of the owner's oldest
-    /// results past [`super::store::KEPT_PER_OWNER`], which the store then forgets.
+    /// results past [`crate::staging::store::KEPT_PER_OWNER`], which the store then forgets.
     Keep {
         /// The task id.
         id: String,
@@ -138,23 +138,23 @@ pub enum CatalogCommand {
     },
 }
 
-/// A request to the deployment's ledger object (see [`super::ledger`]); the object reads the
+/// A request to the deployment's ledger object (see [`crate::staging::ledger`]); the object reads the
 /// deployment's quotas from its own environment, the same variables every isolate reads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LedgerCommand {
-    /// [`super::ledger::Book::admit`].
+    /// [`crate::staging::ledger::Book::admit`].
     Admit {
         /// Dataset id.
         id: String,
         /// Who is charged.
-        account: super::ledger::Account,
+        account: crate::staging::ledger::Account,
         /// When the dataset expires, Unix ms.
         expires_ms: u64,
         /// Now, Unix ms.
         now_ms: u64,
     },
-    /// [`super::ledger::Book::record`].
+    /// [`crate::staging::ledger::Book::record`].
     Record {
         /// Dataset id.
         id: String,
@@ -166,12 +166,12 @@ pub enum LedgerCommand {
         #[serde(default)]
         running_until_ms: u64,
     },
-    /// [`super::ledger::Book::keep`].
+    /// [`crate::staging::ledger::Book::keep`].
     Keep {
         /// The kept result's task id.
         id: String,
         /// Who is charged.
-        account: super::ledger::Account,
+        account: crate::staging::ledger::Account,
         /// Its size.
         bytes: u64,
         /// When it is forgotten, Unix ms.
@@ -182,15 +182,15 @@ pub enum LedgerCommand {
         /// Now, Unix ms.
         now_ms: u64,
     },
-    /// [`super::ledger::Book::release`].
+    /// [`crate::staging::ledger::Book::release`].
     Release {
         /// Dataset id.
         id: String,
     },
-    /// [`super::ledger::Book::allowance`].
+    /// [`crate::staging::ledger::Book::allowance`].
     Allowance {
         /// Whose.
-        account: super::ledger::Account,
+        account: crate::staging::ledger::Account,
         /// Now, Unix ms.
         now_ms: u64,
     },
@@ -345,7 +345,7 @@ impl WireBatch {
     }
 
     /// Its layout, checked to have one entry per table.
-    pub fn layout(&self) -> Result<&'static super::schema::Layout> {
+    pub fn layout(&self) -> Result<&'static crate::staging::schema::Layout> {
         let layout = layout_named(&self.layout)?;
         if self.tables.len() != layout.tables.len() {
             return Err(Error::internal(format!(
@@ -389,7 +389,7 @@ impl WireBatch {
 }
 
 /// The layout called `name`.
-pub fn layout_named(name: &str) -> Result<&'static super::schema::Layout> {
+pub fn layout_named(name: &str) -> Result<&'static crate::staging::schema::Layout> {
     layouts::ALL
         .iter()
         .copied()

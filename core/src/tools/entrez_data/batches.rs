@@ -9,19 +9,20 @@
 //! NCBI call. The [`Meter`] decides how many records each batch asks for and
 //! when the call has spent its budget; the [`Work`] cursor keeps the rest.
 
-use super::budget::Meter;
-use super::cursor::Work;
-use crate::calls::data::plan::Fetch;
 use crate::entrez::{EntrezClient, EutilsRequest};
 use crate::error::{Error, Result};
 use crate::mcp::progress::Progress as Notify;
 use crate::parse;
 use crate::parse::records::Records;
 use crate::platform::Platform;
-use crate::staging::rows::{self, RowBatch};
+use crate::staging::rows;
+use crate::staging::rows::RowBatch;
 use crate::staging::schema::Layout;
 use crate::staging::store::{Caps, DatasetInfo};
 use crate::staging::Staging;
+use crate::tools::entrez_data::budget::Meter;
+use crate::tools::entrez_data::cursor::Work;
+use crate::tools::entrez_data::plan::Fetch;
 use futures_util::future::join;
 
 /// Per-record warnings kept in one result; the rest are counted.

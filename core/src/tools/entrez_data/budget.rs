@@ -16,9 +16,9 @@
 //! default budget nothing up to 10,000 records comes near it, and every call
 //! stages its source whole, as it always did.
 
-use crate::calls::data::plan::Fetch;
-use crate::calls::query::plan::Format;
 use crate::staging::Limits;
+use crate::tools::entrez_data::plan::Fetch;
+use crate::tools::entrez_query::plan::Format;
 
 /// The share of the budget the plan spends; the rest absorbs the model's error.
 const PLANNED_SHARE_PERCENT: u64 = 80;

@@ -8,10 +8,14 @@
 //! has a [`Carrier`](crate::staging::Carrier), the cursor says the server carries
 //! the staging on itself, and the dataset reads as `loading` meanwhile.
 
-use crate::calls::data::plan::{self, Fetch, Slice};
+use crate::tools::entrez_data::plan;
+
+use crate::tools::entrez_data::plan::Fetch;
+
 use crate::entrez::EutilsRequest;
 use crate::error::{Error, Result};
 use crate::staging::store::Status;
+use crate::tools::entrez_data::plan::Slice;
 use serde::{Deserialize, Serialize};
 
 /// What is left to fetch.
@@ -178,7 +182,7 @@ pub fn carried(status: &Status) -> Option<Resume> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::calls::query::plan::Format;
+    use crate::tools::entrez_query::plan::Format;
 
     #[test]
     fn ids_are_taken_in_order_and_the_rest_kept() {

@@ -9,25 +9,25 @@
 //! staged so far always stay queryable, and the error a caller reads names the dataset and
 //! what it holds.
 
-use super::batches::{Progress, Run};
-use super::budget::{cost_of, Meter};
-use super::cursor::{Paused, Resume, Work};
-use super::{render, schema_uri};
 use crate::error::{Error, ErrorKind, Result};
+use crate::framework::content::{Annotations, Content, Role};
+use crate::framework::ToolOutput;
 use crate::json;
 use crate::staging::carrier::retry_after_ms;
 use crate::staging::iso8601;
 use crate::staging::schema::Layout;
 use crate::staging::store::{DatasetInfo, Status};
-use crate::tools::content::{Annotations, Content, Role};
-use crate::tools::ToolOutput;
+use crate::tools::entrez_data::batches::{Progress, Run};
+use crate::tools::entrez_data::budget::{cost_of, Meter};
+use crate::tools::entrez_data::cursor::{Paused, Resume, Work};
+use crate::tools::entrez_data::{render, schema_uri};
 use crate::validation::codes;
 use serde_json::Value;
 
 /// Runs the batches one call's budget pays for and records how the dataset ended. Where the
 /// budget ran out first and the server has a carrier, the carrier is asked for the next step.
 /// `defer` stages nothing here and leaves every batch to the carrier (a call made a task).
-pub(super) async fn stage(
+pub(crate) async fn stage(
     mut run: Run<'_>,
     mut resume: Resume,
     mut progress: Progress,
@@ -94,7 +94,7 @@ pub(super) async fn stage(
             // a ceiling passed by the indexes alone does not undo a staging that completed.
             // Carried on by the server: running still, from now or from its next try.
             let now = run.platform.now_unix_ms();
-            let runs_from = super::cursor::carried(&info.status)
+            let runs_from = crate::tools::entrez_data::cursor::carried(&info.status)
                 .map(|r| r.fault.map_or(now, |p| p.retry_at_ms));
             book(&run, &info, runs_from).await;
             Ok(output(&run, &info, &resume, &meter, progress))
@@ -390,7 +390,7 @@ fn interrupted(e: Error, id: &str, staged: u64) -> Error {
 }
 
 /// A staging failure, pointing at the partial dataset that now says `failed`.
-pub(super) fn failed(e: Error, id: &str, staged: u64) -> Error {
+pub(crate) fn failed(e: Error, id: &str, staged: u64) -> Error {
     about_dataset(
         e,
         id,

@@ -10,27 +10,30 @@
 //! [`SqlStore`](crate::staging::SqlStore). The tool is only registered on
 //! servers that have a store.
 
+pub mod args;
 pub mod batches;
 pub mod budget;
-pub mod carry;
+pub mod call;
 pub mod cursor;
 pub mod ending;
 pub mod operations;
+pub mod plan;
 pub mod preflight;
 pub mod render;
 pub mod stage;
-pub mod task;
+pub mod validation;
 
-use super::spec::{mismatched, ToolAnnotations, ToolSpec};
-use super::{ToolContext, ToolOutput};
-use crate::calls::data::args::DataArgs;
-use crate::calls::data::call::DataCall;
-use crate::calls::Arguments;
 use crate::error::{Error, ErrorKind, Result};
+use crate::framework::output::TextForm;
+use crate::framework::spec::{mismatched, ToolAnnotations, ToolSpec};
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
 use crate::json;
 use crate::staging::store::DatasetInfo;
 use crate::staging::{is_dataset_id, owner_of, Staging};
-use crate::tools::output::TextForm;
+use crate::tools::entrez_data::args::DataArgs;
+use crate::tools::entrez_data::call::DataCall;
+use crate::tools::Arguments;
 
 /// Registry row.
 pub const SPEC: ToolSpec = ToolSpec {
@@ -41,7 +44,7 @@ pub const SPEC: ToolSpec = ToolSpec {
         "(ids, webenv with query_key, or a term searched first) returns data_access_id; query runs one read-only ",
         "statement; schema shows the tables (pubmed: article, author, mesh, keyword…; each database its own) with ",
         "example queries. Datasets expire (24 h by default) and belong to your session or key. ",
-        crate::tools::spec::lenient!()
+        crate::framework::spec::lenient!()
     ),
     input_schema: include_str!("../../../../schemas/entrez_data.input.json"),
     output_schema: include_str!("../../../../schemas/entrez_data.output.json"),
@@ -64,7 +67,11 @@ pub const SPEC: ToolSpec = ToolSpec {
 async fn run(ctx: &ToolContext<'_>, args: DataArgs) -> Result<ToolOutput> {
     let named = args.operation.as_deref().unwrap_or_default();
     let Some(call) = DataCall::of(&args) else {
-        return Err(super::unknown_operation("entrez_data", named, OPERATIONS));
+        return Err(crate::framework::unknown_operation(
+            "entrez_data",
+            named,
+            OPERATIONS,
+        ));
     };
     match &call {
         DataCall::FetchAndStage(c) => stage::fetch_and_stage(ctx, c).await,

@@ -5,18 +5,20 @@
 //! status, so partial data from a failed or still-loading staging is never
 //! mistaken for a complete set.
 
-use super::ending::dataset_link;
-use super::{owned_dataset, render, staging, status_warnings};
-use crate::calls::data::call::{DatasetRef, Query};
 use crate::error::Result;
+use crate::framework::budget;
+use crate::framework::content::{Annotations, Role};
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
 use crate::json;
 use crate::staging::guard::QueryPolicy;
 use crate::staging::layouts::{layout_for, ALL};
 use crate::staging::schema::Layout;
 use crate::staging::store::DatasetInfo;
 use crate::staging::{owner_of, Staging};
-use crate::tools::content::{Annotations, Role};
-use crate::tools::{budget, ToolContext, ToolOutput};
+use crate::tools::entrez_data::call::{DatasetRef, Query};
+use crate::tools::entrez_data::ending::dataset_link;
+use crate::tools::entrez_data::{owned_dataset, render, staging, status_warnings};
 use serde_json::Value;
 
 fn layout_named(info: &DatasetInfo) -> &'static Layout {
@@ -42,7 +44,7 @@ pub async fn query(ctx: &ToolContext<'_>, call: &Query) -> Result<ToolOutput> {
         .store
         .query(&info.id, sql, policy)
         .await
-        .map_err(|e| super::preflight::explain(e, layout_named(&info)))?;
+        .map_err(|e| crate::tools::entrez_data::preflight::explain(e, layout_named(&info)))?;
     let mut warnings = status_warnings(&info);
     let returned = r.rows.len() as u64;
     if r.bytes_capped {

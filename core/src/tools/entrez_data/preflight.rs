@@ -7,17 +7,17 @@
 //! the dataset's schema replica), so validate and the query cannot disagree.
 //! It only reads: an expired dataset is reported, not dropped.
 
-use super::staging;
-use crate::calls::data::args::DataArgs;
-use crate::calls::data::call::DataCall;
-use crate::calls::data::plan::Source;
 use crate::error::Error;
+use crate::framework::ToolContext;
 use crate::staging::schema::Layout;
 use crate::staging::store::{DatasetInfo, Status};
 use crate::staging::wire::layout_named;
 use crate::staging::{is_dataset_id, owner_of};
 use crate::suggest::closest;
-use crate::tools::ToolContext;
+use crate::tools::entrez_data::args::DataArgs;
+use crate::tools::entrez_data::call::DataCall;
+use crate::tools::entrez_data::plan::Source;
+use crate::tools::entrez_data::staging;
 use crate::validation::{codes, path, Report};
 
 /// Adds dataset and SQL findings for one `entrez_data` call to `report`.
@@ -39,7 +39,7 @@ pub async fn check(ctx: &ToolContext<'_>, args: &DataArgs, report: &mut Report) 
     };
     if continued && !matches!(info.status, Status::Partial(_)) {
         // The codes and reasons the call itself would refuse with.
-        let (code, why) = super::stage::cannot_continue(&info.status);
+        let (code, why) = crate::tools::entrez_data::stage::cannot_continue(&info.status);
         report.error(
             code,
             path("data_access_id"),

@@ -3,26 +3,29 @@
 //! A new staging checks the caller's quotas and the ledger, resolves its
 //! source (running the search if one was asked for), creates the dataset
 //! `loading` and hands the batches to [`Run::batches`]. It ends `complete`,
-//! or `partial` when the call's CPU budget ran out first (see [`budget`](super::budget)),
+//! or `partial` when the call's CPU budget ran out first (see [`budget`](crate::tools::entrez_data::budget)),
 //! or `failed` with the reason; the rows staged so far always stay queryable.
 //! A call naming a partial dataset's `data_access_id` continues it from the
 //! position its last call stored. When the client sent a progress token, each
 //! batch is reported as it lands.
 
-use super::batches::{Progress, Run};
-use super::cursor::{Resume, Work};
-use super::ending::stage;
-use super::{owned_dataset, staging};
-use crate::calls::data::call::Stage;
-use crate::calls::data::plan::{self, Fetch, Source};
 use crate::error::{Error, ErrorKind, Result};
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
 use crate::json;
 use crate::parse;
 use crate::staging::layouts::layout_for;
 use crate::staging::limits::MAX_RECORDS;
 use crate::staging::store::{Caps, DatasetInfo, NewDataset, Status};
 use crate::staging::{account_of, iso8601, new_dataset_id, owner_of};
-use crate::tools::{ToolContext, ToolOutput};
+use crate::tools::entrez_data::batches::{Progress, Run};
+use crate::tools::entrez_data::call::Stage;
+use crate::tools::entrez_data::cursor::{Resume, Work};
+use crate::tools::entrez_data::ending::stage;
+use crate::tools::entrez_data::plan;
+use crate::tools::entrez_data::plan::Fetch;
+use crate::tools::entrez_data::plan::Source;
+use crate::tools::entrez_data::{owned_dataset, staging};
 use crate::validation::codes;
 
 /// Stages the records the arguments name, or continues a partial dataset, and returns it.
@@ -193,7 +196,8 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Resu
     let staging = staging(ctx)?;
     let info = owned_dataset(ctx, id).await?;
     // One the server carries on by itself is busy: its steps hold it, a caller does not.
-    if !matches!(info.status, Status::Partial(_)) || super::cursor::carried(&info.status).is_some()
+    if !matches!(info.status, Status::Partial(_))
+        || crate::tools::entrez_data::cursor::carried(&info.status).is_some()
     {
         return Err(not_partial(&info));
     }
@@ -249,7 +253,7 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Resu
 /// Takes the partial dataset `info` up again (`loading` from now) with its stored cursor, for a
 /// caller's continuation or a step the server carries on by itself; None when another call
 /// took it up first. A cursor that cannot be read fails the dataset, with the reason.
-pub(super) async fn take_up<'a>(
+pub(crate) async fn take_up<'a>(
     staging: &'a crate::staging::Staging,
     client: crate::entrez::EntrezClient<'a>,
     platform: &'a dyn crate::platform::Platform,

@@ -7,19 +7,20 @@
 //! failures) are retried under a [`RetryPolicy`];
 //! PubChem's `X-Throttling-Control` header is read on every reply and turned
 //! into extra pacer reservations and longer retry waits (see
-//! [`super::throttle`]). Replies that are final (2xx, 4xx, PubChem's own
+//! [`crate::tools::entrez_external::pubchem::throttle`]). Replies that are final (2xx, 4xx, PubChem's own
 //! timeout) go back to the caller, which knows how to read that service's
 //! error bodies.
 
-use super::pug;
-use super::throttle::{Level, Throttling};
-use crate::calls::external::plan::Service;
 use crate::error::{Error, ErrorKind};
+use crate::framework::ToolContext;
 use crate::net::retry::RetryPolicy;
 use crate::net::send::{Judged, Sender, Upstream};
 use crate::net::{HttpCall, HttpReply};
 use crate::platform::BoxFuture;
-use crate::tools::ToolContext;
+use crate::tools::entrez_external::plan::Service;
+use crate::tools::entrez_external::pubchem::pug;
+use crate::tools::entrez_external::pubchem::throttle::Level;
+use crate::tools::entrez_external::pubchem::throttle::Throttling;
 use std::sync::Mutex;
 
 /// Retry limits for the external services: fewer, slower attempts than the E-utilities.

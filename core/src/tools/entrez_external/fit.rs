@@ -6,12 +6,13 @@
 //! fits `max_characters`, and names the records left out with the call that
 //! returns them.
 
-use super::render;
-use crate::calls::view::View;
+use crate::framework::budget;
+use crate::framework::shape;
+use crate::framework::shape::Kind;
+use crate::framework::view::View;
+use crate::framework::ToolOutput;
 use crate::json;
-use crate::tools::budget;
-use crate::tools::shape::{self, Kind};
-use crate::tools::ToolOutput;
+use crate::tools::entrez_external::render;
 use serde_json::{Map, Value};
 
 /// One result's list: where it sits in the result and what it holds.

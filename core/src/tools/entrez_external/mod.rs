@@ -15,26 +15,24 @@
 //! Like every tool here it is pure core: it names no runtime and compiles for
 //! wasm32, reaching the network only through [`crate::net::Transport`].
 
-pub mod bioc;
-pub mod cite;
+pub mod args;
+pub mod call;
 pub mod client;
 pub mod fit;
-pub mod listkey;
-pub mod oa;
+pub mod plan;
 pub mod pmc;
 pub mod pubchem;
-pub mod pug;
-pub mod pug_rest;
 pub mod render;
-pub mod throttle;
+pub mod validation;
 
-use super::spec::{mismatched, ToolAnnotations, ToolSpec};
-use super::{ToolContext, ToolOutput};
-use crate::calls::external::args::ExternalArgs;
-use crate::calls::external::call::ExternalCall;
-use crate::calls::Arguments;
 use crate::error::Result;
-use crate::tools::output::TextForm;
+use crate::framework::output::TextForm;
+use crate::framework::spec::{mismatched, ToolAnnotations, ToolSpec};
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
+use crate::tools::entrez_external::args::ExternalArgs;
+use crate::tools::entrez_external::call::ExternalCall;
+use crate::tools::Arguments;
 
 /// Registry row.
 pub const SPEC: ToolSpec = ToolSpec {
@@ -46,7 +44,7 @@ pub const SPEC: ToolSpec = ToolSpec {
         "request, as fields or as PubChem's path). service pmc: id_convert (PMCID, PMID, DOI), oa_service (Open Access ",
         "links, license, listings), citation_export, bioc (full text). Search PubMed or PMC with entrez_query. ",
         "Example: {\"service\":\"pubchem\",\"operation\":\"compound\",\"namespace\":\"name\",\"identifier\":\"aspirin\"}. ",
-        crate::tools::spec::lenient!()
+        crate::framework::spec::lenient!()
     ),
     input_schema: include_str!("../../../../schemas/entrez_external.input.json"),
     output_schema: include_str!("../../../../schemas/entrez_external.output.json"),
@@ -83,7 +81,7 @@ async fn run(ctx: &ToolContext<'_>, args: ExternalArgs) -> Result<ToolOutput> {
     let named = args.op();
     if named == "pug_rest" {
         // A request the grammar refuses: say which part, as validate would.
-        if let Err(problems) = crate::pubchem::read(&args.pug_rest()) {
+        if let Err(problems) = crate::tools::entrez_external::pubchem::read(&args.pug_rest()) {
             let first = problems
                 .first()
                 .map(|p| p.message.clone())
@@ -94,7 +92,7 @@ async fn run(ctx: &ToolContext<'_>, args: ExternalArgs) -> Result<ToolOutput> {
         }
     }
     let Some(call) = ExternalCall::of(&args) else {
-        return Err(super::unknown_operation(
+        return Err(crate::framework::unknown_operation(
             "entrez_external",
             named,
             OPERATIONS,
@@ -103,13 +101,13 @@ async fn run(ctx: &ToolContext<'_>, args: ExternalArgs) -> Result<ToolOutput> {
     let view = args.view.view();
     match &call {
         ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => {
-            pubchem::lookup(ctx, l, &view).await
+            pubchem::lookups::lookup(ctx, l, &view).await
         }
-        ExternalCall::StructureSearch(s) => pubchem::structure_search(ctx, s).await,
-        ExternalCall::PugRest(p) => pug_rest::run(ctx, p, &view).await,
+        ExternalCall::StructureSearch(s) => pubchem::lookups::structure_search(ctx, s).await,
+        ExternalCall::PugRest(p) => pubchem::pug_rest::run(ctx, p, &view).await,
         ExternalCall::IdConvert(c) => pmc::id_convert(ctx, c, &view).await,
-        ExternalCall::OaService(c) => oa::oa_service(ctx, c, &view).await,
+        ExternalCall::OaService(c) => pmc::oa::oa_service(ctx, c, &view).await,
         ExternalCall::CitationExport(c) => pmc::citation_export(ctx, c, &view).await,
-        ExternalCall::Bioc(c) => bioc::bioc(ctx, c, &view).await,
+        ExternalCall::Bioc(c) => pmc::bioc::bioc(ctx, c, &view).await,
     }
 }

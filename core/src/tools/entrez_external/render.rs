@@ -4,8 +4,8 @@
 //! would read first (names, formulas, ids, links, citations) in a few lines,
 //! and a separate assistant-only block says what call to make next.
 
-use crate::tools::content::{Annotations, Content, Role};
-use crate::tools::ToolOutput;
+use crate::framework::content::{Annotations, Content, Role};
+use crate::framework::ToolOutput;
 use serde_json::Value;
 
 fn s(v: &Value) -> &str {

@@ -2,19 +2,22 @@
 //! `detail` and `fields`, fitted to `max_characters`, and what did not fit named
 //! with the call that returns it.
 
-use super::operations::{capped, output, paging_hint, to_value};
-use super::render;
-use crate::calls::query::call::{Fetch, Records, ReplyMode, Summary, Version};
-use crate::calls::query::plan::{self, Format};
-use crate::calls::view::View;
 use crate::entrez::databases;
 use crate::error::Result;
+use crate::framework::budget;
+use crate::framework::shape;
+use crate::framework::shape::Kind;
+use crate::framework::view::View;
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
 use crate::json;
 use crate::parse;
 use crate::parse::records::Records as Parsed;
-use crate::tools::budget;
-use crate::tools::shape::{self, Kind};
-use crate::tools::{ToolContext, ToolOutput};
+use crate::tools::entrez_query::call::{Fetch, Records, ReplyMode, Summary, Version};
+use crate::tools::entrez_query::operations::{capped, output, paging_hint, to_value};
+use crate::tools::entrez_query::plan;
+use crate::tools::entrez_query::plan::Format;
+use crate::tools::entrez_query::render;
 use crate::validation::codes;
 use serde_json::{Map, Value};
 

@@ -5,17 +5,22 @@
 //! the replies with [`crate::parse`], and [`render`] writes the text block.
 //! Large results are capped here, with the total and a way forward.
 
+pub mod args;
+pub mod call;
 pub mod listing;
 pub mod operations;
+pub mod plan;
 pub mod render;
+pub mod validation;
 
-use super::spec::{mismatched, ToolAnnotations, ToolSpec};
-use super::{ToolContext, ToolOutput};
-use crate::calls::query::args::QueryArgs;
-use crate::calls::query::call::QueryCall;
-use crate::calls::Arguments;
 use crate::error::{Error, ErrorKind, Result};
-use crate::tools::output::TextForm;
+use crate::framework::output::TextForm;
+use crate::framework::spec::{mismatched, ToolAnnotations, ToolSpec};
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
+use crate::tools::entrez_query::args::QueryArgs;
+use crate::tools::entrez_query::call::QueryCall;
+use crate::tools::Arguments;
 
 /// Registry row.
 pub const SPEC: ToolSpec = ToolSpec {
@@ -27,7 +32,7 @@ pub const SPEC: ToolSpec = ToolSpec {
         "(egquery), spell (espell), citation_match (ecitmatch). Results hold what fits max_characters (whole abstracts) ",
         "and name the call for the rest; stage big sets with entrez_data. ",
         "Example: {\"operation\":\"search\",\"term\":\"crispr[tiab] AND 2024[dp]\",\"retmax\":5}. ",
-        crate::tools::spec::lenient!()
+        crate::framework::spec::lenient!()
     ),
     input_schema: include_str!("../../../../schemas/entrez_query.input.json"),
     output_schema: include_str!("../../../../schemas/entrez_query.output.json"),

@@ -1,15 +1,16 @@
 //! Running each `entrez_query` operation: send, parse, cap, describe.
 
-use super::render;
-use crate::calls::query::call::{
-    CitationMatch, GlobalQuery, Info, Link, LinkMode, Post, ReplyMode, Search, Spell,
-};
-use crate::calls::query::plan;
 use crate::error::{Error, ErrorKind, Result};
+use crate::framework::content::{Annotations, Content, Role};
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
 use crate::json;
 use crate::parse;
-use crate::tools::content::{Annotations, Content, Role};
-use crate::tools::{ToolContext, ToolOutput};
+use crate::tools::entrez_query::call::{
+    CitationMatch, GlobalQuery, Info, Link, LinkMode, Post, ReplyMode, Search, Spell,
+};
+use crate::tools::entrez_query::plan;
+use crate::tools::entrez_query::render;
 use crate::validation::codes;
 use serde::Serialize;
 use serde_json::Value;

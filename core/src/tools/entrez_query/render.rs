@@ -4,7 +4,7 @@
 //! assistant skimming) numbered records with title, authors, journal, year and
 //! ids, or the sequence facts that matter, in a few lines each.
 
-use crate::calls::query::plan::Format;
+use crate::tools::entrez_query::plan::Format;
 use serde_json::Value;
 
 fn s(v: &Value) -> &str {
@@ -13,7 +13,7 @@ fn s(v: &Value) -> &str {
 
 /// "Cock PJ, Antao T, Chang JT, et al." from parsed author objects or plain names.
 fn authors(list: &Value, limit: usize) -> String {
-    let names = crate::tools::shape::names(list);
+    let names = crate::framework::shape::names(list);
     let mut out = names
         .iter()
         .take(limit)
@@ -180,7 +180,7 @@ fn mesh_majors(a: &Value) -> Vec<String> {
             .filter_map(Value::as_str)
             .map(String::from)
             .collect(),
-        (None, Some(mesh)) => crate::tools::shape::major_topics(mesh),
+        (None, Some(mesh)) => crate::framework::shape::major_topics(mesh),
         (None, None) => Vec::new(),
     }
 }

@@ -15,16 +15,20 @@
 pub mod runtime;
 pub mod wire;
 
-use super::entrez_data;
-use super::spec::{mismatched, ToolAnnotations, ToolSpec};
-use super::{intake, ToolContext, ToolOutput};
-use crate::calls::local::ValidateArgs;
-use crate::calls::Arguments;
 use crate::error::Result;
+use crate::framework::intake;
+use crate::framework::output::TextForm;
+use crate::framework::spec::{mismatched, ToolAnnotations, ToolSpec};
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
 use crate::json;
 use crate::suggest::closest;
-use crate::tools::output::TextForm;
-use crate::validation::{self, Context, Finding};
+use crate::tools::entrez_data;
+use crate::tools::local_args::ValidateArgs;
+use crate::tools::Arguments;
+use crate::validation;
+use crate::validation::Context;
+use crate::validation::Finding;
 use serde_json::{Map, Value};
 use wire::Verdict;
 

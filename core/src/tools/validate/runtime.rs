@@ -12,12 +12,12 @@
 //! ids, GIs): esummary answers accessions with the GI they resolve to, so a
 //! missing accession could not be told apart from one NCBI renamed.
 
-use crate::calls::query::args::QueryArgs;
-use crate::calls::query::call::{QueryCall, Records, ReplyMode, Summary};
-use crate::calls::query::plan;
+use crate::framework::ToolContext;
 use crate::json;
 use crate::parse;
-use crate::tools::ToolContext;
+use crate::tools::entrez_query::args::QueryArgs;
+use crate::tools::entrez_query::call::{QueryCall, Records, ReplyMode, Summary};
+use crate::tools::entrez_query::plan;
 use crate::validation::{codes, item_path, Report};
 use futures_util::future::{select, Either};
 use serde_json::Value;

@@ -7,10 +7,10 @@
 //! per-problem objects (code, JSONPath, message, severity) sit under
 //! `details`, in the same form a refused `tools/call` reports them. The
 //! registry writes the serialized result as the first content block
-//! ([`crate::tools::TextForm::ValidationJson`]); the text built here follows it.
+//! ([`crate::framework::TextForm::ValidationJson`]); the text built here follows it.
 
+use crate::framework::output::problem_line;
 use crate::json;
-use crate::tools::output::problem_line;
 use serde_json::Value;
 
 /// Whether a problem stops the call.

@@ -25,7 +25,8 @@ use super::do_sql::{self, command, exec, integer, read, reply, transaction};
 use entrez_mcp_core::error::{Error, ErrorKind, Result};
 use entrez_mcp_core::staging::carrier::{is_carried, RETAKE_MS};
 use entrez_mcp_core::staging::collect::Collector;
-use entrez_mcp_core::staging::guard::{self, QueryPolicy};
+use entrez_mcp_core::staging::guard;
+use entrez_mcp_core::staging::guard::QueryPolicy;
 use entrez_mcp_core::staging::limits;
 use entrez_mcp_core::staging::rows::SqlValue;
 use entrez_mcp_core::staging::store::{

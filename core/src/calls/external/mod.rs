@@ -1,5 +1,0 @@
-//! `entrez_external`: the typed call and its requests.
-
-pub mod args;
-pub mod call;
-pub mod plan;

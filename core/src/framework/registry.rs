@@ -1,0 +1,464 @@
+//! The registry: one table of every tool, with schemas compiled once.
+//!
+//! Adding a tool means adding its `SPEC` to [`TOOLS`] and its two schema
+//! files under `schemas/`. Registration checks the name rule and parses both
+//! schemas; a schema that does not compile stops the native server at
+//! start-up, not at the first call: [`Registry::prepare`] compiles every
+//! schema when the server starts. On Workers each tool's validators are compiled when the
+//! tool is first called, and kept for the life of the isolate, because
+//! compiling all of them is most of what building a server costs and an
+//! isolate builds it on its first request, inside that request's CPU budget.
+//! (Compiling them when the module starts, outside any request, crashes the
+//! Worker: `jsonschema`'s hash maps draw random seeds, and Workers refuse
+//! random values at global scope.) `tests/schemas.rs` compiles every schema.
+
+use crate::error::{Error, ErrorKind};
+use crate::framework::arguments;
+use crate::framework::describe;
+use crate::framework::intake;
+use crate::framework::output::{call_warnings_text, error_result_in, TextForm, ToolOutput};
+use crate::framework::spec::{is_valid_tool_name, ToolSpec};
+use crate::framework::ToolContext;
+use crate::json;
+use crate::platform::BoxFuture;
+use crate::suggest::closest;
+use crate::tools::api_key_status;
+use crate::tools::capabilities;
+use crate::tools::entrez_data;
+use crate::tools::entrez_external;
+use crate::tools::entrez_query;
+use crate::tools::tool_info;
+use crate::tools::validate;
+use crate::validation::Finding;
+use jsonschema::Validator;
+use serde_json::Value;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Every tool this server serves, in the order `tools/list` returns them.
+pub const TOOLS: &[ToolSpec] = &[
+    entrez_query::SPEC,
+    entrez_data::SPEC,
+    entrez_external::SPEC,
+    capabilities::SPEC,
+    tool_info::SPEC,
+    api_key_status::SPEC,
+    validate::SPEC,
+];
+
+/// Tools that need a dataset store; servers without one neither list nor run them.
+pub const NEEDS_STORE: &[&str] = &[entrez_data::SPEC.name];
+
+/// A tool with its parsed and compiled schemas.
+pub struct RegisteredTool {
+    /// The static row from the table.
+    pub spec: ToolSpec,
+    /// The parsed inputSchema, as the file has it (entrez_tool_info serves it whole).
+    pub input_schema: Value,
+    /// The inputSchema `tools/list` serves ([`describe::listed_input_schema`]).
+    pub listed_input_schema: Value,
+    /// The parsed outputSchema, served verbatim.
+    pub output_schema: Value,
+    validators: OnceLock<Result<Validators, String>>,
+}
+
+/// A tool's compiled inputSchema and outputSchema.
+#[derive(Clone)]
+struct Validators {
+    input: Arc<Validator>,
+    output: Arc<Validator>,
+}
+
+impl RegisteredTool {
+    /// The compiled schemas: from the process's cache, compiled on first use.
+    fn validators(&self) -> Result<&Validators, Error> {
+        self.validators
+            .get_or_init(|| compiled(&self.spec, &self.input_schema, &self.output_schema))
+            .as_ref()
+            .map_err(|e| Error::internal(e.clone()))
+    }
+}
+
+/// All tools, ready to list and call.
+pub struct Registry {
+    tools: Vec<RegisteredTool>,
+}
+
+impl Registry {
+    /// The built-in tools a server can run: those in [`NEEDS_STORE`] only when it has a store.
+    pub fn available(has_store: bool) -> Result<Registry, String> {
+        let specs: Vec<ToolSpec> = TOOLS
+            .iter()
+            .filter(|s| has_store || !NEEDS_STORE.contains(&s.name))
+            .copied()
+            .collect();
+        Registry::new(&specs)
+    }
+
+    /// This registry with the built-in tools in [`NEEDS_STORE`] added, in table order; the
+    /// tools it has keep their compiled schemas (compiling every schema again costs a Worker
+    /// isolate's first request tens of milliseconds of CPU).
+    pub fn with_store_tools(self) -> Result<Registry, String> {
+        let added = Registry::new(
+            &TOOLS
+                .iter()
+                .filter(|s| NEEDS_STORE.contains(&s.name) && self.get(s.name).is_none())
+                .copied()
+                .collect::<Vec<_>>(),
+        )?;
+        let mut have: Vec<RegisteredTool> = self.tools.into_iter().chain(added.tools).collect();
+        let order = |name: &str| {
+            TOOLS
+                .iter()
+                .position(|t| t.name == name)
+                .unwrap_or(usize::MAX)
+        };
+        have.sort_by_key(|t| order(t.spec.name));
+        Ok(Registry { tools: have })
+    }
+
+    /// Compiles every built-in tool's schemas now (into the process's cache): a schema
+    /// that does not compile stops the native server at start-up.
+    pub fn prepare() -> Result<(), String> {
+        for tool in Registry::builtin()?.tools() {
+            tool.validators().map_err(|e| e.message)?;
+        }
+        Ok(())
+    }
+
+    /// No tools (a placeholder while a registry is rebuilt).
+    pub fn empty() -> Registry {
+        Registry { tools: Vec::new() }
+    }
+
+    /// The registry of [`TOOLS`].
+    pub fn builtin() -> Result<Registry, String> {
+        Registry::new(TOOLS)
+    }
+
+    /// Registers `specs`, checking names and parsing schemas (compiled on first use).
+    pub fn new(specs: &[ToolSpec]) -> Result<Registry, String> {
+        let mut tools: Vec<RegisteredTool> = Vec::with_capacity(specs.len());
+        for spec in specs {
+            if !is_valid_tool_name(spec.name) {
+                return Err(format!(
+                    "tool name {:?} breaks the MCP naming rule",
+                    spec.name
+                ));
+            }
+            if tools.iter().any(|t| t.spec.name == spec.name) {
+                return Err(format!("tool {:?} is registered twice", spec.name));
+            }
+            let input_schema = parse(spec.name, "input", spec.input_schema)?;
+            let output_schema = parse(spec.name, "output", spec.output_schema)?;
+            tools.push(RegisteredTool {
+                spec: *spec,
+                listed_input_schema: describe::listed_input_schema(&input_schema),
+                input_schema,
+                output_schema,
+                validators: OnceLock::new(),
+            });
+        }
+        Ok(Registry { tools })
+    }
+
+    /// All tools in table order.
+    pub fn tools(&self) -> &[RegisteredTool] {
+        &self.tools
+    }
+
+    /// One tool by exact name.
+    pub fn get(&self, name: &str) -> Option<&RegisteredTool> {
+        self.tools.iter().find(|t| t.spec.name == name)
+    }
+
+    /// The error for an unknown tool name, with a did-you-mean when one is close.
+    pub fn unknown_tool(&self, name: &str, kind: ErrorKind) -> Error {
+        let names = self.tools.iter().map(|t| t.spec.name);
+        let mut err =
+            Error::new(kind, format!("Unknown tool \"{name}\".")).with_code("unknown_tool");
+        if let Some(best) = closest(name, names.clone()) {
+            err.message = format!("Unknown tool \"{name}\". Did you mean \"{best}\"?");
+            err = err.suggest(format!("Use \"{best}\"."));
+        }
+        err.suggest(format!(
+            "Available tools: {}.",
+            names.collect::<Vec<_>>().join(", ")
+        ))
+        .with_details(json!({ "name": name }))
+    }
+
+    /// Runs `tools/call`: unknown tools are protocol errors, everything else a result.
+    ///
+    /// The arguments are read once ([`intake::read`]); the schema, the semantic
+    /// rules and the handler all see that reading, and every repair made on the
+    /// way is reported in the result (`call_warnings`), whether it succeeds or not.
+    /// Boxed: `tools/call` and a held task's look share one copy of the call's code.
+    pub fn call<'a>(
+        &'a self,
+        ctx: &'a ToolContext<'a>,
+        name: &'a str,
+        arguments: Value,
+    ) -> BoxFuture<'a, Result<Value, Error>> {
+        Box::pin(self.run(ctx, name, arguments))
+    }
+
+    async fn run(
+        &self,
+        ctx: &ToolContext<'_>,
+        name: &str,
+        arguments: Value,
+    ) -> Result<Value, Error> {
+        let tool = self
+            .get(name)
+            .ok_or_else(|| self.unknown_tool(name, ErrorKind::InvalidParams))?;
+        let form = tool.spec.text_form;
+        // A schema that cannot compile is this server's fault, not the caller's.
+        if let Err(e) = tool.validators() {
+            return Ok(error_result_in(&e, form, &[]));
+        }
+        let intake = intake::read(name, &tool.input_schema, arguments);
+        let notes: Vec<Value> = intake.notes.iter().map(Finding::to_value).collect();
+        let found = self.findings(tool, &intake.arguments);
+        let schema_errors = intake::unexplained(&intake.errors, found.errors);
+        if !intake.errors.is_empty() || !schema_errors.is_empty() {
+            let mut errors: Vec<Value> = intake.errors.iter().map(Finding::to_value).collect();
+            errors.extend(schema_errors);
+            let error = arguments::refusal(name, errors, notes, found.suggestions);
+            return Ok(error_result_in(&error, form, &[]));
+        }
+        // Read once into the tool's typed arguments: the rules check them, the handler runs them.
+        let arguments = (tool.spec.read)(&intake.arguments);
+        // The semantic rules validate reports: a call they reject never reaches the handler.
+        let names: Vec<&str> = self.tools.iter().map(|t| t.spec.name).collect();
+        let mut report = crate::validation::check(
+            &crate::validation::Context { tool_names: &names },
+            &arguments,
+        );
+        report.warnings.splice(0..0, intake.notes);
+        if let Some(e) = report.rejection(name) {
+            return Ok(error_result_in(&e, form, &[]));
+        }
+        // Only tools that take max_characters are held to a budget (their callers can change it).
+        let budget = arguments
+            .view_args()
+            .map(|_| arguments.view().max_characters);
+        ctx.cache_log.set_mode(arguments.cache_mode());
+        let outcome = (tool.spec.handler)(ctx, arguments).await;
+        let call_warnings: Vec<Value> = report.warnings.iter().map(Finding::to_value).collect();
+        Ok(match outcome {
+            Ok(output) => {
+                // validate's findings are about the caller's own arguments, and a finding
+                // cut away would make it lie: its result is held by its input, not a budget.
+                let cache = ctx.cache_log.summary().zip(ctx.cache_log.sentence());
+                let output = match (form, budget) {
+                    (TextForm::Readable, Some(budget)) => {
+                        within(output, budget, &call_warnings, cache.as_ref())
+                    }
+                    _ => output,
+                };
+                let output = with_cache_note(output, cache);
+                self.checked_success(tool, with_call_warnings(output, call_warnings))
+            }
+            Err(mut e) => {
+                // A handler cannot emit JSON-RPC errors: keep the result channel.
+                if e.kind.rpc_code().is_some() {
+                    e.kind = ErrorKind::InvalidArguments;
+                }
+                error_result_in(&e, form, &call_warnings)
+            }
+        })
+    }
+
+    /// Schema findings for `arguments` against a tool's inputSchema, without running it.
+    pub fn findings(&self, tool: &RegisteredTool, arguments: &Value) -> arguments::Findings {
+        match tool.validators() {
+            Ok(v) => arguments::findings(tool.spec.name, &v.input, &tool.input_schema, arguments),
+            // Prepared natively at start-up; on Workers a schema that cannot compile is a bug
+            // every call of the tool reports.
+            Err(e) => arguments::Findings::internal(e),
+        }
+    }
+
+    /// Violations of `result` (a `CallToolResult`) against the tool's outputSchema.
+    pub fn output_violations(&self, name: &str, result: &Value) -> Vec<String> {
+        let Some(tool) = self.get(name) else {
+            return vec![format!("unknown tool {name}")];
+        };
+        let validators = match tool.validators() {
+            Ok(v) => v,
+            Err(e) => return vec![e.message],
+        };
+        match result.get("structuredContent") {
+            None => vec!["structuredContent is missing".to_string()],
+            Some(s) => validators
+                .output
+                .iter_errors(s)
+                .map(|e| format!("{}: {e}", arguments::json_path(e.instance_path().as_str())))
+                .collect(),
+        }
+    }
+
+    /// The `CallToolResult` tool `name` answers with `outcome`, as `call` would write it; for
+    /// results produced after the call (a task's outcome).
+    pub fn result_of(&self, name: &str, outcome: Result<ToolOutput, Error>) -> Value {
+        let Some(tool) = self.get(name) else {
+            return error_result_in(
+                &self.unknown_tool(name, ErrorKind::Internal),
+                TextForm::Readable,
+                &[],
+            );
+        };
+        match outcome {
+            Ok(output) => self.checked_success(tool, output),
+            Err(e) => error_result_in(&e, tool.spec.text_form, &[]),
+        }
+    }
+
+    fn checked_success(&self, tool: &RegisteredTool, output: ToolOutput) -> Value {
+        let form = tool.spec.text_form;
+        let result = output.in_form(form).into_result();
+        let violations = self.output_violations(tool.spec.name, &result);
+        if violations.is_empty() {
+            return result;
+        }
+        // Clients validate structuredContent; a broken result is our bug, said plainly.
+        error_result_in(
+            &Error::internal(format!(
+                "{} produced a result that breaks its own outputSchema; this is a server bug.",
+                tool.spec.name
+            ))
+            .suggest("Report this to the server's maintainers with the arguments you used.")
+            .with_details(json!({ "violations": violations })),
+            form,
+            &[],
+        )
+    }
+
+    /// The `tools/list` entry for a tool.
+    pub fn descriptor(&self, tool: &RegisteredTool) -> Value {
+        json!({
+            "name": tool.spec.name,
+            "title": tool.spec.title,
+            "description": tool.spec.description,
+            "inputSchema": tool.listed_input_schema,
+            "outputSchema": tool.output_schema,
+            "annotations": tool.spec.annotations.to_value(tool.spec.title),
+        })
+    }
+}
+
+/// Holds a result to the call's budget, keeping room for the warnings and the cache note
+/// added after.
+fn within(
+    output: ToolOutput,
+    budget: usize,
+    call_warnings: &[Value],
+    cache: Option<&(Value, String)>,
+) -> ToolOutput {
+    let all: Vec<Value> = call_warnings
+        .iter()
+        .chain(&output.coded_warnings)
+        .cloned()
+        .collect();
+    // The warnings' lines, and what joins them to the result ("\n\n", "call_warnings":).
+    let reserved = if all.is_empty() {
+        0
+    } else {
+        let text = call_warnings_text(&all).chars().count();
+        text.max(crate::framework::budget::json_chars(&Value::Array(all))) + 20
+    };
+    let noted = cache.map_or(0, |(v, line)| {
+        line.chars()
+            .count()
+            .max(crate::framework::budget::json_chars(v))
+            + 20
+    });
+    crate::framework::budget::enforce(output, budget, reserved + noted)
+}
+
+/// Says in both forms when any upstream answer came from the cache or was shared.
+fn with_cache_note(mut output: ToolOutput, cache: Option<(Value, String)>) -> ToolOutput {
+    if let Some((summary, line)) = cache.filter(|_| output.structured.is_object()) {
+        output.text = format!("{}\n\n{line}", output.text);
+        json::set(&mut output.structured, "cache", summary);
+    }
+    output
+}
+
+/// Adds what the call's reading repaired or noticed to a successful result, in both forms.
+fn with_call_warnings(mut output: ToolOutput, mut call_warnings: Vec<Value>) -> ToolOutput {
+    call_warnings.append(&mut output.coded_warnings);
+    if call_warnings.is_empty() || !output.structured.is_object() {
+        return output;
+    }
+    output.text = format!("{}\n\n{}", output.text, call_warnings_text(&call_warnings));
+    json::set(
+        &mut output.structured,
+        "call_warnings",
+        Value::Array(call_warnings),
+    );
+    output
+}
+
+/// The validators of `spec` (whose schemas parse as `input` and `output`), from the process's
+/// cache when the same schemas were compiled before.
+fn compiled(spec: &ToolSpec, input: &Value, output: &Value) -> Result<Validators, String> {
+    type Cache = Mutex<Vec<((&'static str, &'static str, &'static str), Validators)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    // By content: the same texts compile to the same validators, wherever the constant lives.
+    let key = (spec.name, spec.input_schema, spec.output_schema);
+    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+    if let Some((_, hit)) = lock(cache).iter().find(|(k, _)| *k == key) {
+        return Ok(hit.clone());
+    }
+    let compile = |which: &str, schema: &Value| {
+        jsonschema::draft202012::new(schema)
+            .map(Arc::new)
+            .map_err(|e| format!("{which} schema of {} does not compile: {e}", spec.name))
+    };
+    let made = Validators {
+        input: compile("input", input)?,
+        output: compile("output", output)?,
+    };
+    lock(cache).push((key, made.clone()));
+    Ok(made)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn parse(tool: &str, which: &str, text: &str) -> Result<Value, String> {
+    let schema: Value = crate::json::from_str(text)
+        .map_err(|e| format!("{which} schema of {tool} is not JSON: {e}"))?;
+    if schema.get("type") != Some(&json!("object")) {
+        return Err(format!(
+            "{which} schema of {tool} must have root type \"object\""
+        ));
+    }
+    Ok(schema)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schemas_are_compiled_once_per_process_and_store_tools_come_and_go() {
+        Registry::prepare().unwrap();
+        let without = Registry::available(false).unwrap();
+        assert!(without.get(entrez_data::SPEC.name).is_none());
+        let with = Registry::available(false)
+            .unwrap()
+            .with_store_tools()
+            .unwrap();
+        let names: Vec<&str> = with.tools().iter().map(|t| t.spec.name).collect();
+        let table: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
+        assert_eq!(names, table, "table order");
+        let a = without.get(entrez_query::SPEC.name).unwrap();
+        let b = with.get(entrez_query::SPEC.name).unwrap();
+        let (a, b) = (a.validators().unwrap(), b.validators().unwrap());
+        assert!(Arc::ptr_eq(&a.input, &b.input));
+        assert!(Arc::ptr_eq(&a.output, &b.output));
+    }
+}

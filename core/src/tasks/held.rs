@@ -1,0 +1,468 @@
+//! Calls served as MCP tasks that are not stagings: those that ended at once, those
+//! PubChem answers later, and those that run apart from their request.
+//!
+//! 2025-11-25 makes every call of a task-capable tool a task when the client
+//! asks; a call that ends at once keeps its result here for its caller to
+//! read. A PubChem request that PubChem works on asynchronously (a structure
+//! search, a `pug_rest` path answered with `Waiting` and a ListKey) would hold
+//! its request open for up to a minute and then give up; made a task, the call
+//! waits [`crate::tools::entrez_external::pubchem::listkey::TASK_HANDOFF_MS`] and, if
+//! PubChem is still working, answers with a task that *holds* the call: its
+//! tool, its arguments and the ListKey. Each look at the task once its next
+//! look is due (`tasks/get`, `tasks/result`) runs the same call again with
+//! [`Resume`] set, so that it collects the ListKey once instead of asking
+//! PubChem afresh; when PubChem has the answer the call renders it exactly as
+//! it would have, and that result is kept. PubChem does the work, so nothing
+//! runs between looks: a task nobody polls costs nothing, and looks are spaced
+//! (4 s, growing to 30 s) whatever the client's poll rate. A held call ends as
+//! the call would have, with `pubchem_search_pending` naming the ListKey, after
+//! [`HELD_FOR_MS`].
+//!
+//! A call that may outlast a client's patience with no asynchronous answer to
+//! hold (BioC's full texts: one request per id) runs *apart* when made a task:
+//! the tool, seeing the task, answers [`RUNS_APART`] before it sends anything;
+//! the call is kept held with no ListKey and the edge's carrier (the native
+//! runtime, the Durable Object's alarm) runs it through `Server::carry_on`
+//! ([`carry_on`]) with no request behind it, keeping its result. A look after
+//! [`RUN_RETAKE_MS`] finds the run lost (the process or object running it
+//! stopped) and starts it again, at most [`RUN_STARTS`] times in all; only
+//! calls that spend no NCBI key run apart, since nothing of the caller's
+//! request but the arguments is kept.
+//!
+//! Everything lives in the store's kept results (`staging::store::Kept`), owned
+//! like a dataset, so it reads the same on both edges and survives a restart;
+//! each is charged to its caller's account and the deployment on the ledger
+//! (`staging::ledger::kept`), so that no number of sessions stores without end.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::framework::ToolContext;
+use crate::json;
+use crate::platform::BoxFuture;
+use crate::staging::carrier::Step;
+use crate::staging::ledger::running_until;
+use crate::staging::store::Kept;
+use crate::staging::{account_of, new_dataset_id, owner_of};
+use crate::tasks::task::{Status, Task};
+use crate::tools::entrez_data::staging;
+use serde_json::Value;
+
+/// How long the result of a call that ended at once is kept for its task, ms.
+pub const KEPT_TTL_MS: u64 = 60 * 60 * 1000;
+/// How long a held call waits on PubChem before it ends as the call would have, ms.
+pub const HELD_FOR_MS: u64 = 30 * 60 * 1000;
+/// The first wait between two looks at a held call's ListKey, ms; it grows by half each time.
+pub const LOOK_FIRST_MS: u64 = 4_000;
+/// The longest wait between two looks, ms.
+pub const LOOK_MAX_MS: u64 = 30_000;
+/// How long a call run apart may take before a look counts it lost and starts it again, ms.
+pub const RUN_RETAKE_MS: u64 = 5 * 60 * 1000;
+/// How many times a call run apart is started before it ends as lost.
+pub const RUN_STARTS: u32 = 3;
+/// The code of the error a tool answers, made a task, for a call that runs apart.
+pub const RUNS_APART: &str = "runs_apart";
+
+/// A held call's ListKey, for the call run again to collect instead of asking afresh.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resume {
+    /// The ListKey PubChem named when it took the request.
+    pub listkey: String,
+    /// Polls made for it so far.
+    pub polls: u32,
+    /// When the call was first made, Unix ms.
+    pub since_ms: u64,
+}
+
+/// A call waiting on PubChem, or run apart: what to run again, and when.
+#[derive(Debug, Clone)]
+struct Held {
+    tool: String,
+    arguments: Value,
+    /// PubChem's ListKey; empty for a call run apart.
+    listkey: String,
+    /// Polls of its ListKey so far, the call's own included; a call run apart's starts.
+    polls: u32,
+    next_ms: u64,
+    wait_ms: u64,
+    looked_ms: u64,
+}
+
+impl Held {
+    /// A call run apart has no ListKey (PubChem's are never empty: `waiting_on`).
+    fn runs_apart(&self) -> bool {
+        self.listkey.is_empty()
+    }
+
+    // Read and written by hand: serde's derives would cost the Worker's bundle a
+    // deserializer of their own for seven fields.
+    fn read(v: &Value) -> Option<Held> {
+        let text = |k: &str| v.get(k)?.as_str().map(str::to_string);
+        let number = |k: &str| v.get(k)?.as_u64();
+        Some(Held {
+            tool: text("tool")?,
+            arguments: v.get("arguments")?.clone(),
+            listkey: text("listkey")?,
+            polls: number("polls")? as u32,
+            next_ms: number("next_ms")?,
+            wait_ms: number("wait_ms")?,
+            looked_ms: number("looked_ms")?,
+        })
+    }
+
+    fn write(&self) -> Value {
+        json!({
+            "tool": self.tool,
+            "arguments": self.arguments,
+            "listkey": self.listkey,
+            "polls": self.polls,
+            "next_ms": self.next_ms,
+            "wait_ms": self.wait_ms,
+            "looked_ms": self.looked_ms,
+        })
+    }
+}
+
+/// What a kept entry holds: a `CallToolResult` and when it was kept, a held call, or a held
+/// call its caller cancelled and when. A result never has `done`, `held` or `cancelled` at
+/// its top level; one kept bare (before held calls were) reads as kept when created.
+enum Entry {
+    Result(Value, Option<u64>),
+    Held(Held),
+    Cancelled(u64),
+}
+
+impl Entry {
+    fn read(text: &str) -> Entry {
+        let mut value: Value = crate::json::from_str(text).unwrap_or(Value::Null);
+        if let Some(held) = value.get("held").and_then(Held::read) {
+            return Entry::Held(held);
+        }
+        if let Some(at) = value.get("cancelled") {
+            return Entry::Cancelled(at.as_u64().unwrap_or(0));
+        }
+        match value.get_mut("done").map(Value::take) {
+            Some(result) => Entry::Result(result, value["at"].as_u64()),
+            None => Entry::Result(value, None),
+        }
+    }
+
+    fn write(&self) -> String {
+        match self {
+            Entry::Result(v, at) => json!({ "done": v, "at": at }).to_string(),
+            Entry::Held(h) => json!({ "held": h.write() }).to_string(),
+            Entry::Cancelled(at) => json!({ "cancelled": at }).to_string(),
+        }
+    }
+
+    /// When it last changed, if it says.
+    fn changed_ms(&self) -> Option<u64> {
+        match self {
+            Entry::Result(_, at) => *at,
+            Entry::Held(h) => Some(h.looked_ms),
+            Entry::Cancelled(at) => Some(*at),
+        }
+    }
+}
+
+/// The ListKey of a result that says PubChem is still working (`pubchem_search_pending`), and
+/// the polls made for it.
+pub fn waiting_on(result: &Value) -> Option<(String, u32)> {
+    let error = result.get("structuredContent")?.get("error")?;
+    if error.get("code")? != "pubchem_search_pending" {
+        return None;
+    }
+    let details = error.get("details")?;
+    let polls = details.get("polls").and_then(Value::as_u64).unwrap_or(0);
+    let listkey = details.get("listkey")?.as_str().filter(|k| !k.is_empty())?;
+    Some((listkey.to_string(), polls as u32))
+}
+
+/// Whether a result is a tool's [`RUNS_APART`] answer.
+pub fn runs_apart(result: &Value) -> bool {
+    result
+        .pointer("/structuredContent/error/code")
+        .and_then(Value::as_str)
+        == Some(RUNS_APART)
+}
+
+/// The answer of a tool whose call, made a task, runs apart, where the server has a carrier
+/// to run it; None where it runs in the request as any other. Only for calls that spend no
+/// NCBI key and read nothing of their caller's but the arguments: the run acts for nobody.
+pub fn apart(ctx: &ToolContext<'_>) -> Option<Error> {
+    let carried = ctx.staging.is_some_and(|s| s.carrier.is_some());
+    (ctx.task && carried).then(|| {
+        Error::new(
+            ErrorKind::Internal,
+            "This call runs apart from its request, as a task.",
+        )
+        .with_code(RUNS_APART)
+    })
+}
+
+/// Keeps `tool`'s call with `arguments` to run apart, and asks the carrier to run it.
+pub async fn run_apart(ctx: &ToolContext<'_>, tool: &str, arguments: Value) -> Result<Task> {
+    let now = ctx.platform.now_unix_ms();
+    let held = Held {
+        tool: tool.to_string(),
+        arguments,
+        listkey: String::new(),
+        polls: 1,
+        next_ms: now + RUN_RETAKE_MS,
+        wait_ms: RUN_RETAKE_MS,
+        looked_ms: now,
+    };
+    let task = keep(ctx, new_kept(ctx, now), Entry::Held(held)).await?;
+    start(ctx, &task.id).await;
+    Ok(task)
+}
+
+/// Asks the carrier to run call `id` now. One not asked is started again by a later look.
+async fn start(ctx: &ToolContext<'_>, id: &str) {
+    if let Some(carrier) = ctx.staging.and_then(|s| s.carrier.as_ref()) {
+        let _ = carrier.carry_on(id, 0).await;
+    }
+}
+
+/// Runs call `id` held apart from its request, for the edge's carrier, with no request behind
+/// it (`ctx` is the server's own), and keeps its result unless it ended meanwhile (another
+/// run, a cancel). Idle where there is none to run.
+pub async fn carry_on(ctx: &ToolContext<'_>, id: &str) -> Result<Step> {
+    let store = &staging(ctx)?.store;
+    let now = ctx.platform.now_unix_ms();
+    let Some(kept) = store.kept(id, now).await? else {
+        return Ok(Step::Idle);
+    };
+    let held = match Entry::read(&kept.result) {
+        Entry::Held(h) if h.runs_apart() => h,
+        _ => return Ok(Step::Idle),
+    };
+    let result = ctx.registry.call(ctx, &held.tool, held.arguments).await?;
+    let now = ctx.platform.now_unix_ms();
+    match store.kept(id, now).await? {
+        Some(current) if matches!(Entry::read(&current.result), Entry::Held(_)) => {
+            keep(ctx, kept, Entry::Result(result, Some(now))).await?;
+            Ok(Step::Ended)
+        }
+        _ => Ok(Step::Idle),
+    }
+}
+
+/// Keeps a result of a call made a task that ended at once; returns its new task.
+pub async fn keep_now(ctx: &ToolContext<'_>, result: &Value) -> Result<Task> {
+    let now = ctx.platform.now_unix_ms();
+    keep(
+        ctx,
+        new_kept(ctx, now),
+        Entry::Result(result.clone(), Some(now)),
+    )
+    .await
+}
+
+/// Holds `tool`'s call with `arguments`, which PubChem is still working on under `listkey`.
+pub async fn hold(
+    ctx: &ToolContext<'_>,
+    tool: &str,
+    arguments: Value,
+    (listkey, polls): (String, u32),
+) -> Result<Task> {
+    let now = ctx.platform.now_unix_ms();
+    let held = Held {
+        tool: tool.to_string(),
+        arguments,
+        listkey,
+        polls,
+        next_ms: now + LOOK_FIRST_MS,
+        wait_ms: LOOK_FIRST_MS,
+        looked_ms: now,
+    };
+    keep(ctx, new_kept(ctx, now), Entry::Held(held)).await
+}
+
+fn new_kept(ctx: &ToolContext<'_>, now: u64) -> Kept {
+    Kept {
+        id: new_dataset_id(ctx.platform),
+        owner: owner_of(ctx.request).key,
+        result: String::new(),
+        created_ms: now,
+        expires_ms: now + KEPT_TTL_MS,
+    }
+}
+
+/// Charges `kept` holding `entry` to the caller's account (`staging::ledger::kept`), then
+/// keeps it. Boxed: every way a task is kept shares one copy.
+fn keep<'a>(ctx: &'a ToolContext<'a>, kept: Kept, entry: Entry) -> BoxFuture<'a, Result<Task>> {
+    Box::pin(charge_and_keep(ctx, kept, entry))
+}
+
+async fn charge_and_keep(ctx: &ToolContext<'_>, mut kept: Kept, entry: Entry) -> Result<Task> {
+    kept.result = entry.write();
+    let staging = staging(ctx)?;
+    let now = ctx.platform.now_unix_ms();
+    let account = account_of(ctx.request, &ctx.config.auth);
+    let bytes = kept.result.len() as u64;
+    // A call run apart counts among the calls running until it ends (a start renews it).
+    let running = matches!(&entry, Entry::Held(h) if h.runs_apart()).then_some(now);
+    let charge = (bytes, kept.expires_ms, running_until(running));
+    staging.ledger.keep(&kept.id, &account, charge, now).await?;
+    staging.store.keep(kept.clone()).await?;
+    Ok(task_of(&kept, entry, now))
+}
+
+/// The caller's kept task `id`, if there is one they may see; a held call whose next look is
+/// due looks first.
+pub async fn view(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
+    let now = ctx.platform.now_unix_ms();
+    let Some(kept) = owned(ctx, id, now).await? else {
+        return Ok(None);
+    };
+    match Entry::read(&kept.result) {
+        Entry::Held(held) if now >= held.next_ms && held.runs_apart() => {
+            start_again(ctx, kept, held, now).await.map(Some)
+        }
+        Entry::Held(held) if now >= held.next_ms => look(ctx, kept, held).await.map(Some),
+        entry => Ok(Some(task_of(&kept, entry, now))),
+    }
+}
+
+/// A call run apart that has not ended in [`RUN_RETAKE_MS`] is taken for lost (the process or
+/// object that ran it stopped): it starts again, or after [`RUN_STARTS`] starts ends as lost.
+/// (It writes over what the view read just before, with nothing awaited between: a re-read
+/// here could see no more; the stores have no compare-and-set.)
+async fn start_again(ctx: &ToolContext<'_>, kept: Kept, mut held: Held, now: u64) -> Result<Task> {
+    let again = held.polls < RUN_STARTS;
+    let entry = if again {
+        held.polls += 1;
+        held.next_ms = now + RUN_RETAKE_MS;
+        held.looked_ms = now;
+        Entry::Held(held)
+    } else {
+        let lost = Error::new(
+            ErrorKind::Unavailable,
+            format!(
+                "The server started this call {RUN_STARTS} times and none of the runs ended; it was given up."
+            ),
+        )
+        .with_code("task_lost")
+        .suggest("Call again, without a task, or with fewer ids.");
+        Entry::Result(ctx.registry.result_of(&held.tool, Err(lost)), Some(now))
+    };
+    let id = kept.id.clone();
+    let task = keep(ctx, kept, entry).await?;
+    if again {
+        start(ctx, &id).await;
+    }
+    Ok(task)
+}
+
+/// The caller's kept entry `id`, if they own it.
+async fn owned(ctx: &ToolContext<'_>, id: &str, now: u64) -> Result<Option<Kept>> {
+    let owner = owner_of(ctx.request).key;
+    let kept = staging(ctx)?.store.kept(id, now).await?;
+    Ok(kept.filter(|k| k.owner == owner))
+}
+
+/// Runs a held call again to collect its ListKey once, and keeps what it then stands at,
+/// unless the entry changed meanwhile (another look, a cancel): an ended task stays ended.
+/// (Two looks at the very same moment may both ask PubChem; the store has no compare-and-set.)
+async fn look(ctx: &ToolContext<'_>, kept: Kept, mut held: Held) -> Result<Task> {
+    let looked_before = held.looked_ms;
+    let resumed = ToolContext {
+        progress: None,
+        cache_log: Default::default(),
+        task: true,
+        resume: Some(Resume {
+            listkey: held.listkey.clone(),
+            polls: held.polls,
+            since_ms: kept.created_ms,
+        }),
+        ..*ctx
+    };
+    // Not boxed: a boxed copy would repeat the whole call's state machine in the bundle.
+    let arguments = held.arguments.clone();
+    let result = ctx.registry.call(&resumed, &held.tool, arguments).await?;
+    let now = ctx.platform.now_unix_ms();
+    let entry = match waiting_on(&result) {
+        Some((listkey, polls)) if now < kept.created_ms + HELD_FOR_MS => {
+            held.listkey = listkey;
+            held.polls = polls;
+            held.wait_ms = (held.wait_ms + held.wait_ms / 2).min(LOOK_MAX_MS);
+            held.next_ms = now + held.wait_ms;
+            held.looked_ms = now;
+            Entry::Held(held)
+        }
+        _ => Entry::Result(result, Some(now)),
+    };
+    if let Some(changed) = changed(ctx, &kept.id, looked_before, now).await? {
+        return Ok(changed);
+    }
+    keep(ctx, kept, entry).await
+}
+
+/// The task as it now stands if held entry `id` changed since its look or start at
+/// `looked_before` (another look, a run's end, a cancel): what ended stays ended.
+async fn changed(
+    ctx: &ToolContext<'_>,
+    id: &str,
+    looked_before: u64,
+    now: u64,
+) -> Result<Option<Task>> {
+    let Some(current) = owned(ctx, id, now).await? else {
+        return Ok(None);
+    };
+    let entry = Entry::read(&current.result);
+    Ok(
+        (!matches!(&entry, Entry::Held(h) if h.looked_ms == looked_before))
+            .then(|| task_of(&current, entry, now)),
+    )
+}
+
+/// Cancels the caller's held call `id`; its task, cancelled, if it was one (None for a
+/// staging's task or anything else).
+pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
+    let now = ctx.platform.now_unix_ms();
+    match owned(ctx, id, now).await? {
+        Some(kept) if matches!(Entry::read(&kept.result), Entry::Held(_)) => {
+            keep(ctx, kept, Entry::Cancelled(now)).await.map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+fn task_of(kept: &Kept, entry: Entry, now: u64) -> Task {
+    let updated_ms = entry.changed_ms().unwrap_or(kept.created_ms);
+    let (status, message, result) = match entry {
+        Entry::Result(v, _) => (Status::Completed, None, Some(v)),
+        Entry::Held(h) if h.runs_apart() => (
+            Status::Working,
+            Some(format!(
+                "running apart from its request ({} start(s)); {} s since the last",
+                h.polls,
+                now.saturating_sub(h.looked_ms) / 1000
+            )),
+            None,
+        ),
+        Entry::Held(h) => (
+            Status::Working,
+            Some(format!(
+                "PubChem is still working on it (ListKey {}, polled {} time(s)); the next look is in {} s",
+                h.listkey,
+                h.polls,
+                h.next_ms.saturating_sub(now).div_ceil(1000)
+            )),
+            None,
+        ),
+        Entry::Cancelled(_) => (
+            Status::Cancelled,
+            Some("cancelled by its caller; its answer was not collected".to_string()),
+            None,
+        ),
+    };
+    Task {
+        id: kept.id.clone(),
+        status,
+        message,
+        created_ms: kept.created_ms,
+        updated_ms: updated_ms.max(kept.created_ms),
+        ttl_ms: kept.expires_ms.saturating_sub(kept.created_ms),
+        result,
+    }
+}

@@ -1,0 +1,203 @@
+//! A staging as an MCP task (see [`crate::tasks::task`]).
+//!
+//! The task of a `fetch_and_stage` is its dataset: the task id is the
+//! `data_access_id`, the task belongs to whoever owns the dataset (the same
+//! identity, session, key hash or handle), and its status follows the
+//! dataset's: `working` while it loads, `completed` once complete, `cancelled`
+//! when its caller stopped it, and a tool error (`failed` in 2025-11-25) when
+//! staging stopped. A staging that was a task keeps the result its last step
+//! returned, so the outcome a client polls for is what the call would have
+//! returned; any other dataset is described as it stands. A task that is not a
+//! staging (a call that ended at once, a PubChem answer that comes later) is
+//! kept under an id of its own (see [`crate::tasks::held`]).
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::framework::Registry;
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
+use crate::json;
+use crate::platform::BoxFuture;
+use crate::staging::store::{DatasetInfo, Kept, Status as Stored, CANCELLED};
+use crate::staging::{owner_of, Staging};
+use crate::tasks::held;
+use crate::tasks::task::{Status, Task};
+use crate::tools::entrez_data::cursor::carried;
+use crate::tools::entrez_data::{ending, owned_dataset, render, staging, SPEC};
+use serde_json::Value;
+
+/// The caller's task `id`, if there is one they may see. Boxed: every task method and
+/// answer reads it, and one copy of its code serves them all.
+pub fn view<'a>(ctx: &'a ToolContext<'a>, id: &'a str) -> BoxFuture<'a, Result<Option<Task>>> {
+    Box::pin(look_up(ctx, id))
+}
+
+async fn look_up(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
+    let staging = staging(ctx)?;
+    let now = ctx.platform.now_unix_ms();
+    match owned_dataset(ctx, id).await {
+        Ok(info) => {
+            let kept = staging.store.kept(id, now).await?;
+            Ok(Some(of_dataset(ctx.registry, &info, kept)))
+        }
+        Err(e) if e.kind == ErrorKind::NotFound => held::view(ctx, id).await,
+        Err(e) => Err(e),
+    }
+}
+
+/// The caller's stagings as tasks, newest first.
+pub async fn list(ctx: &ToolContext<'_>) -> Result<Vec<Task>> {
+    let staging = staging(ctx)?;
+    let owner = owner_of(ctx.request);
+    if !owner.can_list() {
+        return Ok(Vec::new());
+    }
+    let datasets = staging.store.list(&owner.key).await?;
+    Ok(datasets
+        .iter()
+        .map(|d| of_dataset(ctx.registry, d, None))
+        .map(|mut t| {
+            // A list says where each stands; the outcome is tasks/result's.
+            t.result = None;
+            t
+        })
+        .collect())
+}
+
+/// Stops the caller's task `id` if it is working: the task as it then stands, and whether
+/// this stopped it (false for one that had ended); None for no task of the caller's.
+pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<(Task, bool)>> {
+    // A held call first, before any view: a view could look (ask PubChem) or start a call
+    // run apart again, which a cancel has no use for.
+    if let Some(cancelled) = held::cancel(ctx, id).await? {
+        return Ok(Some((cancelled, true)));
+    }
+    let Some(task) = view(ctx, id).await? else {
+        return Ok(None);
+    };
+    if task.status.terminal() {
+        return Ok(Some((task, false)));
+    }
+    let staging = staging(ctx)?;
+    let now = ctx.platform.now_unix_ms();
+    staging.store.cancel(id, now).await?;
+    let info = owned_dataset(ctx, id).await?;
+    // One cancelled between two steps runs no more: its slot among the stagings running frees
+    // now (one cancelled mid-step frees it as the step ends).
+    if matches!(info.status, Stored::Failed(_)) {
+        let _ = staging
+            .ledger
+            .record(id, info.bytes, info.expires_ms, 0)
+            .await;
+    }
+    let kept = staging.store.kept(id, now).await?;
+    Ok(Some((of_dataset(ctx.registry, &info, kept), true)))
+}
+
+/// Keeps the outcome of a staging task's last step under its dataset's id.
+pub async fn keep_final(
+    staging: &Staging,
+    registry: &Registry,
+    now: u64,
+    info: &DatasetInfo,
+    outcome: Result<ToolOutput>,
+) -> Result<()> {
+    let result = registry.result_of(SPEC.name, outcome);
+    let kept = Kept {
+        id: info.id.clone(),
+        owner: info.owner.clone(),
+        result: result.to_string(),
+        created_ms: now,
+        expires_ms: info.expires_ms.max(now + held::KEPT_TTL_MS),
+    };
+    staging.store.keep(kept).await
+}
+
+fn of_dataset(registry: &Registry, info: &DatasetInfo, kept: Option<Kept>) -> Task {
+    let carried = carried(&info.status);
+    let remaining = carried.as_ref().map(|r| r.work.remaining());
+    let (status, message) = match (&info.status, remaining) {
+        (Stored::Loading, _) => (
+            Status::Working,
+            format!("{} records staged so far", info.records),
+        ),
+        (Stored::Partial(_), Some(left)) => (
+            Status::Working,
+            match carried.and_then(|r| r.fault) {
+                Some(paused) => format!(
+                    "{} records staged, {left} to go; {}",
+                    info.records,
+                    paused.describe()
+                ),
+                None => format!("{} records staged, {left} to go", info.records),
+            },
+        ),
+        (Stored::Complete, _) => (
+            Status::Completed,
+            format!("{} records staged", info.records),
+        ),
+        (Stored::Failed(reason), _) if reason == CANCELLED => (Status::Cancelled, reason.clone()),
+        (Stored::Failed(reason), _) => (Status::Failed, reason.clone()),
+        (Stored::Partial(_), None) => (
+            Status::Failed,
+            "stopped by a passing fault; fetch_and_stage with this data_access_id continues it"
+                .to_string(),
+        ),
+    };
+    let result = match status {
+        Status::Working | Status::Cancelled => None,
+        _ => Some(match kept {
+            Some(k) => serde_json::from_str(&k.result).unwrap_or(Value::Null),
+            None => registry.result_of(SPEC.name, described(info, status)),
+        }),
+    };
+    Task {
+        id: info.id.clone(),
+        status: if status == Status::Failed {
+            Status::Completed
+        } else {
+            status
+        },
+        message: Some(message),
+        created_ms: info.created_ms,
+        updated_ms: info.updated_ms,
+        ttl_ms: info.expires_ms.saturating_sub(info.created_ms),
+        result,
+    }
+}
+
+/// A dataset whose staging ended, as a `fetch_and_stage` result (none was kept for it).
+fn described(info: &DatasetInfo, status: Status) -> Result<ToolOutput> {
+    if status == Status::Failed {
+        let reason = info.status.reason().unwrap_or("staging stopped");
+        return Err(ending::failed(
+            Error::new(ErrorKind::Upstream, format!("{reason}.")).with_code("staging_failed"),
+            &info.id,
+            info.records,
+        ));
+    }
+    let layout = crate::staging::layouts::layout_for(&info.database);
+    let mut structured = render::dataset(info);
+    structured["operation"] = json!("fetch_and_stage");
+    structured["resource_uri"] = json!(crate::tools::entrez_data::schema_uri(&info.id));
+    structured["available"] = Value::Null;
+    structured["truncated"] = json!(false);
+    structured["batches"] = json!(0);
+    structured["remaining"] = json!(0);
+    structured["next_call"] = Value::Null;
+    structured["example_queries"] = render::examples(layout.examples);
+    structured["warnings"] = json!(crate::tools::entrez_data::status_warnings(info));
+    let text = format!(
+        "Dataset {} holds {} {} records ({} layout, {} rows, {} bytes, expires {}).\nTables: {}.\nQuery it: entrez_data operation query, data_access_id \"{}\", sql e.g. {}",
+        info.id,
+        render::thousands(info.records),
+        info.database,
+        layout.name,
+        render::thousands(info.rows),
+        render::thousands(info.bytes),
+        crate::staging::iso8601(info.expires_ms),
+        render::table_counts(info),
+        info.id,
+        layout.examples[0].sql,
+    );
+    Ok(ToolOutput::new(structured, text).with_content(ending::dataset_link(info, layout)))
+}

@@ -1,0 +1,248 @@
+//! `oa_service`: PMC's OA web service, by id, as a listing, or as its identification.
+//!
+//! The service answers every request with one `<OA>` document: records (each with its
+//! citation, license and download links) and, past 1,000 records, a `<resumption>` link
+//! whose token fetches the next page; an `<error code="…">` when the request is wrong or
+//! the article is not Open Access; and, for the bare base URL, the identification (formats,
+//! record counts, earliest and latest update). One reader takes all of them.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::framework::shape::Kind;
+use crate::framework::view::View;
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
+use crate::json;
+use crate::parse::pmc_oa::parse_oa;
+use crate::tools::entrez_external::call::OaService;
+use crate::tools::entrez_external::client::ExternalClient;
+use crate::tools::entrez_external::fit;
+use crate::tools::entrez_external::fit::List;
+use crate::tools::entrez_external::plan::Service;
+use crate::tools::entrez_external::pmc::http_error;
+use crate::tools::entrez_external::pmc::plan as pmc_plan;
+use crate::tools::entrez_external::render;
+use crate::validation::codes;
+use serde_json::Value;
+
+fn unreadable() -> Error {
+    Error::new(
+        ErrorKind::Upstream,
+        "The PMC OA web service sent a reply that is neither records, an identification nor an error.",
+    )
+    .with_code("pmc_unreadable")
+    .suggest("Retry later; the service may be under maintenance.")
+}
+
+/// The sentence for an OA error code, saying what it means and what to do.
+pub fn oa_error_sentence(id: &str, code: &str, message: &str) -> String {
+    match code {
+        "idIsNotOpenAccess" => format!("{id} is in PMC but not in the Open Access subset, so PMC offers no package or PDF to download; read it on the PMC website, or fetch what NCBI allows with entrez_query (operation fetch, database pmc)."),
+        "idDoesNotExist" => format!("{id} is not a PMC article; check the PMCID, or convert a PMID or DOI with operation id_convert first."),
+        _ => format!("{id}: {code}{}", if message.is_empty() { String::new() } else { format!(" ({message})") }),
+    }
+}
+
+/// oa_service: one request per PMCID; or one listing page; or the identification.
+pub async fn oa_service(
+    ctx: &ToolContext<'_>,
+    request: &OaService,
+    view: &View,
+) -> Result<ToolOutput> {
+    if request.ids.is_empty() {
+        return listing(ctx, request).await;
+    }
+    let client = ExternalClient::new(ctx, Service::Pmc)?;
+    let ids: Vec<String> = request
+        .ids
+        .iter()
+        .map(|i| pmc_plan::normalize_pmcid(i))
+        .collect::<Result<_>>()?;
+    let mut records = Vec::new();
+    for id in &ids {
+        let reply = client
+            .send(&pmc_plan::oa_service(
+                ctx.config,
+                id,
+                request.format.as_deref(),
+            ))
+            .await?;
+        if reply.status != 200 {
+            let e = http_error("PMC OA web service", &reply, id);
+            records.push(json!({"id": id, "open_access": false, "links": [], "error": {"code": "http_error", "message": e.message}}));
+            continue;
+        }
+        let answer = parse_oa(&reply.body).map_err(|_| unreadable())?;
+        records.push(match (answer.records.into_iter().next(), answer.error) {
+            (_, Some((code, message))) => json!({
+                "id": id, "open_access": false, "links": [],
+                "error": {"code": code, "message": oa_error_sentence(id, &code, &message), "service_message": message},
+            }),
+            (Some(mut r), None) => {
+                json::set(&mut r, "open_access", json!(true));
+                if r["id"].is_null() {
+                    json::set(&mut r, "id", json!(id));
+                }
+                r
+            }
+            (None, None) => json!({"id": id, "open_access": false, "links": [],
+                "error": {"code": "noRecord", "message": format!("The OA service returned no record for {id}.")}}),
+        });
+    }
+    let available = records.iter().filter(|r| r["open_access"] == true).count();
+    if available == 0 {
+        return Err(none_available(records));
+    }
+    let warnings: Vec<String> = records
+        .iter()
+        .filter_map(|r| r["error"]["message"].as_str().map(String::from))
+        .chain(client.warnings())
+        .collect();
+    let structured = json!({
+        "service": "pmc", "operation": "oa_service", "count": records.len(), "open_access": available,
+        "records": records, "warnings": warnings,
+    });
+    let list = List {
+        key: "records",
+        kind: Kind::Other,
+        noun: "records",
+        keep: &["id", "open_access", "links"],
+        unlisted: &[],
+    };
+    let extra: Vec<(&str, Value)> = request
+        .format
+        .iter()
+        .map(|f| ("format", json!(f)))
+        .collect();
+    Ok(fit::listed(
+        structured,
+        list,
+        view,
+        render::oa_service,
+        None,
+        |left| fit::pmc_ids("oa_service", left, &extra),
+    ))
+}
+
+fn none_available(records: Vec<Value>) -> Error {
+    let codes: Vec<&str> = records
+        .iter()
+        .filter_map(|r| r["error"]["code"].as_str())
+        .collect();
+    let all_same = codes.windows(2).all(|w| w[0] == w[1]);
+    let code = match codes.first() {
+        Some(&"idIsNotOpenAccess") if all_same => "pmc_not_open_access",
+        Some(&"idDoesNotExist") if all_same => "pmc_id_not_found",
+        _ => "pmc_oa_unavailable",
+    };
+    let sentences: Vec<&str> = records
+        .iter()
+        .filter_map(|r| r["error"]["message"].as_str())
+        .collect();
+    let kind = if code == "pmc_id_not_found" {
+        ErrorKind::NotFound
+    } else {
+        ErrorKind::Upstream
+    };
+    let e = Error::new(kind, sentences.join(" ")).with_code(code);
+    let e = match code {
+        "pmc_not_open_access" => e
+            .suggest("Read the article on pmc.ncbi.nlm.nih.gov, or fetch it with entrez_query (operation fetch, database pmc) where the publisher allows.")
+            .suggest("Only articles in the PMC Open Access subset have downloadable packages and PDFs here."),
+        "pmc_id_not_found" => e.suggest("Convert PMIDs or DOIs to PMCIDs with operation id_convert first."),
+        _ => e.suggest("Retry later."),
+    };
+    e.with_details(json!({"records": records}))
+}
+
+/// A listing page (by dates or resumption token), or the identification.
+async fn listing(ctx: &ToolContext<'_>, request: &OaService) -> Result<ToolOutput> {
+    let client = ExternalClient::new(ctx, Service::Pmc)?;
+    let reply = client
+        .send(&pmc_plan::oa_listing(ctx.config, request))
+        .await?;
+    if reply.status != 200 {
+        return Err(http_error("PMC OA web service", &reply, "the listing")
+            .suggest("Dates are YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (Bethesda time); a resumption_token comes from the previous page."));
+    }
+    let answer = parse_oa(&reply.body)?;
+    if let Some((code, message)) = answer.error {
+        return Err(Error::new(
+            ErrorKind::Upstream,
+            format!("The PMC OA web service refused the listing: {code}{}.", if message.is_empty() { String::new() } else { format!(" ({message})") }),
+        )
+        .with_code("pmc_oa_refused")
+        .suggest("Check from/until (YYYY-MM-DD[ HH:MM:SS]) and format (tgz or pdf), or take a fresh resumption_token."));
+    }
+    let mut warnings = client.warnings();
+    let records: Vec<Value> = answer
+        .records
+        .into_iter()
+        .map(|mut r| {
+            // A listing holds Open Access records only.
+            json::set(&mut r, "open_access", json!(true));
+            r
+        })
+        .collect();
+    let answer_records = records;
+    let mut structured = json!({
+        "service": "pmc", "operation": "oa_service", "count": answer_records.len(),
+        "open_access": answer_records.len(), "records": answer_records,
+    });
+    if let Some(total) = answer.total {
+        json::set(&mut structured, "total", json!(total));
+    }
+    let mut capped = None;
+    if let Some(token) = &answer.resumption_token {
+        json::set(&mut structured, "resumption_token", json!(token));
+        let message = format!(
+            "The OA service returns 1,000 records per page{}; the next page is {{\"operation\":\"oa_service\",\"resumption_token\":\"{token}\"}}.",
+            answer.total.map(|t| format!(" of {t}")).unwrap_or_default()
+        );
+        warnings.push(message.clone());
+        capped = Some(message);
+    }
+    if let Some(ident) = answer.identification {
+        json::set(&mut structured, "identification", ident);
+    }
+    json::set(&mut structured, "warnings", json!(warnings));
+    let text = render::oa_service(&structured);
+    let mut out = render::output(structured, text, None);
+    if let Some(m) = capped {
+        out = out.with_warning(codes::RESULTS_CAPPED, "$.resumption_token", m);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_a_listing_page_an_identification_and_an_error_read_as_one_reply() {
+        // NCBI's sample record reply (OA web service page).
+        let record = br#"<OA><responseDate>2019-01-28 10:41:16</responseDate><request id="PMC5334499">https://www.ncbi.nlm.nih.gov/utils/oa/oa.fcgi?id=PMC5334499</request><records returned-count="1" total-count="1"><record id="PMC5334499" citation="World J Radiol. 2017 Feb 28; 9(2):27-33" license="CC BY-NC" retracted="no"><link format="tgz" updated="2017-03-17 13:10:45" href="ftp://ftp.ncbi.nlm.nih.gov/pub/pmc/oa_package/8e/71/PMC5334499.tar.gz"/><link format="pdf" updated="2017-03-03 06:05:17" href="ftp://ftp.ncbi.nlm.nih.gov/pub/pmc/oa_pdf/8e/71/WJR-9-27.PMC5334499.pdf"/></record></records></OA>"#;
+        let r = parse_oa(record).unwrap();
+        assert_eq!(r.records.len(), 1);
+        assert_eq!(r.records[0]["links"].as_array().unwrap().len(), 2);
+        assert_eq!(r.total, Some(1));
+        assert!(r.resumption_token.is_none() && r.error.is_none());
+        // A page with the documented resumption link.
+        let page = br#"<OA><records returned-count="1000" total-count="1102623"><record id="PMC1" citation="c" license="CC BY" retracted="no"><link format="tgz" href="ftp://x/1.tar.gz"/></record></records><resumption><link token="1102623!20130101000000!!!a1e8c64fd7952a09" href="https://www.ncbi.nlm.nih.gov/pmc/utils/oa/oa.fcgi?resumptionToken=1102623!20130101000000!!!a1e8c64fd7952a09"/></resumption></OA>"#;
+        let p = parse_oa(page).unwrap();
+        assert_eq!(
+            p.resumption_token.as_deref(),
+            Some("1102623!20130101000000!!!a1e8c64fd7952a09")
+        );
+        assert_eq!(p.total, Some(1102623));
+        assert_eq!(p.records[0]["links"].as_array().unwrap().len(), 1);
+        // The identification reply (OA web service page, sample).
+        let ident = br#"<OA><responseDate>2019-01-28 12:13:23</responseDate><request>https://www.ncbi.nlm.nih.gov/pmc/utils/oa/oa.fcgi</request><repositoryName>PubMed Central Open Access FTP Repository</repositoryName><formats><format>tgz</format><format>pdf</format></formats><records> <count format="tgz">2305124</count> <count format="pdf">554142</count> <earliest>1970-01-01 00:00:00</earliest> <latest>2019-01-28 11:16:33</latest> </records></OA>"#;
+        let i = parse_oa(ident).unwrap().identification.unwrap();
+        assert_eq!(i["formats"], json!(["tgz", "pdf"]));
+        assert_eq!(i["counts"]["tgz"], 2305124);
+        assert_eq!(i["latest"], "2019-01-28 11:16:33");
+        let e = parse_oa(br#"<OA><error code="idIsNotOpenAccess">identifier 'PMC1' is not Open Access</error></OA>"#).unwrap();
+        assert_eq!(e.error.unwrap().0, "idIsNotOpenAccess");
+        assert!(parse_oa(b"<html/>").is_err());
+    }
+}

@@ -1,0 +1,219 @@
+//! PMC request building: the ID Converter, the OA web service and the citation exporter,
+//! each a GET with query parameters and NCBI's `tool`/`email` identification.
+
+use crate::config::Config;
+use crate::error::Error;
+use crate::net::{form_encode, HttpCall};
+use crate::tools::entrez_external::call::{Bioc, IdConvert, OaService};
+use crate::tools::entrez_external::plan::get_call;
+use crate::tools::entrez_external::plan::invalid;
+use crate::tools::entrez_external::plan::PMC_TIMEOUT_MS;
+
+/// PMC article id kinds, as the ID Converter names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdType {
+    /// PMC3531190 (or a bare number when declared).
+    Pmcid,
+    /// 23193287.
+    Pmid,
+    /// 10.1093/nar/gks1195.
+    Doi,
+    /// Author manuscript id, e.g. NIHMS1677310.
+    Mid,
+}
+
+impl IdType {
+    /// The `idtype` value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IdType::Pmcid => "pmcid",
+            IdType::Pmid => "pmid",
+            IdType::Doi => "doi",
+            IdType::Mid => "mid",
+        }
+    }
+
+    /// Reads an `idtype` value.
+    pub fn parse(s: &str) -> Option<IdType> {
+        Some(match s {
+            "pmcid" => IdType::Pmcid,
+            "pmid" => IdType::Pmid,
+            "doi" => IdType::Doi,
+            "mid" => IdType::Mid,
+            _ => return None,
+        })
+    }
+
+    /// The kind an id's shape shows, as the ID Converter's auto-detection would see it.
+    pub fn detect(id: &str) -> IdType {
+        let upper = id.to_ascii_uppercase();
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+        if let Some(rest) = upper.strip_prefix("PMC") {
+            if digits(rest) {
+                return IdType::Pmcid;
+            }
+        }
+        if id.bytes().all(|b| b.is_ascii_digit()) {
+            IdType::Pmid
+        } else if id.starts_with("10.") && id.contains('/') {
+            IdType::Doi
+        } else {
+            IdType::Mid
+        }
+    }
+}
+
+fn identification(config: &Config, pairs: &mut Vec<(String, String)>) {
+    pairs.push(("tool".into(), config.tool.clone()));
+    if let Some(email) = &config.email {
+        pairs.push(("email".into(), email.clone()));
+    }
+}
+
+fn query_url(base: &str, pairs: &[(String, String)]) -> String {
+    format!("{base}?{}", form_encode(pairs))
+}
+
+/// One ID Converter request for up to 200 ids of one type.
+pub fn id_convert(config: &Config, call: &IdConvert) -> Result<(HttpCall, IdType), Error> {
+    let ids = &call.ids;
+    let idtype = match call.idtype {
+        Some(t) => t,
+        None => {
+            let first = IdType::detect(ids.first().map(String::as_str).unwrap_or_default());
+            let other = ids
+                .iter()
+                .find(|i| IdType::detect(i) != first)
+                .map(String::as_str)
+                .unwrap_or_default();
+            return Err(invalid(format!(
+                "The ID Converter takes ids of one type per call, but \"{}\" looks like a {} and \"{other}\" like a {}.",
+                ids.first().map(String::as_str).unwrap_or_default(),
+                first.as_str(),
+                IdType::detect(other).as_str()
+            ))
+            .suggest("Split the ids by type (pmcid, pmid, doi, mid) and make one call per type, or set idtype."));
+        }
+    };
+    let mut pairs = vec![
+        ("ids".to_string(), ids.join(",")),
+        ("idtype".to_string(), idtype.as_str().to_string()),
+    ];
+    // versions=no and showaiid=yes are the documented values that change the reply.
+    match call.versions {
+        Some(false) => pairs.push(("versions".into(), "no".into())),
+        Some(true) => pairs.push(("versions".into(), "yes".into())),
+        None => {}
+    }
+    if let Some(show) = call.showaiid {
+        pairs.push(("showaiid".into(), if show { "yes" } else { "no" }.into()));
+    }
+    pairs.push(("format".to_string(), call.format.clone()));
+    identification(config, &mut pairs);
+    Ok((
+        get_call(query_url(&config.pmc_idconv_url, &pairs), PMC_TIMEOUT_MS),
+        idtype,
+    ))
+}
+
+/// A PMCID in the OA service's form (`PMC` + digits), or an error naming the bad id.
+pub fn normalize_pmcid(id: &str) -> Result<String, Error> {
+    let upper = id.trim().to_ascii_uppercase();
+    let digits = upper.strip_prefix("PMC").unwrap_or(&upper);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(
+            invalid(format!("\"{id}\" is not a PMCID (PMC followed by digits)."))
+                .suggest("Convert PMIDs and DOIs to PMCIDs first with operation id_convert."),
+        );
+    }
+    Ok(format!("PMC{digits}"))
+}
+
+/// One OA web service request: `oa.fcgi?id=PMC...` (with `format` when a download kind is named).
+pub fn oa_service(config: &Config, pmcid: &str, format: Option<&str>) -> HttpCall {
+    let mut pairs = vec![("id".to_string(), pmcid.to_string())];
+    if let Some(f) = format {
+        pairs.push(("format".into(), f.to_string()));
+    }
+    identification(config, &mut pairs);
+    get_call(query_url(&config.pmc_oa_url, &pairs), PMC_TIMEOUT_MS)
+}
+
+/// An OA listing: records updated between `from` and `until` (optionally of one `format`), or
+/// the page a `resumptionToken` names; with none of them, the service's identification.
+pub fn oa_listing(config: &Config, call: &OaService) -> HttpCall {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    match &call.resumption_token {
+        Some(token) => pairs.push(("resumptionToken".into(), token.clone())),
+        None => {
+            for (k, v) in [
+                ("from", &call.from),
+                ("until", &call.until),
+                ("format", &call.format),
+            ] {
+                if let Some(v) = v {
+                    pairs.push((k.into(), v.clone()));
+                }
+            }
+        }
+    }
+    if pairs.is_empty() {
+        return get_call(config.pmc_oa_url.clone(), PMC_TIMEOUT_MS);
+    }
+    identification(config, &mut pairs);
+    get_call(query_url(&config.pmc_oa_url, &pairs), PMC_TIMEOUT_MS)
+}
+
+/// One BioC API request: `<base>/BioC_<format>/<id>/<encoding>`.
+pub fn bioc(config: &Config, call: &Bioc, id: &str) -> HttpCall {
+    let base = config.pmc_bioc_url.trim_end_matches('/');
+    get_call(
+        format!(
+            "{base}/BioC_{}/{}/{}",
+            call.format,
+            crate::tools::entrez_external::pubchem::request::path_segment(id),
+            call.encoding
+        ),
+        PMC_TIMEOUT_MS,
+    )
+}
+
+/// The `format` sent for a requested export format: nbib is MEDLINE text, BibTeX is built from CSL JSON.
+pub fn ctxp_format(requested: &str) -> &'static str {
+    match requested {
+        "csl" | "bibtex" => "csl",
+        "ris" => "ris",
+        "medline" | "nbib" => "medline",
+        _ => "citation",
+    }
+}
+
+/// The id as the citation exporter takes it: digits (PMC's prefix dropped for the pmc database).
+pub fn ctxp_id(database: &str, id: &str) -> Result<String, Error> {
+    let trimmed = id.trim();
+    let digits = if database == "pmc" {
+        let upper = trimmed.to_ascii_uppercase();
+        upper.strip_prefix("PMC").unwrap_or(&upper).to_string()
+    } else {
+        trimmed.to_string()
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(invalid(format!(
+            "\"{id}\" is not a {} id.",
+            if database == "pmc" { "PMCID" } else { "PMID" }
+        ))
+        .suggest("Use PMIDs with database pubmed and PMCIDs with database pmc; convert DOIs with id_convert first."));
+    }
+    Ok(digits)
+}
+
+/// One citation exporter request: `<base>/<database>/?format=...&id=...`.
+pub fn citation_export(config: &Config, database: &str, format: &str, id: &str) -> HttpCall {
+    let mut pairs = vec![
+        ("format".to_string(), ctxp_format(format).to_string()),
+        ("id".to_string(), id.to_string()),
+    ];
+    identification(config, &mut pairs);
+    let base = format!("{}/{database}/", config.pmc_ctxp_url.trim_end_matches('/'));
+    get_call(query_url(&base, &pairs), PMC_TIMEOUT_MS)
+}

@@ -1,0 +1,239 @@
+//! From validated `entrez_query` arguments to E-utilities requests, as pure data.
+//!
+//! Every default an assistant would otherwise have to know lives here: the
+//! database defaults to pubmed, names are lower-cased, each database gets the
+//! richest format NCBI offers that this server parses, and history-server
+//! pairs replace id lists wherever NCBI accepts them.
+
+use crate::entrez::{databases, EutilsRequest, Utility};
+use crate::tools::entrez_query::call::{
+    CitationMatch, Dates, Fetch, GlobalQuery, Info, Link, LinkMode, Post, Records, ReplyMode,
+    Search, Spell, Summary, Version,
+};
+
+/// Default number of ids a search returns.
+pub const DEFAULT_SEARCH_RETMAX: u64 = 20;
+/// Default number of records fetched or summarised from a history set.
+pub const DEFAULT_RECORDS: u64 = 20;
+/// Most records one fetch call asks for (the most a result can show, `max_records` 500).
+pub const MAX_FETCH_RECORDS: u64 = 500;
+
+pub use crate::parse::records::Format;
+
+/// Adds `id=` or the `WebEnv`/`query_key` pair (and its page, when it has one).
+fn with_records(req: EutilsRequest, records: &Records) -> EutilsRequest {
+    match records {
+        Records::Ids { ids } => req.param("id", ids.join(",")),
+        Records::History {
+            webenv,
+            query_key,
+            retstart,
+            retmax,
+        } => req
+            .param("WebEnv", webenv)
+            .param("query_key", query_key.to_string())
+            .opt("retstart", retstart.map(|n| n.to_string()))
+            .opt("retmax", retmax.map(|n| n.to_string())),
+    }
+}
+
+fn with_dates(req: EutilsRequest, dates: &Dates) -> EutilsRequest {
+    req.opt("datetype", dates.datetype.as_deref())
+        .opt("mindate", dates.mindate.as_deref())
+        .opt("maxdate", dates.maxdate.as_deref())
+        .opt("reldate", dates.reldate.map(|d| d.to_string()))
+}
+
+/// `version=2.0` when the call asks for it; nothing for NCBI's own 1.0.
+fn with_version(req: EutilsRequest, version: Option<Version>) -> EutilsRequest {
+    req.opt("version", (version == Some(Version::V2)).then_some("2.0"))
+}
+
+/// `retmode=json` when the call asks for JSON; XML is NCBI's default.
+fn with_reply_mode(req: EutilsRequest, mode: ReplyMode) -> EutilsRequest {
+    req.opt("retmode", (mode == ReplyMode::Json).then_some("json"))
+}
+
+/// einfo: all databases, or one database's fields and links.
+pub fn info(call: &Info) -> EutilsRequest {
+    let req = EutilsRequest::new(Utility::Info).opt("db", call.database.as_deref());
+    with_reply_mode(with_version(req, call.version), call.retmode)
+}
+
+/// esearch with every documented option.
+pub fn search(call: &Search) -> EutilsRequest {
+    let mut req = EutilsRequest::new(Utility::Search)
+        .param("db", &call.database)
+        .opt("term", call.term.as_deref())
+        .opt("WebEnv", call.webenv.as_deref())
+        .opt("query_key", call.query_key.map(|k| k.to_string()))
+        .opt("field", call.field.as_deref())
+        .opt("sort", call.sort.as_deref());
+    req = with_dates(req, &call.dates)
+        .param("retstart", call.retstart.to_string())
+        .param("retmax", call.retmax.to_string())
+        .opt("idtype", call.idtype.as_deref())
+        .opt("rettype", call.rettype.as_deref());
+    if call.usehistory {
+        req = req.param("usehistory", "y");
+    }
+    with_reply_mode(req, call.retmode)
+}
+
+/// esummary; JSON unless the caller asks for XML (then docsum version 2.0 unless 1.0 is asked for).
+pub fn summary(call: &Summary) -> EutilsRequest {
+    let req = with_records(
+        EutilsRequest::new(Utility::Summary).param("db", &call.database),
+        &call.records,
+    );
+    with_reply_mode(with_version(req, call.version), call.retmode)
+}
+
+/// The rettype/retmode sent and how the reply is parsed, for a database.
+pub fn fetch_format(
+    db: &str,
+    rettype: Option<&str>,
+    retmode: Option<&str>,
+) -> (Option<String>, String, Format) {
+    let default_type = databases::genbank_rettype(db);
+    let sequence = default_type.is_some();
+    // With no rettype, NCBI sends sequences as ASN.1: text for retmode=text, binary for
+    // retmode=asn.1 (EFetch's Table 1). A caller who names one of those modes gets exactly
+    // that; otherwise this server asks for the flat file or GBSeq XML (and says so).
+    let asn1 = sequence
+        && rettype.is_none()
+        && matches!(
+            retmode.map(str::to_ascii_lowercase).as_deref(),
+            Some("text" | "asn.1")
+        );
+    let rettype = rettype
+        .map(str::to_ascii_lowercase)
+        .or(default_type.filter(|_| !asn1).map(String::from));
+    let text_by_default = matches!(
+        rettype.as_deref(),
+        Some("medline" | "abstract" | "uilist" | "acc" | "seqid" | "docsum" | "gene_table")
+    );
+    let retmode = retmode.map(str::to_ascii_lowercase).unwrap_or_else(|| {
+        if text_by_default {
+            "text".into()
+        } else {
+            "xml".into()
+        }
+    });
+    let format = match (db, rettype.as_deref(), retmode.as_str()) {
+        ("pubmed", None | Some("full" | "xml"), "xml") => Format::PubmedXml,
+        ("pubmed" | "pmc", Some("medline"), "text") => Format::Medline,
+        ("pmc", None | Some("full" | "xml"), "xml") => Format::PmcXml,
+        ("taxonomy", _, "xml") => Format::TaxonomyXml,
+        ("protein", Some("ipg"), "xml") => Format::IpgXml,
+        (_, Some("gb" | "gp" | "gbwithparts" | "gbc" | "gpc"), "xml") if sequence => {
+            Format::GbseqXml
+        }
+        (_, Some("fasta"), "xml") if sequence => Format::TinyseqXml,
+        (_, Some("fasta" | "fasta_cds_na" | "fasta_cds_aa"), "text") if sequence => Format::Fasta,
+        (_, Some("gb" | "gp" | "gbwithparts"), "text") if sequence => Format::FlatFile,
+        (_, _, "xml") => Format::GenericXml,
+        _ => Format::Raw,
+    };
+    (rettype, retmode, format)
+}
+
+/// efetch in the format the call was read with.
+pub fn fetch(call: &Fetch) -> EutilsRequest {
+    let req = EutilsRequest::new(Utility::Fetch).param("db", &call.database);
+    let req = match &call.records {
+        Records::Ids { ids } => req.param("id", ids.join(",")),
+        Records::History {
+            webenv, query_key, ..
+        } => req
+            .param("WebEnv", webenv)
+            .param("query_key", query_key.to_string()),
+    };
+    let region = &call.region;
+    let req = req
+        .opt("rettype", call.rettype.as_deref())
+        .param("retmode", &call.retmode)
+        .opt("seq_start", region.seq_start.map(|n| n.to_string()))
+        .opt("seq_stop", region.seq_stop.map(|n| n.to_string()))
+        .opt("strand", region.strand.map(|n| n.to_string()))
+        .opt("complexity", region.complexity.map(|n| n.to_string()));
+    match &call.records {
+        Records::History {
+            retstart, retmax, ..
+        } => req
+            .opt("retstart", retstart.map(|n| n.to_string()))
+            .opt("retmax", retmax.map(|n| n.to_string())),
+        Records::Ids { .. } => req,
+    }
+}
+
+/// elink with its command: XML unless JSON or (prlinks) ref is asked for; `by_id` sends each
+/// id as its own `id=`, which NCBI answers with one link set per id (NBK25499, ELink: id).
+pub fn link(call: &Link) -> EutilsRequest {
+    let req = EutilsRequest::new(Utility::Link)
+        .param("dbfrom", &call.dbfrom)
+        .opt("db", call.database.as_deref())
+        .param("cmd", &call.cmd)
+        .opt("linkname", call.linkname.as_deref())
+        .opt("term", call.term.as_deref())
+        .opt("holding", call.holding.as_deref())
+        .opt("idtype", call.idtype.as_deref());
+    let req = match &call.records {
+        Records::Ids { ids } if call.by_id => ids.iter().fold(req, |r, id| r.param("id", id)),
+        records => with_records(req, records),
+    };
+    let req = with_dates(req, &call.dates);
+    match call.retmode {
+        LinkMode::Xml => req,
+        LinkMode::Json => req.param("retmode", "json"),
+        LinkMode::Ref => req.param("retmode", "ref").redirect_is_answer(),
+    }
+}
+
+/// epost of ids to the history server.
+pub fn post(call: &Post) -> EutilsRequest {
+    EutilsRequest::new(Utility::Post)
+        .param("db", &call.database)
+        .param("id", call.ids.join(","))
+        .opt("WebEnv", call.webenv.as_deref())
+}
+
+/// espell.
+pub fn spell(call: &Spell) -> EutilsRequest {
+    EutilsRequest::new(Utility::Spell)
+        .param("db", &call.database)
+        .opt("term", call.term.as_deref())
+}
+
+/// ecitmatch: one `journal|year|volume|first_page|author|key|` line per citation.
+pub fn citation_match(call: &CitationMatch) -> EutilsRequest {
+    let lines: Vec<String> = call
+        .citations
+        .iter()
+        .map(|c| {
+            format!(
+                "{}|{}|{}|{}|{}|{}|",
+                c.journal, c.year, c.volume, c.first_page, c.author, c.key
+            )
+        })
+        .collect();
+    EutilsRequest::new(Utility::CitMatch)
+        .param("db", "pubmed")
+        .opt("retmode", call.retmode.as_deref())
+        .opt("rettype", call.rettype.as_deref())
+        .param("bdata", lines.join("\r"))
+}
+
+/// One count-only esearch per database, the documented replacement for EGQuery.
+pub fn global_query(call: &GlobalQuery) -> Vec<(String, EutilsRequest)> {
+    call.databases
+        .iter()
+        .map(|db| {
+            let req = EutilsRequest::new(Utility::Search)
+                .param("db", db)
+                .param("term", &call.term)
+                .param("rettype", "count");
+            (db.clone(), req)
+        })
+        .collect()
+}
