@@ -46,7 +46,7 @@ pub fn server() -> Result<(Server, Option<carry::Steps>), String> {
 
 fn server_with(config: Config) -> Result<(Server, Option<carry::Steps>), String> {
     // Every schema compiles now, or the server does not start.
-    entrez_mcp_core::framework::registry::Registry::prepare()?;
+    entrez_mcp_core::framework::registry::Registry::prepare(entrez_mcp_core::tools::CATALOG)?;
     let network = Network {
         transport: Box::new(transport::ReqwestTransport::new()?),
         // One pacer per process: every task of this binary shares NCBI's limit.

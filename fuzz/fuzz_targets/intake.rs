@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| Registry::builtin().unwrap())
+    REGISTRY.get_or_init(|| Registry::builtin(entrez_mcp_core::tools::CATALOG).unwrap())
 }
 
 fuzz_target!(|data: &[u8]| {

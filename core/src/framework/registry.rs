@@ -1,10 +1,8 @@
-//! The registry: one table of every tool, with schemas compiled once.
+//! The registry: the tools of a [`Catalog`] (`crate::tools::CATALOG`), with schemas compiled once.
 //!
-//! Adding a tool means adding its `SPEC` to [`TOOLS`] and its two schema
-//! files under `schemas/`. Registration checks the name rule and parses both
-//! schemas; a schema that does not compile stops the native server at
-//! start-up, not at the first call: [`Registry::prepare`] compiles every
-//! schema when the server starts. On Workers each tool's validators are compiled when the
+//! Registration checks the name rule and parses both schemas; a schema that does not
+//! compile stops the native server at start-up, not at the first call:
+//! [`Registry::prepare`] compiles every schema when the server starts. On Workers each tool's validators are compiled when the
 //! tool is first called, and kept for the life of the isolate, because
 //! compiling all of them is most of what building a server costs and an
 //! isolate builds it on its first request, inside that request's CPU budget.
@@ -22,31 +20,20 @@ use crate::framework::ToolContext;
 use crate::json;
 use crate::platform::BoxFuture;
 use crate::suggest::closest;
-use crate::tools::api_key_status;
-use crate::tools::capabilities;
-use crate::tools::entrez_data;
-use crate::tools::entrez_external;
-use crate::tools::entrez_query;
-use crate::tools::tool_info;
-use crate::tools::validate;
 use crate::validation::Finding;
 use jsonschema::Validator;
 use serde_json::Value;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Every tool this server serves, in the order `tools/list` returns them.
-pub const TOOLS: &[ToolSpec] = &[
-    entrez_query::SPEC,
-    entrez_data::SPEC,
-    entrez_external::SPEC,
-    capabilities::SPEC,
-    tool_info::SPEC,
-    api_key_status::SPEC,
-    validate::SPEC,
-];
-
-/// Tools that need a dataset store; servers without one neither list nor run them.
-pub const NEEDS_STORE: &[&str] = &[entrez_data::SPEC.name];
+/// The tools a server may serve, in the order `tools/list` returns them, and those of them
+/// that need a dataset store (servers without one neither list nor run them).
+#[derive(Clone, Copy)]
+pub struct Catalog {
+    /// Every tool.
+    pub tools: &'static [ToolSpec],
+    /// The names of those that need a dataset store.
+    pub needs_store: &'static [&'static str],
+}
 
 /// A tool with its parsed and compiled schemas.
 pub struct RegisteredTool {
@@ -81,62 +68,74 @@ impl RegisteredTool {
 /// All tools, ready to list and call.
 pub struct Registry {
     tools: Vec<RegisteredTool>,
+    catalog: Catalog,
 }
 
 impl Registry {
-    /// The built-in tools a server can run: those in [`NEEDS_STORE`] only when it has a store.
-    pub fn available(has_store: bool) -> Result<Registry, String> {
-        let specs: Vec<ToolSpec> = TOOLS
+    /// The tools of `catalog` a server can run: those that need a store only when it has one.
+    pub fn available(catalog: Catalog, has_store: bool) -> Result<Registry, String> {
+        let specs: Vec<ToolSpec> = catalog
+            .tools
             .iter()
-            .filter(|s| has_store || !NEEDS_STORE.contains(&s.name))
+            .filter(|s| has_store || !catalog.needs_store.contains(&s.name))
             .copied()
             .collect();
-        Registry::new(&specs)
+        Registry::new(catalog, &specs)
     }
 
-    /// This registry with the built-in tools in [`NEEDS_STORE`] added, in table order; the
+    /// This registry with its catalog's tools that need a store added, in catalog order; the
     /// tools it has keep their compiled schemas (compiling every schema again costs a Worker
     /// isolate's first request tens of milliseconds of CPU).
     pub fn with_store_tools(self) -> Result<Registry, String> {
+        let catalog = self.catalog;
         let added = Registry::new(
-            &TOOLS
+            catalog,
+            &catalog
+                .tools
                 .iter()
-                .filter(|s| NEEDS_STORE.contains(&s.name) && self.get(s.name).is_none())
+                .filter(|s| catalog.needs_store.contains(&s.name) && self.get(s.name).is_none())
                 .copied()
                 .collect::<Vec<_>>(),
         )?;
         let mut have: Vec<RegisteredTool> = self.tools.into_iter().chain(added.tools).collect();
         let order = |name: &str| {
-            TOOLS
+            catalog
+                .tools
                 .iter()
                 .position(|t| t.name == name)
                 .unwrap_or(usize::MAX)
         };
         have.sort_by_key(|t| order(t.spec.name));
-        Ok(Registry { tools: have })
+        Ok(Registry {
+            tools: have,
+            catalog,
+        })
     }
 
-    /// Compiles every built-in tool's schemas now (into the process's cache): a schema
-    /// that does not compile stops the native server at start-up.
-    pub fn prepare() -> Result<(), String> {
-        for tool in Registry::builtin()?.tools() {
+    /// Compiles every tool's schemas now (into the process's cache): a schema that does not
+    /// compile stops the native server at start-up.
+    pub fn prepare(catalog: Catalog) -> Result<(), String> {
+        for tool in Registry::builtin(catalog)?.tools() {
             tool.validators().map_err(|e| e.message)?;
         }
         Ok(())
     }
 
     /// No tools (a placeholder while a registry is rebuilt).
-    pub fn empty() -> Registry {
-        Registry { tools: Vec::new() }
+    pub fn empty(catalog: Catalog) -> Registry {
+        Registry {
+            tools: Vec::new(),
+            catalog,
+        }
     }
 
-    /// The registry of [`TOOLS`].
-    pub fn builtin() -> Result<Registry, String> {
-        Registry::new(TOOLS)
+    /// Every tool of `catalog`.
+    pub fn builtin(catalog: Catalog) -> Result<Registry, String> {
+        Registry::new(catalog, catalog.tools)
     }
 
-    /// Registers `specs`, checking names and parsing schemas (compiled on first use).
-    pub fn new(specs: &[ToolSpec]) -> Result<Registry, String> {
+    /// Registers `specs` of `catalog`, checking names and parsing schemas (compiled on first use).
+    pub fn new(catalog: Catalog, specs: &[ToolSpec]) -> Result<Registry, String> {
         let mut tools: Vec<RegisteredTool> = Vec::with_capacity(specs.len());
         for spec in specs {
             if !is_valid_tool_name(spec.name) {
@@ -158,7 +157,7 @@ impl Registry {
                 validators: OnceLock::new(),
             });
         }
-        Ok(Registry { tools })
+        Ok(Registry { tools, catalog })
     }
 
     /// All tools in table order.
@@ -226,24 +225,19 @@ impl Registry {
             let error = arguments::refusal(name, errors, notes, found.suggestions);
             return Ok(error_result_in(&error, form, &[]));
         }
-        // Read once into the tool's typed arguments: the rules check them, the handler runs them.
-        let arguments = (tool.spec.read)(&intake.arguments);
-        // The semantic rules validate reports: a call they reject never reaches the handler.
+        // Read once into the tool's typed call: its rules check it, then it runs.
+        let call = (tool.spec.read)(&intake.arguments);
+        // The semantic rules validate reports: a call they reject never runs.
         let names: Vec<&str> = self.tools.iter().map(|t| t.spec.name).collect();
-        let mut report = crate::validation::check(
-            &crate::validation::Context { tool_names: &names },
-            &arguments,
-        );
+        let mut report = call.report(&crate::validation::Context { tool_names: &names });
         report.warnings.splice(0..0, intake.notes);
         if let Some(e) = report.rejection(name) {
             return Ok(error_result_in(&e, form, &[]));
         }
         // Only tools that take max_characters are held to a budget (their callers can change it).
-        let budget = arguments
-            .view_args()
-            .map(|_| arguments.view().max_characters);
-        ctx.cache_log.set_mode(arguments.cache_mode());
-        let outcome = (tool.spec.handler)(ctx, arguments).await;
+        let budget = call.view_args().map(|_| call.view().max_characters);
+        ctx.cache_log.set_mode(call.cache_mode());
+        let outcome = call.run(ctx).await;
         let call_warnings: Vec<Value> = report.warnings.iter().map(Finding::to_value).collect();
         Ok(match outcome {
             Ok(output) => {
@@ -445,18 +439,19 @@ mod tests {
 
     #[test]
     fn schemas_are_compiled_once_per_process_and_store_tools_come_and_go() {
-        Registry::prepare().unwrap();
-        let without = Registry::available(false).unwrap();
-        assert!(without.get(entrez_data::SPEC.name).is_none());
-        let with = Registry::available(false)
+        use crate::tools::CATALOG;
+        Registry::prepare(CATALOG).unwrap();
+        let without = Registry::available(CATALOG, false).unwrap();
+        assert!(without.get("entrez_data").is_none());
+        let with = Registry::available(CATALOG, false)
             .unwrap()
             .with_store_tools()
             .unwrap();
         let names: Vec<&str> = with.tools().iter().map(|t| t.spec.name).collect();
-        let table: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
+        let table: Vec<&str> = CATALOG.tools.iter().map(|t| t.name).collect();
         assert_eq!(names, table, "table order");
-        let a = without.get(entrez_query::SPEC.name).unwrap();
-        let b = with.get(entrez_query::SPEC.name).unwrap();
+        let a = without.get("entrez_query").unwrap();
+        let b = with.get("entrez_query").unwrap();
         let (a, b) = (a.validators().unwrap(), b.validators().unwrap());
         assert!(Arc::ptr_eq(&a.input, &b.input));
         assert!(Arc::ptr_eq(&a.output, &b.output));

@@ -10,9 +10,12 @@ pub(crate) use lenient;
 
 use crate::error::Result;
 use crate::framework::output::{TextForm, ToolOutput};
+use crate::framework::view::{View, ViewArgs};
+use crate::framework::ToolContext;
 use crate::json;
-use crate::platform::BoxFuture;
-use crate::tools::Arguments;
+use crate::net::cache::Mode;
+use crate::platform::{BoxFuture, MaybeSendSync};
+use crate::validation::{Context, Report};
 use serde_json::Value;
 
 /// Behaviour hints the specification defines; each must be true of the tool.
@@ -49,24 +52,59 @@ impl ToolAnnotations {
     }
 }
 
-/// Reads a tool's canonical arguments into its typed form, once per call.
-pub type Reader = fn(&Value) -> Arguments;
+/// One call's arguments, read at the door into the tool's own typed form (each tool's
+/// `args.rs`): the registry asks them for their view and cache mode, checks them with the
+/// tool's semantic rules, and runs them. Nothing after the reader sees the JSON again.
+pub trait ToolCall: MaybeSendSync + std::any::Any {
+    /// The view parameters as given (`detail`, `fields`, `max_characters`), for the tools that
+    /// take them; a call without them is not held to a budget.
+    fn view_args(&self) -> Option<&ViewArgs> {
+        None
+    }
 
-/// A tool handler: its arguments read by its [`Reader`], valid by the schema and the semantic
-/// rules.
-pub type Handler = for<'a> fn(
-    &'a crate::framework::ToolContext<'a>,
-    Arguments,
-) -> BoxFuture<'a, Result<ToolOutput>>;
+    /// How the call may use the cache of upstream answers.
+    fn cache_mode(&self) -> Mode {
+        Mode::Use
+    }
 
-/// The future of a handler given another tool's arguments: a server bug, said as one.
-pub fn mismatched<'a>(tool: &'static str) -> BoxFuture<'a, Result<ToolOutput>> {
-    Box::pin(async move {
-        Err(crate::error::Error::internal(format!(
-            "{tool} was handed another tool's arguments; this is a server bug."
-        )))
-    })
+    /// The tool's semantic rules (what a schema cannot say): `validate` reports them, and a
+    /// call they reject never runs.
+    fn check(&self, _ctx: &Context<'_>, _report: &mut Report) {}
+
+    /// Runs the call.
+    fn run<'a>(self: Box<Self>, ctx: &'a ToolContext<'a>) -> BoxFuture<'a, Result<ToolOutput>>;
+
+    /// The arguments themselves, for `validate`'s checks that need a tool's own type.
+    fn as_any(&self) -> &dyn std::any::Any;
 }
+
+impl dyn ToolCall {
+    /// How the call's result is shaped and bounded: the caller's view, or the defaults.
+    pub fn view(&self) -> View {
+        self.view_args().map(ViewArgs::view).unwrap_or_default()
+    }
+
+    /// The tool's semantic rules over this call, and the rule every tool with a budget shares.
+    pub fn report(&self, ctx: &Context<'_>) -> Report {
+        let mut report = Report::default();
+        self.check(ctx, &mut report);
+        if self.view_args().is_some_and(|v| v.above_ceiling()) {
+            report.warn(
+                crate::validation::codes::BUDGET_CAPPED,
+                crate::validation::path("max_characters"),
+                format!(
+                    "max_characters is above this server's ceiling of {}: the result is held to {} characters; page for the rest.",
+                    crate::framework::view::CEILING,
+                    crate::framework::view::CEILING
+                ),
+            );
+        }
+        report
+    }
+}
+
+/// Reads a tool's arguments (canonical, after the intake) into its typed call.
+pub type Reader = fn(&Value) -> Box<dyn ToolCall>;
 
 /// One row of the registry table.
 #[derive(Clone, Copy)]
@@ -87,10 +125,8 @@ pub struct ToolSpec {
     pub typical_output: &'static str,
     /// How results are written into content blocks (readable text, or JSON first).
     pub text_form: TextForm,
-    /// How its arguments are read.
+    /// Reads its arguments into its typed call, which checks and runs itself.
     pub read: Reader,
-    /// The code that runs the tool.
-    pub handler: Handler,
 }
 
 /// Whether `name` obeys the specification's tool-name rule.

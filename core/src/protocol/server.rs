@@ -93,7 +93,7 @@ impl Server {
         Ok(Server {
             config,
             // Tools that need a store appear once with_staging gives the server one.
-            registry: Registry::available(false)?,
+            registry: Registry::available(crate::tools::CATALOG, false)?,
             platform,
             network: None,
             staging: None,
@@ -111,7 +111,8 @@ impl Server {
     /// Gives the server a dataset store, which lists and enables `entrez_data`.
     pub fn with_staging(mut self, staging: Staging) -> Result<Server, String> {
         self.registry =
-            std::mem::replace(&mut self.registry, Registry::empty()).with_store_tools()?;
+            std::mem::replace(&mut self.registry, Registry::empty(crate::tools::CATALOG))
+                .with_store_tools()?;
         self.staging = Some(staging);
         Ok(self)
     }

@@ -4,11 +4,11 @@ use crate::caller::KeySource;
 use crate::error::Result;
 use crate::framework::content::{Annotations, Role};
 use crate::framework::output::TextForm;
-use crate::framework::spec::{ToolAnnotations, ToolSpec};
+use crate::framework::spec::{ToolAnnotations, ToolCall, ToolSpec};
 use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
 use crate::json;
-use crate::tools::Arguments;
+use crate::platform::BoxFuture;
 use serde_json::Value;
 
 pub use crate::caller::CALLER_KEY_HEADER;
@@ -24,9 +24,21 @@ pub const SPEC: ToolSpec = ToolSpec {
     annotations: ToolAnnotations::LOCAL_READ_ONLY,
     typical_output: "0.5 KB",
     text_form: TextForm::Readable,
-    read: |_| Arguments::Nothing,
-    handler: |ctx, _args| Box::pin(run(ctx)),
+    read: |_| Box::new(NoArguments),
 };
+
+/// The tool takes no parameters.
+struct NoArguments;
+
+impl ToolCall for NoArguments {
+    fn run<'a>(self: Box<Self>, ctx: &'a ToolContext<'a>) -> BoxFuture<'a, Result<ToolOutput>> {
+        Box::pin(run(ctx))
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
 
 async fn run(ctx: &ToolContext<'_>) -> Result<ToolOutput> {
     let (key, source) = ctx.effective_api_key();

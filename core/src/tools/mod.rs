@@ -10,55 +10,19 @@ pub mod tool_info;
 pub mod tool_names;
 pub mod validate;
 
-use crate::framework::view::{View, ViewArgs};
-use crate::net::cache::Mode;
-use entrez_data::args::DataArgs;
-use entrez_external::args::ExternalArgs;
-use entrez_query::args::QueryArgs;
-use local_args::{DescribeArgs, ValidateArgs};
+use crate::framework::registry::Catalog;
 
-/// One call's arguments, read at the door into the tool's own typed form.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Arguments {
-    /// `entrez_query`.
-    Query(QueryArgs),
-    /// `entrez_external`.
-    External(ExternalArgs),
-    /// `entrez_data`.
-    Data(DataArgs),
-    /// `entrez_capabilities` and `entrez_tool_info`.
-    Describe(DescribeArgs),
-    /// `validate`.
-    Validate(ValidateArgs),
-    /// A tool without parameters.
-    Nothing,
-}
-
-impl Arguments {
-    /// The view parameters as given, for the tools that take them.
-    pub fn view_args(&self) -> Option<&ViewArgs> {
-        match self {
-            Arguments::Query(a) => Some(&a.view),
-            Arguments::External(a) => Some(&a.view),
-            Arguments::Data(a) => Some(&a.view),
-            _ => None,
-        }
-    }
-
-    /// How the call may use the cache of upstream answers: `fresh: true` refreshes it, and
-    /// validate's runtime checks neither read nor fill it (they must see NCBI as it is).
-    pub fn cache_mode(&self) -> Mode {
-        match self {
-            Arguments::Query(QueryArgs { fresh: true, .. })
-            | Arguments::External(ExternalArgs { fresh: true, .. })
-            | Arguments::Data(DataArgs { fresh: true, .. }) => Mode::Refresh,
-            Arguments::Validate(_) => Mode::Bypass,
-            _ => Mode::Use,
-        }
-    }
-
-    /// How the call's result is shaped and bounded: the caller's view, or the defaults.
-    pub fn view(&self) -> View {
-        self.view_args().map(ViewArgs::view).unwrap_or_default()
-    }
-}
+/// Every tool this server serves, in the order `tools/list` returns them; `entrez_data`
+/// needs a dataset store.
+pub const CATALOG: Catalog = Catalog {
+    tools: &[
+        entrez_query::SPEC,
+        entrez_data::SPEC,
+        entrez_external::SPEC,
+        capabilities::SPEC,
+        tool_info::SPEC,
+        api_key_status::SPEC,
+        validate::SPEC,
+    ],
+    needs_store: &[entrez_data::SPEC.name],
+};

@@ -25,7 +25,6 @@ pub mod terms;
 
 use crate::error::{Error, ErrorKind};
 use crate::json;
-use crate::tools::Arguments;
 use serde_json::Value;
 
 /// Stable codes, one constant each so a typo cannot mint a new code.
@@ -382,39 +381,6 @@ impl Report {
 pub struct Context<'a> {
     /// Names of every registered tool, for arguments that name a tool.
     pub tool_names: &'a [&'a str],
-}
-
-/// Runs the semantic rules on one call's arguments.
-///
-/// The match is exhaustive: a tool with a new arguments type is not compiled until its
-/// rules are named here. Arguments that break the schema were read leniently (a value of
-/// the wrong type is absent), because the schema check already reports them.
-pub fn check(ctx: &Context<'_>, arguments: &Arguments) -> Report {
-    let mut report = Report::default();
-    match arguments {
-        Arguments::Query(args) => {
-            crate::tools::entrez_query::validation::check(ctx, args, &mut report)
-        }
-        Arguments::External(args) => {
-            crate::tools::entrez_external::validation::check(ctx, args, &mut report)
-        }
-        Arguments::Data(args) => crate::tools::entrez_data::validation::check(args, &mut report),
-        Arguments::Describe(args) => crate::tools::tool_names::check(ctx, args, &mut report),
-        // validate checks other calls (each by its own rules); nothing else to check.
-        Arguments::Validate(_) | Arguments::Nothing => {}
-    }
-    if arguments.view_args().is_some_and(|v| v.above_ceiling()) {
-        report.warn(
-            codes::BUDGET_CAPPED,
-            path("max_characters"),
-            format!(
-                "max_characters is above this server's ceiling of {}: the result is held to {} characters; page for the rest.",
-                crate::framework::view::CEILING,
-                crate::framework::view::CEILING
-            ),
-        );
-    }
-    report
 }
 
 /// `$.name`.

@@ -456,7 +456,7 @@ fn oa_service_and_citation_exporter_use_their_documented_parameters() {
 }
 
 fn findings(args: Value) -> Vec<String> {
-    let registry = Registry::builtin().unwrap();
+    let registry = Registry::builtin(entrez_mcp_core::tools::CATALOG).unwrap();
     let tool = registry.get("entrez_external").unwrap();
     registry
         .findings(tool, &args)

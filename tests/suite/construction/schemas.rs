@@ -36,8 +36,10 @@ fn every_schema_compiles_as_2020_12_with_a_root_object() {
 
 #[test]
 fn every_registered_tool_has_both_files_and_the_registry_builds() {
-    let registry = entrez_mcp_core::framework::Registry::builtin().expect("registry builds");
-    entrez_mcp_core::framework::registry::Registry::prepare().expect("every schema compiles");
+    let registry = entrez_mcp_core::framework::Registry::builtin(entrez_mcp_core::tools::CATALOG)
+        .expect("registry builds");
+    entrez_mcp_core::framework::registry::Registry::prepare(entrez_mcp_core::tools::CATALOG)
+        .expect("every schema compiles");
     let names: Vec<String> = schema_files().into_iter().map(|(n, _)| n).collect();
     for t in registry.tools() {
         assert!(
@@ -60,7 +62,8 @@ fn every_registered_tool_has_both_files_and_the_registry_builds() {
 
 #[test]
 fn every_example_is_a_valid_call_and_every_output_schema_accepts_errors() {
-    let registry = entrez_mcp_core::framework::Registry::builtin().unwrap();
+    let registry =
+        entrez_mcp_core::framework::Registry::builtin(entrez_mcp_core::tools::CATALOG).unwrap();
     for t in registry.tools() {
         let examples = t.input_schema["examples"]
             .as_array()

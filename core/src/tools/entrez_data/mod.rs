@@ -25,7 +25,13 @@ pub mod validation;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::framework::output::TextForm;
-use crate::framework::spec::{mismatched, ToolAnnotations, ToolSpec};
+use crate::framework::spec::ToolCall;
+use crate::framework::spec::{ToolAnnotations, ToolSpec};
+use crate::framework::view::ViewArgs;
+use crate::net::cache::Mode;
+use crate::platform::BoxFuture;
+use crate::validation::{Context, Report};
+
 use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
 use crate::json;
@@ -33,7 +39,6 @@ use crate::staging::store::DatasetInfo;
 use crate::staging::{is_dataset_id, owner_of, Staging};
 use crate::tools::entrez_data::args::DataArgs;
 use crate::tools::entrez_data::call::DataCall;
-use crate::tools::Arguments;
 
 /// Registry row.
 pub const SPEC: ToolSpec = ToolSpec {
@@ -57,12 +62,34 @@ pub const SPEC: ToolSpec = ToolSpec {
     },
     typical_output: "1-3 KB for staging, schema and lists; queries up to the row limit (100 rows by default)",
     text_form: TextForm::Readable,
-    read: |args| Arguments::Data(DataArgs::read(args)),
-    handler: |ctx, args| match args {
-        Arguments::Data(args) => Box::pin(run(ctx, args)),
-        _ => mismatched("entrez_data"),
-    },
+    read: |args| Box::new(DataArgs::read(args)),
 };
+
+impl ToolCall for DataArgs {
+    fn view_args(&self) -> Option<&ViewArgs> {
+        Some(&self.view)
+    }
+
+    fn cache_mode(&self) -> Mode {
+        if self.fresh {
+            Mode::Refresh
+        } else {
+            Mode::Use
+        }
+    }
+
+    fn check(&self, _ctx: &Context<'_>, report: &mut Report) {
+        crate::tools::entrez_data::validation::check(self, report)
+    }
+
+    fn run<'a>(self: Box<Self>, ctx: &'a ToolContext<'a>) -> BoxFuture<'a, Result<ToolOutput>> {
+        Box::pin(run(ctx, *self))
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
 
 async fn run(ctx: &ToolContext<'_>, args: DataArgs) -> Result<ToolOutput> {
     let named = args.operation.as_deref().unwrap_or_default();

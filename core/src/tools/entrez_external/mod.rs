@@ -27,12 +27,17 @@ pub mod validation;
 
 use crate::error::Result;
 use crate::framework::output::TextForm;
-use crate::framework::spec::{mismatched, ToolAnnotations, ToolSpec};
+use crate::framework::spec::ToolCall;
+use crate::framework::spec::{ToolAnnotations, ToolSpec};
+use crate::framework::view::ViewArgs;
+use crate::net::cache::Mode;
+use crate::platform::BoxFuture;
+use crate::validation::{Context, Report};
+
 use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
 use crate::tools::entrez_external::args::ExternalArgs;
 use crate::tools::entrez_external::call::ExternalCall;
-use crate::tools::Arguments;
 
 /// Registry row.
 pub const SPEC: ToolSpec = ToolSpec {
@@ -57,11 +62,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     },
     typical_output: "1-3 KB per compound or article; a PNG of 5-20 KB for pictures; up to 1,000 CIDs per search",
     text_form: TextForm::Readable,
-    read: |args| Arguments::External(ExternalArgs::read(args)),
-    handler: |ctx, args| match args {
-        Arguments::External(args) => Box::pin(run(ctx, args)),
-        _ => mismatched("entrez_external"),
-    },
+    read: |args| Box::new(ExternalArgs::read(args)),
 };
 
 /// The operations, as the schema's enum lists them.
@@ -76,6 +77,32 @@ pub const OPERATIONS: &[(&str, ())] = &[
     ("citation_export", ()),
     ("bioc", ()),
 ];
+
+impl ToolCall for ExternalArgs {
+    fn view_args(&self) -> Option<&ViewArgs> {
+        Some(&self.view)
+    }
+
+    fn cache_mode(&self) -> Mode {
+        if self.fresh {
+            Mode::Refresh
+        } else {
+            Mode::Use
+        }
+    }
+
+    fn check(&self, ctx: &Context<'_>, report: &mut Report) {
+        crate::tools::entrez_external::validation::check(ctx, self, report)
+    }
+
+    fn run<'a>(self: Box<Self>, ctx: &'a ToolContext<'a>) -> BoxFuture<'a, Result<ToolOutput>> {
+        Box::pin(run(ctx, *self))
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
 
 async fn run(ctx: &ToolContext<'_>, args: ExternalArgs) -> Result<ToolOutput> {
     let named = args.op();

@@ -18,15 +18,16 @@ pub mod wire;
 use crate::error::Result;
 use crate::framework::intake;
 use crate::framework::output::TextForm;
-use crate::framework::spec::{mismatched, ToolAnnotations, ToolSpec};
+use crate::framework::spec::{ToolAnnotations, ToolCall, ToolSpec};
 use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
 use crate::json;
+use crate::platform::BoxFuture;
 use crate::suggest::closest;
 use crate::tools::entrez_data;
+use crate::tools::entrez_data::args::DataArgs;
+use crate::tools::entrez_query::args::QueryArgs;
 use crate::tools::local_args::ValidateArgs;
-use crate::tools::Arguments;
-use crate::validation;
 use crate::validation::Context;
 use crate::validation::Finding;
 use serde_json::{Map, Value};
@@ -57,11 +58,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     },
     typical_output: "0.5-2 KB per call checked",
     text_form: TextForm::ValidationJson,
-    read: |args| Arguments::Validate(ValidateArgs::read(args)),
-    handler: |ctx, args| match args {
-        Arguments::Validate(args) => Box::pin(run(ctx, args)),
-        _ => mismatched("validate"),
-    },
+    read: |args| Box::new(ValidateArgs::read(args)),
 };
 
 /// How long a syntax or semantic answer stays true, in seconds, unless a dataset changes.
@@ -99,6 +96,21 @@ pub fn capability() -> Value {
             "perResultCacheable": "cacheable: false for the runtime level and for entrez_data dataset checks",
         },
     })
+}
+
+impl ToolCall for ValidateArgs {
+    // Its runtime checks must see NCBI as it is: they neither read nor fill the cache.
+    fn cache_mode(&self) -> crate::net::cache::Mode {
+        crate::net::cache::Mode::Bypass
+    }
+
+    fn run<'a>(self: Box<Self>, ctx: &'a ToolContext<'a>) -> BoxFuture<'a, Result<ToolOutput>> {
+        Box::pin(run(ctx, *self))
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 async fn run(ctx: &ToolContext<'_>, args: ValidateArgs) -> Result<ToolOutput> {
@@ -167,19 +179,18 @@ async fn check_one(
     if level != "syntax" {
         let rules = Context { tool_names: names };
         let typed = (target.spec.read)(&arguments);
-        let mut report = validation::check(&rules, &typed);
+        let mut report = typed.report(&rules);
         let sound = errors.is_empty() && report.errors.is_empty();
-        match &typed {
-            // Datasets and SQL are checked against the store only once the call is otherwise sound.
-            Arguments::Data(args) if sound => {
-                cacheable = false;
-                entrez_data::preflight::check(ctx, args, &mut report).await;
-            }
-            // The opt-in level asks upstream, and only about calls that are otherwise sound.
-            Arguments::Query(args) if sound && level == "runtime" => {
-                runtime::check(ctx, args, &mut report).await;
-            }
-            _ => {}
+        let data = typed.as_any().downcast_ref::<DataArgs>().cloned();
+        let query = typed.as_any().downcast_ref::<QueryArgs>().cloned();
+        // Datasets and SQL are checked against the store only once the call is otherwise sound.
+        if let (true, Some(args)) = (sound, data) {
+            cacheable = false;
+            entrez_data::preflight::check(ctx, &args, &mut report).await;
+        }
+        // The opt-in level asks upstream, and only about calls that are otherwise sound.
+        if let (true, "runtime", Some(args)) = (sound, level, query) {
+            runtime::check(ctx, &args, &mut report).await;
         }
         errors.extend(report.errors.iter().map(Finding::to_value));
         warnings.extend(report.warnings.iter().map(Finding::to_value));
