@@ -1,57 +1,35 @@
 //! # entrez-mcp-core
 //!
-//! Everything entrez-mcp decides, with no runtime of its own. The crate builds
-//! for `wasm32-unknown-unknown` and for the host alike, and its `Cargo.toml`
-//! names none of `worker`, `tokio`, `axum`, `hyper`, `reqwest`, `rusqlite`,
-//! `ring` or `mimalloc` (`scripts/test.sh` checks its dependency tree). Two
-//! edges pump bytes through it: the native binary (the `entrez-mcp` crate at
-//! the top of the workspace) and the Worker (`worker/`).
+//! Everything entrez-mcp decides, with no runtime of its own: it builds for
+//! `wasm32-unknown-unknown` and the host alike and names none of `worker`, `tokio`,
+//! `axum`, `hyper`, `reqwest`, `rusqlite`, `ring` or `mimalloc` (`scripts/test.sh`
+//! checks its dependency tree). The edges (the native crate at the top of the workspace,
+//! and `worker/`) pump bytes through it and hand it the machine through small traits:
+//! [`platform::Platform`] (clock, entropy), [`net::Transport`], [`net::pacing::Pacer`],
+//! [`net::cache::ResponseStore`], [`staging::SqlStore`] and [`auth::SignatureVerifier`].
+//! Each tool's schemas are JSON files under `schemas/`, the source of truth.
 //!
 //! ## Layers, lowest first
 //!
-//! Each module imports only from the ones above it in this list; `layers.py`
-//! finds no circle between them.
+//! A module imports only from its own layer and those above it in this list
+//! (`scripts/layers.py` checks it in every test run):
 //!
-//! - [`error`], [`secret`], [`hex`], [`mod@json`], [`suggest`], [`platform`]: the
-//!   one error type (its kind decides between a JSON-RPC error and an `isError`
-//!   result with a stable code and suggestions), a key that cannot be printed,
-//!   a smaller `json!`, the clock and entropy the edge supplies.
-//! - [`parse`] (the `entrez-mcp-parse` crate): NCBI's replies read into typed
-//!   records; [`pubchem`]: PUG REST's documented grammar, options and request.
-//! - [`net`]: outbound HTTP as data, the [`net::Transport`] trait each edge
-//!   implements, pacing under a rate limit ([`net::pacing`]), retries with
-//!   `Retry-After` and jitter ([`net::retry`]), the one send loop every
-//!   upstream shares ([`net::send`]), and the cache of upstream answers with
-//!   its one policy table and in-flight coalescing ([`net::cache`]).
-//! - [`entrez`]: E-utilities requests as data, the table of databases, NCBI's
-//!   rate limits and the client; [`config`], [`caller`]: settings (the same
-//!   names on both edges) and who is calling (which key a request spends).
-//! - [`mcp`]: the protocol's revisions and progress, below every tool.
-//! - [`calls`]: each tool call read once into typed arguments, the typed call
-//!   made from them, and the requests it becomes (tested by exact URL).
-//! - [`validation`]: the semantic rules, over the typed arguments.
-//! - [`staging`]: `entrez_data` without a database: layouts, rows, the
-//!   read-only policy, limits, lifetimes, and the [`staging::SqlStore`] trait.
-//! - [`tools`]: the registry table (each row: schemas, annotations, reader,
-//!   handler), the intake that reads loose calls, the result model, one
-//!   module per tool.
-//! - [`protocol`], [`auth`], [`http`]: JSON-RPC and the dispatcher, who may
-//!   call, and Streamable HTTP as plain data ([`http::Endpoint::handle`] takes
-//!   an `HttpRequest` and returns an `HttpResponse`).
-//!
-//! The machine comes in through small traits: [`platform::Platform`] (clock,
-//! entropy), [`net::Transport`] (send, sleep), [`net::pacing::Pacer`] (a slot
-//! under a rate limit), [`net::cache::ResponseStore`] (kept answers),
-//! [`staging::SqlStore`] (datasets), and the access-token
-//! [`auth::SignatureVerifier`]. Tests pass fixed or local ones.
-//!
-//! ## Schemas are the source of truth
-//!
-//! Each tool's inputSchema and outputSchema is a JSON file under `schemas/`,
-//! embedded with `include_str!`, compiled with the `jsonschema` crate and
-//! served verbatim by `tools/list`. Arguments are checked against it before a
-//! tool runs, and results before they leave, so a client that validates never
-//! sees a result that breaks its schema.
+//! - `json`, `error`, `secret`, `hex`, `suggest`, `platform`: a smaller `json!`, the one
+//!   error type, a key that cannot be printed, the clock and entropy the edge supplies.
+//! - `net`: outbound HTTP as data, pacing, retries, the cache of upstream answers.
+//! - `auth`: who may call (access tokens, their signatures, the authorization server).
+//! - `config`, `caller`: settings (the same names on both edges) and who is calling.
+//! - `entrez`: E-utilities requests as data, NCBI's database table and limits, the client.
+//! - `mcp`: the protocol's revisions, request `_meta`, progress and log messages.
+//! - `staging`: datasets without a database: layouts, rows, the read-only policy, the
+//!   store trait, the ledger.
+//! - `validation`: findings and reports, and the rules several tools share (databases,
+//!   ids, search terms).
+//! - `framework`: what every tool is built on: the intake, the registry, results and budgets.
+//! - `tools`: one folder (or file) per tool, and the catalog that lists them.
+//! - `tasks`: background work: MCP tasks, calls held while PubChem works or run in the
+//!   background, stagings that go on by themselves.
+//! - `protocol`, `http`: JSON-RPC and the dispatcher; Streamable HTTP as plain data.
 
 pub mod auth;
 pub mod caller;

@@ -4,6 +4,7 @@
 //! `budget`, `view`), and a call runs with a [`ToolContext`].
 
 pub mod arguments;
+pub mod as_task;
 pub mod budget;
 pub mod canonical;
 pub mod content;
@@ -52,8 +53,8 @@ pub struct ToolContext<'a> {
     /// then goes on without the call (a staging by itself at once; a PubChem answer still
     /// coming after a few seconds is held), and the call returns its handle.
     pub task: bool,
-    /// A held task's ListKey, for a PubChem call run again to collect it (see `tasks::held`).
-    pub resume: Option<crate::tasks::held::Resume>,
+    /// A held task's ListKey, for a PubChem call run again to collect it (see [`as_task`]).
+    pub resume: Option<as_task::Resume>,
 }
 
 impl<'a> ToolContext<'a> {

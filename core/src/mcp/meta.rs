@@ -7,8 +7,8 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::json;
+use crate::mcp::logging::LogLevel;
 use crate::mcp::version;
-use crate::protocol::logging::LogLevel;
 use serde_json::{Map, Value};
 
 /// `_meta` key: the protocol version of this request.

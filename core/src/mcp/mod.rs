@@ -5,6 +5,7 @@
 //! (`entrez_capabilities`) and reports progress on a long call. Both live here,
 //! so the tools never reach up into the dispatcher that calls them.
 
+pub mod logging;
 pub mod meta;
 pub mod progress;
 pub mod version;

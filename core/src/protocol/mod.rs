@@ -4,7 +4,6 @@ pub mod completion;
 pub mod cursor;
 pub mod initialize;
 pub mod jsonrpc;
-pub mod logging;
 pub mod prompts;
 pub mod resources;
 pub mod server;

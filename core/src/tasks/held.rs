@@ -35,6 +35,7 @@
 //! (`staging::ledger::kept`), so that no number of sessions stores without end.
 
 use crate::error::{Error, ErrorKind, Result};
+pub use crate::framework::as_task::{Resume, RUNS_APART};
 use crate::framework::ToolContext;
 use crate::json;
 use crate::platform::BoxFuture;
@@ -58,20 +59,6 @@ pub const LOOK_MAX_MS: u64 = 30_000;
 pub const RUN_RETAKE_MS: u64 = 5 * 60 * 1000;
 /// How many times a call run apart is started before it ends as lost.
 pub const RUN_STARTS: u32 = 3;
-/// The code of the error a tool answers, made a task, for a call that runs apart.
-pub const RUNS_APART: &str = "runs_apart";
-
-/// A held call's ListKey, for the call run again to collect instead of asking afresh.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resume {
-    /// The ListKey PubChem named when it took the request.
-    pub listkey: String,
-    /// Polls made for it so far.
-    pub polls: u32,
-    /// When the call was first made, Unix ms.
-    pub since_ms: u64,
-}
-
 /// A call waiting on PubChem, or run apart: what to run again, and when.
 #[derive(Debug, Clone)]
 struct Held {
@@ -182,20 +169,6 @@ pub fn runs_apart(result: &Value) -> bool {
         .pointer("/structuredContent/error/code")
         .and_then(Value::as_str)
         == Some(RUNS_APART)
-}
-
-/// The answer of a tool whose call, made a task, runs apart, where the server has a carrier
-/// to run it; None where it runs in the request as any other. Only for calls that spend no
-/// NCBI key and read nothing of their caller's but the arguments: the run acts for nobody.
-pub fn apart(ctx: &ToolContext<'_>) -> Option<Error> {
-    let carried = ctx.staging.is_some_and(|s| s.carrier.is_some());
-    (ctx.task && carried).then(|| {
-        Error::new(
-            ErrorKind::Internal,
-            "This call runs apart from its request, as a task.",
-        )
-        .with_code(RUNS_APART)
-    })
 }
 
 /// Keeps `tool`'s call with `arguments` to run apart, and asks the carrier to run it.

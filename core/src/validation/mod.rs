@@ -21,7 +21,6 @@
 
 pub mod databases;
 pub mod ids;
-pub mod terms;
 
 use crate::error::{Error, ErrorKind};
 use crate::json;

@@ -8,8 +8,8 @@ use entrez_mcp_core::framework::Registry;
 use entrez_mcp_core::net::{HttpCall, Method};
 use entrez_mcp_core::tools::entrez_external::args::ExternalArgs;
 use entrez_mcp_core::tools::entrez_external::call::ExternalCall;
+use entrez_mcp_core::tools::entrez_external::call::IdType;
 use entrez_mcp_core::tools::entrez_external::pmc::plan as pmc_plan;
-use entrez_mcp_core::tools::entrez_external::pmc::plan::IdType;
 use entrez_mcp_core::tools::entrez_external::pubchem::plan as pubchem_plan;
 use entrez_mcp_core::tools::entrez_external::pubchem::plan::PugPlan;
 use entrez_mcp_core::tools::entrez_external::pubchem::plan::SearchPlan;
@@ -416,13 +416,13 @@ fn pmc_id_converter_sends_one_type_with_format_json_and_identification() {
 #[test]
 fn oa_service_and_citation_exporter_use_their_documented_parameters() {
     let cfg = config();
-    let id = pmc_plan::normalize_pmcid("5334499").unwrap();
+    let id = entrez_mcp_core::tools::entrez_external::call::normalize_pmcid("5334499").unwrap();
     assert_eq!(id, "PMC5334499");
     assert_eq!(
         get(&pmc_plan::oa_service(&cfg, &id, None)),
         format!("https://www.ncbi.nlm.nih.gov/pmc/utils/oa/oa.fcgi?id=PMC5334499&{ID}")
     );
-    assert!(pmc_plan::normalize_pmcid("10.1093/x").is_err());
+    assert!(entrez_mcp_core::tools::entrez_external::call::normalize_pmcid("10.1093/x").is_err());
     let ctxp = "https://pmc.ncbi.nlm.nih.gov/api/ctxp/v1/";
     assert_eq!(
         get(&pmc_plan::citation_export(

@@ -10,13 +10,10 @@
 //! Parameters an operation does not use are not part of it (the semantic
 //! rules warn about them).
 
+use crate::error::Error;
 use crate::tools::entrez_external::args::ExternalArgs;
-use crate::tools::entrez_external::pmc::plan::normalize_pmcid;
-use crate::tools::entrez_external::pmc::plan::IdType;
+use crate::tools::entrez_external::plan::invalid;
 use crate::tools::entrez_external::pubchem::grammar;
-use crate::tools::entrez_external::pubchem::plan::Data;
-use crate::tools::entrez_external::pubchem::plan::Domain;
-use crate::tools::entrez_external::pubchem::plan::DEFAULT_THRESHOLD;
 use crate::tools::entrez_external::pubchem::PugRequest;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
@@ -407,5 +404,145 @@ fn identifier(a: &ExternalArgs, namespace: &str, search: bool) -> Identifier {
     match <[String; 1]>::try_from(values) {
         Ok([one]) => Identifier::One(one),
         Err(values) => Identifier::Many(values),
+    }
+}
+
+/// PMC article id kinds, as the ID Converter names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdType {
+    /// PMC3531190 (or a bare number when declared).
+    Pmcid,
+    /// 23193287.
+    Pmid,
+    /// 10.1093/nar/gks1195.
+    Doi,
+    /// Author manuscript id, e.g. NIHMS1677310.
+    Mid,
+}
+
+impl IdType {
+    /// The `idtype` value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IdType::Pmcid => "pmcid",
+            IdType::Pmid => "pmid",
+            IdType::Doi => "doi",
+            IdType::Mid => "mid",
+        }
+    }
+
+    /// Reads an `idtype` value.
+    pub fn parse(s: &str) -> Option<IdType> {
+        Some(match s {
+            "pmcid" => IdType::Pmcid,
+            "pmid" => IdType::Pmid,
+            "doi" => IdType::Doi,
+            "mid" => IdType::Mid,
+            _ => return None,
+        })
+    }
+
+    /// The kind an id's shape shows, as the ID Converter's auto-detection would see it.
+    pub fn detect(id: &str) -> IdType {
+        let upper = id.to_ascii_uppercase();
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+        if let Some(rest) = upper.strip_prefix("PMC") {
+            if digits(rest) {
+                return IdType::Pmcid;
+            }
+        }
+        if id.bytes().all(|b| b.is_ascii_digit()) {
+            IdType::Pmid
+        } else if id.starts_with("10.") && id.contains('/') {
+            IdType::Doi
+        } else {
+            IdType::Mid
+        }
+    }
+}
+
+/// A PMCID in the OA service's form (`PMC` + digits), or an error naming the bad id.
+pub fn normalize_pmcid(id: &str) -> Result<String, Error> {
+    let upper = id.trim().to_ascii_uppercase();
+    let digits = upper.strip_prefix("PMC").unwrap_or(&upper);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(
+            invalid(format!("\"{id}\" is not a PMCID (PMC followed by digits)."))
+                .suggest("Convert PMIDs and DOIs to PMCIDs first with operation id_convert."),
+        );
+    }
+    Ok(format!("PMC{digits}"))
+}
+
+/// Default similarity threshold (PubChem's own default, Tanimoto percent).
+pub const DEFAULT_THRESHOLD: u64 = 90;
+
+/// A PUG REST record domain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Domain {
+    /// `compound`.
+    Compound,
+    /// `substance`.
+    Substance,
+    /// `assay`.
+    Assay,
+}
+
+impl Domain {
+    /// The path segment.
+    pub fn path(self) -> &'static str {
+        match self {
+            Domain::Compound => "compound",
+            Domain::Substance => "substance",
+            Domain::Assay => "assay",
+        }
+    }
+}
+
+/// What a lookup asks PUG REST for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Data {
+    /// The full record (`/JSON`).
+    Record,
+    /// The compound property table.
+    Properties,
+    /// Synonyms.
+    Synonyms,
+    /// Title and description text.
+    Description,
+    /// An assay's summary.
+    Summary,
+    /// Linked CIDs.
+    Cids,
+    /// Properties plus the 2D structure PNG.
+    Picture,
+}
+
+impl Data {
+    /// Reads the `data` argument.
+    pub fn parse(s: &str) -> Option<Data> {
+        Some(match s {
+            "record" => Data::Record,
+            "properties" => Data::Properties,
+            "synonyms" => Data::Synonyms,
+            "description" => Data::Description,
+            "summary" => Data::Summary,
+            "cids" => Data::Cids,
+            "picture" => Data::Picture,
+            _ => return None,
+        })
+    }
+
+    /// The argument value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Data::Record => "record",
+            Data::Properties => "properties",
+            Data::Synonyms => "synonyms",
+            Data::Description => "description",
+            Data::Summary => "summary",
+            Data::Cids => "cids",
+            Data::Picture => "picture",
+        }
     }
 }

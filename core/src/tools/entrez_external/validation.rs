@@ -14,12 +14,13 @@
 //! builder, so a call that passes here is one it will build.
 
 use crate::tools::entrez_external::args::ExternalArgs;
+use crate::tools::entrez_external::call::Data;
 use crate::tools::entrez_external::call::ExternalCall;
 use crate::tools::entrez_external::pmc::ids as pmc_ids;
 use crate::tools::entrez_external::pubchem::ids as pubchem_ids;
+use crate::tools::entrez_external::pubchem::ids::NAMESPACES;
 use crate::tools::entrez_external::pubchem::path_check as pug_rest;
 use crate::tools::entrez_external::pubchem::plan;
-use crate::tools::entrez_external::pubchem::plan::Data;
 use crate::validation::codes;
 use crate::validation::path;
 use crate::validation::Context;
@@ -44,21 +45,6 @@ pub const SERVICES: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// The namespaces each PubChem operation takes, its default first (as the request builder).
-pub const NAMESPACES: &[(&str, &[&str])] = &[
-    (
-        "compound",
-        &[
-            "cid", "name", "smiles", "inchi", "inchikey", "formula", "listkey",
-        ],
-    ),
-    ("substance", &["sid", "sourceid", "name"]),
-    ("bioassay", &["aid"]),
-    ("structure_search", &["smiles", "inchi", "smarts", "cid"]),
-];
-
-/// Most CIDs, SIDs or AIDs one lookup takes (the schema's list limit).
-pub const MAX_LIST: usize = 100;
 /// PubChem's similarity Threshold is a Tanimoto percentage.
 pub const MAX_THRESHOLD: u64 = 100;
 

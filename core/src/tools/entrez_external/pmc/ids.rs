@@ -12,7 +12,7 @@
 //! them), so a call passing here is never refused there.
 
 use crate::tools::entrez_external::args::ExternalArgs;
-use crate::tools::entrez_external::pmc::plan::IdType;
+use crate::tools::entrez_external::call::IdType;
 use crate::validation::{codes, item_path, path, Report};
 use std::collections::HashMap;
 

@@ -21,12 +21,12 @@ use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
 use crate::json;
 use crate::net::HttpReply;
+use crate::tools::entrez_external::call::IdType;
 use crate::tools::entrez_external::call::{CitationExport, IdConvert};
 use crate::tools::entrez_external::client::{excerpt, ExternalClient};
 use crate::tools::entrez_external::fit;
 use crate::tools::entrez_external::fit::List;
 use crate::tools::entrez_external::plan::Service;
-use crate::tools::entrez_external::pmc::plan::IdType;
 use crate::tools::entrez_external::render;
 use serde_json::Value;
 

@@ -55,7 +55,7 @@ pub async fn oa_service(
     let ids: Vec<String> = request
         .ids
         .iter()
-        .map(|i| pmc_plan::normalize_pmcid(i))
+        .map(|i| crate::tools::entrez_external::call::normalize_pmcid(i))
         .collect::<Result<_>>()?;
     let mut records = Vec::new();
     for id in &ids {

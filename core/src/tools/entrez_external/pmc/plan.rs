@@ -4,64 +4,10 @@
 use crate::config::Config;
 use crate::error::Error;
 use crate::net::{form_encode, HttpCall};
-use crate::tools::entrez_external::call::{Bioc, IdConvert, OaService};
+use crate::tools::entrez_external::call::{Bioc, IdConvert, IdType, OaService};
 use crate::tools::entrez_external::plan::get_call;
 use crate::tools::entrez_external::plan::invalid;
 use crate::tools::entrez_external::plan::PMC_TIMEOUT_MS;
-
-/// PMC article id kinds, as the ID Converter names them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IdType {
-    /// PMC3531190 (or a bare number when declared).
-    Pmcid,
-    /// 23193287.
-    Pmid,
-    /// 10.1093/nar/gks1195.
-    Doi,
-    /// Author manuscript id, e.g. NIHMS1677310.
-    Mid,
-}
-
-impl IdType {
-    /// The `idtype` value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            IdType::Pmcid => "pmcid",
-            IdType::Pmid => "pmid",
-            IdType::Doi => "doi",
-            IdType::Mid => "mid",
-        }
-    }
-
-    /// Reads an `idtype` value.
-    pub fn parse(s: &str) -> Option<IdType> {
-        Some(match s {
-            "pmcid" => IdType::Pmcid,
-            "pmid" => IdType::Pmid,
-            "doi" => IdType::Doi,
-            "mid" => IdType::Mid,
-            _ => return None,
-        })
-    }
-
-    /// The kind an id's shape shows, as the ID Converter's auto-detection would see it.
-    pub fn detect(id: &str) -> IdType {
-        let upper = id.to_ascii_uppercase();
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-        if let Some(rest) = upper.strip_prefix("PMC") {
-            if digits(rest) {
-                return IdType::Pmcid;
-            }
-        }
-        if id.bytes().all(|b| b.is_ascii_digit()) {
-            IdType::Pmid
-        } else if id.starts_with("10.") && id.contains('/') {
-            IdType::Doi
-        } else {
-            IdType::Mid
-        }
-    }
-}
 
 fn identification(config: &Config, pairs: &mut Vec<(String, String)>) {
     pairs.push(("tool".into(), config.tool.clone()));
@@ -114,19 +60,6 @@ pub fn id_convert(config: &Config, call: &IdConvert) -> Result<(HttpCall, IdType
         get_call(query_url(&config.pmc_idconv_url, &pairs), PMC_TIMEOUT_MS),
         idtype,
     ))
-}
-
-/// A PMCID in the OA service's form (`PMC` + digits), or an error naming the bad id.
-pub fn normalize_pmcid(id: &str) -> Result<String, Error> {
-    let upper = id.trim().to_ascii_uppercase();
-    let digits = upper.strip_prefix("PMC").unwrap_or(&upper);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(
-            invalid(format!("\"{id}\" is not a PMCID (PMC followed by digits)."))
-                .suggest("Convert PMIDs and DOIs to PMCIDs first with operation id_convert."),
-        );
-    }
-    Ok(format!("PMC{digits}"))
 }
 
 /// One OA web service request: `oa.fcgi?id=PMC...` (with `format` when a download kind is named).

@@ -9,12 +9,26 @@
 
 use crate::tools::entrez_external::pubchem::chem;
 use crate::tools::entrez_external::pubchem::smiles;
-use crate::tools::entrez_external::validation::{MAX_LIST, NAMESPACES};
 use crate::validation::codes;
 use crate::validation::path;
 use crate::validation::Report;
 use chem::Shape;
 
+/// The namespaces each PubChem operation takes, its default first (as the request builder).
+pub const NAMESPACES: &[(&str, &[&str])] = &[
+    (
+        "compound",
+        &[
+            "cid", "name", "smiles", "inchi", "inchikey", "formula", "listkey",
+        ],
+    ),
+    ("substance", &["sid", "sourceid", "name"]),
+    ("bioassay", &["aid"]),
+    ("structure_search", &["smiles", "inchi", "smarts", "cid"]),
+];
+
+/// Most CIDs, SIDs or AIDs one lookup takes (the schema's list limit).
+pub const MAX_LIST: usize = 100;
 /// CIDs, SIDs and AIDs: numbers, one or a list (also comma-separated, as PUG REST writes them).
 pub fn numbers(op: &str, ns: &str, values: &[(String, String)], report: &mut Report) {
     let label = ns.to_ascii_uppercase();

@@ -10,7 +10,7 @@
 use crate::config::Config;
 use crate::error::Error;
 use crate::net::HttpCall;
-use crate::tools::entrez_external::call::{Lookup, StructureSearch};
+use crate::tools::entrez_external::call::{Data, Domain, Lookup, StructureSearch};
 use crate::tools::entrez_external::plan::invalid;
 use crate::tools::entrez_external::plan::MAX_REPLY_BYTES;
 use crate::tools::entrez_external::plan::PUBCHEM_TIMEOUT_MS;
@@ -21,83 +21,11 @@ use crate::tools::entrez_external::pubchem::PugRequest;
 
 /// CIDs one structure search shows per page of its ListKey.
 pub const SEARCH_PAGE: u64 = 1_000;
-/// Default similarity threshold (PubChem's own default, Tanimoto percent).
-pub const DEFAULT_THRESHOLD: u64 = 90;
 
 /// The properties a chemist asks for first, under PubChem's current names.
 pub const COMPOUND_PROPERTIES: &str = "Title,MolecularFormula,MolecularWeight,ConnectivitySMILES,SMILES,InChI,InChIKey,IUPACName,XLogP,TPSA,HBondDonorCount,HBondAcceptorCount";
 /// The same list under the names PubChem used until 2025 (CanonicalSMILES, IsomericSMILES).
 pub const LEGACY_COMPOUND_PROPERTIES: &str = "Title,MolecularFormula,MolecularWeight,CanonicalSMILES,IsomericSMILES,InChI,InChIKey,IUPACName,XLogP,TPSA,HBondDonorCount,HBondAcceptorCount";
-
-/// A PUG REST record domain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Domain {
-    /// `compound`.
-    Compound,
-    /// `substance`.
-    Substance,
-    /// `assay`.
-    Assay,
-}
-
-impl Domain {
-    /// The path segment.
-    pub fn path(self) -> &'static str {
-        match self {
-            Domain::Compound => "compound",
-            Domain::Substance => "substance",
-            Domain::Assay => "assay",
-        }
-    }
-}
-
-/// What a lookup asks PUG REST for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Data {
-    /// The full record (`/JSON`).
-    Record,
-    /// The compound property table.
-    Properties,
-    /// Synonyms.
-    Synonyms,
-    /// Title and description text.
-    Description,
-    /// An assay's summary.
-    Summary,
-    /// Linked CIDs.
-    Cids,
-    /// Properties plus the 2D structure PNG.
-    Picture,
-}
-
-impl Data {
-    /// Reads the `data` argument.
-    pub fn parse(s: &str) -> Option<Data> {
-        Some(match s {
-            "record" => Data::Record,
-            "properties" => Data::Properties,
-            "synonyms" => Data::Synonyms,
-            "description" => Data::Description,
-            "summary" => Data::Summary,
-            "cids" => Data::Cids,
-            "picture" => Data::Picture,
-            _ => return None,
-        })
-    }
-
-    /// The argument value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Data::Record => "record",
-            Data::Properties => "properties",
-            Data::Synonyms => "synonyms",
-            Data::Description => "description",
-            Data::Summary => "summary",
-            Data::Cids => "cids",
-            Data::Picture => "picture",
-        }
-    }
-}
 
 /// One PUG REST request, with what is needed to read its answer.
 #[derive(Debug, Clone)]

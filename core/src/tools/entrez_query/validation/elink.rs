@@ -3,11 +3,11 @@
 
 use crate::tools::entrez_query::args::QueryArgs;
 use crate::tools::entrez_query::validation::dates;
+use crate::tools::entrez_query::validation::terms;
 use crate::validation::codes;
 use crate::validation::databases;
 use crate::validation::ids;
 use crate::validation::path;
-use crate::validation::terms;
 use crate::validation::Report;
 
 /// The semantic check of one elink call.

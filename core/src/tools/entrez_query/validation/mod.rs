@@ -10,6 +10,7 @@
 pub mod dates;
 pub mod elink;
 pub mod rettypes;
+pub mod terms;
 
 use crate::tools::entrez_query::args::QueryArgs;
 use crate::tools::entrez_query::call::QueryCall;
@@ -19,7 +20,6 @@ use crate::validation::databases;
 use crate::validation::ids;
 use crate::validation::item_path;
 use crate::validation::path;
-use crate::validation::terms;
 use crate::validation::Context;
 use crate::validation::Report;
 
