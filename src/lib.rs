@@ -11,6 +11,7 @@
 pub mod cache;
 pub mod carry;
 pub mod http;
+pub mod platform;
 pub mod stdio;
 pub mod store;
 pub mod transport;
@@ -28,10 +29,11 @@ use entrez_mcp_core::http::{Endpoint, Sessions};
 use entrez_mcp_core::net::cache::{CacheSettings, ResponseCache};
 use entrez_mcp_core::net::pacing::MemoryPacer;
 use entrez_mcp_core::net::Network;
-use entrez_mcp_core::platform::{Platform, SystemPlatform};
+use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::ledger::{MemoryLedger, Quotas};
 use entrez_mcp_core::staging::{Limits, Staging};
+pub use platform::SystemPlatform;
 
 /// Reads the configuration from the process environment.
 pub fn config_from_env() -> Config {

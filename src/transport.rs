@@ -1,10 +1,11 @@
 //! Outbound HTTP for the native edge: reqwest on tokio.
 
+use crate::SystemPlatform;
 use entrez_mcp_core::error::{Error, ErrorKind};
 use entrez_mcp_core::net::{
     host_of, BoundedBody, HttpCall, HttpReply, Method, SeenHosts, Transport,
 };
-use entrez_mcp_core::platform::{BoxFuture, Platform, SystemPlatform};
+use entrez_mcp_core::platform::{BoxFuture, Platform};
 use std::time::Duration;
 
 /// Sends core [`HttpCall`]s with one shared connection pool.

@@ -1,8 +1,9 @@
 //! What the core needs from the machine it runs on.
 //!
-//! The core never reads a clock or an entropy source itself: each edge passes
-//! a [`Platform`]. Tests pass a fixed one, which makes time-dependent logic
-//! such as session expiry deterministic.
+//! The core never reads a clock or an entropy source itself: each edge passes a
+//! [`Platform`] (natively the system clock and the OS's entropy; on Workers `Date.now`
+//! and Web Crypto). Tests pass a fixed one, which makes time-dependent logic such as
+//! session expiry deterministic.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -31,44 +32,6 @@ pub trait Platform: MaybeSendSync {
     fn now_unix_ms(&self) -> u64;
     /// Fills `buf` with cryptographically secure random bytes.
     fn fill_random(&self, buf: &mut [u8]);
-}
-
-/// The platform both edges use: system clock and the OS (or Web Crypto) entropy source.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct SystemPlatform;
-
-impl Platform for SystemPlatform {
-    #[cfg(not(target_arch = "wasm32"))]
-    fn now_unix_ms(&self) -> u64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis() as u64)
-            .unwrap_or(0)
-    }
-
-    #[cfg(target_arch = "wasm32")]
-    fn now_unix_ms(&self) -> u64 {
-        // std::time::SystemTime panics on wasm32-unknown-unknown; Workers expose Date.
-        worker_clock::now_ms()
-    }
-
-    fn fill_random(&self, buf: &mut [u8]) {
-        // Without entropy no session id is safe; failing loudly beats weak ids.
-        getrandom::fill(buf).expect("the platform entropy source failed");
-    }
-}
-
-#[cfg(target_arch = "wasm32")]
-mod worker_clock {
-    pub fn now_ms() -> u64 {
-        js_sys_date_now() as u64
-    }
-
-    #[wasm_bindgen::prelude::wasm_bindgen]
-    extern "C" {
-        #[wasm_bindgen(js_namespace = Date, js_name = now)]
-        fn js_sys_date_now() -> f64;
-    }
 }
 
 impl<P: Platform + ?Sized> Platform for std::sync::Arc<P> {

@@ -1,7 +1,7 @@
 //! Any bytes as one JSON-RPC message to the dispatcher (no network, no store).
 #![no_main]
 use entrez_mcp_core::config::Config;
-use entrez_mcp_core::platform::SystemPlatform;
+use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::caller::RequestContext;
 use libfuzzer_sys::fuzz_target;
@@ -9,9 +9,24 @@ use std::future::Future;
 use std::sync::OnceLock;
 use std::task::{Context, Poll, Waker};
 
+/// A fixed clock and a counter for entropy: the fuzzer's runs stay reproducible.
+struct Fixed(std::sync::atomic::AtomicU64);
+
+impl Platform for Fixed {
+    fn now_unix_ms(&self) -> u64 {
+        1_767_225_600_000
+    }
+    fn fill_random(&self, buf: &mut [u8]) {
+        let n = self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        for (i, b) in buf.iter_mut().enumerate() {
+            *b = (n as u8).wrapping_add(i as u8).wrapping_mul(31);
+        }
+    }
+}
+
 fn server() -> &'static Server {
     static SERVER: OnceLock<Server> = OnceLock::new();
-    SERVER.get_or_init(|| Server::new(Config::defaults(), Box::new(SystemPlatform)).unwrap())
+    SERVER.get_or_init(|| Server::new(Config::defaults(), Box::new(Fixed(Default::default()))).unwrap())
 }
 
 /// Without a network nothing waits on I/O, so a few polls finish any call.

@@ -18,13 +18,14 @@
 //!
 //! The Worker edge is left out of this build (it needs `cloudflare:` modules).
 
+use crate::platform::WorkerPlatform;
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::error::{Error, Result};
 use entrez_mcp_core::http::{Endpoint, HttpRequest, Sessions};
 use entrez_mcp_core::net::pacing::{Grant, Pacer};
 use entrez_mcp_core::net::{HttpCall, HttpReply, Network, Transport};
 use entrez_mcp_core::parse::pubmed::parse_pubmed;
-use entrez_mcp_core::platform::{BoxFuture, SystemPlatform};
+use entrez_mcp_core::platform::BoxFuture;
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::guard::QueryPolicy;
 use entrez_mcp_core::staging::rows;
@@ -125,7 +126,7 @@ impl Bench {
         let steps = Steps::default();
         let staging = Staging::new(Box::new(Objects::default()), limits)
             .with_carrier(Box::new(steps.clone()));
-        let server = Server::new(Config::defaults(), Box::new(SystemPlatform))
+        let server = Server::new(Config::defaults(), Box::new(WorkerPlatform))
             .expect("server builds")
             .with_network(network)
             .with_staging(staging)

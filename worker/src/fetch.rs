@@ -9,6 +9,7 @@
 use crate::cache::CacheApiAnswers;
 use crate::data::DurableStore;
 use crate::net::{DurablePacer, FetchTransport};
+use crate::platform::WorkerPlatform;
 use crate::verify::WebCryptoVerifier;
 use entrez_mcp_core::auth::{AuthConfig, Authenticator};
 use entrez_mcp_core::config::Config;
@@ -17,7 +18,7 @@ use entrez_mcp_core::http::{sse_headers, Endpoint, HttpRequest, Sessions};
 use entrez_mcp_core::net::cache::ResponseCache;
 use entrez_mcp_core::net::pacing::{MemoryPacer, Pacer};
 use entrez_mcp_core::net::Network;
-use entrez_mcp_core::platform::{Platform, SystemPlatform};
+use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::{Limits, Staging};
 use futures_util::StreamExt;
@@ -49,7 +50,7 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
                 "MCP_SESSION_SECRET is not set; session ids are valid in this isolate only"
             );
             let mut k = vec![0u8; 32];
-            SystemPlatform.fill_random(&mut k);
+            WorkerPlatform.fill_random(&mut k);
             k
         }
     };
@@ -70,7 +71,7 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
             ResponseCache::new(Box::new(store), config.cache)
         }),
     };
-    let mut server = Server::new(config, Box::new(SystemPlatform))?.with_network(network);
+    let mut server = Server::new(config, Box::new(WorkerPlatform))?.with_network(network);
     let trace = lookup(env, "ENTREZ_STAGING_TRACE").as_deref() == Some("1");
     match DurableStore::from_env(env, trace) {
         Some(store) => {

@@ -28,5 +28,6 @@ pub mod fetch;
 pub mod net;
 #[cfg(not(feature = "cpu-bench"))]
 pub mod objects;
+pub mod platform;
 #[cfg(not(feature = "cpu-bench"))]
 pub mod verify;

@@ -171,7 +171,7 @@ pub fn networked_server(eutils_base: &str, api_key: Option<&str>) -> Server {
         "NCBI_API_KEY" => key.clone(),
         _ => None,
     });
-    Server::new(config, Box::new(entrez_mcp_core::platform::SystemPlatform))
+    Server::new(config, Box::new(entrez_mcp::SystemPlatform))
         .unwrap()
         .with_network(entrez_mcp_core::net::Network {
             transport: Box::new(entrez_mcp::transport::ReqwestTransport::new().unwrap()),

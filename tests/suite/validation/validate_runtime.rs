@@ -6,11 +6,12 @@
 
 use crate::common::call_tool;
 use crate::common::replay::Replay;
+use entrez_mcp::SystemPlatform;
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::error::Error;
 use entrez_mcp_core::net::pacing::MemoryPacer;
 use entrez_mcp_core::net::{HttpCall, HttpReply, Network, Transport};
-use entrez_mcp_core::platform::{BoxFuture, SystemPlatform};
+use entrez_mcp_core::platform::BoxFuture;
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::Limits;
 use serde_json::{json, Value};
