@@ -250,7 +250,7 @@ const QUERIES: &[(&str, &str)] = &[
 /// of JSON rows (`WireBatch`), against one per 100 bound values as it was before.
 fn durable_object_statements(label: &str, body: &[u8]) {
     let batch = rows::pubmed(parse_pubmed(body).unwrap());
-    let wire = entrez_mcp_core::staging::wire::WireBatch::of(&batch).unwrap();
+    let wire = entrez_mcp_wire::WireBatch::of(&batch).unwrap();
     let now: usize = wire.tables.iter().map(|t| t.chunks.len()).sum();
     let before: usize = batch
         .tables

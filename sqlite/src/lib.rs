@@ -32,7 +32,7 @@ mod tests {
     use entrez_mcp_core::staging::layouts;
     use entrez_mcp_core::staging::rows;
     use entrez_mcp_core::staging::rows::RowBatch;
-    use entrez_mcp_core::staging::wire::WireBatch;
+    use entrez_mcp_wire::WireBatch;
     use rusqlite::Connection;
 
     /// Every row of every table, each value with the type SQLite stored it as.

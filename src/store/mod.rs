@@ -30,12 +30,12 @@ use entrez_mcp_core::error::{Error, ErrorKind, Result};
 use entrez_mcp_core::platform::BoxFuture;
 use entrez_mcp_core::staging::guard::QueryPolicy;
 use entrez_mcp_core::staging::is_dataset_id;
+use entrez_mcp_core::staging::layouts::named;
 use entrez_mcp_core::staging::rows::RowBatch;
 use entrez_mcp_core::staging::store::{
     Appended, Caps, DatasetInfo, Kept, Lease, NewDataset, QueryResult, SqlStore, Status,
     TableCount, TableInfo, ABANDONED, CANCELLED, CANCEL_MARK, STALE_LOADING_MS,
 };
-use entrez_mcp_core::staging::wire::layout_named;
 use flusher::Flusher;
 pub use recovery::{DAMAGED, INTERRUPTED};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -258,7 +258,7 @@ impl Inner {
         let Some(info) = self.info(id)? else {
             return Ok(());
         };
-        let Ok(layout) = layout_named(&info.layout) else {
+        let Ok(layout) = named(&info.layout) else {
             return Ok(());
         };
         let conn = self.connection(id)?;

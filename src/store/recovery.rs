@@ -12,8 +12,8 @@
 use super::{dataset, lock, Inner};
 use entrez_mcp_core::error::{Error, Result};
 use entrez_mcp_core::staging::carrier::is_carried;
+use entrez_mcp_core::staging::layouts::named;
 use entrez_mcp_core::staging::store::{CANCELLED, CANCEL_MARK};
-use entrez_mcp_core::staging::wire::layout_named;
 use entrez_mcp_core::staging::{is_dataset_id, layouts};
 use entrez_mcp_sqlite::store_error;
 use rusqlite::params;
@@ -125,7 +125,7 @@ impl Inner {
         };
         drop(lock(&self.open).remove(id));
         dataset::delete_files(dir, id);
-        let layout = layout_named(&info.layout).unwrap_or(&layouts::GENERIC);
+        let layout = named(&info.layout).unwrap_or(&layouts::GENERIC);
         let conn = dataset::open(Some(dir), id)?;
         conn.execute_batch(
             &[layout.table_ddl(), layout.index_ddl()]

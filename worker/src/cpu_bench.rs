@@ -34,8 +34,8 @@ use entrez_mcp_core::staging::store::{
     Appended, Caps, DatasetInfo, Kept, Lease, NewDataset, QueryResult, SqlStore, Status,
     TableCount, TableInfo,
 };
-use entrez_mcp_core::staging::wire::{DatasetCommand, WireBatch};
 use entrez_mcp_core::staging::{Carrier, Limits, Staging};
+use entrez_mcp_wire::{DatasetCommand, WireBatch};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::future::Future;
@@ -75,7 +75,7 @@ fn append_command(batch: &RowBatch) -> Vec<u8> {
             expires_ms: u64::MAX,
         },
     };
-    entrez_mcp_core::staging::wire::to_wire(&command)
+    entrez_mcp_wire::to_wire(&command)
         .map(String::into_bytes)
         .unwrap_or_default()
 }

@@ -13,7 +13,6 @@
 //! - [`ledger`]: what each identity, each anonymous address and the deployment may hold;
 //! - [`store`]: the [`SqlStore`] trait a backend implements;
 //! - [`carrier`]: the [`Carrier`] an edge gives to carry a staging on without its caller;
-//! - [`wire`]: the messages between the Worker and its Durable Objects.
 //!
 //! Ownership: a dataset belongs to the authenticated identity that staged it,
 //! from any session or era; without one, to the MCP session that staged it (the
@@ -34,7 +33,6 @@ pub mod limits;
 pub mod rows;
 pub mod schema;
 pub mod store;
-pub mod wire;
 
 pub use carrier::Carrier;
 pub use limits::Limits;

@@ -195,7 +195,7 @@ fn limits_totals_and_the_time_limit() {
 #[test]
 fn the_worker_schema_replica_applies_the_same_policy() {
     use entrez_mcp_sqlite::replica;
-    let pubmed = entrez_mcp_core::staging::wire::layout_named("pubmed").unwrap();
+    let pubmed = entrez_mcp_core::staging::layouts::named("pubmed").unwrap();
     let mut conn = replica::open(pubmed, true).unwrap();
     for q in corpus("hostile", "refused") {
         let e = replica::check(&mut conn, &q).unwrap_err();

@@ -25,10 +25,8 @@ use entrez_mcp_core::staging::rows::RowBatch;
 use entrez_mcp_core::staging::store::{
     Appended, Caps, DatasetInfo, Kept, Lease, NewDataset, QueryResult, SqlStore, Status, TableInfo,
 };
-use entrez_mcp_core::staging::wire::{
-    CatalogCommand, DatasetCommand, LedgerCommand, WireBatch, WireDataset,
-};
 use entrez_mcp_core::staging::{is_dataset_id, Carrier};
+use entrez_mcp_wire::{CatalogCommand, DatasetCommand, LedgerCommand, WireBatch, WireDataset};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use worker::{Date, Env, Method, ObjectNamespace, Request, RequestInit};
@@ -224,7 +222,7 @@ async fn call<T: DeserializeOwned>(
     name: &str,
     command: &impl Serialize,
 ) -> Result<T> {
-    let body = entrez_mcp_core::staging::wire::to_wire(command)?;
+    let body = entrez_mcp_wire::to_wire(command)?;
     // One boxed exchange for every command and reply type: each instantiation of this
     // function keeps only its own (de)serialization, not a copy of the round trip.
     let text = Box::pin(exchange(namespace, name, body)).await?;

@@ -13,7 +13,7 @@ use entrez_mcp_core::error::{Error, Result};
 use entrez_mcp_core::staging::limits;
 use entrez_mcp_core::staging::rows::SqlValue;
 use entrez_mcp_core::staging::store::KEPT_PER_OWNER;
-use entrez_mcp_core::staging::wire::CatalogCommand;
+use entrez_mcp_wire::CatalogCommand;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorageValue, State};
 
 const ENTRY_DDL: [&str; 2] = [

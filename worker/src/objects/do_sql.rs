@@ -128,8 +128,7 @@ pub fn transaction<T: 'static>(
 /// type (about 60 KB of the bundle) for JSON that serde_json, already in the bundle, reads.
 pub async fn command<T: DeserializeOwned>(req: &mut Request) -> worker::Result<T> {
     let text = req.text().await?;
-    entrez_mcp_core::staging::wire::from_wire(&text)
-        .map_err(|e| worker::Error::RustError(e.message))
+    entrez_mcp_wire::from_wire(&text).map_err(|e| worker::Error::RustError(e.message))
 }
 
 /// The JSON answer to a command: the core `Result`, serialized whole.

@@ -10,8 +10,8 @@
 use super::do_sql::{command, reply};
 use entrez_mcp_core::error::{Error, Result};
 use entrez_mcp_core::staging::ledger::{Book, Quotas};
-use entrez_mcp_core::staging::wire::LedgerCommand;
 use entrez_mcp_core::staging::Limits;
+use entrez_mcp_wire::LedgerCommand;
 use std::cell::RefCell;
 use worker::{durable_object, DurableObject, Env, Request, Response, State};
 

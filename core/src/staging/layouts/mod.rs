@@ -51,6 +51,14 @@ pub fn layout_for(database: &str) -> &'static Layout {
     }
 }
 
+/// The layout called `name`.
+pub fn named(name: &str) -> crate::error::Result<&'static crate::staging::schema::Layout> {
+    ALL.iter()
+        .copied()
+        .find(|l| l.name == name)
+        .ok_or_else(|| crate::error::Error::internal(format!("unknown layout {name}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,9 +9,9 @@
 
 use crate::error::Error;
 use crate::framework::ToolContext;
+use crate::staging::layouts::named;
 use crate::staging::schema::Layout;
 use crate::staging::store::{DatasetInfo, Status};
-use crate::staging::wire::layout_named;
 use crate::staging::{is_dataset_id, owner_of};
 use crate::suggest::closest;
 use crate::tools::entrez_data::args::DataArgs;
@@ -103,8 +103,7 @@ async fn dataset(ctx: &ToolContext<'_>, id: &str, report: &mut Report) -> Option
 }
 
 fn layout_of(info: &DatasetInfo) -> &'static Layout {
-    layout_named(&info.layout)
-        .unwrap_or_else(|_| crate::staging::layouts::layout_for(&info.database))
+    named(&info.layout).unwrap_or_else(|_| crate::staging::layouts::layout_for(&info.database))
 }
 
 /// Names what exists when SQLite reports a missing table or column.
@@ -167,7 +166,7 @@ mod tests {
 
     #[test]
     fn missing_names_are_named_with_what_exists() {
-        let pubmed = layout_named("pubmed").unwrap();
+        let pubmed = named("pubmed").unwrap();
         let e = explain(sql_error("no such column: titel"), pubmed);
         assert!(
             e.message.contains("Did you mean \"title\" (in article"),

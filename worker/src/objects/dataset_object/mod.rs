@@ -27,14 +27,15 @@ use entrez_mcp_core::staging::carrier::{is_carried, RETAKE_MS};
 use entrez_mcp_core::staging::collect::Collector;
 use entrez_mcp_core::staging::guard;
 use entrez_mcp_core::staging::guard::QueryPolicy;
+use entrez_mcp_core::staging::layouts;
 use entrez_mcp_core::staging::limits;
 use entrez_mcp_core::staging::rows::SqlValue;
 use entrez_mcp_core::staging::store::{
     Appended, Caps, DatasetInfo, Lease, QueryResult, Status, TableCount, TableInfo, ABANDONED,
     CANCELLED, CANCEL_MARK, STALE_LOADING_MS,
 };
-use entrez_mcp_core::staging::wire::{layout_named, DatasetCommand, WireBatch, WireDataset};
 use entrez_mcp_sqlite::{describe, replica};
+use entrez_mcp_wire::{DatasetCommand, WireBatch, WireDataset};
 use worker::{durable_object, Date, DurableObject, Env, Request, Response, SqlStorageValue, State};
 
 const META_DDL: &str = "CREATE TABLE entrez_meta (
@@ -202,7 +203,7 @@ impl EntrezDataset {
     }
 
     async fn create(&self, d: WireDataset, now: u64) -> Result<()> {
-        let layout = layout_named(&d.layout)?;
+        let layout = layouts::named(&d.layout)?;
         if self.meta()?.is_some() {
             return Err(Error::internal(format!("dataset {} already exists", d.id)));
         }
@@ -297,7 +298,7 @@ impl EntrezDataset {
             }
             _ => status,
         };
-        let layout = layout_named(&meta.info.layout)?;
+        let layout = layouts::named(&meta.info.layout)?;
         let sql = self.sql();
         transaction(&self.state.storage(), move || {
             for statement in layout.index_ddl() {
@@ -365,7 +366,7 @@ impl EntrezDataset {
     /// The replica for this dataset's current schema (indexes exist once staging ended).
     fn replica(&self) -> Result<(rusqlite::Connection, Meta)> {
         let meta = self.existing()?;
-        let layout = layout_named(&meta.info.layout)?;
+        let layout = layouts::named(&meta.info.layout)?;
         let indexed = meta.info.status != Status::Loading;
         Ok((replica::open(layout, indexed)?, meta))
     }

@@ -2,19 +2,18 @@
 //!
 //! On Workers a dataset lives in its own Durable Object and each owner's
 //! list of datasets in a catalog object; the Worker reaches both with
-//! `fetch`, so every [`SqlStore`](crate::staging::SqlStore) call becomes one of the
+//! `fetch`, so every [`SqlStore`](entrez_mcp_core::staging::SqlStore) call becomes one of the
 //! commands here, as JSON, and every answer a `Result` of core types. The
-//! messages are plain data in the core so their shape is tested natively;
-//! the objects themselves are in `edge::worker_data`.
+//! messages are a crate of their own so that their shape is tested natively (the
+//! Worker crate builds for wasm32 only); the objects themselves are in `worker/src/objects`.
 //!
 //! On the wire a command is one object, `{"op": "<command>", ...its fields}`
 //! ([`to_wire`], [`from_wire`], in `tagging.rs`).
 
-use crate::error::{Error, Result};
-use crate::staging::guard::QueryPolicy;
-use crate::staging::layouts;
-use crate::staging::rows::{RowBatch, SqlValue, TableRows};
-use crate::staging::store::{Caps, Lease, NewDataset, Status};
+use entrez_mcp_core::error::{Error, Result};
+use entrez_mcp_core::staging::guard::QueryPolicy;
+use entrez_mcp_core::staging::rows::{RowBatch, SqlValue, TableRows};
+use entrez_mcp_core::staging::store::{Caps, Lease, NewDataset, Status};
 use serde::{Deserialize, Serialize};
 
 mod tagging;
@@ -63,7 +62,7 @@ pub enum DatasetCommand {
     /// Keep a task's result in this object (named by the task id) until it expires.
     Keep {
         /// The result and its owner.
-        kept: crate::staging::store::Kept,
+        kept: entrez_mcp_core::staging::store::Kept,
     },
     /// Forget the task result kept here (its owner keeps too many); an object that holds no
     /// dataset besides goes whole.
@@ -127,7 +126,7 @@ pub enum CatalogCommand {
         now_ms: u64,
     },
     /// Note a task result kept for the owner; answers with the ids of the owner's oldest
-    /// results past [`crate::staging::store::KEPT_PER_OWNER`], which the store then forgets.
+    /// results past [`entrez_mcp_core::staging::store::KEPT_PER_OWNER`], which the store then forgets.
     Keep {
         /// The task id.
         id: String,
@@ -138,23 +137,23 @@ pub enum CatalogCommand {
     },
 }
 
-/// A request to the deployment's ledger object (see [`crate::staging::ledger`]); the object reads the
+/// A request to the deployment's ledger object (see [`entrez_mcp_core::staging::ledger`]); the object reads the
 /// deployment's quotas from its own environment, the same variables every isolate reads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LedgerCommand {
-    /// [`crate::staging::ledger::Book::admit`].
+    /// [`entrez_mcp_core::staging::ledger::Book::admit`].
     Admit {
         /// Dataset id.
         id: String,
         /// Who is charged.
-        account: crate::staging::ledger::Account,
+        account: entrez_mcp_core::staging::ledger::Account,
         /// When the dataset expires, Unix ms.
         expires_ms: u64,
         /// Now, Unix ms.
         now_ms: u64,
     },
-    /// [`crate::staging::ledger::Book::record`].
+    /// [`entrez_mcp_core::staging::ledger::Book::record`].
     Record {
         /// Dataset id.
         id: String,
@@ -166,12 +165,12 @@ pub enum LedgerCommand {
         #[serde(default)]
         running_until_ms: u64,
     },
-    /// [`crate::staging::ledger::Book::keep`].
+    /// [`entrez_mcp_core::staging::ledger::Book::keep`].
     Keep {
         /// The kept result's task id.
         id: String,
         /// Who is charged.
-        account: crate::staging::ledger::Account,
+        account: entrez_mcp_core::staging::ledger::Account,
         /// Its size.
         bytes: u64,
         /// When it is forgotten, Unix ms.
@@ -182,15 +181,15 @@ pub enum LedgerCommand {
         /// Now, Unix ms.
         now_ms: u64,
     },
-    /// [`crate::staging::ledger::Book::release`].
+    /// [`entrez_mcp_core::staging::ledger::Book::release`].
     Release {
         /// Dataset id.
         id: String,
     },
-    /// [`crate::staging::ledger::Book::allowance`].
+    /// [`entrez_mcp_core::staging::ledger::Book::allowance`].
     Allowance {
         /// Whose.
-        account: crate::staging::ledger::Account,
+        account: entrez_mcp_core::staging::ledger::Account,
         /// Now, Unix ms.
         now_ms: u64,
     },
@@ -295,7 +294,7 @@ impl WireTable {
     pub fn values(&self) -> Result<Vec<SqlValue>> {
         let mut out = Vec::new();
         for chunk in &self.chunks {
-            let rows: Vec<Vec<SqlValue>> = crate::json::from_str(chunk)
+            let rows: Vec<Vec<SqlValue>> = entrez_mcp_core::json::from_str(chunk)
                 .map_err(|e| Error::internal(format!("a batch chunk is not rows: {e}")))?;
             out.extend(rows.into_iter().flatten());
         }
@@ -345,8 +344,8 @@ impl WireBatch {
     }
 
     /// Its layout, checked to have one entry per table.
-    pub fn layout(&self) -> Result<&'static crate::staging::schema::Layout> {
-        let layout = layout_named(&self.layout)?;
+    pub fn layout(&self) -> Result<&'static entrez_mcp_core::staging::schema::Layout> {
+        let layout = entrez_mcp_core::staging::layouts::named(&self.layout)?;
         if self.tables.len() != layout.tables.len() {
             return Err(Error::internal(format!(
                 "a {} batch has {} tables, not {}",
@@ -388,22 +387,13 @@ impl WireBatch {
     }
 }
 
-/// The layout called `name`.
-pub fn layout_named(name: &str) -> Result<&'static crate::staging::schema::Layout> {
-    layouts::ALL
-        .iter()
-        .copied()
-        .find(|l| l.name == name)
-        .ok_or_else(|| Error::internal(format!("unknown layout {name}")))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn batches_survive_the_trip_and_torn_ones_are_refused() {
-        let pubmed = layout_named("pubmed").unwrap();
+        let pubmed = entrez_mcp_core::staging::layouts::named("pubmed").unwrap();
         let mut batch = RowBatch::new(pubmed);
         let cols = pubmed.tables[0].columns.len();
         let mut row = vec![SqlValue::Null; cols];

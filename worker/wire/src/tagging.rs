@@ -4,7 +4,7 @@
 //! [`from_wire`] move between the two shapes: serde's internally tagged derive buffers each
 //! command before reading it, which cost the Worker's bundle 6.8 KB gzipped.
 
-use crate::error::{Error, Result};
+use entrez_mcp_core::error::{Error, Result};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -34,7 +34,7 @@ pub fn to_wire(command: &impl Serialize) -> Result<String> {
 /// The command in JSON text [`to_wire`] wrote.
 pub fn from_wire<T: DeserializeOwned>(text: &str) -> Result<T> {
     let bad = |e: serde_json::Error| Error::internal(e.to_string());
-    let mut v: Value = crate::json::from_str(text).map_err(bad)?;
+    let mut v: Value = entrez_mcp_core::json::from_str(text).map_err(bad)?;
     if let Some(Value::String(op)) = v.as_object_mut().and_then(|m| m.remove("op")) {
         v = match v.as_object().is_some_and(Map::is_empty) {
             true => Value::String(op),
@@ -48,7 +48,7 @@ pub fn from_wire<T: DeserializeOwned>(text: &str) -> Result<T> {
 mod tests {
     use super::super::{CatalogCommand, DatasetCommand, LedgerCommand};
     use super::*;
-    use crate::staging::store::{Lease, Status};
+    use entrez_mcp_core::staging::store::{Lease, Status};
     use serde_json::json;
 
     #[test]
@@ -110,15 +110,15 @@ mod tests {
         );
         assert!(from_wire::<LedgerCommand>(r#"{"op":"admit"}"#).is_err());
         assert!(from_wire::<LedgerCommand>(r#"{"op":"nothing","id":"d"}"#).is_err());
-        let err: std::result::Result<(), Error> = Err(crate::error::Error::new(
-            crate::error::ErrorKind::LimitExceeded,
+        let err: std::result::Result<(), Error> = Err(entrez_mcp_core::error::Error::new(
+            entrez_mcp_core::error::ErrorKind::LimitExceeded,
             "too big",
         )
         .with_code("dataset_quota_exceeded"));
         let back: std::result::Result<(), Error> =
             serde_json::from_value(serde_json::to_value(&err).unwrap()).unwrap();
         let e = back.unwrap_err();
-        assert_eq!(e.kind, crate::error::ErrorKind::LimitExceeded);
+        assert_eq!(e.kind, entrez_mcp_core::error::ErrorKind::LimitExceeded);
         assert_eq!(e.code, "dataset_quota_exceeded");
     }
 }
