@@ -24,7 +24,7 @@ use entrez_mcp_core::parse::xml::Xml;
 use entrez_mcp_core::staging::guard::QueryPolicy;
 use entrez_mcp_core::staging::layouts::PUBMED;
 use entrez_mcp_core::staging::rows;
-use entrez_mcp_core::staging::store::{Caps, Lease, NewDataset, SqlStore, Status};
+use entrez_mcp_core::staging::store::{Caps, DatasetStore, Lease, NewDataset, Status};
 use futures_util::future::join;
 use std::future::Future;
 use std::task::{Context, Poll, Waker};

@@ -94,6 +94,7 @@ pub fn staging_from_env() -> Result<(Staging, carry::Steps), String> {
     }
     Ok((
         Staging {
+            tasks: Box::new(store.clone()),
             store: Box::new(store),
             limits,
             ledger: Box::new(ledger),

@@ -6,7 +6,7 @@
 //! checks its dependency tree). The edges (the native crate at the top of the workspace,
 //! and `worker/`) pump bytes through it and hand it the machine through small traits:
 //! [`platform::Platform`] (clock, entropy), [`net::Transport`], [`net::pacing::Pacer`],
-//! [`net::cache::ResponseStore`], [`staging::SqlStore`] and [`auth::SignatureVerifier`].
+//! [`net::cache::ResponseStore`], [`staging::DatasetStore`] and [`auth::SignatureVerifier`].
 //! Each tool's schemas are JSON files under `schemas/`, the source of truth.
 //!
 //! ## Layers, lowest first

@@ -33,9 +33,10 @@ use entrez_mcp_core::staging::is_dataset_id;
 use entrez_mcp_core::staging::layouts::named;
 use entrez_mcp_core::staging::rows::RowBatch;
 use entrez_mcp_core::staging::store::{
-    Appended, Caps, DatasetInfo, Kept, Lease, NewDataset, QueryResult, SqlStore, Status,
-    TableCount, TableInfo, ABANDONED, CANCELLED, CANCEL_MARK, STALE_LOADING_MS,
+    Appended, Caps, DatasetInfo, DatasetStore, Lease, NewDataset, QueryResult, Status, TableCount,
+    TableInfo, ABANDONED, CANCELLED, CANCEL_MARK, STALE_LOADING_MS,
 };
+use entrez_mcp_core::staging::task_store::{Kept, TaskStore};
 use flusher::Flusher;
 pub use recovery::{DAMAGED, INTERRUPTED};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -70,7 +71,7 @@ fn migrate(catalog: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// The rusqlite backend of [`SqlStore`].
+/// The rusqlite backend of [`DatasetStore`].
 #[derive(Clone)]
 pub struct SqliteStore {
     inner: Arc<Inner>,
@@ -331,7 +332,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 use entrez_mcp_sqlite::store_error;
 
-impl SqlStore for SqliteStore {
+impl TaskStore for SqliteStore {
+    fn keep<'a>(&'a self, kept: Kept) -> BoxFuture<'a, Result<()>> {
+        self.blocking(move |inner| inner.keep(&kept))
+    }
+
+    fn kept<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<Option<Kept>>> {
+        let id = id.to_string();
+        self.blocking(move |inner| inner.kept(&id, now_ms))
+    }
+}
+
+impl DatasetStore for SqliteStore {
     fn create<'a>(&'a self, d: NewDataset, max_datasets: u64) -> BoxFuture<'a, Result<()>> {
         self.blocking(move |inner| {
             let tables = d.layout.empty_counts();
@@ -469,15 +481,6 @@ impl SqlStore for SqliteStore {
     fn cancel<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<bool>> {
         let id = id.to_string();
         self.blocking(move |inner| inner.cancel(&id, now_ms))
-    }
-
-    fn keep<'a>(&'a self, kept: Kept) -> BoxFuture<'a, Result<()>> {
-        self.blocking(move |inner| inner.keep(&kept))
-    }
-
-    fn kept<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<Option<Kept>>> {
-        let id = id.to_string();
-        self.blocking(move |inner| inner.kept(&id, now_ms))
     }
 
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<DatasetInfo>>> {

@@ -3,7 +3,8 @@
 
 use super::{lock, Inner};
 use entrez_mcp_core::error::Result;
-use entrez_mcp_core::staging::store::{Kept, CANCELLED, CANCEL_MARK, KEPT_PER_OWNER};
+use entrez_mcp_core::staging::store::{CANCELLED, CANCEL_MARK};
+use entrez_mcp_core::staging::task_store::{Kept, KEPT_PER_OWNER};
 use entrez_mcp_sqlite::store_error;
 use rusqlite::{params, OptionalExtension};
 
@@ -15,7 +16,7 @@ CREATE TABLE IF NOT EXISTS kept (
 CREATE INDEX IF NOT EXISTS kept_expires ON kept (expires_ms);";
 
 impl Inner {
-    /// See `SqlStore::cancel`: one statement per case, under the catalog's lock.
+    /// See `DatasetStore::cancel`: one statement per case, under the catalog's lock.
     pub(super) fn cancel(&self, id: &str, now_ms: u64) -> Result<bool> {
         let catalog = lock(&self.catalog);
         let waiting = catalog

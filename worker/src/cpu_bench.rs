@@ -31,9 +31,10 @@ use entrez_mcp_core::staging::guard::QueryPolicy;
 use entrez_mcp_core::staging::rows;
 use entrez_mcp_core::staging::rows::RowBatch;
 use entrez_mcp_core::staging::store::{
-    Appended, Caps, DatasetInfo, Kept, Lease, NewDataset, QueryResult, SqlStore, Status,
-    TableCount, TableInfo,
+    Appended, Caps, DatasetInfo, DatasetStore, Lease, NewDataset, QueryResult, Status, TableCount,
+    TableInfo,
 };
+use entrez_mcp_core::staging::task_store::{Kept, TaskStore};
 use entrez_mcp_core::staging::{Carrier, Limits, Staging};
 use entrez_mcp_wire::{DatasetCommand, WireBatch};
 use std::cell::RefCell;
@@ -124,8 +125,8 @@ impl Bench {
             cache: None,
         };
         let steps = Steps::default();
-        let staging = Staging::new(Box::new(Objects::default()), limits)
-            .with_carrier(Box::new(steps.clone()));
+        let staging =
+            Staging::new(Objects::default(), limits).with_carrier(Box::new(steps.clone()));
         let server = Server::new(Config::defaults(), Box::new(WorkerPlatform))
             .expect("server builds")
             .with_network(network)
@@ -265,16 +266,26 @@ impl Transport for Upstream {
 }
 
 /// The Durable Objects from memory: every append is encoded as the Worker encodes it.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Objects {
-    datasets: RefCell<HashMap<String, DatasetInfo>>,
+    datasets: std::rc::Rc<RefCell<HashMap<String, DatasetInfo>>>,
 }
 
 fn unsupported<T>() -> BoxFuture<'static, Result<T>> {
     Box::pin(async { Err(Error::internal("not part of the benchmark")) })
 }
 
-impl SqlStore for Objects {
+impl TaskStore for Objects {
+    fn keep<'a>(&'a self, _: Kept) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async { Err(Error::internal("the benchmark keeps no task results")) })
+    }
+
+    fn kept<'a>(&'a self, _: &'a str, _: u64) -> BoxFuture<'a, Result<Option<Kept>>> {
+        Box::pin(async { Ok(None) })
+    }
+}
+
+impl DatasetStore for Objects {
     fn create<'a>(&'a self, d: NewDataset, _max: u64) -> BoxFuture<'a, Result<()>> {
         let info = DatasetInfo {
             id: d.id.clone(),
@@ -366,14 +377,6 @@ impl SqlStore for Objects {
     // Tasks are not what this benchmark measures.
     fn cancel<'a>(&'a self, _: &'a str, _: u64) -> BoxFuture<'a, Result<bool>> {
         Box::pin(async { Ok(false) })
-    }
-
-    fn keep<'a>(&'a self, _: Kept) -> BoxFuture<'a, Result<()>> {
-        Box::pin(async { Err(Error::internal("the benchmark keeps no task results")) })
-    }
-
-    fn kept<'a>(&'a self, _: &'a str, _: u64) -> BoxFuture<'a, Result<Option<Kept>>> {
-        Box::pin(async { Ok(None) })
     }
 
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<DatasetInfo>>> {

@@ -76,7 +76,7 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
     match DurableStore::from_env(env, trace) {
         Some(store) => {
             let limits = Limits::from_lookup(|name| lookup(env, name));
-            let mut staging = Staging::new(Box::new(store), limits);
+            let mut staging = Staging::new(store, limits);
             if let Some(carrier) = crate::data::DurableCarrier::from_env(env) {
                 staging = staging.with_carrier(Box::new(carrier));
             }

@@ -11,7 +11,8 @@
 //! - [`collect`]: a query's rows gathered under that policy's limits;
 //! - [`limits`]: records, rows, bytes, datasets and lifetime per caller;
 //! - [`ledger`]: what each identity, each anonymous address and the deployment may hold;
-//! - [`store`]: the [`SqlStore`] trait a backend implements;
+//! - [`store`]: the [`DatasetStore`] trait a backend implements, and [`task_store`] the
+//!   [`TaskStore`] one beside it;
 //! - [`carrier`]: the [`Carrier`] an edge gives to carry a staging on without its caller;
 //!
 //! Ownership: a dataset belongs to the authenticated identity that staged it,
@@ -33,10 +34,12 @@ pub mod limits;
 pub mod rows;
 pub mod schema;
 pub mod store;
+pub mod task_store;
 
 pub use carrier::Carrier;
 pub use limits::Limits;
-pub use store::SqlStore;
+pub use store::DatasetStore;
+pub use task_store::TaskStore;
 
 use crate::caller::{Channel, RequestContext};
 use crate::hex::hex;
@@ -46,7 +49,9 @@ use sha2::{Digest, Sha256};
 /// A store and the limits it is used under; what a server needs to offer `entrez_data`.
 pub struct Staging {
     /// Where datasets live.
-    pub store: Box<dyn SqlStore>,
+    pub store: Box<dyn DatasetStore>,
+    /// Where MCP tasks keep what their callers will read (the same store, another trait).
+    pub tasks: Box<dyn TaskStore>,
     /// Limits in force.
     pub limits: Limits,
     /// What each account and the deployment may hold.
@@ -57,10 +62,14 @@ pub struct Staging {
 
 impl Staging {
     /// A store under `limits`, with an in-process ledger under the default quotas.
-    pub fn new(store: Box<dyn SqlStore>, limits: Limits) -> Staging {
+    pub fn new<S>(store: S, limits: Limits) -> Staging
+    where
+        S: DatasetStore + TaskStore + Clone + 'static,
+    {
         let quotas = ledger::Quotas::from_lookup(|_| None, &limits);
         Staging {
-            store,
+            tasks: Box::new(store.clone()),
+            store: Box::new(store),
             limits,
             ledger: Box::new(ledger::MemoryLedger::new(quotas)),
             carrier: None,

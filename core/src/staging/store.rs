@@ -31,10 +31,6 @@ pub const CANCELLED: &str =
 /// step's own end then records [`CANCELLED`], whatever it would have recorded.
 pub const CANCEL_MARK: &str = "cancel requested";
 
-/// Task results one owner keeps at most, on every store: past it the oldest go first, so a
-/// caller who makes every call a task cannot fill the operator's storage.
-pub const KEPT_PER_OWNER: u64 = 200;
-
 /// The time of a write and the expiry it renews the dataset to.
 ///
 /// A dataset lives its lifetime from when it was last written, not from when it was
@@ -297,25 +293,9 @@ pub struct QueryResult {
     pub elapsed_ms: u64,
 }
 
-/// What a call served as an MCP task keeps for its owner to read: its result (2025-11-25
-/// makes every call of a task-capable tool a task when asked), or the call itself while
-/// PubChem works on it (`tools::held`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Kept {
-    /// The task id: 128 random bits, as a dataset id.
-    pub id: String,
-    /// The owner key of the caller (see `staging::owner_of`).
-    pub owner: String,
-    /// The `CallToolResult`, or the held call, as JSON text.
-    pub result: String,
-    /// When it was kept.
-    pub created_ms: u64,
-    /// When it is forgotten.
-    pub expires_ms: u64,
-}
-
-/// A place to keep datasets: a catalog plus one SQLite database per dataset.
-pub trait SqlStore: MaybeSendSync {
+/// A place to keep datasets: a catalog plus one SQLite database per dataset. (What MCP tasks
+/// keep for their callers goes through [`TaskStore`](crate::staging::task_store::TaskStore).)
+pub trait DatasetStore: MaybeSendSync {
     /// Creates an empty dataset with the layout's tables, status `loading`.
     /// Fails with `limit_exceeded` when `owner` already holds `max_datasets`.
     fn create<'a>(&'a self, dataset: NewDataset, max_datasets: u64) -> BoxFuture<'a, Result<()>>;
@@ -348,12 +328,6 @@ pub trait SqlStore: MaybeSendSync {
     /// failed with [`CANCELLED`] now, one being staged gets [`CANCEL_MARK`] and its step's
     /// end records the same. False when it is neither (ended, or no such dataset).
     fn cancel<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<bool>>;
-
-    /// Keeps a task's result until it expires; an owner's oldest past [`KEPT_PER_OWNER`] go.
-    fn keep<'a>(&'a self, kept: Kept) -> BoxFuture<'a, Result<()>>;
-
-    /// A kept task result, unless it expired.
-    fn kept<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<Option<Kept>>>;
 
     /// One dataset's catalog entry.
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<DatasetInfo>>>;

@@ -29,7 +29,7 @@
 //! calls that spend no NCBI key run apart, since nothing of the caller's
 //! request but the arguments is kept.
 //!
-//! Everything lives in the store's kept results (`staging::store::Kept`), owned
+//! Everything lives in the store's kept results (`staging::task_store::Kept`), owned
 //! like a dataset, so it reads the same on both edges and survives a restart;
 //! each is charged to its caller's account and the deployment on the ledger
 //! (`staging::ledger::kept`), so that no number of sessions stores without end.
@@ -41,7 +41,7 @@ use crate::json;
 use crate::platform::BoxFuture;
 use crate::staging::carrier::Step;
 use crate::staging::ledger::running_until;
-use crate::staging::store::Kept;
+use crate::staging::task_store::Kept;
 use crate::staging::{account_of, new_dataset_id, owner_of};
 use crate::tasks::task::{Status, Task};
 use crate::tools::entrez_data::staging;
@@ -199,7 +199,7 @@ async fn start(ctx: &ToolContext<'_>, id: &str) {
 /// it (`ctx` is the server's own), and keeps its result unless it ended meanwhile (another
 /// run, a cancel). Idle where there is none to run.
 pub async fn carry_on(ctx: &ToolContext<'_>, id: &str) -> Result<Step> {
-    let store = &staging(ctx)?.store;
+    let store = &staging(ctx)?.tasks;
     let now = ctx.platform.now_unix_ms();
     let Some(kept) = store.kept(id, now).await? else {
         return Ok(Step::Idle);
@@ -276,7 +276,7 @@ async fn charge_and_keep(ctx: &ToolContext<'_>, mut kept: Kept, entry: Entry) ->
     let running = matches!(&entry, Entry::Held(h) if h.runs_apart()).then_some(now);
     let charge = (bytes, kept.expires_ms, running_until(running));
     staging.ledger.keep(&kept.id, &account, charge, now).await?;
-    staging.store.keep(kept.clone()).await?;
+    staging.tasks.keep(kept.clone()).await?;
     Ok(task_of(&kept, entry, now))
 }
 
@@ -329,7 +329,7 @@ async fn start_again(ctx: &ToolContext<'_>, kept: Kept, mut held: Held, now: u64
 /// The caller's kept entry `id`, if they own it.
 async fn owned(ctx: &ToolContext<'_>, id: &str, now: u64) -> Result<Option<Kept>> {
     let owner = owner_of(ctx.request).key;
-    let kept = staging(ctx)?.store.kept(id, now).await?;
+    let kept = staging(ctx)?.tasks.kept(id, now).await?;
     Ok(kept.filter(|k| k.owner == owner))
 }
 

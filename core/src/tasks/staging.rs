@@ -17,7 +17,8 @@ use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
 use crate::json;
 use crate::platform::BoxFuture;
-use crate::staging::store::{DatasetInfo, Kept, Status as Stored, CANCELLED};
+use crate::staging::store::{DatasetInfo, Status as Stored, CANCELLED};
+use crate::staging::task_store::Kept;
 use crate::staging::{owner_of, Staging};
 use crate::tasks::held;
 use crate::tasks::task::{Status, Task};
@@ -36,7 +37,7 @@ async fn look_up(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
     let now = ctx.platform.now_unix_ms();
     match owned_dataset(ctx, id).await {
         Ok(info) => {
-            let kept = staging.store.kept(id, now).await?;
+            let kept = staging.tasks.kept(id, now).await?;
             Ok(Some(of_dataset(ctx.registry, &info, kept)))
         }
         Err(e) if e.kind == ErrorKind::NotFound => held::view(ctx, id).await,
@@ -89,7 +90,7 @@ pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<(Task, boo
             .record(id, info.bytes, info.expires_ms, 0)
             .await;
     }
-    let kept = staging.store.kept(id, now).await?;
+    let kept = staging.tasks.kept(id, now).await?;
     Ok(Some((of_dataset(ctx.registry, &info, kept), true)))
 }
 
@@ -109,7 +110,7 @@ pub async fn keep_final(
         created_ms: now,
         expires_ms: info.expires_ms.max(now + held::KEPT_TTL_MS),
     };
-    staging.store.keep(kept).await
+    staging.tasks.keep(kept).await
 }
 
 fn of_dataset(registry: &Registry, info: &DatasetInfo, kept: Option<Kept>) -> Task {

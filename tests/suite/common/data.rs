@@ -17,7 +17,7 @@ use entrez_mcp_core::platform::{BoxFuture, Platform};
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::layouts::PUBMED;
 use entrez_mcp_core::staging::rows;
-use entrez_mcp_core::staging::store::{Caps, Lease, NewDataset, SqlStore, Status};
+use entrez_mcp_core::staging::store::{Caps, DatasetStore, Lease, NewDataset, Status};
 use entrez_mcp_core::staging::{Limits, Staging};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -106,9 +106,7 @@ pub fn server_ticking(
             cache: None,
         });
     }
-    let server = server
-        .with_staging(Staging::new(Box::new(store), limits))
-        .unwrap();
+    let server = server.with_staging(Staging::new(store, limits)).unwrap();
     (server, clock)
 }
 

@@ -26,7 +26,7 @@ fn server() -> (Server, Recording) {
     let (server, recording) = crate::common::offline::recording_server();
     let server = server
         .with_staging(Staging::new(
-            Box::new(SqliteStore::in_memory().unwrap()),
+            SqliteStore::in_memory().unwrap(),
             Limits::default(),
         ))
         .unwrap();

@@ -140,7 +140,7 @@ fn harness_on(env: &[(&str, &str)], jwks: Value, local: bool) -> Harness {
             cache: None,
         })
         .with_staging(Staging::new(
-            Box::new(SqliteStore::in_memory().unwrap()),
+            SqliteStore::in_memory().unwrap(),
             Limits::default(),
         ))
         .unwrap();

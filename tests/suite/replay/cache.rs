@@ -53,7 +53,7 @@ fn cached(replay: &Replay, env: &[(&str, &str)], dir: Option<&Path>) -> (Server,
             cache: Some(ResponseCache::new(Box::new(store), settings)),
         })
         .with_staging(Staging::new(
-            Box::new(SqliteStore::in_memory().unwrap()),
+            SqliteStore::in_memory().unwrap(),
             Limits::default(),
         ))
         .unwrap();

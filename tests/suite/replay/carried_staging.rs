@@ -17,7 +17,7 @@ use entrez_mcp_core::platform::BoxFuture;
 use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::carrier::Step;
-use entrez_mcp_core::staging::store::{Lease, SqlStore};
+use entrez_mcp_core::staging::store::{DatasetStore, Lease};
 use entrez_mcp_core::staging::{Carrier, Limits, Staging};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -103,7 +103,7 @@ pub fn carried_server_with(
         pacer: Box::new(MemoryPacer::new()),
         cache: None,
     };
-    let staging = Staging::new(Box::new(store), limits).with_carrier(Box::new(asked.clone()));
+    let staging = Staging::new(store, limits).with_carrier(Box::new(asked.clone()));
     Server::new(config, Box::new(asked.clock()))
         .unwrap()
         .with_network(network)

@@ -11,7 +11,7 @@ use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::staging::layouts::PUBMED;
 use entrez_mcp_core::staging::rows;
 use entrez_mcp_core::staging::store::{
-    Caps, Lease, NewDataset, SqlStore, Status, STALE_LOADING_MS,
+    Caps, DatasetStore, Lease, NewDataset, Status, STALE_LOADING_MS,
 };
 use entrez_mcp_core::staging::Limits;
 use serde_json::{json, Value};

@@ -11,6 +11,7 @@ use entrez_mcp::store::SqliteStore;
 use entrez_mcp_core::caller::{Channel, RequestContext};
 use entrez_mcp_core::net::HttpReply;
 use entrez_mcp_core::staging::ledger::{MemoryLedger, Quotas};
+use entrez_mcp_core::staging::TaskStore;
 use entrez_mcp_core::staging::{Limits, Staging};
 use entrez_mcp_core::tasks::held::{HELD_FOR_MS, LOOK_FIRST_MS};
 use serde_json::{json, Value};
@@ -60,11 +61,8 @@ fn pubchem_under(
 /// A store in memory with `carrier` (tasks are offered where one is), its ledger under
 /// `quotas` where given.
 pub fn task_staging(carrier: &Asked, quotas: Option<Quotas>) -> Staging {
-    let staging = Staging::new(
-        Box::new(SqliteStore::in_memory().unwrap()),
-        Limits::default(),
-    )
-    .with_carrier(Box::new(carrier.clone()));
+    let staging = Staging::new(SqliteStore::in_memory().unwrap(), Limits::default())
+        .with_carrier(Box::new(carrier.clone()));
     match quotas {
         Some(q) => Staging {
             ledger: Box::new(MemoryLedger::new(q)),
@@ -294,7 +292,8 @@ fn a_task_past_the_ledger_s_ceilings_is_refused_or_answered_at_once() {
 #[test]
 fn results_kept_before_a_native_restart_are_charged_again() {
     use entrez_mcp_core::staging::ledger::{Account, Ledger};
-    use entrez_mcp_core::staging::store::{Kept, NewDataset, SqlStore};
+    use entrez_mcp_core::staging::store::{DatasetStore, NewDataset};
+    use entrez_mcp_core::staging::task_store::Kept;
     let store = SqliteStore::in_memory().unwrap();
     let later = u64::MAX / 2;
     let kept = |id: &str, owner: &str, bytes: usize| Kept {

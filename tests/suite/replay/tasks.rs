@@ -12,7 +12,7 @@ use entrez_mcp_core::caller::{Channel, RequestContext};
 use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::carrier::Step;
-use entrez_mcp_core::staging::store::{Lease, SqlStore, Status};
+use entrez_mcp_core::staging::store::{DatasetStore, Lease, Status};
 use entrez_mcp_core::staging::Limits;
 use serde_json::{json, Value};
 

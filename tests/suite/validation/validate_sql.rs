@@ -9,7 +9,7 @@ use crate::common::data::*;
 use entrez_mcp_core::caller::RequestContext;
 use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::staging::store::Status;
-use entrez_mcp_core::staging::{Limits, SqlStore};
+use entrez_mcp_core::staging::{DatasetStore, Limits};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 

@@ -1,6 +1,6 @@
 //! The Worker's dataset store: Durable Object SQLite, one object per dataset.
 //!
-//! [`DurableStore`] implements the core's `SqlStore` by sending
+//! [`DurableStore`] implements the core's `DatasetStore` by sending
 //! `staging::wire` commands to two Durable Object classes:
 //!
 //! - [`EntrezDataset`](crate::objects::dataset_object::EntrezDataset), one per dataset,
@@ -23,8 +23,9 @@ use entrez_mcp_core::staging::guard::QueryPolicy;
 use entrez_mcp_core::staging::ledger::{Account, Allowance, Ledger};
 use entrez_mcp_core::staging::rows::RowBatch;
 use entrez_mcp_core::staging::store::{
-    Appended, Caps, DatasetInfo, Kept, Lease, NewDataset, QueryResult, SqlStore, Status, TableInfo,
+    Appended, Caps, DatasetInfo, DatasetStore, Lease, NewDataset, QueryResult, Status, TableInfo,
 };
+use entrez_mcp_core::staging::task_store::{Kept, TaskStore};
 use entrez_mcp_core::staging::{is_dataset_id, Carrier};
 use entrez_mcp_wire::{CatalogCommand, DatasetCommand, LedgerCommand, WireBatch, WireDataset};
 use serde::de::DeserializeOwned;
@@ -170,7 +171,8 @@ impl Ledger for DurableLedger {
     }
 }
 
-/// `SqlStore` over Durable Objects.
+/// `DatasetStore` and `TaskStore` over Durable Objects.
+#[derive(Clone)]
 pub struct DurableStore {
     datasets: ObjectNamespace,
     catalogs: ObjectNamespace,
@@ -263,7 +265,35 @@ fn not_found(id: &str) -> Error {
     Error::new(ErrorKind::NotFound, format!("no dataset {id}")).with_code("dataset_not_found")
 }
 
-impl SqlStore for DurableStore {
+impl TaskStore for DurableStore {
+    fn keep<'a>(&'a self, kept: Kept) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            let id = kept.id.clone();
+            let note = CatalogCommand::Keep {
+                id: id.clone(),
+                created_ms: kept.created_ms,
+                expires_ms: kept.expires_ms,
+            };
+            let oldest: Vec<String> = self.catalog(&kept.owner, &note).await?;
+            // One at a time: past the ceiling, each new result pushes one old one out.
+            for old in oldest {
+                let _ = self.dataset::<()>(&old, &DatasetCommand::Forget).await;
+            }
+            self.dataset(&id, &DatasetCommand::Keep { kept }).await
+        })
+    }
+
+    fn kept<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<Option<Kept>>> {
+        Box::pin(async move {
+            if !is_dataset_id(id) {
+                return Ok(None);
+            }
+            self.dataset(id, &DatasetCommand::Kept { now_ms }).await
+        })
+    }
+}
+
+impl DatasetStore for DurableStore {
     fn create<'a>(&'a self, d: NewDataset, max_datasets: u64) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
             self.catalog::<()>(
@@ -359,32 +389,6 @@ impl SqlStore for DurableStore {
                 return Ok(false);
             }
             self.dataset(id, &DatasetCommand::Cancel { now_ms }).await
-        })
-    }
-
-    fn keep<'a>(&'a self, kept: Kept) -> BoxFuture<'a, Result<()>> {
-        Box::pin(async move {
-            let id = kept.id.clone();
-            let note = CatalogCommand::Keep {
-                id: id.clone(),
-                created_ms: kept.created_ms,
-                expires_ms: kept.expires_ms,
-            };
-            let oldest: Vec<String> = self.catalog(&kept.owner, &note).await?;
-            // One at a time: past the ceiling, each new result pushes one old one out.
-            for old in oldest {
-                let _ = self.dataset::<()>(&old, &DatasetCommand::Forget).await;
-            }
-            self.dataset(&id, &DatasetCommand::Keep { kept }).await
-        })
-    }
-
-    fn kept<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<Option<Kept>>> {
-        Box::pin(async move {
-            if !is_dataset_id(id) {
-                return Ok(None);
-            }
-            self.dataset(id, &DatasetCommand::Kept { now_ms }).await
         })
     }
 

@@ -12,7 +12,7 @@ use super::do_sql::{command, exec, integer, reply, rows};
 use entrez_mcp_core::error::{Error, Result};
 use entrez_mcp_core::staging::limits;
 use entrez_mcp_core::staging::rows::SqlValue;
-use entrez_mcp_core::staging::store::KEPT_PER_OWNER;
+use entrez_mcp_core::staging::task_store::KEPT_PER_OWNER;
 use entrez_mcp_wire::CatalogCommand;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorageValue, State};
 

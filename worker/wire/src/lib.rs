@@ -2,7 +2,7 @@
 //!
 //! On Workers a dataset lives in its own Durable Object and each owner's
 //! list of datasets in a catalog object; the Worker reaches both with
-//! `fetch`, so every [`SqlStore`](entrez_mcp_core::staging::SqlStore) call becomes one of the
+//! `fetch`, so every [`DatasetStore`](entrez_mcp_core::staging::DatasetStore) call becomes one of the
 //! commands here, as JSON, and every answer a `Result` of core types. The
 //! messages are a crate of their own so that their shape is tested natively (the
 //! Worker crate builds for wasm32 only); the objects themselves are in `worker/src/objects`.
@@ -44,7 +44,7 @@ pub enum DatasetCommand {
         /// The write's time and the expiry it renews.
         lease: Lease,
     },
-    /// Take a partial dataset up again (see `SqlStore::resume`).
+    /// Take a partial dataset up again (see `DatasetStore::resume`).
     Resume {
         /// The write's time and the expiry it renews.
         lease: Lease,
@@ -54,7 +54,7 @@ pub enum DatasetCommand {
         /// How long from now: 0 for soon, longer after a passing fault.
         after_ms: u64,
     },
-    /// Stop the staging (see `SqlStore::cancel`).
+    /// Stop the staging (see `DatasetStore::cancel`).
     Cancel {
         /// The time of the request.
         now_ms: u64,
@@ -62,7 +62,7 @@ pub enum DatasetCommand {
     /// Keep a task's result in this object (named by the task id) until it expires.
     Keep {
         /// The result and its owner.
-        kept: entrez_mcp_core::staging::store::Kept,
+        kept: entrez_mcp_core::staging::task_store::Kept,
     },
     /// Forget the task result kept here (its owner keeps too many); an object that holds no
     /// dataset besides goes whole.
@@ -126,7 +126,7 @@ pub enum CatalogCommand {
         now_ms: u64,
     },
     /// Note a task result kept for the owner; answers with the ids of the owner's oldest
-    /// results past [`entrez_mcp_core::staging::store::KEPT_PER_OWNER`], which the store then forgets.
+    /// results past [`entrez_mcp_core::staging::task_store::KEPT_PER_OWNER`], which the store then forgets.
     Keep {
         /// The task id.
         id: String,

@@ -7,7 +7,7 @@
 //! [`task`] a staging seen as an MCP task.
 //! Everything about tables, rows, limits and the read-only policy lives in
 //! [`crate::staging`]; the storage itself is the server's
-//! [`SqlStore`](crate::staging::SqlStore). The tool is only registered on
+//! [`DatasetStore`](crate::staging::DatasetStore). The tool is only registered on
 //! servers that have a store.
 
 pub mod args;

@@ -2,7 +2,7 @@
 //! exists for this caller (and, to be continued, is partial), and the SQL
 //! compiles against that dataset's real schema under the read-only policy.
 //!
-//! This uses the very same `SqlStore::check` the `query` operation's
+//! This uses the very same `DatasetStore::check` the `query` operation's
 //! preparation goes through (SQLite compiles the statement; on Workers, on
 //! the dataset's schema replica), so validate and the query cannot disagree.
 //! It only reads: an expired dataset is reported, not dropped.

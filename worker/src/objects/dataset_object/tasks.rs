@@ -4,7 +4,8 @@
 use super::super::do_sql::{self, exec};
 use super::EntrezDataset;
 use entrez_mcp_core::error::Result;
-use entrez_mcp_core::staging::store::{Kept, Status, CANCELLED, CANCEL_MARK};
+use entrez_mcp_core::staging::store::{Status, CANCELLED, CANCEL_MARK};
+use entrez_mcp_core::staging::task_store::Kept;
 use worker::SqlStorageValue;
 
 /// A task's kept result, in an object of its own (named by the task id).
@@ -13,7 +14,7 @@ const KEPT_DDL: &str = "CREATE TABLE IF NOT EXISTS entrez_kept (
   created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL)";
 
 impl EntrezDataset {
-    /// See `SqlStore::cancel`; the object runs one request at a time, so it is one step.
+    /// See `DatasetStore::cancel`; the object runs one request at a time, so it is one step.
     pub(super) fn cancel(&self, now: u64) -> Result<bool> {
         let Some(meta) = self.meta()? else {
             return Ok(false);
