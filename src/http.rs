@@ -62,11 +62,11 @@ impl Limits {
 }
 
 /// Serves the endpoint on `addr` until the process is stopped, driving the `steps` of the
-/// stagings it carries on by itself.
+/// stagings it continues by itself.
 pub async fn serve(
     endpoint: Endpoint,
     addr: SocketAddr,
-    steps: Option<crate::carry::Steps>,
+    steps: Option<crate::background::Steps>,
 ) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!(
@@ -95,7 +95,7 @@ pub async fn serve_on(
     listener: tokio::net::TcpListener,
     endpoint: Endpoint,
     limits: Limits,
-    steps: Option<crate::carry::Steps>,
+    steps: Option<crate::background::Steps>,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
     let state = Arc::new(App {

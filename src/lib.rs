@@ -8,8 +8,8 @@
 //! access-token signatures with ring. Configuration comes from the process
 //! environment under the names the Worker reads from its vars and secrets.
 
+pub mod background;
 pub mod cache;
-pub mod carry;
 pub mod http;
 pub mod platform;
 pub mod stdio;
@@ -41,12 +41,12 @@ pub fn config_from_env() -> Config {
 }
 
 /// Builds the server from the environment, with reqwest and an in-process pacer, and the
-/// steps of the stagings it carries on by itself (where it has a store), to be driven.
-pub fn server() -> Result<(Server, Option<carry::Steps>), String> {
+/// steps of the stagings it continues by itself (where it has a store), to be driven.
+pub fn server() -> Result<(Server, Option<background::Steps>), String> {
     server_with(config_from_env())
 }
 
-fn server_with(config: Config) -> Result<(Server, Option<carry::Steps>), String> {
+fn server_with(config: Config) -> Result<(Server, Option<background::Steps>), String> {
     // Every schema compiles now, or the server does not start.
     entrez_mcp_core::framework::registry::Registry::prepare(entrez_mcp_core::tools::CATALOG)?;
     let network = Network {
@@ -82,15 +82,15 @@ fn answer_cache(settings: &CacheSettings) -> Option<ResponseCache> {
 }
 
 /// The dataset store under `ENTREZ_DATA_DIR` (or the platform data directory) and its limits,
-/// with the steps of the stagings carried on by themselves (those a stopped process left first).
-pub fn staging_from_env() -> Result<(Staging, carry::Steps), String> {
+/// with the steps of the stagings continued by themselves (those a stopped process left first).
+pub fn staging_from_env() -> Result<(Staging, background::Steps), String> {
     let env = |name: &str| std::env::var(name).ok();
     let limits = Limits::from_lookup(env);
     let store = store::SqliteStore::from_lookup(env)?;
     let ledger = seeded_ledger(&store, Quotas::from_lookup(env, &limits))?;
-    let (carrier, steps) = carry::queue();
-    for id in store.carried_on()? {
-        carrier.ask(id);
+    let (scheduler, steps) = background::queue();
+    for id in store.in_background()? {
+        scheduler.ask(id);
     }
     Ok((
         Staging {
@@ -98,7 +98,7 @@ pub fn staging_from_env() -> Result<(Staging, carry::Steps), String> {
             store: Box::new(store),
             limits,
             ledger: Box::new(ledger),
-            carrier: Some(Box::new(carrier)),
+            scheduler: Some(Box::new(scheduler)),
         },
         steps,
     ))
@@ -115,7 +115,7 @@ pub fn seeded_ledger(store: &store::SqliteStore, quotas: Quotas) -> Result<Memor
         })
     };
     ledger.seed(holdings(store.inventory()?), false);
-    ledger.seed(holdings(store.kept_inventory()?), true);
+    ledger.seed(holdings(store.task_inventory()?), true);
     Ok(ledger)
 }
 
@@ -137,7 +137,7 @@ fn loopback_name(host: &str) -> bool {
 /// `local` says it listens on a loopback address only, so (unless ALLOWED_HOSTS names a
 /// host beyond this machine) its anonymous callers are the machine's own user, who may
 /// spend the server's NCBI key.
-pub fn endpoint(local: bool) -> Result<(Endpoint, Option<carry::Steps>), String> {
+pub fn endpoint(local: bool) -> Result<(Endpoint, Option<background::Steps>), String> {
     let mut config = config_from_env();
     let lookup = |name: &str| std::env::var(name).ok();
     // A loopback listener is the machine's own only while no other name reaches it: a host

@@ -78,8 +78,8 @@ impl Notifier for LineNotifier {
 }
 
 /// Serves JSON-RPC over stdin/stdout until stdin closes, driving the `steps` of stagings
-/// the server carries on by itself meanwhile.
-pub async fn serve(server: Server, steps: Option<crate::carry::Steps>) -> std::io::Result<()> {
+/// the server continues by itself meanwhile.
+pub async fn serve(server: Server, steps: Option<crate::background::Steps>) -> std::io::Result<()> {
     let server = Arc::new(server);
     if let Some(steps) = steps {
         steps.drive(&server, |s| s);

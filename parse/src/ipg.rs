@@ -2,7 +2,7 @@
 //!
 //! An IPG report groups every protein record with the same sequence and lists,
 //! for each, the coding regions on nucleotide records and the assemblies they
-//! come from. Everything is carried in attributes, so this parser reads
+//! come from. Everything is in_background in attributes, so this parser reads
 //! attributes only and skips text. Numbers that fail to parse become `None`
 //! rather than failing the whole report: one odd coordinate should not hide
 //! the rest of the group.

@@ -42,7 +42,7 @@ pub enum RecordKind {
     #[default]
     Article,
     /// A `PubmedBookArticle`.
-    Book,
+    LedgerState,
 }
 
 /// One PubMed citation.

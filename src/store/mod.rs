@@ -36,7 +36,7 @@ use entrez_mcp_core::staging::store::{
     Appended, Caps, DatasetInfo, DatasetStore, Lease, NewDataset, QueryResult, Status, TableCount,
     TableInfo, ABANDONED, CANCELLED, CANCEL_MARK, STALE_LOADING_MS,
 };
-use entrez_mcp_core::staging::task_store::{Kept, TaskStore};
+use entrez_mcp_core::staging::task_store::{StoredTask, TaskStore};
 use flusher::Flusher;
 pub use recovery::{DAMAGED, INTERRUPTED};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -141,8 +141,8 @@ impl SqliteStore {
         Ok(store)
     }
 
-    /// The datasets whose staging the server carries on by itself, waiting for a step.
-    pub fn carried_on(&self) -> std::result::Result<Vec<String>, String> {
+    /// The datasets whose staging the server continues by itself, waiting for a step.
+    pub fn in_background(&self) -> std::result::Result<Vec<String>, String> {
         let catalog = lock(&self.inner.catalog);
         let mut stmt = catalog
             .prepare("SELECT id, reason FROM dataset WHERE status = 'partial'")
@@ -154,7 +154,7 @@ impl SqliteStore {
             .map_err(|e| e.to_string())?;
         Ok(rows
             .filter_map(|r| r.ok())
-            .filter(|(_, reason)| recovery::carried_cursor(reason.as_deref()))
+            .filter(|(_, reason)| recovery::background_cursor(reason.as_deref()))
             .map(|(id, _)| id)
             .collect())
     }
@@ -168,7 +168,7 @@ impl SqliteStore {
     /// Every task result kept for a call, as (id, owner, bytes, expiry), for the ledger at
     /// start-up: the final results of staging tasks, kept under their datasets' ids, are not
     /// charged (their datasets are).
-    pub fn kept_inventory(&self) -> std::result::Result<Vec<Holding>, String> {
+    pub fn task_inventory(&self) -> std::result::Result<Vec<Holding>, String> {
         self.holdings(
             "SELECT id, owner, length(CAST(result AS BLOB)), expires_ms FROM kept \
              WHERE id NOT IN (SELECT id FROM dataset)",
@@ -333,13 +333,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 use entrez_mcp_sqlite::store_error;
 
 impl TaskStore for SqliteStore {
-    fn keep<'a>(&'a self, kept: Kept) -> BoxFuture<'a, Result<()>> {
-        self.blocking(move |inner| inner.keep(&kept))
+    fn save<'a>(&'a self, kept: StoredTask) -> BoxFuture<'a, Result<()>> {
+        self.blocking(move |inner| inner.save_task(&kept))
     }
 
-    fn kept<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<Option<Kept>>> {
+    fn load<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<Option<StoredTask>>> {
         let id = id.to_string();
-        self.blocking(move |inner| inner.kept(&id, now_ms))
+        self.blocking(move |inner| inner.load_task(&id, now_ms))
     }
 }
 
@@ -469,7 +469,7 @@ impl DatasetStore for SqliteStore {
             catalog
                 .execute(
                     // The cursor stays while it loads: a process that stops meanwhile
-                    // finds where a staging it carried on was (recovery).
+                    // finds where a staging it continued was (recovery).
                     "UPDATE dataset SET status = 'loading', expires_ms = MAX(expires_ms, ?2), updated_ms = ?3 WHERE id = ?1",
                     params![id, lease.expires_ms as i64, lease.now_ms as i64],
                 )

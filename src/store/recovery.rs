@@ -1,6 +1,6 @@
 //! What the native store does when it opens a directory a previous process left.
 //!
-//! Datasets still `loading` were interrupted. One the server carried on by
+//! Datasets still `loading` were interrupted. One the server continued by
 //! itself is `partial` again, with its cursor, for the edge to take up; the
 //! others were a caller's, and are marked `failed`, and
 //! since staging does not fsync each batch, one that a machine crash stopped
@@ -11,17 +11,17 @@
 
 use super::{dataset, lock, Inner};
 use entrez_mcp_core::error::{Error, Result};
-use entrez_mcp_core::staging::carrier::is_carried;
 use entrez_mcp_core::staging::layouts::named;
+use entrez_mcp_core::staging::scheduler::in_background;
 use entrez_mcp_core::staging::store::{CANCELLED, CANCEL_MARK};
 use entrez_mcp_core::staging::{is_dataset_id, layouts};
 use entrez_mcp_sqlite::store_error;
 use rusqlite::params;
 use std::sync::{Arc, Mutex};
 
-/// Whether a stored reason is the cursor of a staging the server carries on by itself.
-pub fn carried_cursor(reason: Option<&str>) -> bool {
-    reason.is_some_and(is_carried)
+/// Whether a stored reason is the cursor of a staging the server continues by itself.
+pub fn background_cursor(reason: Option<&str>) -> bool {
+    reason.is_some_and(in_background)
 }
 
 /// Reason recorded for datasets found `loading` when the store opens.
@@ -48,14 +48,14 @@ impl Inner {
             .prepare("SELECT id, reason FROM dataset WHERE status = 'loading'")
             .and_then(|mut s| s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect())
             .map_err(store_error)?;
-        // A staging the server carried on by itself goes on from its stored cursor (the
+        // A staging the server continued by itself goes on from its stored cursor (the
         // edge asks for its next step); every other one was a caller's, and has stopped.
-        let (carried, interrupted): (Vec<_>, Vec<_>) = loading
+        let (in_background, interrupted): (Vec<_>, Vec<_>) = loading
             .into_iter()
-            .partition(|(_, reason)| carried_cursor(reason.as_deref()));
-        let carried: Vec<String> = carried.into_iter().map(|(id, _)| id).collect();
+            .partition(|(_, reason)| background_cursor(reason.as_deref()));
+        let in_background: Vec<String> = in_background.into_iter().map(|(id, _)| id).collect();
         let interrupted: Vec<String> = interrupted.into_iter().map(|(id, _)| id).collect();
-        for id in &carried {
+        for id in &in_background {
             catalog
                 .execute("UPDATE dataset SET status = 'partial' WHERE id = ?1", [id])
                 .map_err(store_error)?;
@@ -97,8 +97,8 @@ impl Inner {
                 self.remove(id)?;
             }
         }
-        // One carried on is checked the same way before its staging goes on.
-        for id in carried.iter().filter(|i| kept.contains(i)) {
+        // One continued is checked the same way before its staging goes on.
+        for id in in_background.iter().filter(|i| kept.contains(i)) {
             let intact = self
                 .connection(id)
                 .is_ok_and(|conn| dataset::intact(&lock(&conn)));

@@ -4,7 +4,7 @@
 use super::{lock, Inner};
 use entrez_mcp_core::error::Result;
 use entrez_mcp_core::staging::store::{CANCELLED, CANCEL_MARK};
-use entrez_mcp_core::staging::task_store::{Kept, KEPT_PER_OWNER};
+use entrez_mcp_core::staging::task_store::{StoredTask, TASKS_PER_OWNER};
 use entrez_mcp_sqlite::store_error;
 use rusqlite::{params, OptionalExtension};
 
@@ -34,7 +34,7 @@ impl Inner {
         Ok(waiting + running > 0)
     }
 
-    pub(super) fn keep(&self, kept: &Kept) -> Result<()> {
+    pub(super) fn save_task(&self, kept: &StoredTask) -> Result<()> {
         let catalog = lock(&self.catalog);
         catalog
             .execute(
@@ -42,12 +42,12 @@ impl Inner {
                 [kept.created_ms as i64],
             )
             .map_err(store_error)?;
-        // An owner keeps at most KEPT_PER_OWNER results; the oldest go first (one kept again
+        // An owner keeps at most TASKS_PER_OWNER results; the oldest go first (one kept again
         // pushes nothing out).
         catalog
             .execute(
                 "DELETE FROM kept WHERE owner = ?1 AND id != ?3 AND id NOT IN (SELECT id FROM kept WHERE owner = ?1 AND id != ?3 ORDER BY created_ms DESC LIMIT ?2)",
-                params![kept.owner, KEPT_PER_OWNER as i64 - 1, kept.id],
+                params![kept.owner, TASKS_PER_OWNER as i64 - 1, kept.id],
             )
             .map_err(store_error)?;
         catalog
@@ -59,13 +59,13 @@ impl Inner {
         Ok(())
     }
 
-    pub(super) fn kept(&self, id: &str, now_ms: u64) -> Result<Option<Kept>> {
+    pub(super) fn load_task(&self, id: &str, now_ms: u64) -> Result<Option<StoredTask>> {
         lock(&self.catalog)
             .query_row(
                 "SELECT id, owner, result, created_ms, expires_ms FROM kept WHERE id = ?1 AND expires_ms > ?2",
                 params![id, now_ms as i64],
                 |r| {
-                    Ok(Kept {
+                    Ok(StoredTask {
                         id: r.get(0)?,
                         owner: r.get(1)?,
                         result: r.get(2)?,

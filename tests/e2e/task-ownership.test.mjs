@@ -1,5 +1,5 @@
 // Whose a task is, for every kind of task in both revisions: a staging, a PubChem call held
-// while PubChem works, a BioC call run apart from its request, and a result kept at once. A
+// while PubChem works, a BioC call run in the background, and a result kept at once. A
 // stranger (another session and another key in 2025-11-25, another key in 2026-07-28) who
 // knows the task id gets exactly what an id nobody made gets, from tasks/get, tasks/result,
 // tasks/cancel and tasks/list alike, and their cancel changes nothing for the owner.

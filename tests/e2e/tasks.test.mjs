@@ -5,7 +5,7 @@
 // outcome inline in tasks/get, -32021 (HTTP 400) for a task method without it. A PubChem
 // asynchronous search that PubChem is still working on after the hand-off is held as a task in
 // both eras (the external replay told to keep new searches running for a few polls). A BioC
-// call made a task runs apart from its request, on the edge's carrier, in both eras.
+// call made a task runs in the background, on the edge's scheduler, in both eras.
 // Run: E2E_URL=http://127.0.0.1:PORT/mcp node --test tests/e2e/tasks.test.mjs
 
 import { test, describe } from 'node:test';
@@ -191,7 +191,7 @@ describe(`tasks [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, (
       const got = await untilEnded(t.taskId, 1_000);
       assert.equal(got.json.result.status, 'completed', got.text);
       assert.equal(got.json.result.result.structuredContent.count, 5, got.text);
-      // A held search its caller cancels is looked at no more.
+      // A pending search its caller cancels is looked at no more.
       await asyncWaits(50);
       const again = await modern('tools/call', ASYNC_SEARCH, { name: 'entrez_external' });
       const id = again.json.result.taskId;
@@ -206,7 +206,7 @@ describe(`tasks [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, (
     }
   });
 
-  test('both eras: a BioC call made a task runs apart from its request and ends with what the call returns', { skip: !EXTERNAL_REPLAY && 'E2E_EXTERNAL_REPLAY is not set' }, async () => {
+  test('both eras: a BioC call made a task runs in the background and ends with what the call returns', { skip: !EXTERNAL_REPLAY && 'E2E_EXTERNAL_REPLAY is not set' }, async () => {
     const BIOC = { name: 'entrez_external', arguments: { service: 'pmc', operation: 'bioc', ids: ['PMC3531190', 'PMC0000001'] } };
     const client = await connect('entrez-mcp-e2e-tasks-bioc');
     const stranger = await connect('entrez-mcp-e2e-tasks-bioc-stranger');
@@ -219,7 +219,7 @@ describe(`tasks [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, (
       for await (const event of stream) {
         events.push(event);
         if (event.type === 'taskCreated') {
-          assert.match(event.task.statusMessage, /running apart/);
+          assert.match(event.task.statusMessage, /running in the background/);
           await assert.rejects(stranger.experimental.tasks.getTask(event.task.taskId), /No task/);
         }
       }

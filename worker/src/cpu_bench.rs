@@ -13,7 +13,7 @@
 //!   that answer at once (the store still encodes every command as the Worker
 //!   does), so a `fetch_and_stage` call runs exactly the code it runs on
 //!   Workers, minus the waiting;
-//! - [`Bench::step`]: one step of a staging the server carries on by itself,
+//! - [`Bench::step`]: one step of a staging the server continues by itself,
 //!   which on Workers is an alarm of the dataset's Durable Object.
 //!
 //! The Worker edge is left out of this build (it needs `cloudflare:` modules).
@@ -34,8 +34,8 @@ use entrez_mcp_core::staging::store::{
     Appended, Caps, DatasetInfo, DatasetStore, Lease, NewDataset, QueryResult, Status, TableCount,
     TableInfo,
 };
-use entrez_mcp_core::staging::task_store::{Kept, TaskStore};
-use entrez_mcp_core::staging::{Carrier, Limits, Staging};
+use entrez_mcp_core::staging::task_store::{StoredTask, TaskStore};
+use entrez_mcp_core::staging::{Limits, Scheduler, Staging};
 use entrez_mcp_wire::{DatasetCommand, WireBatch};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -92,8 +92,8 @@ pub struct Bench {
 #[derive(Clone, Default)]
 struct Steps(std::rc::Rc<RefCell<std::collections::VecDeque<String>>>);
 
-impl Carrier for Steps {
-    fn carry_on<'a>(&'a self, id: &'a str, _after_ms: u64) -> BoxFuture<'a, Result<()>> {
+impl Scheduler for Steps {
+    fn schedule<'a>(&'a self, id: &'a str, _after_ms: u64) -> BoxFuture<'a, Result<()>> {
         self.0.borrow_mut().push_back(id.to_string());
         Box::pin(async { Ok(()) })
     }
@@ -126,7 +126,7 @@ impl Bench {
         };
         let steps = Steps::default();
         let staging =
-            Staging::new(Objects::default(), limits).with_carrier(Box::new(steps.clone()));
+            Staging::new(Objects::default(), limits).with_scheduler(Box::new(steps.clone()));
         let server = Server::new(Config::defaults(), Box::new(WorkerPlatform))
             .expect("server builds")
             .with_network(network)
@@ -144,7 +144,7 @@ impl Bench {
         let Some(id) = self.steps.0.borrow_mut().pop_front() else {
             return String::new();
         };
-        match run_now(self.endpoint.server.carry_on(&id)) {
+        match run_now(self.endpoint.server.run_step(&id)) {
             Ok(step) => format!("{step:?}"),
             Err(e) => format!("error: {}", e.message),
         }
@@ -276,11 +276,11 @@ fn unsupported<T>() -> BoxFuture<'static, Result<T>> {
 }
 
 impl TaskStore for Objects {
-    fn keep<'a>(&'a self, _: Kept) -> BoxFuture<'a, Result<()>> {
+    fn save<'a>(&'a self, _: StoredTask) -> BoxFuture<'a, Result<()>> {
         Box::pin(async { Err(Error::internal("the benchmark keeps no task results")) })
     }
 
-    fn kept<'a>(&'a self, _: &'a str, _: u64) -> BoxFuture<'a, Result<Option<Kept>>> {
+    fn load<'a>(&'a self, _: &'a str, _: u64) -> BoxFuture<'a, Result<Option<StoredTask>>> {
         Box::pin(async { Ok(None) })
     }
 }

@@ -77,8 +77,8 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
         Some(store) => {
             let limits = Limits::from_lookup(|name| lookup(env, name));
             let mut staging = Staging::new(store, limits);
-            if let Some(carrier) = crate::data::DurableCarrier::from_env(env) {
-                staging = staging.with_carrier(Box::new(carrier));
+            if let Some(scheduler) = crate::data::DurableCarrier::from_env(env) {
+                staging = staging.with_scheduler(Box::new(scheduler));
             }
             if let Some(ledger) = crate::data::DurableLedger::from_env(env) {
                 staging.ledger = Box::new(ledger);

@@ -53,7 +53,7 @@ pub struct ToolContext<'a> {
     /// then goes on without the call (a staging by itself at once; a PubChem answer still
     /// coming after a few seconds is held), and the call returns its handle.
     pub task: bool,
-    /// A held task's ListKey, for a PubChem call run again to collect it (see [`as_task`]).
+    /// A pending task's ListKey, for a PubChem call run again to collect it (see [`as_task`]).
     pub resume: Option<as_task::Resume>,
 }
 

@@ -191,7 +191,7 @@ impl Registry {
     /// The arguments are read once ([`intake::read`]); the schema, the semantic
     /// rules and the handler all see that reading, and every repair made on the
     /// way is reported in the result (`call_warnings`), whether it succeeds or not.
-    /// Boxed: `tools/call` and a held task's look share one copy of the call's code.
+    /// Boxed: `tools/call` and a pending task's look share one copy of the call's code.
     pub fn call<'a>(
         &'a self,
         ctx: &'a ToolContext<'a>,

@@ -1,7 +1,7 @@
 //! Progress notifications for long tool calls.
 //!
 //! A client that wants progress puts `_meta.progressToken` in its request.
-//! The transport that carried the request supplies a [`Notifier`] (stdio
+//! The transport that in_background the request supplies a [`Notifier`] (stdio
 //! writes a line; Streamable HTTP answers with an SSE stream), and the tool
 //! reports through [`Progress`], which frames `notifications/progress` with
 //! the client's token.

@@ -24,7 +24,7 @@ pub struct Offer {
     pub staging: bool,
     /// Whether `validate` is registered (`experimental.toolValidation`).
     pub validation: bool,
-    /// Whether stagings run as MCP tasks (a store, a network and a carrier).
+    /// Whether stagings run as MCP tasks (a store, a network and a scheduler).
     pub tasks: bool,
 }
 

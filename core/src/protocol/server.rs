@@ -128,13 +128,13 @@ impl Server {
         self.network.as_ref()
     }
 
-    /// One step of a staging the server carries on by itself, or the run of a call made a
-    /// task that runs apart (`staging::carrier`, `tools::held`), for the edge's carrier,
+    /// One step of a staging the server continues by itself, or the run of a call made a
+    /// task that runs in the background (`staging::scheduler`, `tools::held`), for the edge's scheduler,
     /// with no request behind it.
-    pub async fn carry_on(&self, id: &str) -> Result<crate::staging::carrier::Step, Error> {
-        use crate::staging::carrier::Step;
+    pub async fn run_step(&self, id: &str) -> Result<crate::tasks::Step, Error> {
+        use crate::tasks::Step;
         let (Some(network), Some(staging)) = (&self.network, &self.staging) else {
-            return Ok(Step::Idle);
+            return Ok(Step::NothingToDo);
         };
         let parts = crate::tasks::staging_step::Parts {
             config: &self.config,
@@ -146,13 +146,13 @@ impl Server {
         if let Some(step) = crate::tasks::staging_step::step(parts, id).await? {
             return Ok(step);
         }
-        // No dataset: a call run apart, if one is kept under the id. Nobody's request: an anonymous one over HTTP, which spends no key of the server's
-        // unless anonymous callers may (and a call run apart spends none).
+        // No dataset: a call run in the background, if one is kept under the id. Nobody's request: an anonymous one over HTTP, which spends no key of the server's
+        // unless anonymous callers may (and a call run in the background spends none).
         let nobody = RequestContext {
             channel: crate::caller::Channel::Http,
             ..Default::default()
         };
-        crate::tasks::held::carry_on(&self.context(&nobody, None), id).await
+        crate::tasks::calls::run_step(&self.context(&nobody, None), id).await
     }
 
     /// The platform the server was built with.
@@ -197,7 +197,7 @@ impl Server {
                 .get(crate::tools::validate::SPEC.name)
                 .is_some(),
             tasks: self.network.is_some()
-                && self.staging.as_ref().is_some_and(|s| s.carrier.is_some()),
+                && self.staging.as_ref().is_some_and(|s| s.scheduler.is_some()),
         }
     }
 

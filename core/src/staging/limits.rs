@@ -16,7 +16,7 @@ pub const DEFAULT_RECORDS: u64 = 1_000;
 pub const DEFAULT_TTL_SECS: u64 = 24 * 60 * 60;
 /// Default datasets one owner may hold at once.
 pub const DEFAULT_MAX_DATASETS: u64 = 20;
-/// Default stagings one owner may have running at once (loading, or carried on by the server).
+/// Default stagings one owner may have running at once (loading, or continued by the server).
 pub const DEFAULT_MAX_RUNNING: u64 = 4;
 /// Default rows (all tables together) one dataset may hold.
 pub const DEFAULT_MAX_ROWS: u64 = 5_000_000;
@@ -36,8 +36,8 @@ pub struct Limits {
     pub ttl_secs: u64,
     /// `ENTREZ_DATA_MAX_DATASETS`: datasets per owner.
     pub max_datasets: u64,
-    /// `ENTREZ_DATA_MAX_RUNNING`: stagings (and calls run apart) one account has running at
-    /// once, loading or carried on by the server in the background; counted on the ledger.
+    /// `ENTREZ_DATA_MAX_RUNNING`: stagings (and calls run in the background) one account has running at
+    /// once, loading or continued by the server in the background; counted on the ledger.
     pub max_running: u64,
     /// `ENTREZ_DATA_MAX_ROWS`: rows per dataset.
     pub max_rows: u64,

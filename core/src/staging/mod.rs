@@ -13,7 +13,7 @@
 //! - [`ledger`]: what each identity, each anonymous address and the deployment may hold;
 //! - [`store`]: the [`DatasetStore`] trait a backend implements, and [`task_store`] the
 //!   [`TaskStore`] one beside it;
-//! - [`carrier`]: the [`Carrier`] an edge gives to carry a staging on without its caller;
+//! - [`scheduler`]: the [`Scheduler`] an edge gives to carry a staging on without its caller;
 //!
 //! Ownership: a dataset belongs to the authenticated identity that staged it,
 //! from any session or era; without one, to the MCP session that staged it (the
@@ -25,19 +25,19 @@
 //! no one can list the pool. Other owners' datasets are indistinguishable from
 //! ones that do not exist.
 
-pub mod carrier;
 pub mod collect;
 pub mod guard;
 pub mod layouts;
 pub mod ledger;
 pub mod limits;
 pub mod rows;
+pub mod scheduler;
 pub mod schema;
 pub mod store;
 pub mod task_store;
 
-pub use carrier::Carrier;
 pub use limits::Limits;
+pub use scheduler::Scheduler;
 pub use store::DatasetStore;
 pub use task_store::TaskStore;
 
@@ -57,7 +57,7 @@ pub struct Staging {
     /// What each account and the deployment may hold.
     pub ledger: Box<dyn ledger::Ledger>,
     /// Where a staging the call's budget did not finish goes on by itself, if anywhere.
-    pub carrier: Option<Box<dyn Carrier>>,
+    pub scheduler: Option<Box<dyn Scheduler>>,
 }
 
 impl Staging {
@@ -72,13 +72,13 @@ impl Staging {
             store: Box::new(store),
             limits,
             ledger: Box::new(ledger::MemoryLedger::new(quotas)),
-            carrier: None,
+            scheduler: None,
         }
     }
 
-    /// The same staging, carried on by `carrier` when a call's budget runs out.
-    pub fn with_carrier(mut self, carrier: Box<dyn Carrier>) -> Staging {
-        self.carrier = Some(carrier);
+    /// The same staging, continued by `scheduler` when a call's budget runs out.
+    pub fn with_scheduler(mut self, scheduler: Box<dyn Scheduler>) -> Staging {
+        self.scheduler = Some(scheduler);
         self
     }
 }

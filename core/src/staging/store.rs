@@ -324,7 +324,7 @@ pub trait DatasetStore: MaybeSendSync {
     /// `None` when the dataset is not partial (or does not exist).
     fn resume<'a>(&'a self, id: &'a str, lease: Lease) -> BoxFuture<'a, Result<Option<String>>>;
 
-    /// Stops a staging: one waiting between two steps the server carries on is marked
+    /// Stops a staging: one waiting between two steps the server continues is marked
     /// failed with [`CANCELLED`] now, one being staged gets [`CANCEL_MARK`] and its step's
     /// end records the same. False when it is neither (ended, or no such dataset).
     fn cancel<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<bool>>;

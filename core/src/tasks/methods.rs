@@ -3,13 +3,13 @@
 //! `entrez_data` and `entrez_external` run as tasks, and two kinds of call are
 //! long work: a staging, and a PubChem request PubChem answers later. In
 //! 2026-07-28 the server decides per call: a `fetch_and_stage` from a request
-//! that declares `io.modelcontextprotocol/tasks` is handed to the carrier at
+//! that declares `io.modelcontextprotocol/tasks` is handed to the scheduler at
 //! once and answered with its task, a PubChem call still waiting on PubChem
 //! after a few seconds is held (`tools::held`) and answered with its task, a
-//! BioC call runs apart (`tools::held`, handed to the carrier too), and
+//! BioC call runs in the background (`tools::held`, handed to the scheduler too), and
 //! every other call answers as usual. In 2025-11-25 the tools say
 //! `execution.taskSupport: "optional"` and a call with `params.task` always
-//! gets a task: a staging's, a held call's, or one that ended at once, whose
+//! gets a task: a staging's, a pending call's, or one that ended at once, whose
 //! result is kept for the caller to read. A task's owner is its dataset's or
 //! its kept entry's (see `tools::entrez_data::task`), so nobody else can see,
 //! poll or cancel it: a stranger's task id reads as unknown.
@@ -18,7 +18,7 @@ use crate::error::{Error, ErrorKind};
 use crate::framework::ToolContext;
 use crate::json;
 use crate::mcp::meta::{Era, CLIENT_CAPABILITIES};
-use crate::tasks::held;
+use crate::tasks::calls;
 use crate::tasks::staging;
 use crate::tasks::task::{Task, EXTENSION, RELATED_TASK};
 use serde_json::{Map, Value};
@@ -92,11 +92,11 @@ pub async fn answer_call(
     (tool, arguments): (&str, Value),
     result: Value,
 ) -> Result<Value, Error> {
-    if held::runs_apart(&result) {
+    if calls::runs_in_background(&result) {
         return Box::pin(apart(ctx, ask, tool, arguments)).await;
     }
-    let kept = match held::waiting_on(&result) {
-        Some(listkey) => held::hold(ctx, tool, arguments, listkey).await.map(Some),
+    let kept = match calls::pubchem_listkey(&result) {
+        Some(listkey) => calls::hold(ctx, tool, arguments, listkey).await.map(Some),
         None => Box::pin(staging_or_kept(ctx, ask, &result)).await,
     };
     match kept {
@@ -115,7 +115,7 @@ pub async fn answer_call(
 
 const QUOTA: &str = "quota_exceeded";
 
-/// A call that runs apart from its request (`tools::held`): kept and handed to the carrier.
+/// A call that runs in the background (`tools::held`): kept and handed to the scheduler.
 /// Past the ledger's ceilings a 2026-07-28 call runs in its request after all (the server
 /// decides), and 2025-11-25's caller, who asked for a task, hears that nothing ran.
 async fn apart(
@@ -124,7 +124,7 @@ async fn apart(
     tool: &str,
     arguments: Value,
 ) -> Result<Value, Error> {
-    match held::run_apart(ctx, tool, arguments.clone()).await {
+    match calls::run_in_background(ctx, tool, arguments.clone()).await {
         Ok(t) => Ok(created(ask, &t)),
         Err(e) if ask == Ask::Extension && e.code == QUOTA => {
             let here = ToolContext {
@@ -155,9 +155,9 @@ async fn staging_or_kept(
         (Ask::Extension, Some(id)) => staging::view(ctx, &id).await,
         (Ask::Handshake, Some(id)) => match staging::view(ctx, &id).await? {
             Some(t) => Ok(Some(t)),
-            None => held::keep_now(ctx, result).await.map(Some),
+            None => calls::save_result(ctx, result).await.map(Some),
         },
-        (Ask::Handshake, None) => held::keep_now(ctx, result).await.map(Some),
+        (Ask::Handshake, None) => calls::save_result(ctx, result).await.map(Some),
         _ => Ok(None),
     }
 }
@@ -209,7 +209,7 @@ pub async fn serve(
         }
     };
     if method == "tasks/cancel" {
-        // Cancelled without a view first: a view may look at a held call, which a cancel
+        // Cancelled without a view first: a view may look at a pending call, which a cancel
         // has no use for.
         let (task, stopped) = staging::cancel(ctx, id).await?.ok_or_else(|| unknown(id))?;
         return match (stateless, stopped) {

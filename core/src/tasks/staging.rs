@@ -9,7 +9,7 @@
 //! returned, so the outcome a client polls for is what the call would have
 //! returned; any other dataset is described as it stands. A task that is not a
 //! staging (a call that ended at once, a PubChem answer that comes later) is
-//! kept under an id of its own (see [`crate::tasks::held`]).
+//! kept under an id of its own (see [`crate::tasks::calls`]).
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::framework::Registry;
@@ -18,11 +18,11 @@ use crate::framework::ToolOutput;
 use crate::json;
 use crate::platform::BoxFuture;
 use crate::staging::store::{DatasetInfo, Status as Stored, CANCELLED};
-use crate::staging::task_store::Kept;
+use crate::staging::task_store::StoredTask;
 use crate::staging::{owner_of, Staging};
-use crate::tasks::held;
+use crate::tasks::calls;
 use crate::tasks::task::{Status, Task};
-use crate::tools::entrez_data::cursor::carried;
+use crate::tools::entrez_data::cursor::in_background;
 use crate::tools::entrez_data::{ending, owned_dataset, render, staging, SPEC};
 use serde_json::Value;
 
@@ -37,10 +37,10 @@ async fn look_up(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
     let now = ctx.platform.now_unix_ms();
     match owned_dataset(ctx, id).await {
         Ok(info) => {
-            let kept = staging.tasks.kept(id, now).await?;
+            let kept = staging.tasks.load(id, now).await?;
             Ok(Some(of_dataset(ctx.registry, &info, kept)))
         }
-        Err(e) if e.kind == ErrorKind::NotFound => held::view(ctx, id).await,
+        Err(e) if e.kind == ErrorKind::NotFound => calls::view(ctx, id).await,
         Err(e) => Err(e),
     }
 }
@@ -67,9 +67,9 @@ pub async fn list(ctx: &ToolContext<'_>) -> Result<Vec<Task>> {
 /// Stops the caller's task `id` if it is working: the task as it then stands, and whether
 /// this stopped it (false for one that had ended); None for no task of the caller's.
 pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<(Task, bool)>> {
-    // A held call first, before any view: a view could look (ask PubChem) or start a call
-    // run apart again, which a cancel has no use for.
-    if let Some(cancelled) = held::cancel(ctx, id).await? {
+    // A pending call first, before any view: a view could look (ask PubChem) or start a call
+    // run in the background again, which a cancel has no use for.
+    if let Some(cancelled) = calls::cancel(ctx, id).await? {
         return Ok(Some((cancelled, true)));
     }
     let Some(task) = view(ctx, id).await? else {
@@ -90,12 +90,12 @@ pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<(Task, boo
             .record(id, info.bytes, info.expires_ms, 0)
             .await;
     }
-    let kept = staging.tasks.kept(id, now).await?;
+    let kept = staging.tasks.load(id, now).await?;
     Ok(Some((of_dataset(ctx.registry, &info, kept), true)))
 }
 
 /// Keeps the outcome of a staging task's last step under its dataset's id.
-pub async fn keep_final(
+pub async fn save_final_result(
     staging: &Staging,
     registry: &Registry,
     now: u64,
@@ -103,19 +103,19 @@ pub async fn keep_final(
     outcome: Result<ToolOutput>,
 ) -> Result<()> {
     let result = registry.result_of(SPEC.name, outcome);
-    let kept = Kept {
+    let kept = StoredTask {
         id: info.id.clone(),
         owner: info.owner.clone(),
         result: result.to_string(),
         created_ms: now,
-        expires_ms: info.expires_ms.max(now + held::KEPT_TTL_MS),
+        expires_ms: info.expires_ms.max(now + calls::RESULT_TTL_MS),
     };
-    staging.tasks.keep(kept).await
+    staging.tasks.save(kept).await
 }
 
-fn of_dataset(registry: &Registry, info: &DatasetInfo, kept: Option<Kept>) -> Task {
-    let carried = carried(&info.status);
-    let remaining = carried.as_ref().map(|r| r.work.remaining());
+fn of_dataset(registry: &Registry, info: &DatasetInfo, kept: Option<StoredTask>) -> Task {
+    let in_background = in_background(&info.status);
+    let remaining = in_background.as_ref().map(|r| r.work.remaining());
     let (status, message) = match (&info.status, remaining) {
         (Stored::Loading, _) => (
             Status::Working,
@@ -123,7 +123,7 @@ fn of_dataset(registry: &Registry, info: &DatasetInfo, kept: Option<Kept>) -> Ta
         ),
         (Stored::Partial(_), Some(left)) => (
             Status::Working,
-            match carried.and_then(|r| r.fault) {
+            match in_background.and_then(|r| r.fault) {
                 Some(paused) => format!(
                     "{} records staged, {left} to go; {}",
                     info.records,

@@ -1,9 +1,9 @@
-//! One step of a staging the server carries on by itself (see [`crate::staging::carrier`]).
+//! One step of a staging the server continues by itself (see [`crate::staging::scheduler`]).
 //!
-//! The edge's carrier calls this (through `protocol::Server::carry_on`) with
+//! The edge's scheduler calls this (through `protocol::Server::run_step`) with
 //! no request behind it, so the step acts for the dataset, not for a caller:
 //! it reads the dataset by id, takes it up only if its stored cursor says the
-//! server carries it on, and spends the server's NCBI key only where the
+//! server continues it, and spends the server's NCBI key only where the
 //! caller that started it could have (the cursor says so; a caller's own key
 //! is never stored, so such a staging goes on in the anonymous bucket).
 
@@ -15,10 +15,10 @@ use crate::net::cache::CallLog;
 use crate::net::retry::RetryPolicy;
 use crate::net::Network;
 use crate::platform::Platform;
-use crate::staging::carrier::Step;
 use crate::staging::store::Status;
 use crate::staging::Staging;
 use crate::tasks::staging;
+use crate::tasks::Step;
 use crate::tools::entrez_data::batches::Progress;
 use crate::tools::entrez_data::cursor;
 use crate::tools::entrez_data::ending::stage;
@@ -32,13 +32,13 @@ pub struct Parts<'a> {
     pub network: &'a Network,
     /// The clock.
     pub platform: &'a dyn Platform,
-    /// The store, its limits, the ledger and the carrier.
+    /// The store, its limits, the ledger and the scheduler.
     pub staging: &'a Staging,
     /// The tools, to write a task's final result as `tools/call` would.
     pub registry: &'a Registry,
 }
 
-/// Stages what one budget pays for of dataset `id`, if the server carries it on; the next
+/// Stages what one budget pays for of dataset `id`, if the server continues it; the next
 /// step is asked for inside, while records remain. None where there is no such dataset.
 pub async fn step(parts: Parts<'_>, id: &str) -> Result<Option<Step>> {
     let Some(info) = parts.staging.store.get(id).await? else {
@@ -49,20 +49,20 @@ pub async fn step(parts: Parts<'_>, id: &str) -> Result<Option<Step>> {
 
 async fn step_of(parts: Parts<'_>, info: crate::staging::store::DatasetInfo) -> Result<Step> {
     let id = info.id.as_str();
-    let Some(stored) = cursor::carried(&info.status) else {
-        return Ok(Step::Idle);
+    let Some(stored) = cursor::in_background(&info.status) else {
+        return Ok(Step::NothingToDo);
     };
     let now = parts.platform.now_unix_ms();
     if info.expired(now) {
         parts.staging.store.remove(id).await?;
-        return Ok(Step::Idle);
+        return Ok(Step::NothingToDo);
     }
     // A step asked for before a paused staging's next try is due (a restarted process takes
-    // every carried staging up at once; an alarm may fire early) puts itself off to that time.
-    if let (Some(paused), Some(carrier)) = (&stored.fault, parts.staging.carrier.as_ref()) {
+    // every in_background staging up at once; an alarm may fire early) puts itself off to that time.
+    if let (Some(paused), Some(scheduler)) = (&stored.fault, parts.staging.scheduler.as_ref()) {
         if paused.retry_at_ms > now {
-            carrier.carry_on(id, paused.retry_at_ms - now).await?;
-            return Ok(Step::More);
+            scheduler.schedule(id, paused.retry_at_ms - now).await?;
+            return Ok(Step::MoreToDo);
         }
     }
     let log = CallLog::default();
@@ -80,7 +80,7 @@ async fn step_of(parts: Parts<'_>, info: crate::staging::store::DatasetInfo) -> 
     let taken = Box::pin(take_up(parts.staging, client, parts.platform, &info)).await?;
     let Some((run, resume)) = taken else {
         // Another step or a caller took it up first; whoever did asks for the next one.
-        return Ok(Step::Idle);
+        return Ok(Step::NothingToDo);
     };
     let task = resume.task;
     // An error has been recorded with the dataset (partial for a caller, or failed with the
@@ -88,15 +88,15 @@ async fn step_of(parts: Parts<'_>, info: crate::staging::store::DatasetInfo) -> 
     let outcome = Box::pin(stage(run, resume, Progress::default(), info.records, false)).await;
     let after = parts.staging.store.get(id).await?;
     let step = match &after {
-        Some(a) if cursor::carried(&a.status).is_some() => Step::More,
-        Some(a) if matches!(a.status, Status::Loading) => Step::More,
-        _ => Step::Ended,
+        Some(a) if cursor::in_background(&a.status).is_some() => Step::MoreToDo,
+        Some(a) if matches!(a.status, Status::Loading) => Step::MoreToDo,
+        _ => Step::Finished,
     };
     let error = outcome.as_ref().err().cloned();
-    if let (true, Step::Ended, Some(after)) = (task, step, &after) {
+    if let (true, Step::Finished, Some(after)) = (task, step, &after) {
         // What the call would have returned, for the task's caller to read.
         let now = parts.platform.now_unix_ms();
-        staging::keep_final(parts.staging, parts.registry, now, after, outcome).await?;
+        staging::save_final_result(parts.staging, parts.registry, now, after, outcome).await?;
     }
     // A passing fault the server outlasts comes back as a result (the dataset says why it
     // waits, and until when); an error here ended the step otherwise, and the edge logs it.

@@ -79,7 +79,7 @@ impl Stats {
             .push_back((caller.to_string(), at_us / 1000));
     }
 
-    /// Records the pacing trace a request carried (`slot=..;asked=..;granted=..;woke=..;by=..`),
+    /// Records the pacing trace a request in_background (`slot=..;asked=..;granted=..;woke=..;by=..`),
     /// with its arrival, so a benchmark can tell where a request's time went and a test which
     /// authority paced it.
     pub fn paced(&mut self, caller: &str, at_us: u64, trace: &str) {

@@ -1,6 +1,6 @@
 //! Everything the replay answers WITHOUT a recording behind it.
 //!
-//! Kept apart from the routing so that what is real and what is made up can
+//! StoredTask apart from the routing so that what is real and what is made up can
 //! be told at a glance; tests/fixtures/ncbi/synthetic/README.md lists the same
 //! things for readers of the fixtures.
 //!

@@ -1,4 +1,4 @@
-// A staging the server was carrying on when it was killed (SIGKILL, mid-step) goes on after
+// A staging the server was continuing when it was killed (SIGKILL, mid-step) goes on after
 // a restart from its last stored position, with no further tool call and nothing twice:
 // natively the store puts it back when it reopens; on the Worker the dataset's Durable Object
 // alarm, armed as a watchdog before each step, takes it up two minutes after the dead step

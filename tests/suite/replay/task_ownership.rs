@@ -1,9 +1,9 @@
 //! Whose a task is, natively, for every kind of task in both revisions: a staging, a PubChem
-//! call held while PubChem works, a BioC call run apart from its request, and (2025-11-25) a
+//! call held while PubChem works, a BioC call run in the background, and (2025-11-25) a
 //! result kept at once. A stranger who knows the task id gets exactly the answer an id nobody
 //! made gets, from every task method, and their cancel changes nothing for the owner.
 
-use super::carried_staging::{carried_server_with, Asked};
+use super::background_staging::{carried_server_with, Asked};
 use crate::common::block_on;
 use crate::common::replay::Replay;
 use entrez_mcp::store::SqliteStore;
@@ -114,7 +114,7 @@ fn a_stranger_sees_nothing_of_a_staging_task_in_either_revision() {
         let id = create(&s, stateless, call);
         assert_stranger_sees_nothing(&s, stateless, &id, "staging");
         // And once it has ended.
-        super::carried_staging::drive(&s, &asked);
+        super::background_staging::drive(&s, &asked);
         assert_eq!(status(&s, stateless, &id), "completed");
         assert_stranger_sees_nothing(&s, stateless, &id, "completed staging");
     }
@@ -122,7 +122,7 @@ fn a_stranger_sees_nothing_of_a_staging_task_in_either_revision() {
 
 #[test]
 fn a_stranger_sees_nothing_of_a_held_pubchem_task_in_either_revision() {
-    let (_script, s) = super::held_tasks::pubchem(1_000);
+    let (_script, s) = super::pending_tasks::pubchem(1_000);
     let call = json!({"name": "entrez_external", "arguments": {
         "service": "pubchem", "operation": "structure_search",
         "search_type": "substructure", "identifier": "C1=CC=CC=C1", "mode": "async"}});
@@ -135,7 +135,7 @@ fn a_stranger_sees_nothing_of_a_held_pubchem_task_in_either_revision() {
 
 #[test]
 fn a_stranger_sees_nothing_of_a_bioc_task_run_apart_in_either_revision() {
-    let (_script, s, _asked) = super::apart_tasks::bioc_server();
+    let (_script, s, _asked) = super::background_calls::bioc_server();
     let call = json!({"name": "entrez_external", "arguments": {
         "service": "pmc", "operation": "bioc", "ids": ["PMC1234567"]}});
     for stateless in [false, true] {
@@ -146,7 +146,7 @@ fn a_stranger_sees_nothing_of_a_bioc_task_run_apart_in_either_revision() {
 
 #[test]
 fn a_stranger_sees_nothing_of_a_result_kept_at_once() {
-    let (_script, s, _asked) = super::apart_tasks::bioc_server();
+    let (_script, s, _asked) = super::background_calls::bioc_server();
     let call = json!({"name": "entrez_data", "arguments": {"operation": "list_datasets"}});
     let id = create(&s, false, call);
     assert_eq!(status(&s, false, &id), "completed");

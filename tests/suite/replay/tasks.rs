@@ -1,9 +1,9 @@
 //! MCP tasks in both revisions: a staging handed back as a task and polled to its end,
 //! another operation made a task that ends at once, cancel mid-way, and a stranger who can
-//! neither see nor poll nor cancel someone else's task. The steps the carrier is asked for
-//! are run by the test (`carried_staging::drive`), as the edges run them.
+//! neither see nor poll nor cancel someone else's task. The steps the scheduler is asked for
+//! are run by the test (`background_staging::drive`), as the edges run them.
 
-use super::carried_staging::{carried_server_with, drive, Asked};
+use super::background_staging::{carried_server_with, drive, Asked};
 use crate::common::block_on;
 use crate::common::replay::Replay;
 use entrez_mcp::store::SqliteStore;
@@ -11,9 +11,9 @@ use entrez_mcp::SystemPlatform;
 use entrez_mcp_core::caller::{Channel, RequestContext};
 use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::protocol::Server;
-use entrez_mcp_core::staging::carrier::Step;
 use entrez_mcp_core::staging::store::{DatasetStore, Lease, Status};
 use entrez_mcp_core::staging::Limits;
+use entrez_mcp_core::tasks::Step;
 use serde_json::{json, Value};
 
 /// A 2025-11-25 request in session `session`.
@@ -95,7 +95,7 @@ fn a_2025_11_25_client_gets_a_task_for_a_staging_and_reads_the_call_s_result() {
     assert!(task["pollInterval"].as_u64().unwrap() > 0);
     assert!(task["ttl"].as_u64().unwrap() > 0);
     assert!(task["createdAt"].as_str().unwrap().ends_with('Z'));
-    // Nothing was staged in the call itself: the carrier has the whole staging.
+    // Nothing was staged in the call itself: the scheduler has the whole staging.
     assert_eq!(*asked.0.lock().unwrap(), vec![(id.clone(), 0)]);
     let got = handshake(&s, "a", "tasks/get", json!({"taskId": id}));
     assert_eq!(got["result"]["status"], "working", "{got}");
@@ -170,7 +170,7 @@ fn a_cancelled_staging_keeps_what_it_staged_and_takes_no_more_steps() {
     // One staging running at a time, so that the cancel is seen to free its slot.
     let one = Limits {
         max_running: 1,
-        ..super::carried_staging::free_plan()
+        ..super::background_staging::free_plan()
     };
     let s = carried_server_with(&replay, store.clone(), &asked, one);
     let mut call = stage_args(1000);
@@ -180,16 +180,16 @@ fn a_cancelled_staging_keeps_what_it_staged_and_takes_no_more_steps() {
     for _ in 0..2 {
         let ids = asked.take();
         assert_eq!(ids, vec![id.clone()]);
-        block_on(s.carry_on(&id)).unwrap();
+        block_on(s.run_step(&id)).unwrap();
     }
     let cancelled = handshake(&s, "a", "tasks/cancel", json!({"taskId": id}));
     assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
     // The step asked for before the cancel finds nothing to do, and asks for no other.
     for id in asked.take() {
-        assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
+        assert_eq!(block_on(s.run_step(&id)).unwrap(), Step::NothingToDo);
     }
     assert!(asked.take().is_empty());
-    // A step that ends after the cancel (one whose carrier failed, say) cannot undo it.
+    // A step that ends after the cancel (one whose scheduler failed, say) cannot undo it.
     let now = SystemPlatform.now_unix_ms();
     let lease = Lease {
         now_ms: now,

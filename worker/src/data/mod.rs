@@ -25,8 +25,8 @@ use entrez_mcp_core::staging::rows::RowBatch;
 use entrez_mcp_core::staging::store::{
     Appended, Caps, DatasetInfo, DatasetStore, Lease, NewDataset, QueryResult, Status, TableInfo,
 };
-use entrez_mcp_core::staging::task_store::{Kept, TaskStore};
-use entrez_mcp_core::staging::{is_dataset_id, Carrier};
+use entrez_mcp_core::staging::task_store::{StoredTask, TaskStore};
+use entrez_mcp_core::staging::{is_dataset_id, Scheduler};
 use entrez_mcp_wire::{CatalogCommand, DatasetCommand, LedgerCommand, WireBatch, WireDataset};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -40,14 +40,14 @@ pub const CATALOG_BINDING: &str = "ENTREZ_CATALOG";
 /// Binding of the deployment's ledger Durable Object class.
 pub const LEDGER_BINDING: &str = "ENTREZ_LEDGER";
 
-/// The Worker's carrier: a dataset's next staging step is an alarm of its own Durable Object,
+/// The Worker's scheduler: a dataset's next staging step is an alarm of its own Durable Object,
 /// with an invocation and a CPU budget of its own (see `objects::dataset_object`).
 pub struct DurableCarrier {
     datasets: ObjectNamespace,
 }
 
 impl DurableCarrier {
-    /// The carrier behind `ENTREZ_DATASET`, if the deployment declares it.
+    /// The scheduler behind `ENTREZ_DATASET`, if the deployment declares it.
     pub fn from_env(env: &Env) -> Option<DurableCarrier> {
         Some(DurableCarrier {
             datasets: env.durable_object(DATASET_BINDING).ok()?,
@@ -55,10 +55,10 @@ impl DurableCarrier {
     }
 }
 
-impl Carrier for DurableCarrier {
-    fn carry_on<'a>(&'a self, id: &'a str, after_ms: u64) -> BoxFuture<'a, Result<()>> {
+impl Scheduler for DurableCarrier {
+    fn schedule<'a>(&'a self, id: &'a str, after_ms: u64) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
-            call::<()>(&self.datasets, id, &DatasetCommand::CarryOn { after_ms }).await
+            call::<()>(&self.datasets, id, &DatasetCommand::RunStep { after_ms }).await
         })
     }
 }
@@ -126,7 +126,7 @@ impl Ledger for DurableLedger {
         })
     }
 
-    fn keep<'a>(
+    fn charge_task<'a>(
         &'a self,
         id: &'a str,
         account: &'a Account,
@@ -134,7 +134,7 @@ impl Ledger for DurableLedger {
         now_ms: u64,
     ) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
-            self.send(&LedgerCommand::Keep {
+            self.send(&LedgerCommand::ChargeTask {
                 id: id.to_string(),
                 account: account.clone(),
                 bytes,
@@ -266,10 +266,10 @@ fn not_found(id: &str) -> Error {
 }
 
 impl TaskStore for DurableStore {
-    fn keep<'a>(&'a self, kept: Kept) -> BoxFuture<'a, Result<()>> {
+    fn save<'a>(&'a self, kept: StoredTask) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
             let id = kept.id.clone();
-            let note = CatalogCommand::Keep {
+            let note = CatalogCommand::SaveTask {
                 id: id.clone(),
                 created_ms: kept.created_ms,
                 expires_ms: kept.expires_ms,
@@ -279,16 +279,16 @@ impl TaskStore for DurableStore {
             for old in oldest {
                 let _ = self.dataset::<()>(&old, &DatasetCommand::Forget).await;
             }
-            self.dataset(&id, &DatasetCommand::Keep { kept }).await
+            self.dataset(&id, &DatasetCommand::SaveTask { kept }).await
         })
     }
 
-    fn kept<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<Option<Kept>>> {
+    fn load<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, Result<Option<StoredTask>>> {
         Box::pin(async move {
             if !is_dataset_id(id) {
                 return Ok(None);
             }
-            self.dataset(id, &DatasetCommand::Kept { now_ms }).await
+            self.dataset(id, &DatasetCommand::LoadTask { now_ms }).await
         })
     }
 }

@@ -6,13 +6,13 @@
 //! id checks and inserts in one synchronous step of a single-threaded
 //! object, so two concurrent stagings can never both take the last slot.
 //! It also notes the owner's kept task results, so that an owner keeps at most
-//! `KEPT_PER_OWNER` of them, each in an object of its own.
+//! `TASKS_PER_OWNER` of them, each in an object of its own.
 
 use super::do_sql::{command, exec, integer, reply, rows};
 use entrez_mcp_core::error::{Error, Result};
 use entrez_mcp_core::staging::limits;
 use entrez_mcp_core::staging::rows::SqlValue;
-use entrez_mcp_core::staging::task_store::KEPT_PER_OWNER;
+use entrez_mcp_core::staging::task_store::TASKS_PER_OWNER;
 use entrez_mcp_wire::CatalogCommand;
 use worker::{durable_object, DurableObject, Env, Request, Response, SqlStorageValue, State};
 
@@ -49,7 +49,7 @@ impl DurableObject for EntrezCatalog {
             CatalogCommand::Renew { id, expires_ms } => reply(self.renew(&id, expires_ms)),
             CatalogCommand::Release { id } => reply(self.release(&id)),
             CatalogCommand::List { now_ms } => reply(self.list(now_ms)),
-            CatalogCommand::Keep {
+            CatalogCommand::SaveTask {
                 id,
                 created_ms,
                 expires_ms,
@@ -141,7 +141,7 @@ impl EntrezCatalog {
             "SELECT id FROM kept_entry WHERE id != ? ORDER BY created_ms DESC, id LIMIT -1 OFFSET ?",
             vec![
                 id.into(),
-                SqlStorageValue::Integer(KEPT_PER_OWNER as i64 - 1),
+                SqlStorageValue::Integer(TASKS_PER_OWNER as i64 - 1),
             ],
         )?;
         for old in &oldest {

@@ -9,7 +9,7 @@
 
 use super::do_sql::{command, reply};
 use entrez_mcp_core::error::{Error, Result};
-use entrez_mcp_core::staging::ledger::{Book, Quotas};
+use entrez_mcp_core::staging::ledger::{LedgerState, Quotas};
 use entrez_mcp_core::staging::Limits;
 use entrez_mcp_wire::LedgerCommand;
 use std::cell::RefCell;
@@ -21,7 +21,7 @@ const BOOK_KEY: &str = "book";
 #[durable_object]
 pub struct EntrezLedger {
     state: State,
-    book: RefCell<Option<Book>>,
+    book: RefCell<Option<LedgerState>>,
     quotas: Quotas,
 }
 
@@ -41,12 +41,13 @@ impl DurableObject for EntrezLedger {
             Err(e) => return reply::<()>(Err(Error::internal(format!("bad ledger command: {e}")))),
         };
         if self.book.borrow().is_none() {
-            let stored: Option<Book> = self.state.storage().get(BOOK_KEY).await.ok().flatten();
+            let stored: Option<LedgerState> =
+                self.state.storage().get(BOOK_KEY).await.ok().flatten();
             *self.book.borrow_mut() = Some(stored.unwrap_or_default());
         }
         let (outcome, changed): (Result<serde_json::Value>, bool) = {
             let mut slot = self.book.borrow_mut();
-            let book = slot.get_or_insert_with(Book::default);
+            let book = slot.get_or_insert_with(LedgerState::default);
             match command {
                 LedgerCommand::Admit {
                     id,
@@ -74,7 +75,7 @@ impl DurableObject for EntrezLedger {
                     let r = book.record(&id, bytes, expires_ms, running_until_ms, &self.quotas);
                     (r.map(|()| serde_json::Value::Null), true)
                 }
-                LedgerCommand::Keep {
+                LedgerCommand::ChargeTask {
                     id,
                     account,
                     bytes,
@@ -83,7 +84,7 @@ impl DurableObject for EntrezLedger {
                     now_ms,
                 } => {
                     let charge = (bytes, expires_ms, running_until_ms);
-                    let r = book.keep(&id, &account, charge, &self.quotas, now_ms);
+                    let r = book.charge_task(&id, &account, charge, &self.quotas, now_ms);
                     let ok = r.is_ok();
                     (r.map(|()| serde_json::Value::Null), ok)
                 }

@@ -49,8 +49,11 @@ pub enum DatasetCommand {
         /// The write's time and the expiry it renews.
         lease: Lease,
     },
-    /// Run the next step of a staging the server carries on by itself (an alarm).
-    CarryOn {
+    /// Run the next step of a staging the server continues by itself (an alarm). (Each
+    /// command keeps the name it had on the wire, so that two versions understand each other
+    /// during a deploy.)
+    #[serde(rename = "carry_on")]
+    RunStep {
         /// How long from now: 0 for soon, longer after a passing fault.
         after_ms: u64,
     },
@@ -60,15 +63,17 @@ pub enum DatasetCommand {
         now_ms: u64,
     },
     /// Keep a task's result in this object (named by the task id) until it expires.
-    Keep {
+    #[serde(rename = "keep")]
+    SaveTask {
         /// The result and its owner.
-        kept: entrez_mcp_core::staging::task_store::Kept,
+        kept: entrez_mcp_core::staging::task_store::StoredTask,
     },
     /// Forget the task result kept here (its owner keeps too many); an object that holds no
     /// dataset besides goes whole.
     Forget,
     /// The result kept here, unless it expired.
-    Kept {
+    #[serde(rename = "kept")]
+    LoadTask {
         /// The time of the request.
         now_ms: u64,
     },
@@ -126,8 +131,9 @@ pub enum CatalogCommand {
         now_ms: u64,
     },
     /// Note a task result kept for the owner; answers with the ids of the owner's oldest
-    /// results past [`entrez_mcp_core::staging::task_store::KEPT_PER_OWNER`], which the store then forgets.
-    Keep {
+    /// results past [`entrez_mcp_core::staging::task_store::TASKS_PER_OWNER`], which the store then forgets.
+    #[serde(rename = "keep")]
+    SaveTask {
         /// The task id.
         id: String,
         /// When it was kept, Unix ms.
@@ -142,7 +148,7 @@ pub enum CatalogCommand {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LedgerCommand {
-    /// [`entrez_mcp_core::staging::ledger::Book::admit`].
+    /// [`entrez_mcp_core::staging::ledger::LedgerState::admit`].
     Admit {
         /// Dataset id.
         id: String,
@@ -153,7 +159,7 @@ pub enum LedgerCommand {
         /// Now, Unix ms.
         now_ms: u64,
     },
-    /// [`entrez_mcp_core::staging::ledger::Book::record`].
+    /// [`entrez_mcp_core::staging::ledger::LedgerState::record`].
     Record {
         /// Dataset id.
         id: String,
@@ -165,8 +171,9 @@ pub enum LedgerCommand {
         #[serde(default)]
         running_until_ms: u64,
     },
-    /// [`entrez_mcp_core::staging::ledger::Book::keep`].
-    Keep {
+    /// [`entrez_mcp_core::staging::ledger::LedgerState::charge_task`].
+    #[serde(rename = "keep")]
+    ChargeTask {
         /// The kept result's task id.
         id: String,
         /// Who is charged.
@@ -181,12 +188,12 @@ pub enum LedgerCommand {
         /// Now, Unix ms.
         now_ms: u64,
     },
-    /// [`entrez_mcp_core::staging::ledger::Book::release`].
+    /// [`entrez_mcp_core::staging::ledger::LedgerState::release`].
     Release {
         /// Dataset id.
         id: String,
     },
-    /// [`entrez_mcp_core::staging::ledger::Book::allowance`].
+    /// [`entrez_mcp_core::staging::ledger::LedgerState::allowance`].
     Allowance {
         /// Whose.
         account: entrez_mcp_core::staging::ledger::Account,

@@ -8,13 +8,13 @@
 //!
 //! - datasets held and bytes stored, per account and in total;
 //! - stagings started per hour, per account (a sliding window);
-//! - stagings running at once, per account and in total ([`Book::may_run`], in `running.rs`).
+//! - stagings running at once, per account and in total ([`LedgerState::may_run`], in `running.rs`).
 //!
 //! The results of calls served as MCP tasks are kept for their callers too; they are
 //! charged to the same account and the deployment, in bytes and in number, though they are
-//! not datasets ([`Book::keep`], in `kept.rs`).
+//! not datasets ([`LedgerState::charge_task`], in `kept.rs`).
 //!
-//! Every refusal names the limit and when it frees up. The [`Book`] is plain data with
+//! Every refusal names the limit and when it frees up. The [`LedgerState`] is plain data with
 //! the rules; natively one lives in the process ([`MemoryLedger`], seeded at start-up
 //! from the datasets on disk), on Workers in one Durable Object, so every isolate sees
 //! the same book. Entries past their expiry count for nothing, so a dataset's alarm needs
@@ -27,12 +27,12 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-mod kept;
 mod quotas;
 mod running;
-pub use kept::{kept_key, KEPT_PER_ACCOUNT, KEPT_TOTAL};
+mod tasks;
 pub use quotas::Quotas;
 pub use running::{running_until, RUNNING_MARK_MS};
+pub use tasks::{task_key, TASKS_PER_ACCOUNT, TASKS_TOTAL};
 
 /// An hour, the window stagings are counted in.
 pub const WINDOW_MS: u64 = 60 * 60 * 1000;
@@ -107,7 +107,7 @@ impl Allowance {
 
 /// The books: every live dataset, and the stagings of the last hour per account.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Book {
+pub struct LedgerState {
     /// Datasets by id.
     pub datasets: BTreeMap<String, Entry>,
     /// Start times of recent stagings, per account.
@@ -132,7 +132,7 @@ fn refusal(message: String, frees: Option<u64>, limit: &str) -> Error {
         .with_details(crate::json!({"limit": limit, "frees_at": frees.map(iso8601)}))
 }
 
-impl Book {
+impl LedgerState {
     /// Forgets what has expired or left the window.
     pub fn prune(&mut self, now_ms: u64) {
         self.datasets.retain(|_, e| e.expires_ms > now_ms);
@@ -336,7 +336,7 @@ fn capital(s: &str) -> String {
 
 /// The ledger of a deployment; supplied by the edge like the store.
 pub trait Ledger: MaybeSendSync {
-    /// Admits a new dataset for `account` and says what it has left (see [`Book::admit`]).
+    /// Admits a new dataset for `account` and says what it has left (see [`LedgerState::admit`]).
     fn admit<'a>(
         &'a self,
         id: &'a str,
@@ -344,7 +344,7 @@ pub trait Ledger: MaybeSendSync {
         expires_ms: u64,
         now_ms: u64,
     ) -> BoxFuture<'a, Result<Allowance, Error>>;
-    /// Records a dataset's size, renewed expiry and running mark (see [`Book::record`]).
+    /// Records a dataset's size, renewed expiry and running mark (see [`LedgerState::record`]).
     fn record<'a>(
         &'a self,
         id: &'a str,
@@ -353,8 +353,8 @@ pub trait Ledger: MaybeSendSync {
         running_until_ms: u64,
     ) -> BoxFuture<'a, Result<(), Error>>;
     /// Charges kept task result `id` to `account`: `charge` is its bytes, when it expires and
-    /// until when it counts as running, Unix ms (see [`Book::keep`]).
-    fn keep<'a>(
+    /// until when it counts as running, Unix ms (see [`LedgerState::charge_task`]).
+    fn charge_task<'a>(
         &'a self,
         id: &'a str,
         account: &'a Account,
@@ -373,7 +373,7 @@ pub trait Ledger: MaybeSendSync {
 
 /// A ledger held in this process (the native edge, tests).
 pub struct MemoryLedger {
-    book: Mutex<Book>,
+    book: Mutex<LedgerState>,
     quotas: Quotas,
 }
 
@@ -381,14 +381,14 @@ impl MemoryLedger {
     /// An empty ledger under `quotas`.
     pub fn new(quotas: Quotas) -> MemoryLedger {
         MemoryLedger {
-            book: Mutex::new(Book::default()),
+            book: Mutex::new(LedgerState::default()),
             quotas,
         }
     }
 
     /// Counts what already exists (found on disk at start-up): each dataset in the totals,
     /// and to its account where the owner names one (an identity's datasets do); `kept`
-    /// entries are task results, counted as [`Book::keep`] counts them.
+    /// entries are task results, counted as [`LedgerState::charge_task`] counts them.
     pub fn seed(
         &self,
         held: impl IntoIterator<Item = (String, Option<Account>, u64, u64)>,
@@ -396,7 +396,7 @@ impl MemoryLedger {
     ) {
         if let Ok(mut b) = self.book.lock() {
             for (id, account, bytes, expires_ms) in held {
-                let key = if kept { kept_key(&id) } else { id };
+                let key = if kept { task_key(&id) } else { id };
                 b.datasets.insert(
                     key,
                     Entry {
@@ -411,7 +411,7 @@ impl MemoryLedger {
         }
     }
 
-    fn with<T>(&self, f: impl FnOnce(&mut Book) -> T) -> Result<T, Error> {
+    fn with<T>(&self, f: impl FnOnce(&mut LedgerState) -> T) -> Result<T, Error> {
         self.book
             .lock()
             .map(|mut b| f(&mut b))
@@ -444,14 +444,16 @@ impl Ledger for MemoryLedger {
         })
     }
 
-    fn keep<'a>(
+    fn charge_task<'a>(
         &'a self,
         id: &'a str,
         account: &'a Account,
         charge: (u64, u64, u64),
         now_ms: u64,
     ) -> BoxFuture<'a, Result<(), Error>> {
-        Box::pin(async move { self.with(|b| b.keep(id, account, charge, &self.quotas, now_ms))? })
+        Box::pin(
+            async move { self.with(|b| b.charge_task(id, account, charge, &self.quotas, now_ms))? },
+        )
     }
 
     fn release<'a>(&'a self, id: &'a str) -> BoxFuture<'a, ()> {

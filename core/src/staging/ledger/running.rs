@@ -16,10 +16,10 @@
 //! mark, and a pause after a passing fault holds it until the next try is due; a mark left
 //! unrenewed for [`RUNNING_MARK_MS`] lapses by itself, so a staging whose process died
 //! between two writes does not hold its slot for good. The server's own steps of a staging
-//! it carries on are never refused: that staging was admitted once already.
+//! it continues are never refused: that staging was admitted once already.
 
 use crate::error::{Error, ErrorKind};
-use crate::staging::ledger::{Account, Book, Quotas};
+use crate::staging::ledger::{Account, LedgerState, Quotas};
 
 /// How long one write keeps its staging counted as running (a batch takes seconds; the
 /// longest pause between two tries after a fault is 8 minutes, and counts from its end).
@@ -31,7 +31,7 @@ pub fn running_until(from_ms: Option<u64>) -> u64 {
     from_ms.map_or(0, |t| t.saturating_add(RUNNING_MARK_MS))
 }
 
-impl Book {
+impl LedgerState {
     /// Refuses to run staging `id` (not counted itself) when `account` or the deployment
     /// already has its most stagings running.
     pub(super) fn may_run(
@@ -90,7 +90,7 @@ mod tests {
             total_datasets: 10,
             ..quotas()
         };
-        let mut b = Book::default();
+        let mut b = LedgerState::default();
         let ann = Account::Identity("ann".into());
         let bob = Account::Identity("bob".into());
         b.admit("a1", &ann, u64::MAX, &q, 0).unwrap();
@@ -128,18 +128,18 @@ mod tests {
         b.admit("b3", &bob, u64::MAX, &q, later).unwrap();
         let e = b.admit("b4", &bob, u64::MAX, &q, later).unwrap_err();
         assert_eq!(e.details.unwrap()["limit"], "account_running");
-        // A call run apart counts from its kept entry, and is refused like a staging.
-        let mut b = Book::default();
+        // A call run in the background counts from its kept entry, and is refused like a staging.
+        let mut b = LedgerState::default();
         b.admit("s1", &ann, u64::MAX, &q, 0).unwrap();
-        b.keep("r1", &ann, (10, u64::MAX, running_until(Some(0))), &q, 0)
+        b.charge_task("r1", &ann, (10, u64::MAX, running_until(Some(0))), &q, 0)
             .unwrap();
         let e = b
-            .keep("r2", &ann, (10, u64::MAX, running_until(Some(0))), &q, 0)
+            .charge_task("r2", &ann, (10, u64::MAX, running_until(Some(0))), &q, 0)
             .unwrap_err();
         assert_eq!(e.details.unwrap()["limit"], "account_running");
         // Its end (kept again, not running) frees the slot.
-        b.keep("r1", &ann, (10, u64::MAX, 0), &q, 1).unwrap();
-        b.keep("r2", &ann, (10, u64::MAX, running_until(Some(1))), &q, 1)
+        b.charge_task("r1", &ann, (10, u64::MAX, 0), &q, 1).unwrap();
+        b.charge_task("r2", &ann, (10, u64::MAX, running_until(Some(1))), &q, 1)
             .unwrap();
         // A continuation of a dataset found on disk with no account becomes its caller's.
         b.datasets.insert(
@@ -157,7 +157,7 @@ mod tests {
         b.admit("old", &bob, u64::MAX, &q, 2).unwrap();
         assert_eq!(b.datasets["old"].account, Some(bob.clone()));
         // The machine's own user is one account like any other here.
-        let mut b = Book::default();
+        let mut b = LedgerState::default();
         b.admit("l1", &Account::Local, u64::MAX, &q, 0).unwrap();
         b.admit("l2", &Account::Local, u64::MAX, &q, 0).unwrap();
         let e = b.admit("l3", &Account::Local, u64::MAX, &q, 0).unwrap_err();

@@ -21,7 +21,7 @@ pub(super) fn quotas() -> Quotas {
 #[test]
 fn accounts_and_the_deployment_are_each_bounded() {
     let q = quotas();
-    let mut b = Book::default();
+    let mut b = LedgerState::default();
     let ip = Account::Address("a".into());
     assert!(b.admit("d1", &ip, 10_000, &q, 0).is_ok());
     assert!(b.admit("d2", &ip, 10_000, &q, 1).is_ok());
@@ -61,7 +61,7 @@ fn accounts_and_the_deployment_are_each_bounded() {
 #[test]
 fn bytes_and_stagings_per_hour_are_bounded() {
     let q = quotas();
-    let mut b = Book::default();
+    let mut b = LedgerState::default();
     let ip = Account::Address("a".into());
     b.admit("d1", &ip, u64::MAX, &q, 0).unwrap();
     assert!(b.record("d1", 400, 0, 0, &q).is_ok());
@@ -103,7 +103,7 @@ fn bytes_and_stagings_per_hour_are_bounded() {
 
 #[test]
 fn an_allowance_reads_back_what_it_wrote() {
-    let mut b = Book::default();
+    let mut b = LedgerState::default();
     let q = quotas();
     for account in [Account::Address("a".into()), Account::Local] {
         let a = b.admit("d1", &account, u64::MAX, &q, 0).unwrap();

@@ -5,7 +5,7 @@
 //! id takes it up where it stopped: the ids not yet fetched, or the next
 //! `retstart` of the history set the first call searched. It is stored as
 //! JSON in the store's reason column and never shown to a caller. Where the edge
-//! has a [`Carrier`](crate::staging::Carrier), the cursor says the server carries
+//! has a [`Scheduler`](crate::staging::Scheduler), the cursor says the server carries
 //! the staging on itself, and the dataset reads as `loading` meanwhile.
 
 use crate::tools::entrez_data::plan;
@@ -112,9 +112,10 @@ pub struct Resume {
     pub include_sequence: bool,
     /// Records the source held, as the first call reported.
     pub available: Option<u64>,
-    /// Whether the server carries the staging on by itself (`staging::carrier`).
+    /// Whether the server continues the staging by itself (`staging::scheduler`).
     #[serde(default)]
-    pub carried_on: bool,
+    #[serde(rename = "carried_on")]
+    pub in_background: bool,
     /// Whether the caller that started it may spend the server's NCBI key: the steps the
     /// server runs by itself spend it only then (a caller's own key is never stored).
     #[serde(default)]
@@ -125,7 +126,7 @@ pub struct Resume {
     /// Batches the earlier calls and steps staged.
     #[serde(default)]
     pub batches: u64,
-    /// Passing faults in a row that paused the staging (`staging::carrier::retry_after_ms`).
+    /// Passing faults in a row that paused the staging (`staging::scheduler::retry_after_ms`).
     #[serde(default)]
     pub faults: u32,
     /// The last of those faults, as its error said, and when the next try is due (Unix ms).
@@ -133,7 +134,7 @@ pub struct Resume {
     pub fault: Option<Paused>,
 }
 
-/// A passing fault that put a carried staging's next step off.
+/// A passing fault that put a in_background staging's next step off.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Paused {
     /// What the error said.
@@ -169,10 +170,10 @@ impl Resume {
     }
 }
 
-/// The cursor of a partial dataset the server carries on by itself; None for any other.
-pub fn carried(status: &Status) -> Option<Resume> {
+/// The cursor of a partial dataset the server continues by itself; None for any other.
+pub fn in_background(status: &Status) -> Option<Resume> {
     match status {
-        Status::Partial(stored) if crate::staging::carrier::is_carried(stored) => {
+        Status::Partial(stored) if crate::staging::scheduler::in_background(stored) => {
             Resume::decode(stored).ok()
         }
         _ => None,
@@ -202,8 +203,8 @@ mod tests {
     fn a_cursor_stored_before_carrying_on_existed_reads_as_not_carried() {
         let old = r#"{"work":{"kind":"ids","ids":["1"]},"include_sequence":false,"available":1}"#;
         let r = Resume::decode(old).unwrap();
-        assert!(!r.carried_on && !r.server_key);
-        assert!(carried(&Status::Partial(old.to_string())).is_none());
+        assert!(!r.in_background && !r.server_key);
+        assert!(in_background(&Status::Partial(old.to_string())).is_none());
     }
 
     #[test]
@@ -223,7 +224,7 @@ mod tests {
             work: w,
             include_sequence: false,
             available: Some(450),
-            carried_on: true,
+            in_background: true,
             server_key: false,
             task: false,
             batches: 1,
@@ -241,8 +242,8 @@ mod tests {
             back.fault.as_ref().map(Paused::describe).as_deref(),
             Some("paused by a passing fault (NCBI did not answer); the server tries again at 1970-01-01T00:00:00Z")
         );
-        assert!(carried(&Status::Partial(stored.clone())).is_some());
-        assert!(carried(&Status::Loading).is_none());
+        assert!(in_background(&Status::Partial(stored.clone())).is_some());
+        assert!(in_background(&Status::Loading).is_none());
         let next = back.work.take(250, "pubmed", fetch);
         assert_eq!(next.get("retstart"), Some("200"));
         assert_eq!(next.get("WebEnv"), Some("W"));

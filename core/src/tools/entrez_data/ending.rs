@@ -1,9 +1,9 @@
 //! How a staging ends, whoever ran it (a caller's call, a continuation, a step the server
-//! carries on by itself): the batches one budget pays for, then the status recorded with the
+//! continues by itself): the batches one budget pays for, then the status recorded with the
 //! dataset and the result or error the call returns.
 //!
 //! The dataset ends `complete`; or `partial` with its cursor when the budget ran out first
-//! (carried on by the server where the edge has a [`Carrier`](crate::staging::Carrier), else
+//! (continued by the server where the edge has a [`Scheduler`](crate::staging::Scheduler), else
 //! left for the caller's next call); or `partial` from its last committed batch after a
 //! passing fault (NCBI unreachable or rate limited); or `failed` with the reason. The rows
 //! staged so far always stay queryable, and the error a caller reads names the dataset and
@@ -13,8 +13,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::framework::content::{Annotations, Content, Role};
 use crate::framework::ToolOutput;
 use crate::json;
-use crate::staging::carrier::retry_after_ms;
 use crate::staging::iso8601;
+use crate::staging::scheduler::retry_after_ms;
 use crate::staging::schema::Layout;
 use crate::staging::store::{DatasetInfo, Status};
 use crate::tools::entrez_data::batches::{Progress, Run};
@@ -25,8 +25,8 @@ use crate::validation::codes;
 use serde_json::Value;
 
 /// Runs the batches one call's budget pays for and records how the dataset ended. Where the
-/// budget ran out first and the server has a carrier, the carrier is asked for the next step.
-/// `defer` stages nothing here and leaves every batch to the carrier (a call made a task).
+/// budget ran out first and the server has a scheduler, the scheduler is asked for the next step.
+/// `defer` stages nothing here and leaves every batch to the scheduler (a call made a task).
 pub(crate) async fn stage(
     mut run: Run<'_>,
     mut resume: Resume,
@@ -57,7 +57,7 @@ pub(crate) async fn stage(
     let ended = match outcome {
         Ok(()) => {
             let more = resume.work.remaining() > 0;
-            resume.carried_on = more && staging.carrier.is_some();
+            resume.in_background = more && staging.scheduler.is_some();
             if progress.batches > 0 {
                 // Staged again: whatever paused it has passed.
                 resume.faults = 0;
@@ -74,8 +74,8 @@ pub(crate) async fn stage(
     };
     let ended = match ended {
         // Only one that is still partial goes on: a cancel may have ended it meanwhile.
-        Ok(info) if resume.carried_on && matches!(info.status, Status::Partial(_)) => {
-            match Box::pin(carry_on(&run, &mut resume, 0)).await {
+        Ok(info) if resume.in_background && matches!(info.status, Status::Partial(_)) => {
+            match Box::pin(run_step(&run, &mut resume, 0)).await {
                 Ok(None) => Ok(info),
                 Ok(Some((info, why))) => {
                     progress.warn(format!(
@@ -92,9 +92,9 @@ pub(crate) async fn stage(
         Ok(info) => {
             // The books take the finished size (indexes included) and its renewed expiry;
             // a ceiling passed by the indexes alone does not undo a staging that completed.
-            // Carried on by the server: running still, from now or from its next try.
+            // Continued by the server: running still, from now or from its next try.
             let now = run.platform.now_unix_ms();
-            let runs_from = crate::tools::entrez_data::cursor::carried(&info.status)
+            let runs_from = crate::tools::entrez_data::cursor::in_background(&info.status)
                 .map(|r| r.fault.map_or(now, |p| p.retry_at_ms));
             book(&run, &info, runs_from).await;
             Ok(output(&run, &info, &resume, &meter, progress))
@@ -122,8 +122,11 @@ pub(crate) async fn stage(
                         resume.faults + 1
                     };
                     let now = run.platform.now_unix_ms();
-                    let retry = staging.carrier.as_ref().and(retry_after_ms(resume.faults));
-                    resume.carried_on = retry.is_some();
+                    let retry = staging
+                        .scheduler
+                        .as_ref()
+                        .and(retry_after_ms(resume.faults));
+                    resume.in_background = retry.is_some();
                     resume.fault = retry.map(|after| Paused {
                         error: e.message.clone(),
                         retry_at_ms: now.saturating_add(after),
@@ -138,7 +141,7 @@ pub(crate) async fn stage(
                         .await?;
                     let retrying = match retry {
                         Some(after) if matches!(info.status, Status::Partial(_)) => {
-                            Box::pin(carry_on(&run, &mut resume, after))
+                            Box::pin(run_step(&run, &mut resume, after))
                                 .await?
                                 .is_none()
                         }
@@ -185,23 +188,23 @@ async fn book(run: &Run<'_>, info: &DatasetInfo, runs_from: Option<u64>) {
         .await;
 }
 
-/// Asks the carrier for the staging's next step `after_ms` from now: None once asked. Where
+/// Asks the scheduler for the staging's next step `after_ms` from now: None once asked. Where
 /// it cannot take it, nobody will go on by itself, so the dataset is stored partial for a
 /// caller instead: the dataset as it then stands, and why.
-async fn carry_on(
+async fn run_step(
     run: &Run<'_>,
     resume: &mut Resume,
     after_ms: u64,
 ) -> Result<Option<(DatasetInfo, String)>> {
     let staging = run.staging;
-    let asked = match staging.carrier.as_ref() {
-        Some(carrier) => carrier.carry_on(&run.id, after_ms).await,
+    let asked = match staging.scheduler.as_ref() {
+        Some(scheduler) => scheduler.schedule(&run.id, after_ms).await,
         None => Err(Error::internal("this server carries no staging on")),
     };
     let Err(e) = asked else {
         return Ok(None);
     };
-    resume.carried_on = false;
+    resume.in_background = false;
     resume.fault = None;
     let lease = staging.limits.lease(run.platform.now_unix_ms());
     let info = staging
@@ -259,21 +262,21 @@ fn output(
         format!("up to {}", render::thousands(remaining))
     };
     let next_call = json!({"operation": "fetch_and_stage", "data_access_id": info.id});
-    // Carried on by the server, nothing is asked of the caller; else the call that goes on.
-    let carried = partial && resume.carried_on;
-    if let (true, Some(paused)) = (carried, &resume.fault) {
+    // Continued by the server, nothing is asked of the caller; else the call that goes on.
+    let in_background = partial && resume.in_background;
+    if let (true, Some(paused)) = (in_background, &resume.fault) {
         warnings.push(format!(
             "This call staged {} batch(es), then was {}; the {left} records left follow by themselves (list_datasets or schema shows the progress), and nothing needs to be called again.",
             p.batches,
             paused.describe()
         ));
-    } else if carried && p.batches == 0 {
+    } else if in_background && p.batches == 0 {
         warnings.push(format!(
             "The server stages the {left} records by itself, one budget per step: list_datasets or schema shows its progress, and queries see the records staged so far."
         ));
     } else if partial {
         // A cap the caller did not ask for is said in the result, with what lifts it.
-        let then = if carried {
+        let then = if in_background {
             "the server stages them by itself, one budget per step: list_datasets or schema shows its progress, and queries see the records staged so far.".to_string()
         } else {
             format!(
@@ -316,7 +319,7 @@ fn output(
         (true, true) => json!(remaining),
         (true, false) => Value::Null,
     };
-    structured["next_call"] = if partial && !carried {
+    structured["next_call"] = if partial && !in_background {
         next_call.clone()
     } else {
         Value::Null
@@ -328,7 +331,7 @@ fn output(
     );
     json::set(&mut structured, "warnings", json!(warnings));
     let example = run.layout.examples[0].sql;
-    let continuation = if carried {
+    let continuation = if in_background {
         format!("\nLoading: {left} records remain; the server stages them by itself (list_datasets shows progress).")
     } else if partial {
         format!("\nPartial: {left} records remain; continue with entrez_data {next_call}.")
@@ -402,7 +405,7 @@ pub(crate) fn failed(e: Error, id: &str, staged: u64) -> Error {
 }
 
 /// A staging error that names the dataset it left behind: `tail` after its message, and the
-/// dataset's id, status and records in its details (beside what the error already carried).
+/// dataset's id, status and records in its details (beside what the error already in_background).
 fn about_dataset(mut e: Error, id: &str, status: &str, staged: u64, tail: String) -> Error {
     e.message = format!("{} {tail}", e.message);
     let mut details = e.details.take().unwrap_or_else(|| json!({}));

@@ -3,7 +3,7 @@
 //! [`plan`] turns arguments into E-utilities requests, [`stage`] fetches,
 //! parses and appends batch by batch, [`operations`] answers query, schema,
 //! list_datasets and drop_dataset, and [`render`] writes the text blocks;
-//! [`carry`] is one step of a staging the server carries on by itself, and
+//! [`carry`] is one step of a staging the server continues by itself, and
 //! [`task`] a staging seen as an MCP task.
 //! Everything about tables, rows, limits and the read-only policy lives in
 //! [`crate::staging`]; the storage itself is the server's
@@ -182,7 +182,7 @@ pub fn status_warnings(info: &DatasetInfo) -> Vec<String> {
             "Dataset {} is incomplete: staging failed ({reason}); {} records were staged.",
             info.id, info.records
         )],
-        status @ crate::staging::store::Status::Partial(_) => match cursor::carried(status) {
+        status @ crate::staging::store::Status::Partial(_) => match cursor::in_background(status) {
             Some(resume) => vec![match &resume.fault {
                 Some(paused) => format!(
                     "Dataset {} is still loading: {} records so far, {} to go; it was {}, so results may change.",

@@ -33,10 +33,10 @@ pub fn dataset(info: &DatasetInfo) -> Value {
     })
 }
 
-/// A dataset's status as callers see it: one the server carries on by itself between two
+/// A dataset's status as callers see it: one the server continues by itself between two
 /// of its steps is `loading` (stored `partial` with its cursor), since no call is needed.
 pub fn status(info: &DatasetInfo) -> &'static str {
-    if crate::tools::entrez_data::cursor::carried(&info.status).is_some() {
+    if crate::tools::entrez_data::cursor::in_background(&info.status).is_some() {
         "loading"
     } else {
         info.status.as_str()

@@ -180,14 +180,14 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
         work,
         include_sequence: call.include_sequence,
         available,
-        carried_on: false,
+        in_background: false,
         server_key: ctx.may_use_server_key(),
         task: ctx.task,
         batches: 0,
         faults: 0,
         fault: None,
     };
-    let defer = ctx.task && staging.carrier.is_some();
+    let defer = ctx.task && staging.scheduler.is_some();
     Box::pin(stage(run, resume, progress, 0, defer)).await
 }
 
@@ -195,9 +195,9 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
 async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Result<ToolOutput> {
     let staging = staging(ctx)?;
     let info = owned_dataset(ctx, id).await?;
-    // One the server carries on by itself is busy: its steps hold it, a caller does not.
+    // One the server continues by itself is busy: its steps hold it, a caller does not.
     if !matches!(info.status, Status::Partial(_))
-        || crate::tools::entrez_data::cursor::carried(&info.status).is_some()
+        || crate::tools::entrez_data::cursor::in_background(&info.status).is_some()
     {
         return Err(not_partial(&info));
     }
@@ -246,12 +246,12 @@ async fn continue_staging(ctx: &ToolContext<'_>, id: &str, call: &Stage) -> Resu
     }
     // A caller who asks for a task gets the rest staged by the server, from now.
     resume.task |= ctx.task;
-    let defer = ctx.task && staging.carrier.is_some();
+    let defer = ctx.task && staging.scheduler.is_some();
     Box::pin(stage(run, resume, progress, info.records, defer)).await
 }
 
 /// Takes the partial dataset `info` up again (`loading` from now) with its stored cursor, for a
-/// caller's continuation or a step the server carries on by itself; None when another call
+/// caller's continuation or a step the server continues by itself; None when another call
 /// took it up first. A cursor that cannot be read fails the dataset, with the reason.
 pub(crate) async fn take_up<'a>(
     staging: &'a crate::staging::Staging,

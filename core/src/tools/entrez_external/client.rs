@@ -57,7 +57,7 @@ pub struct ExternalClient<'a> {
     pub retry: RetryPolicy,
     /// `ENTREZ_UPSTREAM_TIMEOUT_MS`, in place of the call's own time limit.
     pub timeout_ms: Option<u64>,
-    /// A held task's ListKey, collected instead of sending the request that asks for work.
+    /// A pending task's ListKey, collected instead of sending the request that asks for work.
     resume: Option<&'a str>,
     notes: Mutex<Notes>,
 }
@@ -154,7 +154,7 @@ impl<'a> ExternalClient<'a> {
         });
     }
 
-    /// Sends the request that asks PubChem for work. For a held task's look, PubChem's own
+    /// Sends the request that asks PubChem for work. For a pending task's look, PubChem's own
     /// `Waiting` for the task's ListKey stands in for it, so the call polls instead of asking
     /// again (see `listkey::collect`).
     pub async fn submit(&self, call: &HttpCall) -> Result<HttpReply, Error> {

@@ -1,5 +1,5 @@
 //! One dataset in one Durable Object: its tables, its catalog row and its alarm, which
-//! removes it at expiry and runs each step of a staging the server carries on by itself.
+//! removes it at expiry and runs each step of a staging the server continues by itself.
 //!
 //! The object is addressed by the dataset id (128 random bits), so an id
 //! names exactly one object and a guessed id finds an empty one, which
@@ -23,13 +23,13 @@ mod tasks;
 
 use super::do_sql::{self, command, exec, integer, read, reply, transaction};
 use entrez_mcp_core::error::{Error, ErrorKind, Result};
-use entrez_mcp_core::staging::carrier::{is_carried, RETAKE_MS};
 use entrez_mcp_core::staging::collect::Collector;
 use entrez_mcp_core::staging::guard;
 use entrez_mcp_core::staging::guard::QueryPolicy;
 use entrez_mcp_core::staging::layouts;
 use entrez_mcp_core::staging::limits;
 use entrez_mcp_core::staging::rows::SqlValue;
+use entrez_mcp_core::staging::scheduler::{in_background, RETAKE_MS};
 use entrez_mcp_core::staging::store::{
     Appended, Caps, DatasetInfo, Lease, QueryResult, Status, TableCount, TableInfo, ABANDONED,
     CANCELLED, CANCEL_MARK, STALE_LOADING_MS,
@@ -50,7 +50,7 @@ const META_COLUMNS: &str =
 /// The dataset's own catalog row.
 struct Meta {
     info: DatasetInfo,
-    /// The reason column as stored: while a carried-on staging loads, its cursor.
+    /// The reason column as stored: while a background staging loads, its cursor.
     reason: Option<String>,
 }
 
@@ -79,10 +79,10 @@ impl DurableObject for EntrezDataset {
             DatasetCommand::Append { batch, caps, lease } => reply(self.append(batch, caps, lease)),
             DatasetCommand::Finish { status, lease } => reply(self.finish(status, lease)),
             DatasetCommand::Resume { lease } => reply(self.resume(lease)),
-            DatasetCommand::CarryOn { after_ms } => reply(self.arm(after_ms as i64).await),
+            DatasetCommand::RunStep { after_ms } => reply(self.arm(after_ms as i64).await),
             DatasetCommand::Cancel { now_ms } => reply(self.cancel(now_ms)),
-            DatasetCommand::Keep { kept } => reply(self.keep(kept, now).await),
-            DatasetCommand::Kept { now_ms } => reply(self.kept(now_ms)),
+            DatasetCommand::SaveTask { kept } => reply(self.keep(kept, now).await),
+            DatasetCommand::LoadTask { now_ms } => reply(self.kept(now_ms)),
             DatasetCommand::Forget => reply(self.forget().await),
             DatasetCommand::Info => reply(self.info(now).await),
             DatasetCommand::Query { sql, policy } => reply(self.query(&sql, policy, now)),
@@ -108,7 +108,7 @@ impl DurableObject for EntrezDataset {
                     // A step the server runs: checked again once it could count as stopped,
                     // from its last write (step_due), so a step that dies after any batch
                     // is taken up two minutes later, not at expiry.
-                    (Status::Loading, Some(r)) if is_carried(r) => {
+                    (Status::Loading, Some(r)) if in_background(r) => {
                         info.updated_ms.saturating_add(RETAKE_MS + 1_000)
                     }
                     // A caller's staging: checked again once its stager could count as gone.
@@ -124,7 +124,10 @@ impl DurableObject for EntrezDataset {
             // An object holding only a task's kept entry is woken before it expires to run a
             // call apart from its request (`tools::held`); the core finds whether there is one.
             None => match self.kept(now).ok().flatten() {
-                Some(kept) => self.run_apart(&kept.id, kept.expires_ms - now).await,
+                Some(kept) => {
+                    self.run_in_background(&kept.id, kept.expires_ms - now)
+                        .await
+                }
                 None => self.expire().await,
             },
             // Expiry: the dataset and its bookkeeping go together.

@@ -5,7 +5,7 @@ use super::super::do_sql::{self, exec};
 use super::EntrezDataset;
 use entrez_mcp_core::error::Result;
 use entrez_mcp_core::staging::store::{Status, CANCELLED, CANCEL_MARK};
-use entrez_mcp_core::staging::task_store::Kept;
+use entrez_mcp_core::staging::task_store::StoredTask;
 use worker::SqlStorageValue;
 
 /// A task's kept result, in an object of its own (named by the task id).
@@ -37,7 +37,7 @@ impl EntrezDataset {
     }
 
     /// Keeps a task's result in this otherwise empty object; the alarm removes it at expiry.
-    pub(super) async fn keep(&self, kept: Kept, now: u64) -> Result<()> {
+    pub(super) async fn keep(&self, kept: StoredTask, now: u64) -> Result<()> {
         let sql = self.sql();
         exec(&sql, KEPT_DDL, Vec::new())?;
         exec(
@@ -65,7 +65,7 @@ impl EntrezDataset {
         self.drop_all().await.map(|_| ())
     }
 
-    pub(super) fn kept(&self, now: u64) -> Result<Option<Kept>> {
+    pub(super) fn kept(&self, now: u64) -> Result<Option<StoredTask>> {
         let Some(row) = do_sql::only_row(
             &self.sql(),
             "SELECT id, owner, result, created_ms, expires_ms FROM entrez_kept",
@@ -75,7 +75,7 @@ impl EntrezDataset {
         };
         let text = |i: usize| do_sql::text(&row[i]);
         let int = |i: usize| do_sql::unsigned(&row[i]);
-        let kept = Kept {
+        let kept = StoredTask {
             id: text(0),
             owner: text(1),
             result: text(2),

@@ -42,7 +42,7 @@ pub async fn collect(
     later: impl Fn(&str) -> String,
 ) -> Result<Collected> {
     let mut listkey = None;
-    // A held task's look polls once; a call made a task hands off early; any other waits.
+    // A pending task's look polls once; a call made a task hands off early; any other waits.
     let once = ctx.resume.as_ref();
     let mut polls = once.map_or(0, |r| r.polls);
     let started = once.map_or(ctx.platform.now_unix_ms(), |r| r.since_ms);

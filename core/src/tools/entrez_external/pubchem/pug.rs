@@ -140,7 +140,7 @@ pub fn waiting(v: &Value) -> Option<String> {
     key.as_str()
         .map(String::from)
         .or_else(|| key.as_u64().map(|k| k.to_string()))
-        // It goes into URL paths and is kept with a held task: letters and digits only.
+        // It goes into URL paths and is kept with a pending task: letters and digits only.
         .filter(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 

@@ -1,7 +1,7 @@
-//! Stagings the server carries on by itself (`staging::carrier`): one call under the Workers
+//! Stagings the server continues by itself (`staging::scheduler`): one call under the Workers
 //! Free plan's budget stages 2,000 records, with the steps run as the native edge runs them
 //! (here driven one at a time by the test); a step is never run twice at once; and a staging
-//! a stopped process was carrying on is taken up again from its cursor after a restart.
+//! a stopped process was continuing is taken up again from its cursor after a restart.
 
 use crate::common::block_on;
 use crate::common::data::*;
@@ -16,14 +16,14 @@ use entrez_mcp_core::net::Network;
 use entrez_mcp_core::platform::BoxFuture;
 use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::protocol::Server;
-use entrez_mcp_core::staging::carrier::Step;
 use entrez_mcp_core::staging::store::{DatasetStore, Lease};
-use entrez_mcp_core::staging::{Carrier, Limits, Staging};
+use entrez_mcp_core::staging::{Limits, Scheduler, Staging};
+use entrez_mcp_core::tasks::Step;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// A carrier that only writes down the steps asked for, and how long from then; the test
+/// A scheduler that only writes down the steps asked for, and how long from then; the test
 /// runs them, and lets the time they were put off pass on the server's clock ([`Later`]).
 #[derive(Clone, Default)]
 pub struct Asked(pub Arc<Mutex<Vec<(String, u64)>>>, Arc<AtomicU64>);
@@ -41,12 +41,12 @@ impl Platform for Later {
 }
 
 impl Asked {
-    /// Lets `ms` pass on the clock of the servers this carrier serves.
+    /// Lets `ms` pass on the clock of the servers this scheduler serves.
     pub fn pass(&self, ms: u64) {
         self.1.fetch_add(ms, Ordering::SeqCst);
     }
 
-    /// The clock of a server this carrier serves.
+    /// The clock of a server this scheduler serves.
     pub fn clock(&self) -> Later {
         Later(self.1.clone())
     }
@@ -62,8 +62,8 @@ impl Asked {
     }
 }
 
-impl Carrier for Asked {
-    fn carry_on<'a>(&'a self, id: &'a str, after_ms: u64) -> BoxFuture<'a, Result<()>> {
+impl Scheduler for Asked {
+    fn schedule<'a>(&'a self, id: &'a str, after_ms: u64) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
             self.0.lock().unwrap().push((id.to_string(), after_ms));
             Ok(())
@@ -80,7 +80,7 @@ pub fn free_plan() -> Limits {
     }
 }
 
-/// A server on `store` whose stagings are carried on through `asked`.
+/// A server on `store` whose stagings are continued through `asked`.
 pub fn carried_server(replay: &Replay, store: SqliteStore, asked: &Asked) -> Server {
     carried_server_with(replay, store, asked, free_plan())
 }
@@ -103,7 +103,7 @@ pub fn carried_server_with(
         pacer: Box::new(MemoryPacer::new()),
         cache: None,
     };
-    let staging = Staging::new(store, limits).with_carrier(Box::new(asked.clone()));
+    let staging = Staging::new(store, limits).with_scheduler(Box::new(asked.clone()));
     Server::new(config, Box::new(asked.clock()))
         .unwrap()
         .with_network(network)
@@ -122,8 +122,12 @@ pub fn drive(s: &Server, asked: &Asked) -> usize {
         }
         for (id, after_ms) in ids {
             asked.pass(after_ms);
-            let step = block_on(s.carry_on(&id)).expect("a step");
-            assert_ne!(step, Step::Idle, "a step was asked for with nothing to do");
+            let step = block_on(s.run_step(&id)).expect("a step");
+            assert_ne!(
+                step,
+                Step::NothingToDo,
+                "a step was asked for with nothing to do"
+            );
             steps += 1;
             assert!(steps < 200, "no end");
         }
@@ -136,7 +140,7 @@ fn stage(s: &Server, args: Value) -> Value {
     ok(s, args)
 }
 
-/// A server with a carrier on a replay and store of its own, and the staging of 600
+/// A server with a scheduler on a replay and store of its own, and the staging of 600
 /// synthetic records its first call started (the steps not yet run): where the tests of
 /// single steps begin.
 struct Started {
@@ -226,13 +230,13 @@ fn one_call_stages_two_thousand_records_on_the_free_plan_budget() {
         2000
     );
     // A complete dataset takes no more steps.
-    assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
+    assert_eq!(block_on(s.run_step(&id)).unwrap(), Step::NothingToDo);
     let stats = replay.stats();
     assert_eq!(stats["rate_limited"], 0, "{stats}");
     // NCBI was asked for each of the 2,000 positions of the search's history once: no batch
     // twice (the primary key would hide a batch stored twice, not one fetched twice).
     assert_each_fetched_once(&stats, (0..2000).map(|p| format!("@{p}")));
-    eprintln!("carried staging: 1 call and {steps} steps for 2,000 records; replay {stats}");
+    eprintln!("in_background staging: 1 call and {steps} steps for 2,000 records; replay {stats}");
 }
 
 #[test]
@@ -247,11 +251,10 @@ fn two_steps_at_once_stage_nothing_twice() {
     } = started();
     asked.take();
     // The store hands the cursor to one of them; the other finds the dataset taken.
-    let (a, b) = block_on(futures_util::future::join(s.carry_on(&id), s.carry_on(&id)));
-    let mut both = [a.unwrap(), b.unwrap()];
-    both.sort_by_key(|s| format!("{s:?}"));
-    assert_eq!(both[0], Step::Idle, "{both:?}");
-    assert_ne!(both[1], Step::Idle, "{both:?}");
+    let (a, b) = block_on(futures_util::future::join(s.run_step(&id), s.run_step(&id)));
+    let both = [a.unwrap(), b.unwrap()];
+    let idle = both.iter().filter(|s| **s == Step::NothingToDo).count();
+    assert_eq!(idle, 1, "exactly one found nothing to do: {both:?}");
     drive(&s, &asked);
     assert_eq!(scalar(&s, &id, "SELECT COUNT(*) FROM article"), 600);
     let listed = ok(&s, json!({"operation": "list_datasets"}));
@@ -266,7 +269,7 @@ fn two_steps_at_once_stage_nothing_twice() {
 #[test]
 fn a_staging_a_stopped_process_carried_on_resumes_from_its_cursor() {
     let replay = Replay::start();
-    let dir = std::env::temp_dir().join(format!("entrez-carried-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("entrez-in_background-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let id = {
         let asked = Asked::default();
@@ -287,12 +290,12 @@ fn a_staging_a_stopped_process_carried_on_resumes_from_its_cursor() {
     };
     // The next process finds it waiting for a step, not failed.
     let store = SqliteStore::open(&dir).unwrap();
-    assert_eq!(store.carried_on().unwrap(), vec![id.clone()]);
+    assert_eq!(store.in_background().unwrap(), vec![id.clone()]);
     let asked = Asked::default();
     let s = carried_server(&replay, store, &asked);
     let before = ok(&s, json!({"operation": "list_datasets"}));
     assert_eq!(before["datasets"][0]["status"], "loading", "{before}");
-    assert!(block_on(s.carry_on(&id)).unwrap() != Step::Idle);
+    assert!(block_on(s.run_step(&id)).unwrap() != Step::NothingToDo);
     drive(&s, &asked);
     let after = ok(&s, json!({"operation": "list_datasets"}));
     assert_eq!(after["datasets"][0]["status"], "complete", "{after}");
@@ -323,7 +326,7 @@ fn a_passing_fault_puts_the_next_step_off_and_the_staging_still_ends_by_itself()
     assert_eq!(asked.take_timed(), vec![(id.clone(), 0)]);
     // NCBI answers 503 to every attempt of the step's next request.
     replay.control("POST", "/__replay/fail", r#"{"status": 503, "count": 4}"#);
-    assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::More);
+    assert_eq!(block_on(s.run_step(&id)).unwrap(), Step::MoreToDo);
     // Not left for a caller: the next step is asked for, half a minute on.
     assert_eq!(asked.take_timed(), vec![(id.clone(), 30_000)]);
     let listed = ok(&s, json!({"operation": "list_datasets"}));
@@ -344,11 +347,11 @@ fn a_passing_fault_puts_the_next_step_off_and_the_staging_still_ends_by_itself()
         json!({"operation": "fetch_and_stage", "data_access_id": id}),
     );
     assert_eq!(busy["code"], "dataset_busy", "{busy}");
-    // A step asked for before the try is due (a restarted process queues every carried
+    // A step asked for before the try is due (a restarted process queues every in_background
     // staging at once; an alarm may fire early) stages nothing and puts itself off to it.
     let before = replay.stats()["requests"].as_u64().unwrap();
     asked.pass(10_000);
-    assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::More);
+    assert_eq!(block_on(s.run_step(&id)).unwrap(), Step::MoreToDo);
     let put_off = asked.take_timed();
     assert_eq!(put_off.len(), 1, "{put_off:?}");
     // The rest of the 30 s, less the real time the test has taken since the pause.
@@ -363,7 +366,7 @@ fn a_passing_fault_puts_the_next_step_off_and_the_staging_still_ends_by_itself()
     );
     // The step put off runs when due; once it stages again, the pause is over.
     asked.pass(20_000);
-    assert_ne!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
+    assert_ne!(block_on(s.run_step(&id)).unwrap(), Step::NothingToDo);
     let q = ok(
         &s,
         json!({"operation": "query", "data_access_id": id, "sql": "SELECT COUNT(*) FROM article"}),
@@ -408,7 +411,7 @@ fn a_staging_that_keeps_meeting_faults_is_left_for_a_caller_after_its_retries() 
         panic!("not partial: {:?}", info.status)
     };
     let mut cursor: Value = serde_json::from_str(&stored).unwrap();
-    cursor["faults"] = json!(entrez_mcp_core::staging::carrier::FAULT_RETRIES);
+    cursor["faults"] = json!(entrez_mcp_core::staging::scheduler::FAULT_RETRIES);
     let now = SystemPlatform.now_unix_ms();
     let lease = Lease {
         now_ms: now,
@@ -418,7 +421,7 @@ fn a_staging_that_keeps_meeting_faults_is_left_for_a_caller_after_its_retries() 
     block_on(store.finish(&id, status, lease)).unwrap();
     replay.control("POST", "/__replay/fail", r#"{"status": 503, "count": 4}"#);
     assert!(
-        block_on(s.carry_on(&id)).is_err(),
+        block_on(s.run_step(&id)).is_err(),
         "the step ends with the fault"
     );
     assert!(asked.take_timed().is_empty(), "no step is asked for");
@@ -502,7 +505,7 @@ fn a_call_whose_batch_meets_a_passing_fault_answers_loading_and_the_server_goes_
         "{first}"
     );
     assert_eq!(asked.take_timed(), vec![(id.clone(), 30_000)]);
-    assert_ne!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
+    assert_ne!(block_on(s.run_step(&id)).unwrap(), Step::NothingToDo);
     drive(&s, &asked);
     assert_eq!(
         scalar(&s, &id, "SELECT COUNT(DISTINCT pmid) FROM article"),

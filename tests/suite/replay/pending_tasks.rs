@@ -3,7 +3,7 @@
 //! once, and the task ends with what the call would have returned. Scripted PubChem and a
 //! clock that jumps when slept on, so the waits run instantly.
 
-use super::carried_staging::Asked;
+use super::background_staging::Asked;
 use super::tasks::{handshake, stateless, task_id};
 use crate::common::block_on;
 use crate::common::external_replay::scripted::*;
@@ -13,7 +13,7 @@ use entrez_mcp_core::net::HttpReply;
 use entrez_mcp_core::staging::ledger::{MemoryLedger, Quotas};
 use entrez_mcp_core::staging::TaskStore;
 use entrez_mcp_core::staging::{Limits, Staging};
-use entrez_mcp_core::tasks::held::{HELD_FOR_MS, LOOK_FIRST_MS};
+use entrez_mcp_core::tasks::calls::{LOOK_FIRST_MS, PUBCHEM_WAIT_MS};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
@@ -50,7 +50,7 @@ fn pubchem_under(
         }),
         sent: Default::default(),
     });
-    // Tasks are offered where staging can go on by itself; a held call needs no step.
+    // Tasks are offered where staging can go on by itself; a pending call needs no step.
     let staging = task_staging(&Asked::default(), quotas);
     let s = server(script.clone(), Arc::new(CountingPacer::default()))
         .with_staging(staging)
@@ -58,11 +58,11 @@ fn pubchem_under(
     (script, s)
 }
 
-/// A store in memory with `carrier` (tasks are offered where one is), its ledger under
+/// A store in memory with `scheduler` (tasks are offered where one is), its ledger under
 /// `quotas` where given.
-pub fn task_staging(carrier: &Asked, quotas: Option<Quotas>) -> Staging {
+pub fn task_staging(scheduler: &Asked, quotas: Option<Quotas>) -> Staging {
     let staging = Staging::new(SqliteStore::in_memory().unwrap(), Limits::default())
-        .with_carrier(Box::new(carrier.clone()));
+        .with_scheduler(Box::new(scheduler.clone()));
     match quotas {
         Some(q) => Staging {
             ledger: Box::new(MemoryLedger::new(q)),
@@ -152,7 +152,7 @@ fn a_2025_11_25_search_pubchem_is_still_working_on_becomes_a_task_that_ends_with
     assert_eq!(
         listed["structuredContent"]["datasets"],
         json!([]),
-        "a held call is no dataset"
+        "a pending call is no dataset"
     );
 }
 
@@ -212,8 +212,8 @@ fn a_held_search_pubchem_never_finishes_ends_as_the_call_would_have() {
             break;
         }
     }
-    // About one look in 30 s once the waits have grown, over HELD_FOR_MS.
-    assert!(looks as u64 >= HELD_FOR_MS / 30_000, "{looks}");
+    // About one look in 30 s once the waits have grown, over PUBCHEM_WAIT_MS.
+    assert!(looks as u64 >= PUBCHEM_WAIT_MS / 30_000, "{looks}");
     let result = handshake(&s, "a", "tasks/result", json!({"taskId": id}));
     let e = &result["result"]["structuredContent"]["error"];
     assert_eq!(e["code"], "pubchem_search_pending", "{result}");
@@ -293,10 +293,10 @@ fn a_task_past_the_ledger_s_ceilings_is_refused_or_answered_at_once() {
 fn results_kept_before_a_native_restart_are_charged_again() {
     use entrez_mcp_core::staging::ledger::{Account, Ledger};
     use entrez_mcp_core::staging::store::{DatasetStore, NewDataset};
-    use entrez_mcp_core::staging::task_store::Kept;
+    use entrez_mcp_core::staging::task_store::StoredTask;
     let store = SqliteStore::in_memory().unwrap();
     let later = u64::MAX / 2;
-    let kept = |id: &str, owner: &str, bytes: usize| Kept {
+    let kept = |id: &str, owner: &str, bytes: usize| StoredTask {
         id: id.into(),
         owner: owner.into(),
         result: "x".repeat(bytes),
@@ -319,9 +319,9 @@ fn results_kept_before_a_native_restart_are_charged_again() {
         10,
     ))
     .unwrap();
-    block_on(store.keep(kept(&dataset, "id-alice", 500))).unwrap();
-    block_on(store.keep(kept(&"a".repeat(32), "id-alice", 300))).unwrap();
-    block_on(store.keep(kept(&"b".repeat(32), "session-x", 200))).unwrap();
+    block_on(store.save(kept(&dataset, "id-alice", 500))).unwrap();
+    block_on(store.save(kept(&"a".repeat(32), "id-alice", 300))).unwrap();
+    block_on(store.save(kept(&"b".repeat(32), "session-x", 200))).unwrap();
     let quotas = Quotas {
         total_bytes: 10_000,
         ..Quotas::from_lookup(|_| None, &Limits::default())

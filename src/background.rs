@@ -1,21 +1,21 @@
-//! Staging the server carries on by itself, natively: each step a task on the runtime.
+//! Staging the server continues by itself, natively: each step a task on the runtime.
 //!
 //! The core asks the [`QueueCarrier`] for a step when a call's CPU budget ran
-//! out with records left (`entrez_mcp_core::staging::carrier`); the ids queue
+//! out with records left (`entrez_mcp_core::staging::scheduler`); the ids queue
 //! up in a channel, and [`Steps::drive`] runs each as a task, a few at once
 //! across the process, while the server lives. A step that ends with records
 //! left asks for the next one itself. At start-up the store's recovery has put
-//! stagings a stopped process was carrying on back to `partial`, and their ids
+//! stagings a stopped process was continuing back to `partial`, and their ids
 //! are queued before the first request is served.
 
 use entrez_mcp_core::error::{Error, ErrorKind, Result};
 use entrez_mcp_core::platform::BoxFuture;
 use entrez_mcp_core::protocol::Server;
-use entrez_mcp_core::staging::Carrier;
+use entrez_mcp_core::staging::Scheduler;
 use std::sync::Arc;
 use tokio::sync::{mpsc, Semaphore};
 
-/// Steps that run at once across every staging the process carries on and every call it runs
+/// Steps that run at once across every staging the process continues and every call it runs
 /// apart from its request (`tools::held`); the rest queue. Each waits mostly on its upstream's
 /// pacing, which every step shares anyway, and the ledger bounds how many may be running.
 pub const STEPS_AT_ONCE: usize = 4;
@@ -29,7 +29,7 @@ pub const STEP_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs
 /// A queued step: the dataset, and how many times it was tried before.
 type Asked = (String, u8);
 
-/// The core's carrier: queues a dataset's next step.
+/// The core's scheduler: queues a dataset's next step.
 pub struct QueueCarrier {
     tx: mpsc::UnboundedSender<Asked>,
 }
@@ -37,11 +37,11 @@ pub struct QueueCarrier {
 /// The other end of the queue, for [`Steps::drive`].
 pub struct Steps {
     rx: mpsc::UnboundedReceiver<Asked>,
-    // Weak, so the queue still closes when the server (the carrier's owner) goes.
+    // Weak, so the queue still closes when the server (the scheduler's owner) goes.
     again: mpsc::WeakUnboundedSender<Asked>,
 }
 
-/// A carrier and the steps it queues.
+/// A scheduler and the steps it queues.
 pub fn queue() -> (QueueCarrier, Steps) {
     let (tx, rx) = mpsc::unbounded_channel();
     let again = tx.downgrade();
@@ -56,8 +56,8 @@ impl QueueCarrier {
     }
 }
 
-impl Carrier for QueueCarrier {
-    fn carry_on<'a>(&'a self, id: &'a str, after_ms: u64) -> BoxFuture<'a, Result<()>> {
+impl Scheduler for QueueCarrier {
+    fn schedule<'a>(&'a self, id: &'a str, after_ms: u64) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
             if self.tx.is_closed() {
                 return Err(Error::new(
@@ -101,7 +101,7 @@ impl Steps {
                 };
                 let again = again.clone();
                 tokio::spawn(async move {
-                    let outcome = server(&holder).carry_on(&id).await;
+                    let outcome = server(&holder).run_step(&id).await;
                     drop(slot);
                     drop(holder);
                     let Err(e) = outcome else { return };

@@ -1,41 +1,41 @@
-//! Kept task results on the books.
+//! StoredTask task results on the books.
 //!
 //! A call served as an MCP task keeps its result (or, while PubChem works, the
 //! call itself) for its caller to read, for an hour (`tools::held`). A caller
-//! keeps at most `KEPT_PER_OWNER` of them, but an owner is cheap to make (an
+//! keeps at most `TASKS_PER_OWNER` of them, but an owner is cheap to make (an
 //! MCP session), so that alone would let a stranger store without end. Each
 //! result kept for a call is therefore charged, until it expires, to its
 //! caller's account and to the deployment: in bytes, against the same byte
 //! ceilings as datasets (`ENTREZ_ANONYMOUS_MAX_BYTES`,
 //! `ENTREZ_DATA_MAX_OWNER_BYTES`, `ENTREZ_DATA_TOTAL_MAX_BYTES`), and in
-//! number, [`KEPT_PER_ACCOUNT`] per account (two owners' worth) and
-//! [`KEPT_TOTAL`] in all, which also bounds the books themselves: on Workers
+//! number, [`TASKS_PER_ACCOUNT`] per account (two owners' worth) and
+//! [`TASKS_TOTAL`] in all, which also bounds the books themselves: on Workers
 //! they are one Durable Object's value, written whole on every change.
 //! A kept result is not a dataset and counts against no dataset count. The
 //! final result of a staging task is not charged: its dataset already is.
 
 use crate::error::Error;
-use crate::staging::ledger::{capital, refusal, Account, Book, Entry, Quotas};
+use crate::staging::ledger::{capital, refusal, Account, Entry, LedgerState, Quotas};
 
 /// Results kept for one account's calls at once (its sessions together), each for an hour.
-pub const KEPT_PER_ACCOUNT: usize = 400;
+pub const TASKS_PER_ACCOUNT: usize = 400;
 
 /// Results kept for the deployment's calls at once.
-pub const KEPT_TOTAL: usize = 2_000;
+pub const TASKS_TOTAL: usize = 2_000;
 
 /// The books' key for a kept result: apart from a staging's dataset, which shares its id.
-pub fn kept_key(id: &str) -> String {
+pub fn task_key(id: &str) -> String {
     format!("kept-{id}")
 }
 
-impl Book {
+impl LedgerState {
     /// Charges kept result `id` of `bytes` to `account` until `expires_ms`, counted among the
-    /// calls running until `running_until_ms` (a call run apart, see `running.rs`); refuses a
+    /// calls running until `running_until_ms` (a call run in the background, see `running.rs`); refuses a
     /// new one that would take the account or the deployment past a ceiling. One kept again
-    /// (a held call looked at, ended or cancelled) is charged what it takes now, to the
+    /// (a pending call looked at, ended or cancelled) is charged what it takes now, to the
     /// account first charged, and never refused: refusing would strand a task that was
     /// admitted.
-    pub fn keep(
+    pub fn charge_task(
         &mut self,
         id: &str,
         account: &Account,
@@ -44,7 +44,7 @@ impl Book {
         now_ms: u64,
     ) -> Result<(), Error> {
         self.prune(now_ms);
-        let key = kept_key(id);
+        let key = task_key(id);
         let again = self.datasets.contains_key(&key);
         let others: Vec<&Entry> = self
             .datasets
@@ -57,9 +57,9 @@ impl Book {
         let total_bytes: u64 = others.iter().map(|e| e.bytes).sum();
         let refused = if again {
             None
-        } else if kept.len() >= KEPT_TOTAL {
+        } else if kept.len() >= TASKS_TOTAL {
             Some((
-                format!("This deployment keeps its maximum of {KEPT_TOTAL} task results."),
+                format!("This deployment keeps its maximum of {TASKS_TOTAL} task results."),
                 earliest(&kept),
                 "total_kept",
             ))
@@ -81,9 +81,9 @@ impl Book {
             let mine_kept: Vec<&Entry> = mine.iter().copied().filter(|e| e.kept).collect();
             let used: u64 = mine.iter().map(|e| e.bytes).sum();
             match quotas.of(account) {
-                Some(_) if mine_kept.len() >= KEPT_PER_ACCOUNT => Some((
+                Some(_) if mine_kept.len() >= TASKS_PER_ACCOUNT => Some((
                     format!(
-                        "{} keep the most task results allowed, {KEPT_PER_ACCOUNT}.",
+                        "{} keep the most task results allowed, {TASKS_PER_ACCOUNT}.",
                         capital(account.label())
                     ),
                     earliest(&mine_kept),
@@ -110,7 +110,7 @@ impl Book {
         if !again && running_until_ms > now_ms {
             self.may_run(&key, Some(account), quotas, now_ms)?;
         }
-        // One kept again stays charged to whom it was first (a call run apart is kept again
+        // One kept again stays charged to whom it was first (a call run in the background is kept again
         // by the server, with no caller behind it).
         let account = match self.datasets.get(&key) {
             Some(first) => first.account.clone(),
@@ -152,30 +152,32 @@ mod tests {
     #[test]
     fn kept_results_count_per_account_and_in_total_but_not_as_datasets() {
         let q = quotas();
-        let mut book = Book::default();
+        let mut book = LedgerState::default();
         let a = Account::Address("a".into());
         // Results kept by any number of sessions of one address share the address's bytes.
-        book.keep("t1", &a, (300, 10_000, 0), &q, 0).unwrap();
-        let e = book.keep("t2", &a, (300, 10_000, 0), &q, 0).unwrap_err();
+        book.charge_task("t1", &a, (300, 10_000, 0), &q, 0).unwrap();
+        let e = book
+            .charge_task("t2", &a, (300, 10_000, 0), &q, 0)
+            .unwrap_err();
         assert_eq!(e.code, "quota_exceeded");
         assert!(e.message.contains("cannot be kept"), "{}", e.message);
         assert_eq!(limit(&e), "account_bytes");
-        // Kept again (a held call's look), a result replaces its own charge, and is never
+        // StoredTask again (a pending call's look), a result replaces its own charge, and is never
         // refused: its task was admitted.
-        book.keep("t1", &a, (600, 10_000, 0), &q, 0).unwrap();
-        book.keep("t1", &a, (450, 10_000, 0), &q, 0).unwrap();
-        // Kept again by the server for nobody's request (a call run apart ending), it stays
+        book.charge_task("t1", &a, (600, 10_000, 0), &q, 0).unwrap();
+        book.charge_task("t1", &a, (450, 10_000, 0), &q, 0).unwrap();
+        // StoredTask again by the server for nobody's request (a call run in the background ending), it stays
         // charged to the account that asked for it.
-        book.keep("t1", &Account::Local, (450, 10_000, 0), &q, 0)
+        book.charge_task("t1", &Account::Local, (450, 10_000, 0), &q, 0)
             .unwrap();
-        assert_eq!(book.datasets[&kept_key("t1")].account, Some(a.clone()));
+        assert_eq!(book.datasets[&task_key("t1")].account, Some(a.clone()));
         // Not a dataset: the address may still stage its one.
         let allowance = book.admit("d1", &a, 10_000, &q, 0).unwrap();
         assert_eq!(allowance.datasets_left, Some(0));
         assert_eq!(allowance.bytes_left, Some(50));
         assert_eq!(allowance.total_datasets_left, 9);
         // The deployment's bytes bound every account's results together.
-        book.keep(
+        book.charge_task(
             "t3",
             &Account::Identity("c".into()),
             (900, 10_000, 0),
@@ -183,17 +185,18 @@ mod tests {
             0,
         )
         .unwrap();
-        book.keep("t4", &Account::Address("b".into()), (400, 10_000, 0), &q, 0)
+        book.charge_task("t4", &Account::Address("b".into()), (400, 10_000, 0), &q, 0)
             .unwrap();
         let e = book
-            .keep("t5", &Account::Local, (300, 10_000, 0), &q, 0)
+            .charge_task("t5", &Account::Local, (300, 10_000, 0), &q, 0)
             .unwrap_err();
         assert_eq!(limit(&e), "total_bytes");
         // Expired, they count for nothing; a staging task's result is apart from its dataset.
-        book.keep("t5", &Account::Local, (300, 20_000, 0), &q, 10_000)
+        book.charge_task("t5", &Account::Local, (300, 20_000, 0), &q, 10_000)
             .unwrap();
-        book.keep("d2", &a, (10, 20_000, 0), &q, 10_000).unwrap();
-        assert!(book.datasets.contains_key(&kept_key("d2")));
+        book.charge_task("d2", &a, (10, 20_000, 0), &q, 10_000)
+            .unwrap();
+        assert!(book.datasets.contains_key(&task_key("d2")));
         assert!(!book.datasets.contains_key("d2"));
     }
 
@@ -203,27 +206,27 @@ mod tests {
             total_bytes: u64::MAX,
             ..quotas()
         };
-        let mut book = Book::default();
+        let mut book = LedgerState::default();
         let a = Account::Identity("a".into());
-        for i in 0..KEPT_PER_ACCOUNT {
-            book.keep(&format!("a{i}"), &a, (0, 10_000, 0), &q, 0)
+        for i in 0..TASKS_PER_ACCOUNT {
+            book.charge_task(&format!("a{i}"), &a, (0, 10_000, 0), &q, 0)
                 .unwrap();
         }
         let e = book
-            .keep("one-more", &a, (0, 10_000, 0), &q, 0)
+            .charge_task("one-more", &a, (0, 10_000, 0), &q, 0)
             .unwrap_err();
         assert_eq!(limit(&e), "account_kept");
         // The local user has no account limit, only the deployment's.
-        for i in KEPT_PER_ACCOUNT..KEPT_TOTAL {
-            book.keep(&format!("l{i}"), &Account::Local, (0, 10_000, 0), &q, 0)
+        for i in TASKS_PER_ACCOUNT..TASKS_TOTAL {
+            book.charge_task(&format!("l{i}"), &Account::Local, (0, 10_000, 0), &q, 0)
                 .unwrap();
         }
         let e = book
-            .keep("one-more", &Account::Local, (0, 10_000, 0), &q, 0)
+            .charge_task("one-more", &Account::Local, (0, 10_000, 0), &q, 0)
             .unwrap_err();
         assert_eq!(limit(&e), "total_kept");
         assert!(
-            e.message.contains(&format!("{KEPT_TOTAL} task results")),
+            e.message.contains(&format!("{TASKS_TOTAL} task results")),
             "{}",
             e.message
         );

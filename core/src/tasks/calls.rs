@@ -1,5 +1,5 @@
 //! Calls served as MCP tasks that are not stagings: those that ended at once, those
-//! PubChem answers later, and those that run apart from their request.
+//! PubChem answers later, and those that run in the background.
 //!
 //! 2025-11-25 makes every call of a task-capable tool a task when the client
 //! asks; a call that ends at once keeps its result here for its caller to
@@ -14,77 +14,77 @@
 //! PubChem afresh; when PubChem has the answer the call renders it exactly as
 //! it would have, and that result is kept. PubChem does the work, so nothing
 //! runs between looks: a task nobody polls costs nothing, and looks are spaced
-//! (4 s, growing to 30 s) whatever the client's poll rate. A held call ends as
+//! (4 s, growing to 30 s) whatever the client's poll rate. A pending call ends as
 //! the call would have, with `pubchem_search_pending` naming the ListKey, after
-//! [`HELD_FOR_MS`].
+//! [`PUBCHEM_WAIT_MS`].
 //!
 //! A call that may outlast a client's patience with no asynchronous answer to
-//! hold (BioC's full texts: one request per id) runs *apart* when made a task:
-//! the tool, seeing the task, answers [`RUNS_APART`] before it sends anything;
-//! the call is kept held with no ListKey and the edge's carrier (the native
-//! runtime, the Durable Object's alarm) runs it through `Server::carry_on`
-//! ([`carry_on`]) with no request behind it, keeping its result. A look after
+//! hold (BioC's full texts: one request per id) runs *in the background* when made a task:
+//! the tool, seeing the task, answers [`RUNS_IN_BACKGROUND`] before it sends anything;
+//! the call is kept held with no ListKey and the edge's scheduler (the native
+//! runtime, the Durable Object's alarm) runs it through `Server::run_step`
+//! ([`run_step`]) with no request behind it, keeping its result. A look after
 //! [`RUN_RETAKE_MS`] finds the run lost (the process or object running it
 //! stopped) and starts it again, at most [`RUN_STARTS`] times in all; only
-//! calls that spend no NCBI key run apart, since nothing of the caller's
+//! calls that spend no NCBI key run in the background, since nothing of the caller's
 //! request but the arguments is kept.
 //!
-//! Everything lives in the store's kept results (`staging::task_store::Kept`), owned
+//! Everything lives in the store's kept results (`staging::task_store::StoredTask`), owned
 //! like a dataset, so it reads the same on both edges and survives a restart;
 //! each is charged to its caller's account and the deployment on the ledger
 //! (`staging::ledger::kept`), so that no number of sessions stores without end.
 
 use crate::error::{Error, ErrorKind, Result};
-pub use crate::framework::as_task::{Resume, RUNS_APART};
+pub use crate::framework::as_task::{Resume, RUNS_IN_BACKGROUND};
 use crate::framework::ToolContext;
 use crate::json;
 use crate::platform::BoxFuture;
-use crate::staging::carrier::Step;
 use crate::staging::ledger::running_until;
-use crate::staging::task_store::Kept;
+use crate::staging::task_store::StoredTask;
 use crate::staging::{account_of, new_dataset_id, owner_of};
 use crate::tasks::task::{Status, Task};
+use crate::tasks::Step;
 use crate::tools::entrez_data::staging;
 use serde_json::Value;
 
 /// How long the result of a call that ended at once is kept for its task, ms.
-pub const KEPT_TTL_MS: u64 = 60 * 60 * 1000;
-/// How long a held call waits on PubChem before it ends as the call would have, ms.
-pub const HELD_FOR_MS: u64 = 30 * 60 * 1000;
-/// The first wait between two looks at a held call's ListKey, ms; it grows by half each time.
+pub const RESULT_TTL_MS: u64 = 60 * 60 * 1000;
+/// How long a pending call waits on PubChem before it ends as the call would have, ms.
+pub const PUBCHEM_WAIT_MS: u64 = 30 * 60 * 1000;
+/// The first wait between two looks at a pending call's ListKey, ms; it grows by half each time.
 pub const LOOK_FIRST_MS: u64 = 4_000;
 /// The longest wait between two looks, ms.
 pub const LOOK_MAX_MS: u64 = 30_000;
-/// How long a call run apart may take before a look counts it lost and starts it again, ms.
+/// How long a call run in the background may take before a look counts it lost and starts it again, ms.
 pub const RUN_RETAKE_MS: u64 = 5 * 60 * 1000;
-/// How many times a call run apart is started before it ends as lost.
+/// How many times a call run in the background is started before it ends as lost.
 pub const RUN_STARTS: u32 = 3;
-/// A call waiting on PubChem, or run apart: what to run again, and when.
+/// A call waiting on PubChem, or run in the background: what to run again, and when.
 #[derive(Debug, Clone)]
-struct Held {
+struct PendingCall {
     tool: String,
     arguments: Value,
-    /// PubChem's ListKey; empty for a call run apart.
+    /// PubChem's ListKey; empty for a call run in the background.
     listkey: String,
-    /// Polls of its ListKey so far, the call's own included; a call run apart's starts.
+    /// Polls of its ListKey so far, the call's own included; a call run in the background's starts.
     polls: u32,
     next_ms: u64,
     wait_ms: u64,
     looked_ms: u64,
 }
 
-impl Held {
-    /// A call run apart has no ListKey (PubChem's are never empty: `waiting_on`).
-    fn runs_apart(&self) -> bool {
+impl PendingCall {
+    /// A call run in the background has no ListKey (PubChem's are never empty: `pubchem_listkey`).
+    fn runs_in_background(&self) -> bool {
         self.listkey.is_empty()
     }
 
     // Read and written by hand: serde's derives would cost the Worker's bundle a
     // deserializer of their own for seven fields.
-    fn read(v: &Value) -> Option<Held> {
+    fn read(v: &Value) -> Option<PendingCall> {
         let text = |k: &str| v.get(k)?.as_str().map(str::to_string);
         let number = |k: &str| v.get(k)?.as_u64();
-        Some(Held {
+        Some(PendingCall {
             tool: text("tool")?,
             arguments: v.get("arguments")?.clone(),
             listkey: text("listkey")?,
@@ -108,20 +108,20 @@ impl Held {
     }
 }
 
-/// What a kept entry holds: a `CallToolResult` and when it was kept, a held call, or a held
+/// What a kept entry holds: a `CallToolResult` and when it was kept, a pending call, or a held
 /// call its caller cancelled and when. A result never has `done`, `held` or `cancelled` at
-/// its top level; one kept bare (before held calls were) reads as kept when created.
+/// its top level; one kept bare (before pending calls were) reads as kept when created.
 enum Entry {
     Result(Value, Option<u64>),
-    Held(Held),
+    Pending(PendingCall),
     Cancelled(u64),
 }
 
 impl Entry {
     fn read(text: &str) -> Entry {
         let mut value: Value = crate::json::from_str(text).unwrap_or(Value::Null);
-        if let Some(held) = value.get("held").and_then(Held::read) {
-            return Entry::Held(held);
+        if let Some(held) = value.get("held").and_then(PendingCall::read) {
+            return Entry::Pending(held);
         }
         if let Some(at) = value.get("cancelled") {
             return Entry::Cancelled(at.as_u64().unwrap_or(0));
@@ -135,7 +135,7 @@ impl Entry {
     fn write(&self) -> String {
         match self {
             Entry::Result(v, at) => json!({ "done": v, "at": at }).to_string(),
-            Entry::Held(h) => json!({ "held": h.write() }).to_string(),
+            Entry::Pending(h) => json!({ "held": h.write() }).to_string(),
             Entry::Cancelled(at) => json!({ "cancelled": at }).to_string(),
         }
     }
@@ -144,7 +144,7 @@ impl Entry {
     fn changed_ms(&self) -> Option<u64> {
         match self {
             Entry::Result(_, at) => *at,
-            Entry::Held(h) => Some(h.looked_ms),
+            Entry::Pending(h) => Some(h.looked_ms),
             Entry::Cancelled(at) => Some(*at),
         }
     }
@@ -152,7 +152,7 @@ impl Entry {
 
 /// The ListKey of a result that says PubChem is still working (`pubchem_search_pending`), and
 /// the polls made for it.
-pub fn waiting_on(result: &Value) -> Option<(String, u32)> {
+pub fn pubchem_listkey(result: &Value) -> Option<(String, u32)> {
     let error = result.get("structuredContent")?.get("error")?;
     if error.get("code")? != "pubchem_search_pending" {
         return None;
@@ -163,18 +163,22 @@ pub fn waiting_on(result: &Value) -> Option<(String, u32)> {
     Some((listkey.to_string(), polls as u32))
 }
 
-/// Whether a result is a tool's [`RUNS_APART`] answer.
-pub fn runs_apart(result: &Value) -> bool {
+/// Whether a result is a tool's [`RUNS_IN_BACKGROUND`] answer.
+pub fn runs_in_background(result: &Value) -> bool {
     result
         .pointer("/structuredContent/error/code")
         .and_then(Value::as_str)
-        == Some(RUNS_APART)
+        == Some(RUNS_IN_BACKGROUND)
 }
 
-/// Keeps `tool`'s call with `arguments` to run apart, and asks the carrier to run it.
-pub async fn run_apart(ctx: &ToolContext<'_>, tool: &str, arguments: Value) -> Result<Task> {
+/// Keeps `tool`'s call with `arguments` to run in the background, and asks the scheduler to run it.
+pub async fn run_in_background(
+    ctx: &ToolContext<'_>,
+    tool: &str,
+    arguments: Value,
+) -> Result<Task> {
     let now = ctx.platform.now_unix_ms();
-    let held = Held {
+    let held = PendingCall {
         tool: tool.to_string(),
         arguments,
         listkey: String::new(),
@@ -183,48 +187,48 @@ pub async fn run_apart(ctx: &ToolContext<'_>, tool: &str, arguments: Value) -> R
         wait_ms: RUN_RETAKE_MS,
         looked_ms: now,
     };
-    let task = keep(ctx, new_kept(ctx, now), Entry::Held(held)).await?;
+    let task = keep(ctx, new_record(ctx, now), Entry::Pending(held)).await?;
     start(ctx, &task.id).await;
     Ok(task)
 }
 
-/// Asks the carrier to run call `id` now. One not asked is started again by a later look.
+/// Asks the scheduler to run call `id` now. One not asked is started again by a later look.
 async fn start(ctx: &ToolContext<'_>, id: &str) {
-    if let Some(carrier) = ctx.staging.and_then(|s| s.carrier.as_ref()) {
-        let _ = carrier.carry_on(id, 0).await;
+    if let Some(scheduler) = ctx.staging.and_then(|s| s.scheduler.as_ref()) {
+        let _ = scheduler.schedule(id, 0).await;
     }
 }
 
-/// Runs call `id` held apart from its request, for the edge's carrier, with no request behind
+/// Runs call `id` held apart from its request, for the edge's scheduler, with no request behind
 /// it (`ctx` is the server's own), and keeps its result unless it ended meanwhile (another
 /// run, a cancel). Idle where there is none to run.
-pub async fn carry_on(ctx: &ToolContext<'_>, id: &str) -> Result<Step> {
+pub async fn run_step(ctx: &ToolContext<'_>, id: &str) -> Result<Step> {
     let store = &staging(ctx)?.tasks;
     let now = ctx.platform.now_unix_ms();
-    let Some(kept) = store.kept(id, now).await? else {
-        return Ok(Step::Idle);
+    let Some(kept) = store.load(id, now).await? else {
+        return Ok(Step::NothingToDo);
     };
     let held = match Entry::read(&kept.result) {
-        Entry::Held(h) if h.runs_apart() => h,
-        _ => return Ok(Step::Idle),
+        Entry::Pending(h) if h.runs_in_background() => h,
+        _ => return Ok(Step::NothingToDo),
     };
     let result = ctx.registry.call(ctx, &held.tool, held.arguments).await?;
     let now = ctx.platform.now_unix_ms();
-    match store.kept(id, now).await? {
-        Some(current) if matches!(Entry::read(&current.result), Entry::Held(_)) => {
+    match store.load(id, now).await? {
+        Some(current) if matches!(Entry::read(&current.result), Entry::Pending(_)) => {
             keep(ctx, kept, Entry::Result(result, Some(now))).await?;
-            Ok(Step::Ended)
+            Ok(Step::Finished)
         }
-        _ => Ok(Step::Idle),
+        _ => Ok(Step::NothingToDo),
     }
 }
 
 /// Keeps a result of a call made a task that ended at once; returns its new task.
-pub async fn keep_now(ctx: &ToolContext<'_>, result: &Value) -> Result<Task> {
+pub async fn save_result(ctx: &ToolContext<'_>, result: &Value) -> Result<Task> {
     let now = ctx.platform.now_unix_ms();
     keep(
         ctx,
-        new_kept(ctx, now),
+        new_record(ctx, now),
         Entry::Result(result.clone(), Some(now)),
     )
     .await
@@ -238,7 +242,7 @@ pub async fn hold(
     (listkey, polls): (String, u32),
 ) -> Result<Task> {
     let now = ctx.platform.now_unix_ms();
-    let held = Held {
+    let held = PendingCall {
         tool: tool.to_string(),
         arguments,
         listkey,
@@ -247,40 +251,51 @@ pub async fn hold(
         wait_ms: LOOK_FIRST_MS,
         looked_ms: now,
     };
-    keep(ctx, new_kept(ctx, now), Entry::Held(held)).await
+    keep(ctx, new_record(ctx, now), Entry::Pending(held)).await
 }
 
-fn new_kept(ctx: &ToolContext<'_>, now: u64) -> Kept {
-    Kept {
+fn new_record(ctx: &ToolContext<'_>, now: u64) -> StoredTask {
+    StoredTask {
         id: new_dataset_id(ctx.platform),
         owner: owner_of(ctx.request).key,
         result: String::new(),
         created_ms: now,
-        expires_ms: now + KEPT_TTL_MS,
+        expires_ms: now + RESULT_TTL_MS,
     }
 }
 
 /// Charges `kept` holding `entry` to the caller's account (`staging::ledger::kept`), then
 /// keeps it. Boxed: every way a task is kept shares one copy.
-fn keep<'a>(ctx: &'a ToolContext<'a>, kept: Kept, entry: Entry) -> BoxFuture<'a, Result<Task>> {
-    Box::pin(charge_and_keep(ctx, kept, entry))
+fn keep<'a>(
+    ctx: &'a ToolContext<'a>,
+    kept: StoredTask,
+    entry: Entry,
+) -> BoxFuture<'a, Result<Task>> {
+    Box::pin(charge_and_save(ctx, kept, entry))
 }
 
-async fn charge_and_keep(ctx: &ToolContext<'_>, mut kept: Kept, entry: Entry) -> Result<Task> {
+async fn charge_and_save(
+    ctx: &ToolContext<'_>,
+    mut kept: StoredTask,
+    entry: Entry,
+) -> Result<Task> {
     kept.result = entry.write();
     let staging = staging(ctx)?;
     let now = ctx.platform.now_unix_ms();
     let account = account_of(ctx.request, &ctx.config.auth);
     let bytes = kept.result.len() as u64;
-    // A call run apart counts among the calls running until it ends (a start renews it).
-    let running = matches!(&entry, Entry::Held(h) if h.runs_apart()).then_some(now);
+    // A call run in the background counts among the calls running until it ends (a start renews it).
+    let running = matches!(&entry, Entry::Pending(h) if h.runs_in_background()).then_some(now);
     let charge = (bytes, kept.expires_ms, running_until(running));
-    staging.ledger.keep(&kept.id, &account, charge, now).await?;
-    staging.tasks.keep(kept.clone()).await?;
+    staging
+        .ledger
+        .charge_task(&kept.id, &account, charge, now)
+        .await?;
+    staging.tasks.save(kept.clone()).await?;
     Ok(task_of(&kept, entry, now))
 }
 
-/// The caller's kept task `id`, if there is one they may see; a held call whose next look is
+/// The caller's kept task `id`, if there is one they may see; a pending call whose next look is
 /// due looks first.
 pub async fn view(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
     let now = ctx.platform.now_unix_ms();
@@ -288,25 +303,30 @@ pub async fn view(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
         return Ok(None);
     };
     match Entry::read(&kept.result) {
-        Entry::Held(held) if now >= held.next_ms && held.runs_apart() => {
+        Entry::Pending(held) if now >= held.next_ms && held.runs_in_background() => {
             start_again(ctx, kept, held, now).await.map(Some)
         }
-        Entry::Held(held) if now >= held.next_ms => look(ctx, kept, held).await.map(Some),
+        Entry::Pending(held) if now >= held.next_ms => look(ctx, kept, held).await.map(Some),
         entry => Ok(Some(task_of(&kept, entry, now))),
     }
 }
 
-/// A call run apart that has not ended in [`RUN_RETAKE_MS`] is taken for lost (the process or
+/// A call run in the background that has not ended in [`RUN_RETAKE_MS`] is taken for lost (the process or
 /// object that ran it stopped): it starts again, or after [`RUN_STARTS`] starts ends as lost.
 /// (It writes over what the view read just before, with nothing awaited between: a re-read
 /// here could see no more; the stores have no compare-and-set.)
-async fn start_again(ctx: &ToolContext<'_>, kept: Kept, mut held: Held, now: u64) -> Result<Task> {
+async fn start_again(
+    ctx: &ToolContext<'_>,
+    kept: StoredTask,
+    mut held: PendingCall,
+    now: u64,
+) -> Result<Task> {
     let again = held.polls < RUN_STARTS;
     let entry = if again {
         held.polls += 1;
         held.next_ms = now + RUN_RETAKE_MS;
         held.looked_ms = now;
-        Entry::Held(held)
+        Entry::Pending(held)
     } else {
         let lost = Error::new(
             ErrorKind::Unavailable,
@@ -327,16 +347,16 @@ async fn start_again(ctx: &ToolContext<'_>, kept: Kept, mut held: Held, now: u64
 }
 
 /// The caller's kept entry `id`, if they own it.
-async fn owned(ctx: &ToolContext<'_>, id: &str, now: u64) -> Result<Option<Kept>> {
+async fn owned(ctx: &ToolContext<'_>, id: &str, now: u64) -> Result<Option<StoredTask>> {
     let owner = owner_of(ctx.request).key;
-    let kept = staging(ctx)?.tasks.kept(id, now).await?;
+    let kept = staging(ctx)?.tasks.load(id, now).await?;
     Ok(kept.filter(|k| k.owner == owner))
 }
 
-/// Runs a held call again to collect its ListKey once, and keeps what it then stands at,
+/// Runs a pending call again to collect its ListKey once, and keeps what it then stands at,
 /// unless the entry changed meanwhile (another look, a cancel): an ended task stays ended.
 /// (Two looks at the very same moment may both ask PubChem; the store has no compare-and-set.)
-async fn look(ctx: &ToolContext<'_>, kept: Kept, mut held: Held) -> Result<Task> {
+async fn look(ctx: &ToolContext<'_>, kept: StoredTask, mut held: PendingCall) -> Result<Task> {
     let looked_before = held.looked_ms;
     let resumed = ToolContext {
         progress: None,
@@ -353,14 +373,14 @@ async fn look(ctx: &ToolContext<'_>, kept: Kept, mut held: Held) -> Result<Task>
     let arguments = held.arguments.clone();
     let result = ctx.registry.call(&resumed, &held.tool, arguments).await?;
     let now = ctx.platform.now_unix_ms();
-    let entry = match waiting_on(&result) {
-        Some((listkey, polls)) if now < kept.created_ms + HELD_FOR_MS => {
+    let entry = match pubchem_listkey(&result) {
+        Some((listkey, polls)) if now < kept.created_ms + PUBCHEM_WAIT_MS => {
             held.listkey = listkey;
             held.polls = polls;
             held.wait_ms = (held.wait_ms + held.wait_ms / 2).min(LOOK_MAX_MS);
             held.next_ms = now + held.wait_ms;
             held.looked_ms = now;
-            Entry::Held(held)
+            Entry::Pending(held)
         }
         _ => Entry::Result(result, Some(now)),
     };
@@ -383,37 +403,37 @@ async fn changed(
     };
     let entry = Entry::read(&current.result);
     Ok(
-        (!matches!(&entry, Entry::Held(h) if h.looked_ms == looked_before))
+        (!matches!(&entry, Entry::Pending(h) if h.looked_ms == looked_before))
             .then(|| task_of(&current, entry, now)),
     )
 }
 
-/// Cancels the caller's held call `id`; its task, cancelled, if it was one (None for a
+/// Cancels the caller's pending call `id`; its task, cancelled, if it was one (None for a
 /// staging's task or anything else).
 pub async fn cancel(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
     let now = ctx.platform.now_unix_ms();
     match owned(ctx, id, now).await? {
-        Some(kept) if matches!(Entry::read(&kept.result), Entry::Held(_)) => {
+        Some(kept) if matches!(Entry::read(&kept.result), Entry::Pending(_)) => {
             keep(ctx, kept, Entry::Cancelled(now)).await.map(Some)
         }
         _ => Ok(None),
     }
 }
 
-fn task_of(kept: &Kept, entry: Entry, now: u64) -> Task {
+fn task_of(kept: &StoredTask, entry: Entry, now: u64) -> Task {
     let updated_ms = entry.changed_ms().unwrap_or(kept.created_ms);
     let (status, message, result) = match entry {
         Entry::Result(v, _) => (Status::Completed, None, Some(v)),
-        Entry::Held(h) if h.runs_apart() => (
+        Entry::Pending(h) if h.runs_in_background() => (
             Status::Working,
             Some(format!(
-                "running apart from its request ({} start(s)); {} s since the last",
+                "running in the background ({} start(s)); {} s since the last",
                 h.polls,
                 now.saturating_sub(h.looked_ms) / 1000
             )),
             None,
         ),
-        Entry::Held(h) => (
+        Entry::Pending(h) => (
             Status::Working,
             Some(format!(
                 "PubChem is still working on it (ListKey {}, polled {} time(s)); the next look is in {} s",

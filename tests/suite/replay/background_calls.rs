@@ -1,22 +1,22 @@
-//! BioC calls made MCP tasks run apart from their request (`tools::held`): the call answers
-//! with a task before it sends anything, the carrier runs it with no request behind it, and
+//! BioC calls made MCP tasks run in the background (`tools::held`): the call answers
+//! with a task before it sends anything, the scheduler runs it with no request behind it, and
 //! the task then holds exactly what the call would have returned. Owned like a dataset,
 //! cancellable, and started again when a run is lost.
 
-use super::carried_staging::Asked;
+use super::background_staging::Asked;
 use super::tasks::{handshake, stateless};
 use crate::common::block_on;
 use crate::common::external_replay::scripted::*;
 use entrez_mcp_core::protocol::Server;
-use entrez_mcp_core::staging::carrier::Step;
 use entrez_mcp_core::staging::ledger::Quotas;
 use entrez_mcp_core::staging::Limits;
-use entrez_mcp_core::tasks::held::{RUN_RETAKE_MS, RUN_STARTS};
+use entrez_mcp_core::tasks::calls::{RUN_RETAKE_MS, RUN_STARTS};
+use entrez_mcp_core::tasks::Step;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
 /// A server whose BioC answers every article with a title and one paragraph, and whose
-/// carrier only writes down the runs asked for.
+/// scheduler only writes down the runs asked for.
 pub fn bioc_server() -> (Arc<Script>, Server, Asked) {
     bioc_server_under(None)
 }
@@ -44,7 +44,7 @@ fn bioc_server_under(quotas: Option<Quotas>) -> (Arc<Script>, Server, Asked) {
     });
     let asked = Asked::default();
     let s = server(script.clone(), Arc::new(CountingPacer::default()))
-        .with_staging(super::held_tasks::task_staging(&asked, quotas))
+        .with_staging(super::pending_tasks::task_staging(&asked, quotas))
         .unwrap();
     (script, s, asked)
 }
@@ -92,14 +92,14 @@ fn a_2025_11_25_bioc_task_runs_apart_and_ends_with_what_the_call_returns() {
         task["statusMessage"]
             .as_str()
             .unwrap()
-            .contains("running apart"),
+            .contains("running in the background"),
         "{created}"
     );
     let id = task["taskId"].as_str().unwrap().to_string();
     assert_eq!(
         sent(&script),
         0,
-        "nothing is sent before the carrier runs it"
+        "nothing is sent before the scheduler runs it"
     );
     assert_eq!(asked.take(), vec![id.clone()]);
     // A stranger can neither see nor cancel it.
@@ -107,11 +107,11 @@ fn a_2025_11_25_bioc_task_runs_apart_and_ends_with_what_the_call_returns() {
         let theirs = handshake(&s, "b", method, json!({"taskId": id}));
         assert_eq!(theirs["error"]["code"], -32602, "{theirs}");
     }
-    // The carrier runs it, with no request behind it.
-    assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::Ended);
+    // The scheduler runs it, with no request behind it.
+    assert_eq!(block_on(s.run_step(&id)).unwrap(), Step::Finished);
     assert_eq!(sent(&script), 2);
     // Run again (an alarm come twice), it has nothing to do.
-    assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
+    assert_eq!(block_on(s.run_step(&id)).unwrap(), Step::NothingToDo);
     assert_eq!(sent(&script), 2);
     let got = handshake(&s, "a", "tasks/get", json!({"taskId": id}));
     assert_eq!(got["result"]["status"], "completed", "{got}");
@@ -140,7 +140,7 @@ fn a_2026_07_28_bioc_call_that_declares_the_extension_runs_apart_too() {
     let id = r["taskId"].as_str().unwrap().to_string();
     assert_eq!(asked.take(), vec![id.clone()]);
     assert_eq!(sent(&script), 0);
-    block_on(s.carry_on(&id)).unwrap();
+    block_on(s.run_step(&id)).unwrap();
     let got = stateless(&s, "tasks/get", json!({"taskId": id}), true);
     assert_eq!(got["result"]["status"], "completed", "{got}");
     assert_eq!(
@@ -156,7 +156,7 @@ fn a_cancelled_bioc_task_is_not_run() {
     let cancelled = handshake(&s, "a", "tasks/cancel", json!({"taskId": id}));
     assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
     for id in asked.take() {
-        assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
+        assert_eq!(block_on(s.run_step(&id)).unwrap(), Step::NothingToDo);
     }
     assert_eq!(sent(&script), 0);
     let got = handshake(&s, "a", "tasks/get", json!({"taskId": id}));
@@ -197,7 +197,7 @@ fn a_lost_run_is_started_again_and_after_three_starts_the_task_ends_lost() {
         "{result}"
     );
     // A run that comes after all (a slow process) changes nothing.
-    assert_eq!(block_on(s.carry_on(&id)).unwrap(), Step::Idle);
+    assert_eq!(block_on(s.run_step(&id)).unwrap(), Step::NothingToDo);
     assert_eq!(sent(&script), 0);
 }
 
@@ -235,7 +235,7 @@ fn a_bioc_task_past_the_running_ceiling_runs_in_its_request_or_is_refused_having
     assert_eq!(sent(&script), 2);
     assert!(asked.take().is_empty());
     // The first run's end frees the slot.
-    block_on(s.carry_on(&id)).unwrap();
+    block_on(s.run_step(&id)).unwrap();
     let next = stateless(&s, "tools/call", params, true);
     assert_eq!(next["result"]["resultType"], "task", "{next}");
 }
