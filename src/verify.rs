@@ -1,6 +1,6 @@
 //! Access-token signatures checked with ring (already linked for TLS).
 
-use entrez_mcp_core::auth::jwks::Jwk;
+use entrez_mcp_core::auth::jwks::{Jwk, KeyMaterial};
 use entrez_mcp_core::auth::jws::Alg;
 use entrez_mcp_core::auth::SignatureVerifier;
 use entrez_mcp_core::platform::BoxFuture;
@@ -18,25 +18,26 @@ impl SignatureVerifier for RingVerifier {
         sig: &'a [u8],
     ) -> BoxFuture<'a, Result<bool, String>> {
         Box::pin(async move {
-            Ok(match alg {
-                Alg::Rs256 => RsaPublicKeyComponents {
-                    n: &key.a,
-                    e: &key.b,
+            Ok(match (alg, &key.material) {
+                (Alg::Rs256, KeyMaterial::Rsa { modulus, exponent }) => RsaPublicKeyComponents {
+                    n: modulus,
+                    e: exponent,
                 }
                 .verify(&signature::RSA_PKCS1_2048_8192_SHA256, message, sig)
                 .is_ok(),
-                Alg::Es256 => {
-                    if key.a.len() != 32 || key.b.len() != 32 {
+                (Alg::Es256, KeyMaterial::P256 { x, y }) => {
+                    if x.len() != 32 || y.len() != 32 {
                         return Err("the P-256 key's coordinates are not 32 bytes".into());
                     }
                     let mut point = Vec::with_capacity(65);
                     point.push(0x04);
-                    point.extend_from_slice(&key.a);
-                    point.extend_from_slice(&key.b);
+                    point.extend_from_slice(x);
+                    point.extend_from_slice(y);
                     UnparsedPublicKey::new(&signature::ECDSA_P256_SHA256_FIXED, point)
                         .verify(message, sig)
                         .is_ok()
                 }
+                _ => return Err(format!("a {} key cannot verify {}", key.kty, alg.name())),
             })
         })
     }
@@ -99,7 +100,10 @@ mod tests {
         );
         // A key of the wrong size is an error, not a silent no.
         let short = Jwk {
-            a: vec![1; 31],
+            material: KeyMaterial::P256 {
+                x: vec![1; 31],
+                y: vec![1; 32],
+            },
             ..ec
         };
         assert!(block_on(RingVerifier.verify(e.alg, &short, b"m", &e.signature)).is_err());

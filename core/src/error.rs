@@ -23,7 +23,7 @@ pub enum ErrorKind {
     /// The params of a protocol method were wrong, e.g. an unknown tool (-32602).
     InvalidParams,
     /// `resources/read` for a URI this server does not have, or not for this caller
-    /// (-32002 in the handshake era, -32602 from 2026-07-28; see [`Error::for_modern_era`]).
+    /// (-32002 in the handshake revision, -32602 from 2026-07-28; see [`Error::for_stateless_revision`]).
     ResourceNotFound,
     /// HTTP headers that disagree with the body, or a required one missing (MCP -32020).
     HeaderMismatch,
@@ -152,9 +152,9 @@ impl Error {
         json!({ "error": error })
     }
 
-    /// The same error as the stateless era words it: 2026-07-28 retired -32002 for a
+    /// The same error as the stateless revision words it: 2026-07-28 retired -32002 for a
     /// resource not found in favour of -32602 (Invalid params).
-    pub fn for_modern_era(mut self) -> Self {
+    pub fn for_stateless_revision(mut self) -> Self {
         if self.kind == ErrorKind::ResourceNotFound {
             self.kind = ErrorKind::InvalidParams;
         }
@@ -163,7 +163,7 @@ impl Error {
 
     // Errors whose `data` fields the specification names: -32022 (`supported`,
     // `requested`), -32021 (`requiredCapabilities`) and a resource not found (`uri`, under
-    // either era's code).
+    // either revision's code).
     fn flattens_details(&self) -> bool {
         matches!(
             self.kind,

@@ -24,6 +24,25 @@ pub const RETRY_AFTER_FAILURE_MS: u64 = 10 * 1000;
 /// Keys past their lifetime verify for at most this long while fetching fails.
 pub const MAX_STALE_MS: u64 = 24 * 60 * 60 * 1000;
 
+/// A public key's numbers, by kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyMaterial {
+    /// An RSA key: its modulus `n` and exponent `e`, big-endian.
+    Rsa {
+        /// `n`.
+        modulus: Vec<u8>,
+        /// `e`.
+        exponent: Vec<u8>,
+    },
+    /// A P-256 key: its point's coordinates, big-endian.
+    P256 {
+        /// `x`.
+        x: Vec<u8>,
+        /// `y`.
+        y: Vec<u8>,
+    },
+}
+
 /// One public key, with its parameters decoded from base64url.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Jwk {
@@ -33,10 +52,8 @@ pub struct Jwk {
     pub kty: String,
     /// `alg`, when the set names one.
     pub alg: Option<String>,
-    /// RSA modulus, or EC x.
-    pub a: Vec<u8>,
-    /// RSA exponent, or EC y.
-    pub b: Vec<u8>,
+    /// The key itself.
+    pub material: KeyMaterial,
     /// The original key object, for platforms that import JWKs whole (WebCrypto).
     pub json: Value,
 }
@@ -56,7 +73,7 @@ pub fn parse_jwks(body: &[u8]) -> Result<Vec<Jwk>, String> {
         .filter(|k| k["use"].as_str().is_none_or(|u| u == "sig"))
         .filter_map(|k| {
             let kty = k["kty"].as_str()?;
-            let (a, b) = match kty {
+            let material = match kty {
                 // 2048 to 8192 bits, as ring insists natively: the same keys on both edges.
                 "RSA" => {
                     let n = field(k, "n")?;
@@ -64,17 +81,22 @@ pub fn parse_jwks(body: &[u8]) -> Result<Vec<Jwk>, String> {
                     if !(256..=1024).contains(&bytes) {
                         return None;
                     }
-                    (n, field(k, "e")?)
+                    KeyMaterial::Rsa {
+                        modulus: n,
+                        exponent: field(k, "e")?,
+                    }
                 }
-                "EC" if k["crv"] == "P-256" => (field(k, "x")?, field(k, "y")?),
+                "EC" if k["crv"] == "P-256" => KeyMaterial::P256 {
+                    x: field(k, "x")?,
+                    y: field(k, "y")?,
+                },
                 _ => return None,
             };
             Some(Jwk {
                 kid: k["kid"].as_str().map(String::from),
                 kty: kty.to_string(),
                 alg: k["alg"].as_str().map(String::from),
-                a,
-                b,
+                material,
                 json: k.clone(),
             })
         })

@@ -21,7 +21,7 @@
 //!
 //! A recognised caller becomes a [`Principal`]: a stable key (a hash, never the
 //! token), a readable name and the granted scopes. It owns that identity's
-//! datasets across sessions and protocol eras, and is what staging quotas count.
+//! datasets across sessions and protocol revisions, and is what staging quotas count.
 
 pub mod challenge;
 pub mod config;

@@ -6,9 +6,9 @@
 //! server answer the same request the same way.
 
 mod access;
-mod era;
 pub mod guard;
-pub mod mirrored;
+mod revision;
+pub mod routing_headers;
 pub mod session;
 pub mod stream;
 
@@ -16,13 +16,13 @@ use crate::caller::RequestContext;
 use crate::caller::CALLER_KEY_HEADER;
 use crate::error::{Error, ErrorKind};
 use crate::json;
-use crate::mcp::meta::Era;
+use crate::mcp::meta::Revision;
 use crate::mcp::progress::Notifier;
 use crate::mcp::version;
 use crate::protocol::jsonrpc;
 use crate::protocol::jsonrpc::Incoming;
 use crate::protocol::Server;
-use era::{caller_context, era_error, request_id, stateless_header};
+use revision::{caller_context, request_id, revision_error, stateless_header};
 use serde_json::Value;
 pub use session::{SessionState, Sessions};
 
@@ -297,27 +297,27 @@ impl Endpoint {
         }
         let principal_key = principal_key(&context);
         match &message {
-            Incoming::Request { method, params, .. } => match Era::of(params) {
+            Incoming::Request { method, params, .. } => match Revision::of(params) {
                 // A malformed or unsupported stateless request: the specification's 400s.
-                Err(e) => return era_error(req, &message, e),
-                Ok(Era::Stateless(s)) => {
-                    if let Err(e) = mirrored::check(req, &s.version, method, params) {
+                Err(e) => return revision_error(req, &message, e),
+                Ok(Revision::Stateless(s)) => {
+                    if let Err(e) = routing_headers::check(req, &s.version, method, params) {
                         return HttpResponse::rpc_error(400, request_id(&message), e);
                     }
-                    let era = Era::Stateless(s);
-                    if !Server::knows_method(method, &era) {
+                    let revision = Revision::Stateless(s);
+                    if !Server::knows_method(method, &revision) {
                         let mut r = self.answer(message, &context, None).await;
                         r.status = 404;
                         return r;
                     }
-                    // No session in this era: an Mcp-Session-Id header is ignored.
+                    // No session in this revision: an Mcp-Session-Id header is ignored.
                     let context = RequestContext {
                         session_id: None,
                         ..context
                     };
                     return self.answer(message, &context, notifier).await;
                 }
-                Ok(Era::Handshake) => {
+                Ok(Revision::Handshake) => {
                     if method == "initialize" {
                         return self.initialize(message, context).await;
                     }
@@ -326,12 +326,12 @@ impl Endpoint {
                         return HttpResponse::rpc_error(400, request_id(&message), e);
                     }
                     // Unknown methods do nothing, so answer them before session rules.
-                    if !Server::knows_method(method, &Era::Handshake) {
+                    if !Server::knows_method(method, &Revision::Handshake) {
                         return self.answer(message, &context, None).await;
                     }
                 }
             },
-            // The stateless era has no client notifications over HTTP; accept and ignore them.
+            // The stateless revision has no client notifications over HTTP; accept and ignore them.
             Incoming::Notification { .. } if stateless_header(req) => {
                 return HttpResponse::empty(202)
             }

@@ -1,6 +1,6 @@
 //! Log messages to the client (`notifications/message`).
 //!
-//! In the handshake era a client sets a level for its session with
+//! In the handshake revision a client sets a level for its session with
 //! `logging/setLevel`; from 2026-07-28 a request carries its own level in
 //! `_meta` and gets no log message without one. Either way the messages of a
 //! tool call travel on that call's response stream, before its result: what

@@ -1,9 +1,9 @@
-//! The per-request `_meta` of MCP 2026-07-28, and the era it selects.
+//! The per-request `_meta` of MCP 2026-07-28, and the revision it selects.
 //!
 //! A stateless request says everything about itself: its protocol version and the
 //! client's capabilities are required, its client identity and log level optional.
 //! A request without `io.modelcontextprotocol/protocolVersion` belongs to the
-//! handshake era (it is `initialize`, or part of a session `initialize` opened).
+//! handshake revision (it is `initialize`, or part of a session `initialize` opened).
 
 use crate::error::{Error, ErrorKind};
 use crate::json;
@@ -22,9 +22,9 @@ pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 /// `_meta` key on results: who answered.
 pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 
-/// Which protocol era a request belongs to.
+/// Which protocol revision a request belongs to.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Era {
+pub enum Revision {
     /// `initialize` and the requests of the session (or stdio process) it opened.
     Handshake,
     /// A self-contained 2026-07-28 request.
@@ -40,15 +40,15 @@ pub struct Stateless {
     pub log_level: Option<LogLevel>,
 }
 
-impl Era {
-    /// The era `params` declares; an error when a stateless request is malformed or
+impl Revision {
+    /// The revision `params` declares; an error when a stateless request is malformed or
     /// names a version this server does not speak.
-    pub fn of(params: &Map<String, Value>) -> Result<Era, Error> {
+    pub fn of(params: &Map<String, Value>) -> Result<Revision, Error> {
         let Some(meta) = params.get("_meta").and_then(Value::as_object) else {
-            return Ok(Era::Handshake);
+            return Ok(Revision::Handshake);
         };
         let requested = match meta.get(PROTOCOL_VERSION) {
-            None => return Ok(Era::Handshake),
+            None => return Ok(Revision::Handshake),
             Some(Value::String(v)) => v.as_str(),
             Some(_) => {
                 return Err(bad_meta(format!(
@@ -74,7 +74,7 @@ impl Era {
                 ))
             })?),
         };
-        Ok(Era::Stateless(Stateless {
+        Ok(Revision::Stateless(Stateless {
             version: requested.to_string(),
             log_level,
         }))
@@ -83,8 +83,8 @@ impl Era {
     /// The stateless half, if this is one.
     pub fn stateless(&self) -> Option<&Stateless> {
         match self {
-            Era::Stateless(s) => Some(s),
-            Era::Handshake => None,
+            Revision::Stateless(s) => Some(s),
+            Revision::Handshake => None,
         }
     }
 }
@@ -133,17 +133,17 @@ mod tests {
     }
 
     #[test]
-    fn no_protocol_version_is_the_handshake_era() {
-        assert_eq!(Era::of(&Map::new()).unwrap(), Era::Handshake);
+    fn no_protocol_version_is_the_handshake_revision() {
+        assert_eq!(Revision::of(&Map::new()).unwrap(), Revision::Handshake);
         assert_eq!(
-            Era::of(&params(json!({ "progressToken": 1 }))).unwrap(),
-            Era::Handshake
+            Revision::of(&params(json!({ "progressToken": 1 }))).unwrap(),
+            Revision::Handshake
         );
     }
 
     #[test]
     fn a_complete_stateless_request_is_read_whole() {
-        let era = Era::of(&params(json!({
+        let revision = Revision::of(&params(json!({
             PROTOCOL_VERSION: "2026-07-28",
             CLIENT_CAPABILITIES: {},
             CLIENT_INFO: { "name": "c", "version": "1" },
@@ -151,8 +151,8 @@ mod tests {
         })))
         .unwrap();
         assert_eq!(
-            era,
-            Era::Stateless(Stateless {
+            revision,
+            Revision::Stateless(Stateless {
                 version: "2026-07-28".into(),
                 log_level: Some(LogLevel::Warning),
             })
@@ -167,14 +167,14 @@ mod tests {
             json!({ PROTOCOL_VERSION: 20260728, CLIENT_CAPABILITIES: {} }),
             json!({ PROTOCOL_VERSION: "2026-07-28", CLIENT_CAPABILITIES: {}, LOG_LEVEL: "loud" }),
         ] {
-            let e = Era::of(&params(meta.clone())).unwrap_err();
+            let e = Revision::of(&params(meta.clone())).unwrap_err();
             assert_eq!(e.kind.rpc_code(), Some(-32602), "{meta}");
         }
     }
 
     #[test]
     fn an_unknown_version_is_32022_with_what_we_speak() {
-        let e = Era::of(&params(
+        let e = Revision::of(&params(
             json!({ PROTOCOL_VERSION: "1900-01-01", CLIENT_CAPABILITIES: {} }),
         ))
         .unwrap_err();
@@ -183,7 +183,7 @@ mod tests {
         assert_eq!(rpc["data"]["requested"], "1900-01-01");
         assert_eq!(rpc["data"]["supported"], json!(version::SUPPORTED_VERSIONS));
         // A handshake version has no per-request form either.
-        let e = Era::of(&params(
+        let e = Revision::of(&params(
             json!({ PROTOCOL_VERSION: "2025-11-25", CLIENT_CAPABILITIES: {} }),
         ))
         .unwrap_err();

@@ -1,4 +1,4 @@
-//! Protocol versions and the two eras they fall into.
+//! Protocol versions and the two revisions they fall into.
 //!
 //! MCP 2026-07-28 made the protocol stateless: no `initialize`, every request
 //! carries its version in `_meta` ("modern"). Earlier revisions open with an

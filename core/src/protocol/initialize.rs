@@ -1,5 +1,5 @@
 //! Who we are, what we can do, how the tools fit together: the `initialize`
-//! result of the handshake era and the `server/discover` result of the stateless one.
+//! result of the handshake revision and the `server/discover` result of the stateless one.
 
 use crate::json;
 use crate::mcp::version::{negotiate, SUPPORTED_VERSIONS};
@@ -17,7 +17,7 @@ This server gives access to NCBI Entrez (PubMed, PMC, Gene, Protein, Nucleotide,
 - system_api_key_status tells whether an NCBI API key is in effect and the rate limit that follows (3 requests/s without a key, 10 with one). Callers may send their own key in the X-NCBI-API-Key header.
 - Results carry structuredContent that matches each tool's outputSchema, plus a readable text block.";
 
-/// What this server offers, as both eras announce it.
+/// What this server offers, as both revisions announce it.
 #[derive(Debug, Clone, Copy)]
 pub struct Offer {
     /// Whether there is a dataset store (resources, the dataset prompts).
@@ -85,7 +85,7 @@ pub fn result(requested_version: Option<&str>, offer: Offer, website_url: &str) 
     })
 }
 
-/// The `server/discover` result (before the stateless era's common result fields).
+/// The `server/discover` result (before the stateless revision's common result fields).
 pub fn discover(offer: Offer) -> Value {
     let mut capabilities = capabilities(offer);
     if offer.tasks {

@@ -1,9 +1,9 @@
 //! The dispatcher both edges call: one JSON-RPC message in, at most one out.
 //!
-//! Each request is served in the era it declares (see [`Era`]): a request with
+//! Each request is served in the revision it declares (see [`Revision`]): a request with
 //! `_meta["io.modelcontextprotocol/protocolVersion"]` statelessly, as 2026-07-28
 //! prescribes (its result says `resultType`, who answered and, for lists, how
-//! long it stays fresh); anything else as part of the handshake era that
+//! long it stays fresh); anything else as part of the handshake revision that
 //! `initialize` opened. The tools, prompts and resources are the same in both.
 
 use crate::caller::RequestContext;
@@ -13,7 +13,7 @@ use crate::framework::Registry;
 use crate::framework::ToolContext;
 use crate::json;
 use crate::mcp::logging::{LogLevel, Logger};
-use crate::mcp::meta::{Era, SERVER_INFO};
+use crate::mcp::meta::{Revision, SERVER_INFO};
 use crate::mcp::progress;
 use crate::mcp::progress::Notifier;
 use crate::mcp::progress::Progress;
@@ -33,7 +33,7 @@ use crate::staging::Staging;
 use crate::tasks::methods;
 use serde_json::{Map, Value};
 
-/// Methods both eras answer.
+/// Methods both revisions answer.
 const COMMON_METHODS: [&str; 8] = [
     "tools/list",
     "tools/call",
@@ -45,7 +45,7 @@ const COMMON_METHODS: [&str; 8] = [
     "completion/complete",
 ];
 
-/// Methods of the handshake era only (2026-07-28 removed them).
+/// Methods of the handshake revision only (2026-07-28 removed them).
 pub const HANDSHAKE_ONLY: &[&str] = &[
     "initialize",
     "ping",
@@ -56,7 +56,7 @@ pub const HANDSHAKE_ONLY: &[&str] = &[
     "tasks/cancel",
 ];
 
-/// Methods of the stateless era only (the tasks extension's among them).
+/// Methods of the stateless revision only (the tasks extension's among them).
 pub const STATELESS_ONLY: &[&str] = &[
     "server/discover",
     "tasks/get",
@@ -83,7 +83,7 @@ pub struct Server {
     network: Option<Network>,
     staging: Option<Staging>,
     page_size: usize,
-    // logging/setLevel per session (handshake era); the key "" is the stdio process.
+    // logging/setLevel per session (handshake revision); the key "" is the stdio process.
     session_levels: std::sync::Mutex<Vec<(String, LogLevel)>>,
 }
 
@@ -160,17 +160,17 @@ impl Server {
         self.platform.as_ref()
     }
 
-    /// Whether `method` is one this server answers in `era` (notifications excluded).
-    pub fn knows_method(method: &str, era: &Era) -> bool {
-        let own = match era {
-            Era::Handshake => HANDSHAKE_ONLY,
-            Era::Stateless(_) => STATELESS_ONLY,
+    /// Whether `method` is one this server answers in `revision` (notifications excluded).
+    pub fn knows_method(method: &str, revision: &Revision) -> bool {
+        let own = match revision {
+            Revision::Handshake => HANDSHAKE_ONLY,
+            Revision::Stateless(_) => STATELESS_ONLY,
         };
         COMMON_METHODS.contains(&method) || own.contains(&method)
     }
 
-    /// Whether `method` exists only in the stateless era (a handshake request for it lacks
-    /// its `_meta`); the task methods both eras have are not.
+    /// Whether `method` exists only in the stateless revision (a handshake request for it lacks
+    /// its `_meta`); the task methods both revisions have are not.
     pub fn stateless_only(method: &str) -> bool {
         STATELESS_ONLY.contains(&method) && !HANDSHAKE_ONLY.contains(&method)
     }
@@ -185,7 +185,8 @@ impl Server {
     ) -> bool {
         method == "tools/call"
             && (progress::token(params).is_some()
-                || Era::of(params).is_ok_and(|era| self.log_threshold(&era, request).is_some()))
+                || Revision::of(params)
+                    .is_ok_and(|revision| self.log_threshold(&revision, request).is_some()))
     }
 
     /// What the server offers, as `initialize` and `server/discover` announce it.
@@ -203,10 +204,10 @@ impl Server {
 
     /// The level from which a request's log messages are sent, if at all: its own
     /// (stateless) or its session's (handshake).
-    fn log_threshold(&self, era: &Era, request: &RequestContext) -> Option<LogLevel> {
-        match era {
-            Era::Stateless(s) => s.log_level,
-            Era::Handshake => {
+    fn log_threshold(&self, revision: &Revision, request: &RequestContext) -> Option<LogLevel> {
+        match revision {
+            Revision::Stateless(s) => s.log_level,
+            Revision::Handshake => {
                 let key = request.session_id.as_deref().unwrap_or("");
                 let levels = self.session_levels.lock().ok()?;
                 levels.iter().rev().find(|(k, _)| k == key).map(|(_, l)| *l)
@@ -263,23 +264,25 @@ impl Server {
     ) -> Option<Value> {
         match message {
             Incoming::Request { id, method, params } => {
-                let outcome = match Era::of(&params) {
+                let outcome = match Revision::of(&params) {
                     Err(e) => Err(e),
-                    Ok(era) => {
+                    Ok(revision) => {
                         let request = &RequestContext {
-                            stateless: era.stateless().is_some(),
-                            session_id: match era {
-                                Era::Handshake => request.session_id.clone(),
-                                Era::Stateless(_) => None,
+                            stateless: revision.stateless().is_some(),
+                            session_id: match revision {
+                                Revision::Handshake => request.session_id.clone(),
+                                Revision::Stateless(_) => None,
                             },
                             ..request.clone()
                         };
                         match self
-                            .dispatch(&era, &method, params, request, notifier)
+                            .dispatch(&revision, &method, params, request, notifier)
                             .await
                         {
-                            Ok(result) => Ok(self.finish(&era, &method, result)),
-                            Err(e) if era.stateless().is_some() => Err(e.for_modern_era()),
+                            Ok(result) => Ok(self.finish(&revision, &method, result)),
+                            Err(e) if revision.stateless().is_some() => {
+                                Err(e.for_stateless_revision())
+                            }
                             Err(e) => Err(e),
                         }
                     }
@@ -306,17 +309,17 @@ impl Server {
 
     async fn dispatch(
         &self,
-        era: &Era,
+        revision: &Revision,
         method: &str,
         params: Map<String, Value>,
         request: &RequestContext,
         notifier: Option<&dyn Notifier>,
     ) -> Result<Value, Error> {
-        if *era == Era::Handshake && Self::stateless_only(method) {
+        if *revision == Revision::Handshake && Self::stateless_only(method) {
             return Err(crate::mcp::meta::missing(method));
         }
-        if !Self::knows_method(method, era) {
-            return Err(method_not_found(method, era));
+        if !Self::knows_method(method, revision) {
+            return Err(method_not_found(method, revision));
         }
         let staging = self.staging.is_some();
         match method {
@@ -349,7 +352,7 @@ impl Server {
                 self.set_session_level(request, level);
                 Ok(json!({}))
             }
-            "tools/list" => self.list_tools(era, params.get("cursor")),
+            "tools/list" => self.list_tools(revision, params.get("cursor")),
             "tools/call" => {
                 let name = match params.get("name") {
                     Some(Value::String(n)) => n.as_str(),
@@ -362,7 +365,7 @@ impl Server {
                 };
                 // A server without tasks processes a call that asks for one as any other.
                 let runs_as_task = methods::TASK_TOOLS.contains(&name);
-                let ask = match methods::Ask::of(era, &params) {
+                let ask = match methods::Ask::of(revision, &params) {
                     _ if !self.offer().tasks => methods::Ask::No,
                     methods::Ask::Handshake if !runs_as_task => {
                         return Err(methods::refused_tool(name))
@@ -383,7 +386,7 @@ impl Server {
                         Box::pin(methods::answer_call(&ctx, ask, (name, arguments), result)).await?
                     }
                 };
-                if let (Some(level), Some(n)) = (self.log_threshold(era, request), notifier) {
+                if let (Some(level), Some(n)) = (self.log_threshold(revision, request), notifier) {
                     let elapsed = self.platform.now_unix_ms().saturating_sub(started);
                     Logger::new(n, level).tool_call(name, &result, elapsed);
                 }
@@ -391,11 +394,11 @@ impl Server {
             }
             "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel" | "tasks/update" => {
                 if !self.offer().tasks {
-                    return Err(method_not_found(method, era));
+                    return Err(method_not_found(method, revision));
                 }
                 Box::pin(methods::serve(
                     &self.context(request, None),
-                    era,
+                    revision,
                     method,
                     &params,
                 ))
@@ -410,7 +413,7 @@ impl Server {
                 completion::complete(&self.context(request, None), &params).await
             }
             "resources/list" | "resources/templates/list" | "resources/read" if !staging => {
-                Err(method_not_found(method, era))
+                Err(method_not_found(method, revision))
             }
             "resources/list" => resources::list(&self.context(request, None)).await,
             "resources/templates/list" => Ok(resources::templates()),
@@ -425,14 +428,14 @@ impl Server {
                 };
                 resources::read(&self.context(request, None), uri).await
             }
-            other => Err(method_not_found(other, era)),
+            other => Err(method_not_found(other, revision)),
         }
     }
 
     /// A stateless result's common fields: `resultType`, who answered, and for the
     /// cacheable methods how long it stays fresh and for whom.
-    fn finish(&self, era: &Era, method: &str, mut result: Value) -> Value {
-        if era.stateless().is_none() {
+    fn finish(&self, revision: &Revision, method: &str, mut result: Value) -> Value {
+        if revision.stateless().is_none() {
             return result;
         }
         // A call answered with a task says so itself.
@@ -477,7 +480,7 @@ impl Server {
         }
     }
 
-    fn list_tools(&self, era: &Era, cursor: Option<&Value>) -> Result<Value, Error> {
+    fn list_tools(&self, revision: &Revision, cursor: Option<&Value>) -> Result<Value, Error> {
         let all = self.registry.tools();
         let start = match cursor {
             None | Some(Value::Null) => 0,
@@ -486,7 +489,7 @@ impl Server {
         };
         let end = (start + self.page_size).min(all.len());
         // 2025-11-25's tasks are per tool; 2026-07-28's extension decides per call.
-        let tasks = *era == Era::Handshake && self.offer().tasks;
+        let tasks = *revision == Revision::Handshake && self.offer().tasks;
         let tools: Vec<Value> = all[start..end]
             .iter()
             .map(|t| {
@@ -509,14 +512,14 @@ fn invalid_params(message: &str) -> Error {
     Error::new(ErrorKind::InvalidParams, message.to_string())
 }
 
-fn method_not_found(method: &str, era: &Era) -> Error {
-    let (own, other, other_era) = match era {
-        Era::Handshake => (
+fn method_not_found(method: &str, revision: &Revision) -> Error {
+    let (own, other, other_revision) = match revision {
+        Revision::Handshake => (
             HANDSHAKE_ONLY,
             STATELESS_ONLY,
             "stateless 2026-07-28 requests",
         ),
-        Era::Stateless(_) => (
+        Revision::Stateless(_) => (
             STATELESS_ONLY,
             HANDSHAKE_ONLY,
             "a session opened with initialize",
@@ -532,7 +535,7 @@ fn method_not_found(method: &str, era: &Era) -> Error {
         answered.join(", ")
     ));
     if other.contains(&method) {
-        e = e.suggest(format!("{method} belongs to {other_era}."));
+        e = e.suggest(format!("{method} belongs to {other_revision}."));
     }
     e
 }

@@ -16,8 +16,8 @@
 //! - [`scheduler`]: the [`Scheduler`] an edge gives to carry a staging on without its caller;
 //!
 //! Ownership: a dataset belongs to the authenticated identity that staged it,
-//! from any session or era; without one, to the MCP session that staged it (the
-//! handshake era over HTTP). Without a session it belongs to a hash of the
+//! from any session or revision; without one, to the MCP session that staged it (the
+//! handshake revision over HTTP). Without a session it belongs to a hash of the
 //! caller's NCBI key; on stdio, one local user, to the fixed owner `local`.
 //! A stateless (2026-07-28) HTTP request with neither session nor key stages
 //! into the shared `handle` pool: such a dataset is reached by its 128-bit
@@ -184,7 +184,7 @@ impl Owner {
 /// The owner for a request: identity first, then session, then caller key, then the local
 /// user (stdio) or the handle pool (stateless HTTP).
 pub fn owner_of(request: &RequestContext) -> Owner {
-    // An authenticated identity owns its datasets from any session, era or connection.
+    // An authenticated identity owns its datasets from any session, revision or connection.
     if let Some(p) = &request.principal {
         return Owner {
             key: format!("{IDENTITY_OWNER_PREFIX}{}", p.key),

@@ -17,7 +17,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::framework::ToolContext;
 use crate::json;
-use crate::mcp::meta::{Era, CLIENT_CAPABILITIES};
+use crate::mcp::meta::{Revision, CLIENT_CAPABILITIES};
 use crate::tasks::calls;
 use crate::tasks::staging;
 use crate::tasks::task::{Task, EXTENSION, RELATED_TASK};
@@ -51,11 +51,13 @@ pub enum Ask {
 }
 
 impl Ask {
-    /// What `params` of a request in `era` ask for.
-    pub fn of(era: &Era, params: &Map<String, Value>) -> Ask {
-        match era {
-            Era::Handshake if params.get("task").is_some_and(Value::is_object) => Ask::Handshake,
-            Era::Stateless(_) if declares_extension(params) => Ask::Extension,
+    /// What `params` of a request in `revision` ask for.
+    pub fn of(revision: &Revision, params: &Map<String, Value>) -> Ask {
+        match revision {
+            Revision::Handshake if params.get("task").is_some_and(Value::is_object) => {
+                Ask::Handshake
+            }
+            Revision::Stateless(_) if declares_extension(params) => Ask::Extension,
             _ => Ask::No,
         }
     }
@@ -180,14 +182,14 @@ fn running_staging(result: &Value) -> Option<String> {
         .flatten()
 }
 
-/// Serves a task method of `era`.
+/// Serves a task method of `revision`.
 pub async fn serve(
     ctx: &ToolContext<'_>,
-    era: &Era,
+    revision: &Revision,
     method: &str,
     params: &Map<String, Value>,
 ) -> Result<Value, Error> {
-    let stateless = era.stateless().is_some();
+    let stateless = revision.stateless().is_some();
     if stateless && !declares_extension(params) {
         return Err(missing_extension(method));
     }

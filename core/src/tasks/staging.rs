@@ -23,7 +23,7 @@ use crate::staging::{owner_of, Staging};
 use crate::tasks::calls;
 use crate::tasks::task::{Status, Task};
 use crate::tools::entrez_data::cursor::in_background;
-use crate::tools::entrez_data::{ending, owned_dataset, render, staging, SPEC};
+use crate::tools::entrez_data::{finish, owned_dataset, render, staging, SPEC};
 use serde_json::Value;
 
 /// The caller's task `id`, if there is one they may see. Boxed: every task method and
@@ -170,7 +170,7 @@ fn of_dataset(registry: &Registry, info: &DatasetInfo, kept: Option<StoredTask>)
 fn described(info: &DatasetInfo, status: Status) -> Result<ToolOutput> {
     if status == Status::Failed {
         let reason = info.status.reason().unwrap_or("staging stopped");
-        return Err(ending::failed(
+        return Err(finish::failed(
             Error::new(ErrorKind::Upstream, format!("{reason}.")).with_code("staging_failed"),
             &info.id,
             info.records,
@@ -200,5 +200,5 @@ fn described(info: &DatasetInfo, status: Status) -> Result<ToolOutput> {
         info.id,
         layout.examples[0].sql,
     );
-    Ok(ToolOutput::new(structured, text).with_content(ending::dataset_link(info, layout)))
+    Ok(ToolOutput::new(structured, text).with_content(finish::dataset_link(info, layout)))
 }

@@ -21,7 +21,7 @@ use crate::tasks::staging;
 use crate::tasks::Step;
 use crate::tools::entrez_data::batches::Progress;
 use crate::tools::entrez_data::cursor;
-use crate::tools::entrez_data::ending::stage;
+use crate::tools::entrez_data::finish::stage;
 use crate::tools::entrez_data::stage::take_up;
 
 /// What a step runs with: the server's own parts, no caller's.

@@ -209,7 +209,7 @@ fn oauth_mode_refuses_without_a_token_and_points_at_the_metadata() {
         "{}",
         r.json_body()
     );
-    // The stateless era's discovery is protected like everything else.
+    // The stateless revision's discovery is protected like everything else.
     let (body, headers) = tool_call("entrez_capabilities", json!({}));
     let refs: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
     assert_eq!(send(&h, &body, &refs).status, 401);
@@ -461,7 +461,7 @@ fn bearer_mode_names_identities_and_binds_sessions_to_them() {
 }
 
 #[test]
-fn an_identity_owns_its_datasets_from_any_session_and_era() {
+fn an_identity_owns_its_datasets_from_any_session_and_revision() {
     let h = harness(
         &[
             ("MCP_AUTH_MODE", "bearer"),

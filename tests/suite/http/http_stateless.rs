@@ -1,4 +1,4 @@
-//! MCP 2026-07-28 over Streamable HTTP: stateless requests beside the handshake era.
+//! MCP 2026-07-28 over Streamable HTTP: stateless requests beside the handshake revision.
 
 use crate::common::*;
 use entrez_mcp_core::http::HttpResponse;
@@ -189,7 +189,7 @@ fn the_specifications_400s_and_404s() {
         r.status, 200,
         "an unknown tool is an ordinary JSON-RPC error"
     );
-    // Methods the stateless era removed, and unknown ones: 404 with -32601.
+    // Methods the stateless revision removed, and unknown ones: 404 with -32601.
     for method in ["ping", "initialize", "logging/setLevel", "no/such"] {
         let body =
             json!({"jsonrpc": "2.0", "id": 3, "method": method, "params": {"_meta": meta()}})
@@ -214,7 +214,7 @@ fn the_specifications_400s_and_404s() {
 }
 
 #[test]
-fn the_handshake_era_keeps_working_beside_it() {
+fn the_handshake_revision_keeps_working_beside_it() {
     let (ep, _) = endpoint();
     let s = open_session(&ep);
     let prompts = in_session(

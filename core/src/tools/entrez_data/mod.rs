@@ -15,7 +15,7 @@ pub mod batches;
 pub mod budget;
 pub mod call;
 pub mod cursor;
-pub mod ending;
+pub mod finish;
 pub mod operations;
 pub mod plan;
 pub mod preflight;

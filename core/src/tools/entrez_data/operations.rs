@@ -17,7 +17,7 @@ use crate::staging::schema::Layout;
 use crate::staging::store::DatasetInfo;
 use crate::staging::{owner_of, Staging};
 use crate::tools::entrez_data::call::{DatasetRef, Query};
-use crate::tools::entrez_data::ending::dataset_link;
+use crate::tools::entrez_data::finish::dataset_link;
 use crate::tools::entrez_data::{owned_dataset, render, staging, status_warnings};
 use serde_json::Value;
 

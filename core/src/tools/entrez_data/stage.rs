@@ -21,7 +21,7 @@ use crate::staging::{account_of, iso8601, new_dataset_id, owner_of};
 use crate::tools::entrez_data::batches::{Progress, Run};
 use crate::tools::entrez_data::call::Stage;
 use crate::tools::entrez_data::cursor::{Resume, Work};
-use crate::tools::entrez_data::ending::stage;
+use crate::tools::entrez_data::finish::stage;
 use crate::tools::entrez_data::plan;
 use crate::tools::entrez_data::plan::Fetch;
 use crate::tools::entrez_data::plan::Source;

@@ -1,4 +1,4 @@
-//! Sorting a POST into its protocol era: who is asking, which request it is, and the
+//! Sorting a POST into its protocol revision: who is asking, which request it is, and the
 //! 400 a malformed or unsupported stateless request gets.
 
 use crate::caller::CALLER_KEY_HEADER;
@@ -40,7 +40,7 @@ pub(super) fn stateless_header(req: &HttpRequest) -> bool {
 
 /// 400 for a stateless request the server cannot take: -32022 for a version it does
 /// not speak, -32020 when the version header says otherwise, else -32602.
-pub(super) fn era_error(req: &HttpRequest, message: &Incoming, error: Error) -> HttpResponse {
+pub(super) fn revision_error(req: &HttpRequest, message: &Incoming, error: Error) -> HttpResponse {
     let requested = error
         .details
         .as_ref()

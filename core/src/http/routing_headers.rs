@@ -43,7 +43,7 @@ pub fn decode(value: &str) -> Option<String> {
     (plain && value.trim() == value).then(|| value.to_string())
 }
 
-/// Checks the mirrored headers of a stateless request declaring `version`.
+/// Checks the routing headers of a stateless request declaring `version`.
 pub fn check(
     req: &HttpRequest,
     version: &str,
