@@ -4,121 +4,24 @@
 
 pub mod data;
 pub mod external_replay;
-pub mod offline;
 pub mod replay;
 
+#[path = "../../../core/tests/common/mod.rs"]
+mod core_common;
+
+pub use core_common::offline;
+pub use core_common::{endpoint, initialize_body, post, rpc_code, server_with, TestPlatform, T0};
 use entrez_mcp_core::config::Config;
-use entrez_mcp_core::http::{Endpoint, HttpRequest, HttpResponse, Sessions};
-use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::protocol::Server;
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
-use std::sync::Arc;
 
-/// A clock tests can move and an entropy source that counts.
-#[derive(Default)]
-pub struct TestPlatform {
-    pub now_ms: AtomicU64,
-    counter: AtomicU8,
-}
-
-impl Platform for TestPlatform {
-    fn now_unix_ms(&self) -> u64 {
-        self.now_ms.load(Ordering::SeqCst)
-    }
-    fn fill_random(&self, buf: &mut [u8]) {
-        let n = self.counter.fetch_add(1, Ordering::SeqCst);
-        buf.iter_mut()
-            .enumerate()
-            .for_each(|(i, b)| *b = n ^ i as u8);
-    }
-}
-
-pub const T0: u64 = 1_763_000_000_000;
-
-/// A server with `config`, and the platform handle to move its clock.
-pub fn server_with(config: Config) -> (Server, Arc<TestPlatform>) {
-    let platform = Arc::new(TestPlatform::default());
-    platform.now_ms.store(T0, Ordering::SeqCst);
-    let server = Server::new(config, Box::new(platform.clone())).expect("server builds");
-    (server, platform)
-}
-
-/// An endpoint with default config and a 60-second session TTL.
-pub fn endpoint() -> (Endpoint, Arc<TestPlatform>) {
-    endpoint_with(Config::defaults(), true)
-}
-
-pub fn endpoint_with(config: Config, termination: bool) -> (Endpoint, Arc<TestPlatform>) {
-    let (server, platform) = server_with(config);
-    (
-        Endpoint::new(server, Sessions::new(b"test-key".to_vec(), 60, termination)),
-        platform,
-    )
-}
-
+/// Runs a future on a runtime of its own: the native transport needs tokio's.
 pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .unwrap()
         .block_on(f)
-}
-
-/// A POST to /mcp with the headers a conforming client sends.
-pub fn post(body: &str, extra: &[(&str, &str)]) -> HttpRequest {
-    let mut headers = vec![
-        ("Host".to_string(), "127.0.0.1:8787".to_string()),
-        ("Content-Type".to_string(), "application/json".to_string()),
-        (
-            "Accept".to_string(),
-            "application/json, text/event-stream".to_string(),
-        ),
-    ];
-    for (k, v) in extra {
-        headers.retain(|(name, _)| !name.eq_ignore_ascii_case(k));
-        headers.push((k.to_string(), v.to_string()));
-    }
-    HttpRequest {
-        method: "POST".into(),
-        path: "/mcp".into(),
-        headers,
-        body: body.as_bytes().to_vec(),
-        client_ip: Some("127.0.0.1".into()),
-    }
-}
-
-pub fn initialize_body(version: &str) -> String {
-    json!({
-        "jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}
-    })
-    .to_string()
-}
-
-/// Initializes and returns the session id.
-pub fn open_session(endpoint: &Endpoint) -> String {
-    let r = block_on(endpoint.handle(post(&initialize_body("2025-11-25"), &[])));
-    assert_eq!(r.status, 200);
-    r.header("Mcp-Session-Id")
-        .expect("session id issued")
-        .to_string()
-}
-
-/// A request within a session.
-pub fn in_session(endpoint: &Endpoint, session: &str, body: &Value) -> HttpResponse {
-    block_on(endpoint.handle(post(
-        &body.to_string(),
-        &[
-            ("Mcp-Session-Id", session),
-            ("MCP-Protocol-Version", "2025-11-25"),
-        ],
-    )))
-}
-
-/// The JSON-RPC error code of a response body, if any.
-pub fn rpc_code(body: &Value) -> Option<i64> {
-    body.pointer("/error/code").and_then(Value::as_i64)
 }
 
 /// Calls a tool through the dispatcher and checks the result against the tool's outputSchema.
@@ -131,6 +34,7 @@ pub fn call_tool(server: &Server, name: &str, arguments: Value) -> Value {
     )
 }
 
+/// [`call_tool`] for the caller `ctx`.
 pub fn call_tool_with(
     server: &Server,
     name: &str,

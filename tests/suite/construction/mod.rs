@@ -1,8 +1,5 @@
-//! Calls to requests and results, with no network.
+//! Calls to requests and results through the native server (the tiers that need no runtime
+//! are the core's own, in core/tests).
 
-mod entrez_external_plan;
-mod entrez_query_plan;
 mod loose_calls;
-mod ncbi_docs;
-mod schemas;
 mod tools;

@@ -1,7 +1,6 @@
-//! The HTTP endpoint, its limits and authorization, and stdio.
+//! The native HTTP server's limits and authorization, and stdio (the endpoint as plain data
+//! is tested in core/tests).
 
 mod http_auth;
-mod http_endpoint;
 mod http_limits;
-mod http_stateless;
 mod stdio;

@@ -1,5 +1,5 @@
-//! validate and tools/call agree, on the corpus, SQL and the runtime level.
+//! validate against real datasets (SQL) and NCBI's stand-in (the runtime level); the
+//! corpus runs in core/tests.
 
-mod corpus;
 mod validate_runtime;
 mod validate_sql;

@@ -13,7 +13,7 @@ macro_rules! fixture {
     ($name:literal) => {
         include_bytes!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/ncbi/eutils/",
+            "/../tests/fixtures/ncbi/eutils/",
             $name
         ))
     };

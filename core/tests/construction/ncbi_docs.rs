@@ -22,13 +22,16 @@ use std::collections::BTreeMap;
 const CORPORA: &[(&str, &str)] = &[
     (
         "eutils",
-        include_str!("../../fixtures/ncbi-docs/eutils.json"),
+        include_str!("../../../tests/fixtures/ncbi-docs/eutils.json"),
     ),
     (
         "pugrest",
-        include_str!("../../fixtures/ncbi-docs/pugrest.json"),
+        include_str!("../../../tests/fixtures/ncbi-docs/pugrest.json"),
     ),
-    ("pmc", include_str!("../../fixtures/ncbi-docs/pmc.json")),
+    (
+        "pmc",
+        include_str!("../../../tests/fixtures/ncbi-docs/pmc.json"),
+    ),
 ];
 
 /// Parameters NCBI documents a default for, which the server may send unasked.

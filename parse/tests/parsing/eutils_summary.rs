@@ -3,7 +3,7 @@
 //! The v1 fixtures are recorded NCBI replies; the v2.0 and JSON documents are
 //! written inline from NCBI's documented shapes, since no recording exists.
 
-use entrez_mcp_core::parse::esummary::{
+use entrez_mcp_parse::esummary::{
     headline, parse_esummary_json, parse_esummary_xml, DocSummary, EsummaryResult,
 };
 use serde_json::json;
@@ -12,7 +12,7 @@ macro_rules! fixture {
     ($path:literal) => {
         include_bytes!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/ncbi/eutils/",
+            "/../tests/fixtures/ncbi/eutils/",
             $path
         ))
     };

@@ -14,27 +14,27 @@ use entrez_mcp_core::parse::tinyseq::parse_tinyseq;
 
 const NUCLEOTIDE_GBSEQ: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/nucleotide1.xml"
+    "/../tests/fixtures/ncbi/eutils/nucleotide1.xml"
 ));
 const TAXONOMY_XML: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/taxonomy.xml"
+    "/../tests/fixtures/ncbi/eutils/taxonomy.xml"
 ));
 const HTML: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/pubmed3.html"
+    "/../tests/fixtures/ncbi/eutils/pubmed3.html"
 ));
 const GENBANK: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/text/NC_005816.gb"
+    "/../tests/fixtures/ncbi/text/NC_005816.gb"
 ));
 const FASTA_NUCLEOTIDE: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/text/NC_005816.fna"
+    "/../tests/fixtures/ncbi/text/NC_005816.fna"
 ));
 const FASTA_PROTEIN: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/text/NC_005816.faa"
+    "/../tests/fixtures/ncbi/text/NC_005816.faa"
 ));
 
 #[test]

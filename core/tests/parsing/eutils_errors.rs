@@ -11,7 +11,7 @@ macro_rules! fixture {
     ($path:literal) => {
         include_bytes!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/ncbi/eutils/",
+            "/../tests/fixtures/ncbi/eutils/",
             $path
         ))
     };
@@ -72,7 +72,7 @@ fn normal_replies_are_not_errors() {
     }
     let json = include_bytes!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/ncbi/json/esearch_gene_history.json"
+        "/../tests/fixtures/ncbi/json/esearch_gene_history.json"
     ));
     assert!(body_error(json, JSON).is_none());
     assert!(body_error(b"LOCUS       NC_005816", Some("text/plain")).is_none());

@@ -15,7 +15,7 @@ macro_rules! fixture {
     ($path:literal) => {
         include_bytes!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/ncbi/",
+            "/../tests/fixtures/ncbi/",
             $path
         ))
     };

@@ -3,13 +3,13 @@
 //! neighbor_score and neighbor_history have no recording; their documents are
 //! written inline from the elink DTD's documented shape.
 
-use entrez_mcp_core::parse::elink::{parse_elink_json, parse_elink_xml, ElinkResult, LinkSetDb};
+use entrez_mcp_parse::elink::{parse_elink_json, parse_elink_xml, ElinkResult, LinkSetDb};
 
 macro_rules! fixture {
     ($path:literal) => {
         include_bytes!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/ncbi/",
+            "/../tests/fixtures/ncbi/",
             $path
         ))
     };

@@ -556,7 +556,7 @@ fn the_reference_client_reads_every_kind_of_answer() {
 
 #[test]
 fn embedded_ncbi_data_is_a_copy_of_the_shared_recordings() {
-    let root = env!("CARGO_MANIFEST_DIR");
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     for name in ["einfo1.xml", "einfo2.xml"] {
         let data = std::fs::read(format!("{root}/data/ncbi/{name}")).unwrap();
         let shared = std::fs::read(format!("{root}/tests/fixtures/ncbi/eutils/{name}")).unwrap();

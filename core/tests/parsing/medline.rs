@@ -9,7 +9,7 @@ macro_rules! fixture {
     ($dir:literal, $name:literal) => {
         include_str!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/ncbi/",
+            "/../tests/fixtures/ncbi/",
             $dir,
             "/",
             $name

@@ -4,7 +4,7 @@ use serde_json::Value;
 use std::path::Path;
 
 fn schema_files() -> Vec<(String, Value)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas"));
     let mut out: Vec<(String, Value)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -7,7 +7,7 @@ use entrez_mcp_core::parse::pmc::{parse_pmc, MAX_LEVEL};
 
 const RECORDED: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/efetch_pmc.xml"
+    "/../tests/fixtures/ncbi/eutils/efetch_pmc.xml"
 ));
 
 #[test]
@@ -182,7 +182,7 @@ fn sections_nested_past_the_cap_fold_into_their_parent() {
 fn errors_html_truncation_and_pmc_error_documents() {
     let html = include_bytes!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/ncbi/eutils/pubmed3.html"
+        "/../tests/fixtures/ncbi/eutils/pubmed3.html"
     ));
     assert_eq!(
         parse_pmc(html).map_err(Error::from).unwrap_err().code,
@@ -199,7 +199,7 @@ fn errors_html_truncation_and_pmc_error_documents() {
     assert!(e.message.contains("PMCID is not available: 99999999"));
     let e = parse_pmc(include_bytes!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/ncbi/eutils/pubmed1.xml"
+        "/../tests/fixtures/ncbi/eutils/pubmed1.xml"
     )))
     .map_err(Error::from)
     .unwrap_err();

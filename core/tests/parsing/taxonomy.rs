@@ -8,35 +8,35 @@ use entrez_mcp_core::parse::taxonomy::parse_taxonomy;
 
 const TAXONOMY: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/taxonomy.xml"
+    "/../tests/fixtures/ncbi/eutils/taxonomy.xml"
 ));
 const IPG: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/efetch_schemas.xml"
+    "/../tests/fixtures/ncbi/eutils/efetch_schemas.xml"
 ));
 const BIOSAMPLE: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/biosample.xml"
+    "/../tests/fixtures/ncbi/eutils/biosample.xml"
 ));
 const JOURNALS: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/journals.xml"
+    "/../tests/fixtures/ncbi/eutils/journals.xml"
 ));
 const GBSEQ: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/nucleotide1.xml"
+    "/../tests/fixtures/ncbi/eutils/nucleotide1.xml"
 ));
 const HTML: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/pubmed3.html"
+    "/../tests/fixtures/ncbi/eutils/pubmed3.html"
 ));
 const TRUNCATED: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/einfo4.xml"
+    "/../tests/fixtures/ncbi/eutils/einfo4.xml"
 ));
 const FASTA: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/text/NC_005816.faa"
+    "/../tests/fixtures/ncbi/text/NC_005816.faa"
 ));
 
 #[test]

@@ -6,39 +6,39 @@
 //! of NC_005816), so a parser that drops or mangles residues cannot agree
 //! with the others by accident.
 
-use entrez_mcp_core::parse::fasta::{accession_from_id, parse_fasta};
-use entrez_mcp_core::parse::flatfile::parse_flatfile;
-use entrez_mcp_core::parse::gbseq::parse_gbseq;
-use entrez_mcp_core::parse::sequence::SequenceRecord;
-use entrez_mcp_core::parse::tinyseq::parse_tinyseq;
+use entrez_mcp_parse::fasta::{accession_from_id, parse_fasta};
+use entrez_mcp_parse::flatfile::parse_flatfile;
+use entrez_mcp_parse::gbseq::parse_gbseq;
+use entrez_mcp_parse::sequence::SequenceRecord;
+use entrez_mcp_parse::tinyseq::parse_tinyseq;
 
 const NUCLEOTIDE_GBSEQ: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/nucleotide1.xml"
+    "/../tests/fixtures/ncbi/eutils/nucleotide1.xml"
 ));
 const TINYSEQ: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/nucleotide2.xml"
+    "/../tests/fixtures/ncbi/eutils/nucleotide2.xml"
 ));
 const PROTEIN_GBSEQ: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/eutils/protein.xml"
+    "/../tests/fixtures/ncbi/eutils/protein.xml"
 ));
 const GENBANK: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/text/NC_005816.gb"
+    "/../tests/fixtures/ncbi/text/NC_005816.gb"
 ));
 const GENPEPT: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/text/1MRR_A.gp"
+    "/../tests/fixtures/ncbi/text/1MRR_A.gp"
 ));
 const FASTA_NUCLEOTIDE: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/text/NC_005816.fna"
+    "/../tests/fixtures/ncbi/text/NC_005816.fna"
 ));
 const FASTA_PROTEIN: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/ncbi/text/NC_005816.faa"
+    "/../tests/fixtures/ncbi/text/NC_005816.faa"
 ));
 
 fn only(mut records: Vec<SequenceRecord>) -> SequenceRecord {

@@ -1,0 +1,3 @@
+//! The parsers on recorded NCBI responses, with nothing of the core.
+
+mod parsing;

@@ -1,0 +1,5 @@
+//! Links, summaries and sequences read from recorded answers.
+
+mod eutils_link;
+mod eutils_summary;
+mod sequences;
