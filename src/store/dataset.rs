@@ -10,12 +10,12 @@ use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 
 /// The file of dataset `id` under the store directory.
-pub fn path(dir: &Path, id: &str) -> PathBuf {
+pub(super) fn path(dir: &Path, id: &str) -> PathBuf {
     dir.join("datasets").join(format!("{id}.sqlite"))
 }
 
 /// Removes the database and its WAL companions.
-pub fn delete_files(dir: &Path, id: &str) {
+pub(super) fn delete_files(dir: &Path, id: &str) {
     let main = path(dir, id);
     for suffix in ["", "-wal", "-shm", "-journal"] {
         let mut p = main.clone().into_os_string();
@@ -25,7 +25,7 @@ pub fn delete_files(dir: &Path, id: &str) {
 }
 
 /// Opens (creating if needed) the database of dataset `id`; in memory when `dir` is None.
-pub fn open(dir: Option<&Path>, id: &str) -> Result<Connection> {
+pub(super) fn open(dir: Option<&Path>, id: &str) -> Result<Connection> {
     let conn = match dir {
         Some(d) => Connection::open(path(d, id)),
         None => Connection::open_in_memory(),
@@ -54,14 +54,14 @@ pub fn open(dir: Option<&Path>, id: &str) -> Result<Connection> {
 }
 
 /// Flushes dataset `id`'s file to stable storage; staging writes without fsync.
-pub fn sync(dir: &Path, id: &str) -> Result<()> {
+pub(super) fn sync(dir: &Path, id: &str) -> Result<()> {
     std::fs::File::open(path(dir, id))
         .and_then(|f| f.sync_all())
         .map_err(|e| Error::internal(format!("dataset store: cannot sync dataset {id}: {e}")))
 }
 
 /// Whether SQLite finds the database of a dataset intact (`PRAGMA quick_check`).
-pub fn intact(conn: &Connection) -> bool {
+pub(super) fn intact(conn: &Connection) -> bool {
     conn.query_row("PRAGMA quick_check", [], |r| r.get::<_, String>(0))
         .is_ok_and(|verdict| verdict == "ok")
 }
@@ -70,7 +70,7 @@ pub fn intact(conn: &Connection) -> bool {
 const ROWS_PER_INSERT: usize = 32;
 
 /// What one append changed.
-pub struct Added {
+pub(super) struct Added {
     /// Rows inserted per table, in layout order (conflicts excluded).
     pub per_table: Vec<u64>,
     /// Database size after the append.
@@ -78,7 +78,7 @@ pub struct Added {
 }
 
 /// Inserts a batch in one transaction, rolled back whole if it would break `caps`.
-pub fn append(
+pub(super) fn append(
     conn: &mut Connection,
     batch: &RowBatch,
     before: &DatasetInfo,
@@ -140,7 +140,7 @@ fn size(conn: &Connection) -> Result<u64> {
 }
 
 /// Tables, columns, keys, indexes and row counts, as SQLite itself reports them.
-pub fn describe(conn: &Connection) -> Result<Vec<TableInfo>> {
+pub(super) fn describe(conn: &Connection) -> Result<Vec<TableInfo>> {
     entrez_mcp_sqlite::describe::tables(conn, |table| {
         conn.query_row(
             &format!("SELECT COUNT(*) FROM \"{}\"", table.replace('"', "\"\"")),

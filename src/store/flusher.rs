@@ -15,14 +15,14 @@ use std::thread::JoinHandle;
 
 /// Background flushes of the datasets being staged, at most one per dataset.
 #[derive(Default)]
-pub struct Flusher {
+pub(super) struct Flusher {
     running: Mutex<HashMap<String, JoinHandle<()>>>,
 }
 
 impl Flusher {
     /// Flushes `file` on a background thread, unless a flush of dataset `id` is
     /// still running: the next one covers what this one would have.
-    pub fn start(&self, id: &str, file: PathBuf) {
+    pub(super) fn start(&self, id: &str, file: PathBuf) {
         let mut running = super::lock(&self.running);
         if running.get(id).is_some_and(|h| !h.is_finished()) {
             return;
@@ -45,12 +45,12 @@ impl Flusher {
     }
 
     /// Stops tracking dataset `id`'s flush (it was dropped); the thread ends on its own.
-    pub fn forget(&self, id: &str) {
+    pub(super) fn forget(&self, id: &str) {
         super::lock(&self.running).remove(id);
     }
 
     /// Waits for dataset `id`'s background flush, if one is running.
-    pub fn wait(&self, id: &str) {
+    pub(super) fn wait(&self, id: &str) {
         let handle = super::lock(&self.running).remove(id);
         if let Some(h) = handle {
             let _ = h.join();

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 const PROGRESS_OPS: i32 = 4_000;
 
 /// Runs `sql` under `policy` and returns its rows.
-pub fn run(conn: &mut Connection, sql: &str, policy: QueryPolicy) -> Result<QueryResult> {
+pub(super) fn run(conn: &mut Connection, sql: &str, policy: QueryPolicy) -> Result<QueryResult> {
     let started = Instant::now();
     let deadline = started + Duration::from_millis(policy.time_limit_ms);
     conn.progress_handler(PROGRESS_OPS, Some(move || Instant::now() >= deadline))

@@ -20,7 +20,7 @@ use rusqlite::params;
 use std::sync::{Arc, Mutex};
 
 /// Whether a stored reason is the cursor of a staging the server continues by itself.
-pub fn background_cursor(reason: Option<&str>) -> bool {
+pub(super) fn background_cursor(reason: Option<&str>) -> bool {
     reason.is_some_and(in_background)
 }
 

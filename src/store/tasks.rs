@@ -9,7 +9,7 @@ use entrez_mcp_sqlite::store_error;
 use rusqlite::{params, OptionalExtension};
 
 /// The table of kept results, beside the datasets in the catalog.
-pub const KEPT_DDL: &str = "
+pub(super) const KEPT_DDL: &str = "
 CREATE TABLE IF NOT EXISTS kept (
   id TEXT PRIMARY KEY, owner TEXT NOT NULL, result TEXT NOT NULL,
   created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL);

@@ -2,17 +2,17 @@
 //!
 //! [`FetchTransport`] sends core calls with the Workers Fetch API. Pacing must
 //! hold across every isolate the Worker runs in, which share no memory, so the
-//! authority is a Durable Object: one [`EntrezPacer`] object per bucket (per
+//! authority is a Durable Object: one [`EntrezPacer`](crate::objects::pacer_object::EntrezPacer) object per bucket (per
 //! API-key hash, or "anonymous" for the shared egress), addressed by name.
 //! A reservation never awaits inside the object, so reservations against its
-//! [`MemoryPacer`] are serialized exactly as they are natively. The grant is a
+//! `MemoryPacer` are serialized exactly as they are natively. The grant is a
 //! slot on the clock and a deadline, not a wait: the isolate sleeps until the
 //! slot by its own clock, so the grant's way back costs nothing unless it
 //! arrives after the deadline, when the core takes a new slot
 //! (`net::pacing::take_slot`).
 
 use entrez_mcp_core::error::{Error, ErrorKind};
-use entrez_mcp_core::net::pacing::{Grant, MemoryPacer, Pacer, COLD_SEND_ROOM_MS};
+use entrez_mcp_core::net::pacing::{Grant, Pacer};
 use entrez_mcp_core::net::{
     BoundedBody, HttpCall, HttpReply, Method as CoreMethod, SeenHosts, Transport,
 };
@@ -20,9 +20,8 @@ use entrez_mcp_core::platform::BoxFuture;
 use futures_util::StreamExt;
 use std::time::Duration;
 use worker::{
-    durable_object, AbortController, Date, Delay, DurableObject, Env, Fetch, Headers, Method,
-    ObjectNamespace, Request, RequestInit, RequestRedirect, Response, Result as WorkerResult,
-    State,
+    AbortController, Date, Delay, Env, Fetch, Headers, Method, ObjectNamespace, Request,
+    RequestInit, RequestRedirect,
 };
 
 /// The Durable Object binding name declared in wrangler.toml.
@@ -135,7 +134,8 @@ impl Transport for FetchTransport {
     }
 }
 
-/// Reserves slots from the [`EntrezPacer`] Durable Object of each bucket.
+/// Reserves slots from the [`EntrezPacer`](crate::objects::pacer_object::EntrezPacer) Durable
+/// Object of each bucket.
 pub struct DurablePacer {
     namespace: ObjectNamespace,
 }
@@ -196,49 +196,5 @@ impl Pacer for DurablePacer {
                 _ => Err(unreachable()),
             }
         })
-    }
-}
-
-/// The pacing authority for one bucket: a [`MemoryPacer`] inside a Durable Object.
-#[durable_object]
-pub struct EntrezPacer {
-    pacer: MemoryPacer,
-}
-
-impl DurableObject for EntrezPacer {
-    fn new(_state: State, _env: Env) -> Self {
-        // The next free slot is all there is; an evicted object forgets only slots that an
-        // idle bucket (the only one evicted) has long passed.
-        EntrezPacer {
-            pacer: MemoryPacer::new(),
-        }
-    }
-
-    async fn fetch(&self, req: Request) -> WorkerResult<Response> {
-        let url = req.url()?;
-        let limit = url
-            .query_pairs()
-            .find(|(k, _)| k == "limit")
-            .and_then(|(_, v)| v.parse::<u32>().ok())
-            .unwrap_or(3);
-        let room = url
-            .query_pairs()
-            .find(|(k, _)| k == "room")
-            .and_then(|(_, v)| v.parse::<u64>().ok())
-            .unwrap_or(0)
-            .min(COLD_SEND_ROOM_MS);
-        // One object per bucket: the bucket name is this object's own name.
-        match self
-            .pacer
-            .reserve_now("bucket", limit, Date::now().as_millis(), room)
-        {
-            Ok(grant) => Response::from_json(
-                &entrez_mcp_core::json!({ "at_ms": grant.at_ms, "latest_ms": grant.latest_ms }),
-            ),
-            Err(e) => Ok(
-                Response::from_json(&entrez_mcp_core::json!({ "message": e.message }))?
-                    .with_status(429),
-            ),
-        }
     }
 }

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-pub mod offline;
+pub(crate) mod offline;
 
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::http::{Endpoint, HttpRequest, HttpResponse, Sessions};
@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 /// A clock tests can move and an entropy source that counts.
 #[derive(Default)]
-pub struct TestPlatform {
+pub(crate) struct TestPlatform {
     pub now_ms: AtomicU64,
     counter: AtomicU8,
 }
@@ -33,10 +33,10 @@ impl Platform for TestPlatform {
     }
 }
 
-pub const T0: u64 = 1_763_000_000_000;
+pub(crate) const T0: u64 = 1_763_000_000_000;
 
 /// A server with `config`, and the platform handle to move its clock.
-pub fn server_with(config: Config) -> (Server, Arc<TestPlatform>) {
+pub(crate) fn server_with(config: Config) -> (Server, Arc<TestPlatform>) {
     let platform = Arc::new(TestPlatform::default());
     platform.now_ms.store(T0, Ordering::SeqCst);
     let server = Server::new(config, Box::new(platform.clone())).expect("server builds");
@@ -44,11 +44,11 @@ pub fn server_with(config: Config) -> (Server, Arc<TestPlatform>) {
 }
 
 /// An endpoint with default config and a 60-second session TTL.
-pub fn endpoint() -> (Endpoint, Arc<TestPlatform>) {
+pub(crate) fn endpoint() -> (Endpoint, Arc<TestPlatform>) {
     endpoint_with(Config::defaults(), true)
 }
 
-pub fn endpoint_with(config: Config, termination: bool) -> (Endpoint, Arc<TestPlatform>) {
+pub(super) fn endpoint_with(config: Config, termination: bool) -> (Endpoint, Arc<TestPlatform>) {
     let (server, platform) = server_with(config);
     (
         Endpoint::new(server, Sessions::new(b"test-key".to_vec(), 60, termination)),
@@ -58,7 +58,7 @@ pub fn endpoint_with(config: Config, termination: bool) -> (Endpoint, Arc<TestPl
 
 /// Runs a future to its end on this thread: the core's futures wait on nothing but each
 /// other here (no network), so a thread parked until woken is the whole executor.
-pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
+pub(super) fn block_on<F: std::future::Future>(f: F) -> F::Output {
     struct Unpark(std::thread::Thread);
     impl std::task::Wake for Unpark {
         fn wake(self: Arc<Self>) {
@@ -77,7 +77,7 @@ pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
 }
 
 /// A POST to /mcp with the headers a conforming client sends.
-pub fn post(body: &str, extra: &[(&str, &str)]) -> HttpRequest {
+pub(crate) fn post(body: &str, extra: &[(&str, &str)]) -> HttpRequest {
     let mut headers = vec![
         ("Host".to_string(), "127.0.0.1:8787".to_string()),
         ("Content-Type".to_string(), "application/json".to_string()),
@@ -99,7 +99,7 @@ pub fn post(body: &str, extra: &[(&str, &str)]) -> HttpRequest {
     }
 }
 
-pub fn initialize_body(version: &str) -> String {
+pub(crate) fn initialize_body(version: &str) -> String {
     json!({
         "jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}
@@ -108,7 +108,7 @@ pub fn initialize_body(version: &str) -> String {
 }
 
 /// Initializes and returns the session id.
-pub fn open_session(endpoint: &Endpoint) -> String {
+pub(super) fn open_session(endpoint: &Endpoint) -> String {
     let r = block_on(endpoint.handle(post(&initialize_body("2025-11-25"), &[])));
     assert_eq!(r.status, 200);
     r.header("Mcp-Session-Id")
@@ -117,7 +117,7 @@ pub fn open_session(endpoint: &Endpoint) -> String {
 }
 
 /// A request within a session.
-pub fn in_session(endpoint: &Endpoint, session: &str, body: &Value) -> HttpResponse {
+pub(super) fn in_session(endpoint: &Endpoint, session: &str, body: &Value) -> HttpResponse {
     block_on(endpoint.handle(post(
         &body.to_string(),
         &[
@@ -128,12 +128,12 @@ pub fn in_session(endpoint: &Endpoint, session: &str, body: &Value) -> HttpRespo
 }
 
 /// The JSON-RPC error code of a response body, if any.
-pub fn rpc_code(body: &Value) -> Option<i64> {
+pub(crate) fn rpc_code(body: &Value) -> Option<i64> {
     body.pointer("/error/code").and_then(Value::as_i64)
 }
 
 /// Calls a tool through the dispatcher and checks the result against the tool's outputSchema.
-pub fn call_tool(server: &Server, name: &str, arguments: Value) -> Value {
+pub(super) fn call_tool(server: &Server, name: &str, arguments: Value) -> Value {
     call_tool_with(
         server,
         name,
@@ -142,7 +142,7 @@ pub fn call_tool(server: &Server, name: &str, arguments: Value) -> Value {
     )
 }
 
-pub fn call_tool_with(
+pub(super) fn call_tool_with(
     server: &Server,
     name: &str,
     arguments: Value,

@@ -7,7 +7,7 @@ use entrez_mcp_core::platform::BoxFuture;
 use std::sync::{Arc, Mutex};
 
 /// Pacing is not under test: every slot is free, so each call reaches the transport at once.
-pub struct NoWait;
+pub(crate) struct NoWait;
 
 impl Pacer for NoWait {
     fn reserve<'a>(
@@ -23,16 +23,16 @@ impl Pacer for NoWait {
 
 /// Records every request (`METHOD URL BODY`) and answers none: there is no network.
 #[derive(Clone, Default)]
-pub struct Recording(Arc<Mutex<Vec<String>>>);
+pub(crate) struct Recording(Arc<Mutex<Vec<String>>>);
 
 impl Recording {
     /// The requests recorded since the last call, oldest first.
-    pub fn take(&self) -> Vec<String> {
+    pub(crate) fn take(&self) -> Vec<String> {
         std::mem::take(&mut *self.0.lock().unwrap())
     }
 
     /// How many requests are recorded now.
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.0.lock().unwrap().len()
     }
 }
@@ -60,7 +60,7 @@ impl Transport for Recording {
 }
 
 /// A server with default settings whose every upstream request is recorded, never sent.
-pub fn recording_server() -> (entrez_mcp_core::protocol::Server, Recording) {
+pub(crate) fn recording_server() -> (entrez_mcp_core::protocol::Server, Recording) {
     let (server, _) = super::server_with(entrez_mcp_core::config::Config::defaults());
     let recording = Recording::default();
     let server = server.with_network(entrez_mcp_core::net::Network {

@@ -11,15 +11,15 @@ use super::{bad, bad_warned, ok, warned, Case};
 use serde_json::{json, Value};
 
 /// The tool under test.
-pub const T: &str = "entrez_external";
+pub(super) const T: &str = "entrez_external";
 /// Aspirin (CID 2244) as PubChem writes it.
-pub const ASPIRIN_SMILES: &str = "CC(=O)OC1=CC=CC=C1C(=O)O";
-pub const ASPIRIN_INCHI: &str =
+pub(super) const ASPIRIN_SMILES: &str = "CC(=O)OC1=CC=CC=C1C(=O)O";
+pub(super) const ASPIRIN_INCHI: &str =
     "InChI=1S/C9H8O4/c1-6(10)13-8-5-3-2-4-7(8)9(11)12/h2-5H,1H3,(H,11,12)";
-pub const ASPIRIN_KEY: &str = "BSYNRYMUTXBXSQ-UHFFFAOYSA-N";
+pub(super) const ASPIRIN_KEY: &str = "BSYNRYMUTXBXSQ-UHFFFAOYSA-N";
 
 /// `base` with the keys of `extra` added.
-pub fn with(base: Value, extra: Value) -> Value {
+pub(super) fn with(base: Value, extra: Value) -> Value {
     let mut v = base;
     for (k, x) in extra.as_object().cloned().unwrap_or_default() {
         v[k] = x;
@@ -28,13 +28,13 @@ pub fn with(base: Value, extra: Value) -> Value {
 }
 
 /// A service pubchem call.
-pub fn pc(op: &str, extra: Value) -> Value {
+pub(super) fn pc(op: &str, extra: Value) -> Value {
     with(json!({"service": "pubchem", "operation": op}), extra)
 }
 
 /// A service pmc call.
 /// id_convert's reply format is named, so cases about ids are not also about formats.
-pub fn pm(op: &str, extra: Value) -> Value {
+pub(super) fn pm(op: &str, extra: Value) -> Value {
     let base = match op {
         "id_convert" => json!({"service": "pmc", "operation": op, "format": "json"}),
         _ => json!({"service": "pmc", "operation": op}),
@@ -43,12 +43,12 @@ pub fn pm(op: &str, extra: Value) -> Value {
 }
 
 /// A compound lookup by `ns`.
-pub fn compound(ns: &str, id: Value) -> Value {
+pub(super) fn compound(ns: &str, id: Value) -> Value {
     pc("compound", json!({"namespace": ns, "identifier": id}))
 }
 
 /// A structure search of `kind` by `ns`.
-pub fn search(kind: &str, ns: &str, id: Value) -> Value {
+pub(super) fn search(kind: &str, ns: &str, id: Value) -> Value {
     pc(
         "structure_search",
         json!({"search_type": kind, "namespace": ns, "identifier": id}),
@@ -475,7 +475,7 @@ fn bad_searches() -> Vec<Case> {
 }
 
 /// Every entrez_external case for service pubchem, and the service mix-ups.
-pub fn cases() -> Vec<Case> {
+pub(super) fn cases() -> Vec<Case> {
     let mut all = valid_pubchem();
     all.extend(warned_pubchem());
     all.extend(wrong_services());

@@ -178,7 +178,7 @@ fn bad_pmc_ids() -> Vec<Case> {
 }
 
 /// Every entrez_external case for service pmc.
-pub fn cases() -> Vec<Case> {
+pub(super) fn cases() -> Vec<Case> {
     let mut all = valid_pmc();
     all.extend(warned_pmc());
     all.extend(bad_pmc_ids());

@@ -202,6 +202,6 @@ fn links_posts_and_the_rest() -> Vec<Case> {
 }
 
 /// Every link, post, global_query, spell and citation_match case.
-pub fn cases() -> Vec<Case> {
+pub(super) fn cases() -> Vec<Case> {
     links_posts_and_the_rest()
 }

@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
 /// One call and what validation must say about it.
-pub struct Case {
+pub(crate) struct Case {
     /// Target tool.
     pub tool: &'static str,
     /// The arguments.
@@ -35,7 +35,7 @@ pub struct Case {
 }
 
 /// A valid call with no warnings.
-pub fn ok(tool: &'static str, args: Value) -> Case {
+pub(crate) fn ok(tool: &'static str, args: Value) -> Case {
     Case {
         tool,
         args,
@@ -45,7 +45,7 @@ pub fn ok(tool: &'static str, args: Value) -> Case {
 }
 
 /// A valid call with warnings.
-pub fn warned(tool: &'static str, args: Value, warnings: &[(&'static str, &str)]) -> Case {
+pub(crate) fn warned(tool: &'static str, args: Value, warnings: &[(&'static str, &str)]) -> Case {
     Case {
         warnings: own(warnings),
         ..ok(tool, args)
@@ -53,7 +53,7 @@ pub fn warned(tool: &'static str, args: Value, warnings: &[(&'static str, &str)]
 }
 
 /// An invalid call.
-pub fn bad(tool: &'static str, args: Value, errors: &[(&'static str, &str)]) -> Case {
+pub(crate) fn bad(tool: &'static str, args: Value, errors: &[(&'static str, &str)]) -> Case {
     Case {
         errors: own(errors),
         ..ok(tool, args)
@@ -61,7 +61,7 @@ pub fn bad(tool: &'static str, args: Value, errors: &[(&'static str, &str)]) -> 
 }
 
 /// An invalid call that also has warnings.
-pub fn bad_warned(
+pub(crate) fn bad_warned(
     tool: &'static str,
     args: Value,
     errors: &[(&'static str, &str)],

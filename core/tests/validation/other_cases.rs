@@ -144,7 +144,7 @@ fn validate() -> Vec<Case> {
 }
 
 /// Every case for the local tools.
-pub fn cases() -> Vec<Case> {
+pub(super) fn cases() -> Vec<Case> {
     let mut all = capabilities();
     all.extend(tool_info());
     all.extend(key_status());

@@ -9,7 +9,7 @@ use super::{bad, ok, warned, Case};
 use serde_json::json;
 
 /// The cases.
-pub fn cases() -> Vec<Case> {
+pub(super) fn cases() -> Vec<Case> {
     let pug = |extra| pc("pug_rest", extra);
     vec![
         ok(

@@ -8,25 +8,25 @@ use super::{bad, bad_warned, ok, warned, Case};
 use serde_json::{json, Value};
 
 /// The tool every case in these files targets.
-pub const Q: &str = "entrez_query";
+pub(super) const Q: &str = "entrez_query";
 
 /// A pubmed search for `term`.
-pub fn search(term: &str) -> Value {
+pub(super) fn search(term: &str) -> Value {
     json!({"operation": "search", "term": term})
 }
 
 /// A summary of `ids` in `db`.
-pub fn summary(db: &str, ids: Value) -> Value {
+pub(super) fn summary(db: &str, ids: Value) -> Value {
     json!({"operation": "summary", "database": db, "ids": ids, "retmode": "json"})
 }
 
 /// A fetch of `ids` from `db`.
-pub fn fetch(db: &str, ids: Value) -> Value {
+pub(super) fn fetch(db: &str, ids: Value) -> Value {
     json!({"operation": "fetch", "database": db, "ids": ids})
 }
 
 /// `base` with the members of `extra` added or replaced.
-pub fn with(mut base: Value, extra: Value) -> Value {
+pub(super) fn with(mut base: Value, extra: Value) -> Value {
     for (k, v) in extra.as_object().unwrap() {
         base[k] = v.clone();
     }
@@ -34,7 +34,7 @@ pub fn with(mut base: Value, extra: Value) -> Value {
 }
 
 /// `n` distinct PMIDs.
-pub fn pmids(n: usize) -> Value {
+pub(super) fn pmids(n: usize) -> Value {
     json!((0..n)
         .map(|i| (10_000_000 + i).to_string())
         .collect::<Vec<_>>())
@@ -431,7 +431,7 @@ fn loose_arguments() -> Vec<Case> {
 }
 
 /// Every info and search case.
-pub fn cases() -> Vec<Case> {
+pub(super) fn cases() -> Vec<Case> {
     let mut all = info_and_search();
     all.extend(search_parameters());
     all.extend(loose_arguments());

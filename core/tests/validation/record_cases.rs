@@ -511,7 +511,7 @@ fn fetches() -> Vec<Case> {
 }
 
 /// Every summary and fetch case.
-pub fn cases() -> Vec<Case> {
+pub(super) fn cases() -> Vec<Case> {
     let mut all = summaries();
     all.extend(fetches());
     all

@@ -25,12 +25,12 @@ use std::sync::Arc;
 
 /// The system clock plus an offset a test can move; real entropy.
 #[derive(Default)]
-pub struct Clock {
+pub(crate) struct Clock {
     pub offset_ms: AtomicU64,
 }
 
 impl Clock {
-    pub fn advance_secs(&self, secs: u64) {
+    pub(crate) fn advance_secs(&self, secs: u64) {
         self.offset_ms.fetch_add(secs * 1000, Ordering::SeqCst);
     }
 }
@@ -45,14 +45,14 @@ impl Platform for Clock {
 }
 
 /// A server with an in-memory store; with network to `replay` when given.
-pub fn server(replay: Option<&Replay>, limits: Limits) -> (Server, Arc<Clock>, SqliteStore) {
+pub(crate) fn server(replay: Option<&Replay>, limits: Limits) -> (Server, Arc<Clock>, SqliteStore) {
     let store = SqliteStore::in_memory().expect("in-memory store");
     let (server, clock) = server_on(replay, limits, store.clone());
     (server, clock, store)
 }
 
 /// A server on an existing store.
-pub fn server_on(
+pub(crate) fn server_on(
     replay: Option<&Replay>,
     limits: Limits,
     store: SqliteStore,
@@ -62,7 +62,7 @@ pub fn server_on(
 
 /// Moves a test's clock forward by `step_ms` at every upstream request, so that a staging
 /// takes as long on the clock as the test wants, whatever the machine's speed.
-pub struct Ticking {
+pub(crate) struct Ticking {
     inner: ReqwestTransport,
     clock: Arc<Clock>,
     step_ms: u64,
@@ -81,7 +81,7 @@ impl Transport for Ticking {
 }
 
 /// [`server_on`] whose clock moves `step_ms` forward at every upstream request.
-pub fn server_ticking(
+pub(crate) fn server_ticking(
     replay: Option<&Replay>,
     limits: Limits,
     store: SqliteStore,
@@ -111,7 +111,7 @@ pub fn server_ticking(
 }
 
 /// A request in session `name`.
-pub fn session(name: &str) -> RequestContext {
+pub(crate) fn session(name: &str) -> RequestContext {
     RequestContext {
         session_id: Some(name.to_string()),
         ..Default::default()
@@ -119,41 +119,41 @@ pub fn session(name: &str) -> RequestContext {
 }
 
 /// Calls entrez_data (outputSchema checked) and returns the whole result.
-pub fn data(server: &Server, args: Value) -> Value {
+pub(crate) fn data(server: &Server, args: Value) -> Value {
     data_as(server, args, &RequestContext::default())
 }
 
 /// Calls entrez_data as `ctx`.
-pub fn data_as(server: &Server, args: Value, ctx: &RequestContext) -> Value {
+pub(crate) fn data_as(server: &Server, args: Value, ctx: &RequestContext) -> Value {
     call_tool_with(server, "entrez_data", args, ctx)
 }
 
 /// Calls entrez_data and returns structuredContent, failing on an error result.
-pub fn ok(server: &Server, args: Value) -> Value {
+pub(crate) fn ok(server: &Server, args: Value) -> Value {
     ok_as(server, args, &RequestContext::default())
 }
 
 /// [`ok`] as `ctx`.
-pub fn ok_as(server: &Server, args: Value, ctx: &RequestContext) -> Value {
+pub(crate) fn ok_as(server: &Server, args: Value, ctx: &RequestContext) -> Value {
     let r = data_as(server, args.clone(), ctx);
     assert_eq!(r["isError"], false, "{args} → {r}");
     r["structuredContent"].clone()
 }
 
 /// Calls entrez_data expecting an error; returns the error object.
-pub fn err(server: &Server, args: Value) -> Value {
+pub(crate) fn err(server: &Server, args: Value) -> Value {
     err_as(server, args, &RequestContext::default())
 }
 
 /// [`err`] as `ctx`.
-pub fn err_as(server: &Server, args: Value, ctx: &RequestContext) -> Value {
+pub(crate) fn err_as(server: &Server, args: Value, ctx: &RequestContext) -> Value {
     let r = data_as(server, args.clone(), ctx);
     assert_eq!(r["isError"], true, "{args} should fail: {r}");
     r["structuredContent"]["error"].clone()
 }
 
 /// Runs one query and returns its structuredContent.
-pub fn sql(server: &Server, id: &str, sql: &str) -> Value {
+pub(crate) fn sql(server: &Server, id: &str, sql: &str) -> Value {
     ok(
         server,
         json!({"operation": "query", "data_access_id": id, "sql": sql, "limit": 1000}),
@@ -161,7 +161,7 @@ pub fn sql(server: &Server, id: &str, sql: &str) -> Value {
 }
 
 /// The single integer a query returns.
-pub fn scalar(server: &Server, id: &str, query: &str) -> i64 {
+pub(crate) fn scalar(server: &Server, id: &str, query: &str) -> i64 {
     let r = sql(server, id, query);
     r["rows"][0][0]
         .as_i64()
@@ -169,7 +169,7 @@ pub fn scalar(server: &Server, id: &str, query: &str) -> i64 {
 }
 
 /// A fixture file's bytes.
-pub fn fixture(name: &str) -> Vec<u8> {
+pub(crate) fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(format!(
         "{}/tests/fixtures/ncbi/eutils/{name}",
         env!("CARGO_MANIFEST_DIR")
@@ -178,7 +178,7 @@ pub fn fixture(name: &str) -> Vec<u8> {
 }
 
 /// Every recorded PubMed article, in the replay's corpus order.
-pub fn recorded_articles() -> Vec<entrez_mcp_core::parse::pubmed::PubmedArticle> {
+pub(crate) fn recorded_articles() -> Vec<entrez_mcp_core::parse::pubmed::PubmedArticle> {
     [
         "pubmed1.xml",
         "pubmed2.xml",
@@ -193,7 +193,7 @@ pub fn recorded_articles() -> Vec<entrez_mcp_core::parse::pubmed::PubmedArticle>
 }
 
 /// Stages the recorded PubMed articles straight into `store` for `owner` (no network).
-pub fn stage_direct(store: &SqliteStore, owner: &str, now_ms: u64) -> String {
+pub(crate) fn stage_direct(store: &SqliteStore, owner: &str, now_ms: u64) -> String {
     let id = format!("{:032x}", now_ms as u128 * 7919 + owner.len() as u128);
     begin_direct(store, &id, owner, now_ms);
     block_on(store.finish(&id, Status::Complete, lease(now_ms))).unwrap();
@@ -202,7 +202,7 @@ pub fn stage_direct(store: &SqliteStore, owner: &str, now_ms: u64) -> String {
 
 /// Creates dataset `id` and appends the recorded PubMed articles, leaving it `loading`
 /// as a staging still under way (or one whose process stopped) leaves it.
-pub fn begin_direct(store: &SqliteStore, id: &str, owner: &str, now_ms: u64) {
+pub(crate) fn begin_direct(store: &SqliteStore, id: &str, owner: &str, now_ms: u64) {
     block_on(async {
         store
             .create(
@@ -231,6 +231,6 @@ pub fn begin_direct(store: &SqliteStore, id: &str, owner: &str, now_ms: u64) {
 }
 
 /// The lease of a write at `now_ms` under the default lifetime.
-pub fn lease(now_ms: u64) -> Lease {
+pub(crate) fn lease(now_ms: u64) -> Lease {
     Limits::default().lease(now_ms)
 }

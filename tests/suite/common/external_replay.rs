@@ -4,7 +4,7 @@
 use crate::common::replay::Replay;
 
 /// A running external-replay, killed when dropped; controls and stats come from [`Replay`].
-pub struct ExternalReplay(Replay);
+pub(crate) struct ExternalReplay(Replay);
 
 impl std::ops::Deref for ExternalReplay {
     type Target = Replay;
@@ -15,12 +15,12 @@ impl std::ops::Deref for ExternalReplay {
 
 impl ExternalReplay {
     /// Starts `external-replay` in process on a free loopback port.
-    pub fn start() -> ExternalReplay {
+    pub(crate) fn start() -> ExternalReplay {
         ExternalReplay(Replay::from(entrez_mcp_replay::start_external()))
     }
 
     /// The configuration variables that point the server at this replay.
-    pub fn env(&self, name: &str) -> Option<String> {
+    pub(crate) fn env(&self, name: &str) -> Option<String> {
         let a = &self.addr;
         match name {
             "PUBCHEM_BASE_URL" => Some(format!("http://{a}/rest/pug/")),
@@ -33,7 +33,7 @@ impl ExternalReplay {
     }
 }
 
-pub mod scripted {
+pub(crate) mod scripted {
     //! A transport that answers from a script and a clock that jumps when slept on,
     //! so long waits (the 60 s poll deadline) and pacing decisions run instantly.
 
@@ -50,7 +50,7 @@ pub mod scripted {
     use std::sync::Mutex;
 
     #[derive(Default)]
-    pub struct Clock(AtomicU64, AtomicU64);
+    pub(crate) struct Clock(AtomicU64, AtomicU64);
 
     impl Platform for Clock {
         fn now_unix_ms(&self) -> u64 {
@@ -63,7 +63,7 @@ pub mod scripted {
         }
     }
 
-    pub struct Script {
+    pub(crate) struct Script {
         pub clock: Arc<Clock>,
         pub reply: Box<dyn Fn(&HttpCall) -> HttpReply + Send + Sync>,
         pub sent: Mutex<Vec<String>>,
@@ -83,7 +83,7 @@ pub mod scripted {
 
     /// Counts reservations per bucket and never makes anyone wait.
     #[derive(Default)]
-    pub struct CountingPacer(pub Mutex<Vec<String>>);
+    pub(crate) struct CountingPacer(pub Mutex<Vec<String>>);
 
     impl Pacer for CountingPacer {
         fn reserve<'a>(
@@ -98,7 +98,7 @@ pub mod scripted {
         }
     }
 
-    pub struct Shared<T>(pub Arc<T>);
+    pub(crate) struct Shared<T>(pub Arc<T>);
 
     impl Transport for Shared<Script> {
         fn send<'a>(&'a self, call: HttpCall) -> BoxFuture<'a, Result<HttpReply, Error>> {
@@ -121,7 +121,7 @@ pub mod scripted {
         }
     }
 
-    pub fn json_reply(status: u16, header: Option<&str>, body: Value) -> HttpReply {
+    pub(crate) fn json_reply(status: u16, header: Option<&str>, body: Value) -> HttpReply {
         let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
         if let Some(h) = header {
             headers.push(("x-throttling-control".to_string(), h.to_string()));
@@ -133,7 +133,7 @@ pub mod scripted {
         }
     }
 
-    pub fn server(script: Arc<Script>, pacer: Arc<CountingPacer>) -> Server {
+    pub(crate) fn server(script: Arc<Script>, pacer: Arc<CountingPacer>) -> Server {
         Server::new(Config::defaults(), Box::new(script.clock.clone()))
             .unwrap()
             .with_network(Network {

@@ -2,21 +2,23 @@
 
 #![allow(dead_code)]
 
-pub mod data;
-pub mod external_replay;
-pub mod replay;
+pub(crate) mod data;
+pub(crate) mod external_replay;
+pub(crate) mod replay;
 
 #[path = "../../../core/tests/common/mod.rs"]
 mod core_common;
 
-pub use core_common::offline;
-pub use core_common::{endpoint, initialize_body, post, rpc_code, server_with, TestPlatform, T0};
+pub(crate) use core_common::offline;
+pub(crate) use core_common::{
+    endpoint, initialize_body, post, rpc_code, server_with, TestPlatform, T0,
+};
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::protocol::Server;
 use serde_json::{json, Value};
 
 /// Runs a future on a runtime of its own: the native transport needs tokio's.
-pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
+pub(crate) fn block_on<F: std::future::Future>(f: F) -> F::Output {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -25,7 +27,7 @@ pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
 }
 
 /// Calls a tool through the dispatcher and checks the result against the tool's outputSchema.
-pub fn call_tool(server: &Server, name: &str, arguments: Value) -> Value {
+pub(crate) fn call_tool(server: &Server, name: &str, arguments: Value) -> Value {
     call_tool_with(
         server,
         name,
@@ -35,7 +37,7 @@ pub fn call_tool(server: &Server, name: &str, arguments: Value) -> Value {
 }
 
 /// [`call_tool`] for the caller `ctx`.
-pub fn call_tool_with(
+pub(crate) fn call_tool_with(
     server: &Server,
     name: &str,
     arguments: Value,
@@ -61,12 +63,12 @@ pub fn call_tool_with(
 }
 
 /// Sends any JSON-RPC message straight to the dispatcher.
-pub fn rpc(server: &Server, msg: Value) -> Value {
+pub(crate) fn rpc(server: &Server, msg: Value) -> Value {
     block_on(server.handle_bytes(msg.to_string().as_bytes(), &Default::default())).expect("a reply")
 }
 
 /// A server whose E-utilities are at `eutils_base` (a local stand-in), over real HTTP, paced in memory.
-pub fn networked_server(eutils_base: &str, api_key: Option<&str>) -> Server {
+pub(crate) fn networked_server(eutils_base: &str, api_key: Option<&str>) -> Server {
     let base = eutils_base.to_string();
     let key = api_key.map(String::from);
     let config = Config::from_lookup(move |k| match k {

@@ -6,7 +6,7 @@ use std::net::TcpStream;
 use std::time::Duration;
 
 /// A replay server running in this process, stopped when dropped.
-pub struct Replay {
+pub(crate) struct Replay {
     _running: Running,
     /// `127.0.0.1:PORT`.
     pub addr: String,
@@ -14,12 +14,12 @@ pub struct Replay {
 
 impl Replay {
     /// Starts `ncbi-replay` in process on a free loopback port.
-    pub fn start() -> Replay {
+    pub(crate) fn start() -> Replay {
         Replay::from(entrez_mcp_replay::start_ncbi())
     }
 
     /// Wraps a replay started in process.
-    pub fn from(running: Running) -> Replay {
+    pub(crate) fn from(running: Running) -> Replay {
         Replay {
             addr: running.addr.to_string(),
             _running: running,
@@ -27,12 +27,12 @@ impl Replay {
     }
 
     /// The E-utilities base URL to configure.
-    pub fn eutils_base(&self) -> String {
+    pub(crate) fn eutils_base(&self) -> String {
         format!("http://{}/entrez/eutils/", self.addr)
     }
 
     /// A raw HTTP/1.1 exchange with the replay server; returns the body.
-    pub fn control(&self, method: &str, path: &str, body: &str) -> String {
+    pub(crate) fn control(&self, method: &str, path: &str, body: &str) -> String {
         let mut s = TcpStream::connect(&self.addr).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         write!(
@@ -50,7 +50,7 @@ impl Replay {
     }
 
     /// The stats report as JSON.
-    pub fn stats(&self) -> serde_json::Value {
+    pub(crate) fn stats(&self) -> serde_json::Value {
         let body = self.control("GET", "/__replay/stats", "");
         // Tolerate chunked framing from the server by taking the JSON object itself.
         let start = body.find('{').unwrap_or(0);
@@ -62,7 +62,7 @@ impl Replay {
 
 /// What the replay served to efetch, one entry per request: the ids it named, or
 /// `@N` for each position N of a history slice it asked for.
-pub fn fetched(stats: &serde_json::Value) -> Vec<Vec<String>> {
+pub(crate) fn fetched(stats: &serde_json::Value) -> Vec<Vec<String>> {
     let Some(list) = stats["efetch"].as_array() else {
         panic!("no efetch list in the stats: {stats}")
     };
@@ -82,7 +82,7 @@ pub fn fetched(stats: &serde_json::Value) -> Vec<Vec<String>> {
 }
 
 /// How many times each id (or history position) was served to efetch.
-pub fn fetch_counts(stats: &serde_json::Value) -> std::collections::BTreeMap<String, usize> {
+pub(crate) fn fetch_counts(stats: &serde_json::Value) -> std::collections::BTreeMap<String, usize> {
     let mut counts = std::collections::BTreeMap::new();
     for id in fetched(stats).into_iter().flatten() {
         *counts.entry(id).or_insert(0) += 1;
@@ -91,7 +91,10 @@ pub fn fetch_counts(stats: &serde_json::Value) -> std::collections::BTreeMap<Str
 }
 
 /// Asserts that efetch served each of `ids` exactly once and nothing else.
-pub fn assert_each_fetched_once(stats: &serde_json::Value, ids: impl IntoIterator<Item = String>) {
+pub(crate) fn assert_each_fetched_once(
+    stats: &serde_json::Value,
+    ids: impl IntoIterator<Item = String>,
+) {
     let counts = fetch_counts(stats);
     let twice: Vec<_> = counts.iter().filter(|(_, n)| **n > 1).collect();
     assert!(

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 /// A server whose BioC answers every article with a title and one paragraph, and whose
 /// scheduler only writes down the runs asked for.
-pub fn bioc_server() -> (Arc<Script>, Server, Asked) {
+pub(super) fn bioc_server() -> (Arc<Script>, Server, Asked) {
     bioc_server_under(None)
 }
 

@@ -26,10 +26,10 @@ use std::sync::{Arc, Mutex};
 /// A scheduler that only writes down the steps asked for, and how long from then; the test
 /// runs them, and lets the time they were put off pass on the server's clock ([`Later`]).
 #[derive(Clone, Default)]
-pub struct Asked(pub Arc<Mutex<Vec<(String, u64)>>>, Arc<AtomicU64>);
+pub(super) struct Asked(pub Arc<Mutex<Vec<(String, u64)>>>, Arc<AtomicU64>);
 
 /// The system clock, moved on by the time a test let pass ([`Asked::pass`]).
-pub struct Later(Arc<AtomicU64>);
+pub(super) struct Later(Arc<AtomicU64>);
 
 impl Platform for Later {
     fn now_unix_ms(&self) -> u64 {
@@ -42,22 +42,22 @@ impl Platform for Later {
 
 impl Asked {
     /// Lets `ms` pass on the clock of the servers this scheduler serves.
-    pub fn pass(&self, ms: u64) {
+    pub(super) fn pass(&self, ms: u64) {
         self.1.fetch_add(ms, Ordering::SeqCst);
     }
 
     /// The clock of a server this scheduler serves.
-    pub fn clock(&self) -> Later {
+    pub(super) fn clock(&self) -> Later {
         Later(self.1.clone())
     }
 
     /// The steps asked for since the last take, each as soon as asked.
-    pub fn take(&self) -> Vec<String> {
+    pub(super) fn take(&self) -> Vec<String> {
         self.take_timed().into_iter().map(|(id, _)| id).collect()
     }
 
     /// The steps asked for since the last take, with how long each was put off.
-    pub fn take_timed(&self) -> Vec<(String, u64)> {
+    pub(super) fn take_timed(&self) -> Vec<(String, u64)> {
         std::mem::take(&mut *self.0.lock().unwrap())
     }
 }
@@ -72,7 +72,7 @@ impl Scheduler for Asked {
 }
 
 /// The Workers Free plan's setting: 10 ms of CPU and 50 subrequests per call.
-pub fn free_plan() -> Limits {
+pub(super) fn free_plan() -> Limits {
     Limits {
         cpu_budget_ms: 10,
         subrequests: 50,
@@ -81,12 +81,12 @@ pub fn free_plan() -> Limits {
 }
 
 /// A server on `store` whose stagings are continued through `asked`.
-pub fn carried_server(replay: &Replay, store: SqliteStore, asked: &Asked) -> Server {
+pub(super) fn carried_server(replay: &Replay, store: SqliteStore, asked: &Asked) -> Server {
     carried_server_with(replay, store, asked, free_plan())
 }
 
 /// [`carried_server`] under `limits`.
-pub fn carried_server_with(
+pub(super) fn carried_server_with(
     replay: &Replay,
     store: SqliteStore,
     asked: &Asked,
@@ -113,7 +113,7 @@ pub fn carried_server_with(
 
 /// Runs every step asked for until none is, each once the time it was put off has passed;
 /// returns how many ran.
-pub fn drive(s: &Server, asked: &Asked) -> usize {
+pub(super) fn drive(s: &Server, asked: &Asked) -> usize {
     let mut steps = 0;
     loop {
         let ids = asked.take_timed();

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 /// PubChem answering an asynchronous substructure search `Waiting` (ListKey 42) for the first
 /// `waits` polls of its ListKey, then with three CIDs.
-pub fn pubchem(waits: u32) -> (Arc<Script>, entrez_mcp_core::protocol::Server) {
+pub(super) fn pubchem(waits: u32) -> (Arc<Script>, entrez_mcp_core::protocol::Server) {
     pubchem_under(waits, None)
 }
 
@@ -60,7 +60,7 @@ fn pubchem_under(
 
 /// A store in memory with `scheduler` (tasks are offered where one is), its ledger under
 /// `quotas` where given.
-pub fn task_staging(scheduler: &Asked, quotas: Option<Quotas>) -> Staging {
+pub(super) fn task_staging(scheduler: &Asked, quotas: Option<Quotas>) -> Staging {
     let staging = Staging::new(SqliteStore::in_memory().unwrap(), Limits::default())
         .with_scheduler(Box::new(scheduler.clone()));
     match quotas {

@@ -17,7 +17,7 @@ use entrez_mcp_core::tasks::Step;
 use serde_json::{json, Value};
 
 /// A 2025-11-25 request in session `session`.
-pub fn handshake(s: &Server, session: &str, method: &str, params: Value) -> Value {
+pub(super) fn handshake(s: &Server, session: &str, method: &str, params: Value) -> Value {
     let ctx = RequestContext {
         session_id: Some(session.to_string()),
         channel: Channel::Http,
@@ -28,7 +28,7 @@ pub fn handshake(s: &Server, session: &str, method: &str, params: Value) -> Valu
 }
 
 /// A 2026-07-28 request from the local user, declaring the tasks extension or not.
-pub fn stateless(s: &Server, method: &str, mut params: Value, extension: bool) -> Value {
+pub(super) fn stateless(s: &Server, method: &str, mut params: Value, extension: bool) -> Value {
     let capabilities = if extension {
         json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})
     } else {
@@ -44,7 +44,7 @@ pub fn stateless(s: &Server, method: &str, mut params: Value, extension: bool) -
 }
 
 /// The task id of a 2025-11-25 `CreateTaskResult` reply.
-pub fn task_id(created: &Value) -> String {
+pub(super) fn task_id(created: &Value) -> String {
     match created["result"]["task"]["taskId"].as_str() {
         Some(id) => id.to_string(),
         None => panic!("no task: {created}"),

@@ -12,7 +12,7 @@ use worker::wasm_bindgen::{JsCast, JsValue};
 use worker::{Request, Response, SqlCursor, SqlStorage, SqlStorageValue, Storage};
 
 /// A value read back from a cursor.
-pub fn read(v: SqlStorageValue) -> SqlValue {
+pub(super) fn read(v: SqlStorageValue) -> SqlValue {
     match v {
         SqlStorageValue::Null => SqlValue::Null,
         SqlStorageValue::Boolean(b) => SqlValue::Integer(i64::from(b)),
@@ -25,7 +25,7 @@ pub fn read(v: SqlStorageValue) -> SqlValue {
 
 /// The first row of one of the object's own tables, or None when the table is empty or
 /// not made yet (an object that never held a dataset, or a kept result).
-pub fn only_row(sql: &SqlStorage, query: &str) -> Result<Option<Vec<SqlValue>>> {
+pub(super) fn only_row(sql: &SqlStorage, query: &str) -> Result<Option<Vec<SqlValue>>> {
     match rows(sql, query, Vec::new()) {
         Ok(rows) => Ok(rows.into_iter().next()),
         Err(e) if e.message.contains("no such table") => Ok(None),
@@ -34,7 +34,7 @@ pub fn only_row(sql: &SqlStorage, query: &str) -> Result<Option<Vec<SqlValue>>> 
 }
 
 /// A text cell, or "" for any other.
-pub fn text(v: &SqlValue) -> String {
+pub(super) fn text(v: &SqlValue) -> String {
     match v {
         SqlValue::Text(s) => s.clone(),
         _ => String::new(),
@@ -42,7 +42,7 @@ pub fn text(v: &SqlValue) -> String {
 }
 
 /// A count or a time: an integer cell (or a real one, truncated), else 0.
-pub fn unsigned(v: &SqlValue) -> u64 {
+pub(super) fn unsigned(v: &SqlValue) -> u64 {
     match v {
         SqlValue::Integer(n) => *n as u64,
         SqlValue::Real(f) => *f as u64,
@@ -51,13 +51,17 @@ pub fn unsigned(v: &SqlValue) -> u64 {
 }
 
 /// Runs one of the store's own statements.
-pub fn exec(sql: &SqlStorage, query: &str, binds: Vec<SqlStorageValue>) -> Result<SqlCursor> {
+pub(super) fn exec(
+    sql: &SqlStorage,
+    query: &str,
+    binds: Vec<SqlStorageValue>,
+) -> Result<SqlCursor> {
     sql.exec(query, binds)
         .map_err(|e| Error::internal(format!("dataset store: {e}")))
 }
 
 /// Every row of one of the store's own statements.
-pub fn rows(
+pub(super) fn rows(
     sql: &SqlStorage,
     query: &str,
     binds: Vec<SqlStorageValue>,
@@ -72,7 +76,7 @@ pub fn rows(
 }
 
 /// The single integer a statement such as `SELECT total_changes()` returns.
-pub fn integer(sql: &SqlStorage, query: &str) -> Result<i64> {
+pub(super) fn integer(sql: &SqlStorage, query: &str) -> Result<i64> {
     match rows(sql, query, Vec::new())?
         .first()
         .and_then(|r| r.first())
@@ -83,7 +87,7 @@ pub fn integer(sql: &SqlStorage, query: &str) -> Result<i64> {
 }
 
 /// Runs `f` inside `storage.transactionSync`: if it fails, every write it made is rolled back.
-pub fn transaction<T: 'static>(
+pub(super) fn transaction<T: 'static>(
     storage: &Storage,
     f: impl FnOnce() -> Result<T> + 'static,
 ) -> Result<T> {
@@ -126,12 +130,12 @@ pub fn transaction<T: 'static>(
 /// Read as text and parsed by serde_json, not with `Request::json`: that parses in JavaScript
 /// and converts the result with serde_wasm_bindgen, a second deserializer for every command
 /// type (about 60 KB of the bundle) for JSON that serde_json, already in the bundle, reads.
-pub async fn command<T: DeserializeOwned>(req: &mut Request) -> worker::Result<T> {
+pub(super) async fn command<T: DeserializeOwned>(req: &mut Request) -> worker::Result<T> {
     let text = req.text().await?;
     entrez_mcp_wire::from_wire(&text).map_err(|e| worker::Error::RustError(e.message))
 }
 
 /// The JSON answer to a command: the core `Result`, serialized whole.
-pub fn reply<T: Serialize>(result: Result<T>) -> worker::Result<Response> {
+pub(super) fn reply<T: Serialize>(result: Result<T>) -> worker::Result<Response> {
     Response::from_json(&result)
 }

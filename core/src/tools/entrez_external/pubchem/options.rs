@@ -179,6 +179,7 @@ pub fn option(name: &str) -> Option<&'static OptionSpec> {
     OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(name))
 }
 
+/// The entry of `table` that `given` names (any case, spaces trimmed), as the table spells it.
 pub fn one_of(table: &'static [&'static str], given: &str) -> Option<&'static str> {
     table
         .iter()
