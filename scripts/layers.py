@@ -75,13 +75,16 @@ def declared_layers(lib):
     m = re.search(r"^//! ## Layers, lowest first\s*$(.*?)(?=^//! ##|^[^/])", text, re.M | re.S)
     if not m:
         return None
-    layers = []
+    items = []
     for line in m.group(1).splitlines():
         item = re.match(r"^//! - (.*)", line)
+        more = re.match(r"^//!   +(.*)", line)
         if item:
-            head = item.group(1).split(":")[0]
-            layers.append(set(re.findall(r"\[?`(\w+)`", head)))
-    return layers
+            items.append(item.group(1))
+        elif more and items:
+            items[-1] += " " + more.group(1)
+    # An item names its modules in backticks before its first "`:" (the rest describes them).
+    return [set(re.findall(r"`(\w+)`", item.split("`:", 1)[0] + "`")) for item in items]
 
 
 def circles(edges, nodes):

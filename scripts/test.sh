@@ -81,16 +81,26 @@ wasm_clippy() {
     cargo clippy "${w[@]}" -p entrez-mcp-worker --features cpu-bench -- -D warnings
 }
 
-# The core must not name an edge's runtime: what its Cargo.toml pulls in is checked, not hoped.
+# The core must not name an edge's runtime, nor need one for its own tests (core/tests), and
+# the parser neither: what their Cargo.toml files pull in is checked, not hoped; and no file
+# of the core's names JavaScript.
 core_is_pure() {
-  local found
-  found=$(cargo tree -p entrez-mcp-core -e normal --prefix none --target all 2>/dev/null \
-    | awk '{print $1}' | sort -u | grep -xE 'worker|tokio|axum|hyper|reqwest|rusqlite|ring|mimalloc' || true)
-  if [ -n "$found" ]; then
-    warn "entrez-mcp-core depends on edge runtimes: $(echo "$found" | tr '\n' ' ')"
-    return 1
+  local crate found bad=0
+  for crate in entrez-mcp-core entrez-mcp-parse; do
+    found=$( (cargo tree -p "$crate" -e normal --prefix none --target all 2>/dev/null \
+      | awk '{print $1}' | grep -xE 'worker|tokio|axum|hyper|reqwest|rusqlite|ring|mimalloc'
+      cargo tree -p "$crate" -e normal,dev --prefix none --target all 2>/dev/null \
+      | awk '{print $1}' | grep -xE 'tokio|axum|hyper|reqwest|rusqlite') | sort -u)
+    if [ -n "$found" ]; then
+      warn "$crate (or its tests) depends on edge runtimes: $(echo "$found" | tr '\n' ' ')"
+      bad=1
+    fi
+  done
+  if grep -rlE 'wasm_bindgen|js_sys|web_sys' "$ROOT/core/src" "$ROOT/parse/src"; then
+    warn "the files above name JavaScript; the edge supplies what the core needs of it"
+    bad=1
   fi
-  echo "entrez-mcp-core names none of worker, tokio, axum, hyper, reqwest, rusqlite, ring, mimalloc"
+  [ "$bad" = 0 ] && echo "entrez-mcp-core and entrez-mcp-parse name no edge runtime and no JavaScript; their tests need no tokio, axum, hyper, reqwest or rusqlite"
 }
 
 if [ "$E2E_ONLY" = 0 ]; then
@@ -98,6 +108,7 @@ if [ "$E2E_ONLY" = 0 ]; then
   step "cargo clippy --all-targets -- -D warnings" cargo clippy --all-targets -- -D warnings
   step "cargo clippy (wasm32: parse, core each alone; worker)" wasm_clippy
   step "the core names no edge runtime (cargo tree)" core_is_pure
+  step "layers: the declared order, no circle across folders" python3 "$ROOT/scripts/layers.py"
 fi
 
 cargo_test() {

@@ -1,21 +1,26 @@
 //! # entrez-mcp-parse
 //!
-//! NCBI's replies, read: bytes in, typed records out. Every parser here runs
-//! over one byte-level XML tokenizer ([`tokenizer`], quick-xml's event types,
-//! UTF-8 checked once per body, markup found with `memchr`) wrapped by
-//! [`xml::Xml`], which refuses DTD entity declarations (nothing is ever
-//! expanded), names what came back when it is not XML, and notices a body cut
-//! off in transit. The E-utilities' replies ([`esearch`], [`esummary`],
-//! [`efetch`'s records](records), [`elink`], [`einfo`], [`epost`], [`espell`],
-//! [`ecitmatch`]), PubMed and MEDLINE, PMC JATS, GenBank flat files, GBSeq and
-//! TinySeq, FASTA, taxonomy and IPG each have their parser; [`body_errors`]
-//! finds the errors NCBI reports inside a successful reply.
+//! NCBI's replies, read: bytes in, typed records out, with no I/O and nothing of the server
+//! around it. Every XML parser runs over one byte-level tokenizer ([`tokenizer`], wrapped by
+//! [`xml::Xml`], which refuses DTD entity declarations and notices a body cut off in transit);
+//! a failure is a [`ParseError`] naming what came back instead of what was expected. The
+//! crate depends on quick-xml, memchr and serde only, so the Worker can build it at its own
+//! optimization level (parsing is its hottest code).
 //!
-//! A parser does no I/O and knows nothing of the server around it: a failure
-//! is a [`ParseError`] naming what came back instead of what was expected,
-//! with a stable code; what a caller should do about it is the core's to say.
-//! The crate depends on quick-xml, memchr and serde only, so the Worker can
-//! build it at its own optimization level (parsing is its hottest code).
+//! ## Layers, lowest first
+//!
+//! A module imports only from its own layer and those above it (`scripts/layers.py`):
+//!
+//! - `error`: the one error type.
+//! - `tokenizer`, `xml`: bytes to XML events, and the reader every parser shares.
+//! - `body_errors`, `envelope`, `walk`: errors inside a 200, the E-utilities' envelopes,
+//!   the children-collecting walk.
+//! - `sequence`: the sequence record every sequence format fills.
+//! - `medline`, `pubmed`: PubMed's two formats, which share the article record.
+//! - `einfo`, `einfo_json`, `elink`, `epost`, `esearch`, `espell`, `esummary`, `ecitmatch`,
+//!   `fasta`, `flatfile`, `gbseq`, `generic`, `ipg`, `pmc`, `pmc_oa`, `taxonomy`, `tinyseq`:
+//!   one parser per reply.
+//! - `records`: efetch's records, whatever the format.
 
 pub mod error;
 
