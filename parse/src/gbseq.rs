@@ -8,7 +8,7 @@
 
 use crate::error::ParseError;
 use crate::sequence::{Feature, Reference, SequenceRecord};
-use crate::walk::{each_child, number, open_root, text_opt};
+use crate::walk::{each_child, each_named, number, open_root, text_opt};
 use crate::xml::Xml;
 
 const WHAT: &str = "GBSeq XML";
@@ -21,12 +21,9 @@ pub fn parse_gbseq(bytes: &[u8]) -> Result<Vec<SequenceRecord>, ParseError> {
         return Ok(vec![read_gbseq(&mut x)?]);
     }
     let mut out = Vec::new();
-    each_child(&mut x, |x, name, _| match name {
-        "GBSeq" => {
-            out.push(read_gbseq(x)?);
-            Ok(())
-        }
-        _ => x.skip(),
+    each_named(&mut x, "GBSeq", |x, _| {
+        out.push(read_gbseq(x)?);
+        Ok(())
     })?;
     Ok(out)
 }
@@ -50,36 +47,24 @@ fn read_gbseq(x: &mut Xml<'_>) -> Result<SequenceRecord, ParseError> {
             "GBSeq_organism" => r.organism = text_opt(x)?,
             "GBSeq_taxonomy" => r.lineage = text_opt(x)?,
             "GBSeq_sequence" => sequence = text_opt(x)?,
-            "GBSeq_keywords" => each_child(x, |x, name, _| match name {
-                "GBKeyword" => {
-                    r.keywords.extend(text_opt(x)?);
-                    Ok(())
-                }
-                _ => x.skip(),
+            "GBSeq_keywords" => each_named(x, "GBKeyword", |x, _| {
+                r.keywords.extend(text_opt(x)?);
+                Ok(())
             })?,
-            "GBSeq_xrefs" => each_child(x, |x, name, _| match name {
-                "GBXref" => {
-                    let (db, id) = read_xref(x)?;
-                    r.dblinks.push(format!("{db}: {id}"));
-                    Ok(())
-                }
-                _ => x.skip(),
+            "GBSeq_xrefs" => each_named(x, "GBXref", |x, _| {
+                let (db, id) = read_xref(x)?;
+                r.dblinks.push(format!("{db}: {id}"));
+                Ok(())
             })?,
-            "GBSeq_references" => each_child(x, |x, name, _| match name {
-                "GBReference" => {
-                    r.references.push(read_reference(x)?);
-                    Ok(())
-                }
-                _ => x.skip(),
+            "GBSeq_references" => each_named(x, "GBReference", |x, _| {
+                r.references.push(read_reference(x)?);
+                Ok(())
             })?,
-            "GBSeq_feature-table" => each_child(x, |x, name, _| match name {
-                "GBFeature" => {
-                    r.features.push(read_feature(x)?);
-                    Ok(())
-                }
-                _ => x.skip(),
+            "GBSeq_feature-table" => each_named(x, "GBFeature", |x, _| {
+                r.features.push(read_feature(x)?);
+                Ok(())
             })?,
-            _ => x.skip()?,
+            _ => {}
         }
         Ok(())
     })?;
@@ -106,28 +91,22 @@ fn read_reference(x: &mut Xml<'_>) -> Result<Reference, ParseError> {
     let mut reference = Reference::default();
     each_child(x, |x, name, _| {
         match name {
-            "GBReference_authors" => each_child(x, |x, name, _| match name {
-                "GBAuthor" => {
-                    reference.authors.extend(text_opt(x)?);
-                    Ok(())
-                }
-                _ => x.skip(),
+            "GBReference_authors" => each_named(x, "GBAuthor", |x, _| {
+                reference.authors.extend(text_opt(x)?);
+                Ok(())
             })?,
             "GBReference_consortium" => reference.consortium = text_opt(x)?,
             "GBReference_title" => reference.title = text_opt(x)?,
             "GBReference_journal" => reference.journal = text_opt(x)?,
             "GBReference_pubmed" => reference.pubmed = text_opt(x)?,
-            "GBReference_xref" => each_child(x, |x, name, _| match name {
-                "GBXref" => {
-                    let (db, id) = read_xref(x)?;
-                    if db.eq_ignore_ascii_case("doi") && reference.doi.is_none() {
-                        reference.doi = Some(id);
-                    }
-                    Ok(())
+            "GBReference_xref" => each_named(x, "GBXref", |x, _| {
+                let (db, id) = read_xref(x)?;
+                if db.eq_ignore_ascii_case("doi") && reference.doi.is_none() {
+                    reference.doi = Some(id);
                 }
-                _ => x.skip(),
+                Ok(())
             })?,
-            _ => x.skip()?,
+            _ => {}
         }
         Ok(())
     })?;
@@ -141,7 +120,7 @@ fn read_xref(x: &mut Xml<'_>) -> Result<(String, String), ParseError> {
         match name {
             "GBXref_dbname" => db = x.text()?,
             "GBXref_id" => id = x.text()?,
-            _ => x.skip()?,
+            _ => {}
         }
         Ok(())
     })?;
@@ -162,16 +141,16 @@ fn read_feature(x: &mut Xml<'_>) -> Result<Feature, ParseError> {
                         match name {
                             "GBQualifier_name" => qname = x.text()?,
                             "GBQualifier_value" => value = x.text()?,
-                            _ => x.skip()?,
+                            _ => {}
                         }
                         Ok(())
                     })?;
                     feature.qualifiers.push((qname, value));
                     Ok(())
                 }
-                _ => x.skip(),
+                _ => Ok(()),
             })?,
-            _ => x.skip()?,
+            _ => {}
         }
         Ok(())
     })?;

@@ -8,7 +8,7 @@
 //! the rest of the group.
 
 use crate::error::ParseError;
-use crate::walk::{each_child, open_root};
+use crate::walk::{each_child, each_named, open_root};
 use crate::xml::{attr, Xml};
 use quick_xml::events::BytesStart;
 use serde::Serialize;
@@ -105,12 +105,9 @@ pub fn parse_ipg(bytes: &[u8]) -> Result<Vec<IpgReport>, ParseError> {
     let mut x = Xml::new(bytes, WHAT)?;
     open_root(&mut x, &["IPGReportSet"], WHAT)?;
     let mut out = Vec::new();
-    each_child(&mut x, |x, name, start| match name {
-        "IPGReport" => {
-            out.push(read_report(x, start)?);
-            Ok(())
-        }
-        _ => x.skip(),
+    each_named(&mut x, "IPGReport", |x, start| {
+        out.push(read_report(x, start)?);
+        Ok(())
     })?;
     Ok(out)
 }
@@ -134,12 +131,9 @@ fn read_report(x: &mut Xml<'_>, start: &BytesStart<'_>) -> Result<IpgReport, Par
                 });
                 x.skip()?;
             }
-            "ProteinList" => each_child(x, |x, name, start| match name {
-                "Protein" => {
-                    report.proteins.push(read_protein(x, start)?);
-                    Ok(())
-                }
-                _ => x.skip(),
+            "ProteinList" => each_named(x, "Protein", |x, start| {
+                report.proteins.push(read_protein(x, start)?);
+                Ok(())
             })?,
             "Statistics" => {
                 report.statistics = Some(IpgStatistics {
@@ -149,7 +143,7 @@ fn read_report(x: &mut Xml<'_>, start: &BytesStart<'_>) -> Result<IpgReport, Par
                 });
                 x.skip()?;
             }
-            _ => x.skip()?,
+            _ => {}
         }
         Ok(())
     })?;
@@ -183,7 +177,7 @@ fn read_protein(x: &mut Xml<'_>, start: &BytesStart<'_>) -> Result<IpgProtein, P
             }
             x.skip()
         }),
-        _ => x.skip(),
+        _ => Ok(()),
     })?;
     Ok(protein)
 }

@@ -7,7 +7,7 @@
 //! (`Canis familiaris`); authority strings and dates are left out as noise.
 
 use crate::error::ParseError;
-use crate::walk::{each_child, number, open_root, text_opt};
+use crate::walk::{each_child, each_named, number, open_root, text_opt};
 use crate::xml::{unexpected, Xml};
 use serde::Serialize;
 
@@ -65,12 +65,9 @@ pub fn parse_taxonomy(bytes: &[u8]) -> Result<Vec<Taxon>, ParseError> {
     let mut x = Xml::new(bytes, WHAT)?;
     open_root(&mut x, &["TaxaSet"], WHAT)?;
     let mut out = Vec::new();
-    each_child(&mut x, |x, name, _| match name {
-        "Taxon" => {
-            out.push(read_taxon(x)?);
-            Ok(())
-        }
-        _ => x.skip(),
+    each_named(&mut x, "Taxon", |x, _| {
+        out.push(read_taxon(x)?);
+        Ok(())
     })?;
     Ok(out)
 }
@@ -98,18 +95,15 @@ fn read_taxon(x: &mut Xml<'_>) -> Result<Taxon, ParseError> {
                         first_common = first_common.take().or(common);
                     }
                     "Synonym" => t.synonyms.extend(text_opt(x)?),
-                    _ => x.skip()?,
+                    _ => {}
                 }
                 Ok(())
             })?,
-            "LineageEx" => each_child(x, |x, name, _| match name {
-                "Taxon" => {
-                    t.lineage_ex.extend(read_ancestor(x)?);
-                    Ok(())
-                }
-                _ => x.skip(),
+            "LineageEx" => each_named(x, "Taxon", |x, _| {
+                t.lineage_ex.extend(read_ancestor(x)?);
+                Ok(())
             })?,
-            _ => x.skip()?,
+            _ => {}
         }
         Ok(())
     })?;
@@ -134,7 +128,7 @@ fn read_ancestor(x: &mut Xml<'_>) -> Result<Option<LineageEntry>, ParseError> {
             "TaxId" => taxid = number(x)?,
             "ScientificName" => entry.name = x.text()?,
             "Rank" => entry.rank = text_opt(x)?,
-            _ => x.skip()?,
+            _ => {}
         }
         Ok(())
     })?;

@@ -7,7 +7,7 @@
 
 use crate::error::ParseError;
 use crate::sequence::SequenceRecord;
-use crate::walk::{each_child, number, open_root, text_opt};
+use crate::walk::{each_child, each_named, number, open_root, text_opt};
 use crate::xml::{attr, Xml};
 
 const WHAT: &str = "TinySeq XML";
@@ -20,12 +20,9 @@ pub fn parse_tinyseq(bytes: &[u8]) -> Result<Vec<SequenceRecord>, ParseError> {
         return Ok(vec![read_tseq(&mut x)?]);
     }
     let mut out = Vec::new();
-    each_child(&mut x, |x, name, _| match name {
-        "TSeq" => {
-            out.push(read_tseq(x)?);
-            Ok(())
-        }
-        _ => x.skip(),
+    each_named(&mut x, "TSeq", |x, _| {
+        out.push(read_tseq(x)?);
+        Ok(())
     })?;
     Ok(out)
 }
@@ -51,7 +48,7 @@ fn read_tseq(x: &mut Xml<'_>) -> Result<SequenceRecord, ParseError> {
             "TSeq_defline" => r.definition = text_opt(x)?,
             "TSeq_length" => r.length = number(x)?.unwrap_or(0),
             "TSeq_sequence" => r.sequence = text_opt(x)?,
-            _ => x.skip()?,
+            _ => {}
         }
         Ok(())
     })?;

@@ -55,7 +55,7 @@ pub fn open_root<'a>(
     }
 }
 
-pub use crate::xml::each_child;
+pub use crate::xml::{each_child, each_named};
 
 /// The element's collapsed text, or `None` when it is empty.
 pub fn text_opt(x: &mut Xml<'_>) -> Result<Option<String>, ParseError> {

@@ -145,6 +145,25 @@ where
     }
 }
 
+/// Calls `f` for each child element named `tag` of the element just started (with its start
+/// tag); other children are skipped. The loop most record lists are: `<GBSeq_keywords>` of
+/// `<GBKeyword>`s, `<LineageEx>` of `<Taxon>`s.
+pub fn each_named<'a, F>(x: &mut Xml<'a>, tag: &str, mut f: F) -> Result<(), ParseError>
+where
+    F: FnMut(&mut Xml<'a>, &BytesStart<'a>) -> Result<(), ParseError>,
+{
+    each_child(
+        x,
+        |x, name, start| {
+            if name == tag {
+                f(x, start)
+            } else {
+                Ok(())
+            }
+        },
+    )
+}
+
 /// An attribute value, unescaped, if present.
 pub fn attr(start: &BytesStart<'_>, name: &str) -> Option<String> {
     start
