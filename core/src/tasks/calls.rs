@@ -1,38 +1,10 @@
-//! Calls served as MCP tasks that are not stagings: those that ended at once, those
-//! PubChem answers later, and those that run in the background.
-//!
-//! 2025-11-25 makes every call of a task-capable tool a task when the client
-//! asks; a call that ends at once keeps its result here for its caller to
-//! read. A PubChem request that PubChem works on asynchronously (a structure
-//! search, a `pug_rest` path answered with `Waiting` and a ListKey) would hold
-//! its request open for up to a minute and then give up; made a task, the call
-//! waits [`crate::tools::entrez_external::pubchem::listkey::TASK_HANDOFF_MS`] and, if
-//! PubChem is still working, answers with a task that *holds* the call: its
-//! tool, its arguments and the ListKey. Each look at the task once its next
-//! look is due (`tasks/get`, `tasks/result`) runs the same call again with
-//! [`Resume`] set, so that it collects the ListKey once instead of asking
-//! PubChem afresh; when PubChem has the answer the call renders it exactly as
-//! it would have, and that result is kept. PubChem does the work, so nothing
-//! runs between looks: a task nobody polls costs nothing, and looks are spaced
-//! (4 s, growing to 30 s) whatever the client's poll rate. A pending call ends as
-//! the call would have, with `pubchem_search_pending` naming the ListKey, after
-//! [`PUBCHEM_WAIT_MS`].
-//!
-//! A call that may outlast a client's patience with no asynchronous answer to
-//! hold (BioC's full texts: one request per id) runs *in the background* when made a task:
-//! the tool, seeing the task, answers [`RUNS_IN_BACKGROUND`] before it sends anything;
-//! the call is kept held with no ListKey and the edge's scheduler (the native
-//! runtime, the Durable Object's alarm) runs it through `Server::run_step`
-//! ([`run_step`]) with no request behind it, keeping its result. A look after
-//! [`RUN_RETAKE_MS`] finds the run lost (the process or object running it
-//! stopped) and starts it again, at most [`RUN_STARTS`] times in all; only
-//! calls that spend no NCBI key run in the background, since nothing of the caller's
-//! request but the arguments is kept.
-//!
-//! Everything lives in the store's kept results (`staging::task_store::StoredTask`), owned
-//! like a dataset, so it reads the same on both edges and survives a restart;
-//! each is charged to its caller's account and the deployment on the ledger
-//! (`staging::ledger::kept`), so that no number of sessions stores without end.
+//! The tasks that are not stagings, kept as [`StoredTask`]s owned like a dataset and charged
+//! on the ledger: a call that ended at once (2025-11-25 makes every call of a task tool a task
+//! when asked) keeps its result; a PubChem call PubChem still works on after the hand-off is
+//! pending, and each look at its task once due runs the call again to collect the ListKey
+//! (nothing runs between looks); a BioC call made a task runs in the background, through the
+//! scheduler, with no request behind it. Details on [`wait_on_pubchem`], [`view`] and
+//! [`run_in_background`].
 
 use crate::error::{Error, ErrorKind, Result};
 pub use crate::framework::as_task::{Resume, RUNS_IN_BACKGROUND};
@@ -171,7 +143,10 @@ pub fn runs_in_background(result: &Value) -> bool {
         == Some(RUNS_IN_BACKGROUND)
 }
 
-/// Keeps `tool`'s call with `arguments` to run in the background, and asks the scheduler to run it.
+/// Keeps `tool`'s call with `arguments` to run in the background (a call that may outlast a
+/// client's patience with no asynchronous answer to hold: BioC's full texts, one request per
+/// id), and asks the scheduler to run it. The run acts for nobody, so only calls that spend no
+/// NCBI key run in the background; its result is exactly what the call would have returned.
 pub async fn run_in_background(
     ctx: &ToolContext<'_>,
     tool: &str,
@@ -234,8 +209,12 @@ pub async fn save_result(ctx: &ToolContext<'_>, result: &Value) -> Result<Task> 
     .await
 }
 
-/// Holds `tool`'s call with `arguments`, which PubChem is still working on under `listkey`.
-pub async fn hold(
+/// Keeps `tool`'s call with `arguments` pending, which PubChem is still working on under
+/// `listkey`: made a task, a PubChem call waits `TASK_HANDOFF_MS` (a few seconds), and if PubChem
+/// is still working answers with this task instead of holding its request for a minute. It
+/// ends as the call would have, with `pubchem_search_pending` naming the ListKey, after
+/// [`PUBCHEM_WAIT_MS`].
+pub async fn wait_on_pubchem(
     ctx: &ToolContext<'_>,
     tool: &str,
     arguments: Value,
@@ -295,8 +274,12 @@ async fn charge_and_save(
     Ok(task_of(&kept, entry, now))
 }
 
-/// The caller's kept task `id`, if there is one they may see; a pending call whose next look is
-/// due looks first.
+/// The caller's stored task `id`, if there is one they may see; a pending call whose next look
+/// is due looks first: it runs the same call again with the ListKey to collect (once, not
+/// afresh), and keeps what it then stands at. Looks come 4 s after the last, the gap growing
+/// by half up to 30 s, whatever the client's poll rate, so a task nobody polls asks PubChem
+/// nothing. A call in the background that has not ended [`RUN_RETAKE_MS`] after its start is
+/// counted lost and started again, at most [`RUN_STARTS`] times.
 pub async fn view(ctx: &ToolContext<'_>, id: &str) -> Result<Option<Task>> {
     let now = ctx.platform.now_unix_ms();
     let Some(kept) = owned(ctx, id, now).await? else {

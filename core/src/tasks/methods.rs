@@ -1,18 +1,10 @@
 //! The task methods of both revisions, and `tools/call` answered with a task.
 //!
-//! `entrez_data` and `entrez_external` run as tasks, and two kinds of call are
-//! long work: a staging, and a PubChem request PubChem answers later. In
-//! 2026-07-28 the server decides per call: a `fetch_and_stage` from a request
-//! that declares `io.modelcontextprotocol/tasks` is handed to the scheduler at
-//! once and answered with its task, a PubChem call still waiting on PubChem
-//! after a few seconds is held (`tools::held`) and answered with its task, a
-//! BioC call runs in the background (`tools::held`, handed to the scheduler too), and
-//! every other call answers as usual. In 2025-11-25 the tools say
-//! `execution.taskSupport: "optional"` and a call with `params.task` always
-//! gets a task: a staging's, a pending call's, or one that ended at once, whose
-//! result is kept for the caller to read. A task's owner is its dataset's or
-//! its kept entry's (see `tools::entrez_data::task`), so nobody else can see,
-//! poll or cancel it: a stranger's task id reads as unknown.
+//! In 2026-07-28 the server decides per call: a staging from a request that declares
+//! `io.modelcontextprotocol/tasks` is handed to the scheduler and answered with its task, as
+//! are a PubChem call still pending after the hand-off and a BioC call; every other call
+//! answers as usual. In 2025-11-25 a call with `params.task` always gets a task. A task's
+//! owner is its dataset's or its stored entry's, so a stranger's task id reads as unknown.
 
 use crate::error::{Error, ErrorKind};
 use crate::framework::ToolContext;
@@ -98,7 +90,7 @@ pub async fn answer_call(
         return Box::pin(apart(ctx, ask, tool, arguments)).await;
     }
     let kept = match calls::pubchem_listkey(&result) {
-        Some(listkey) => calls::hold(ctx, tool, arguments, listkey).await.map(Some),
+        Some(listkey) => calls::wait_on_pubchem(ctx, tool, arguments, listkey).await.map(Some),
         None => Box::pin(staging_or_kept(ctx, ask, &result)).await,
     };
     match kept {

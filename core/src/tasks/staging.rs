@@ -1,15 +1,7 @@
-//! A staging as an MCP task (see [`crate::tasks::task`]).
-//!
-//! The task of a `fetch_and_stage` is its dataset: the task id is the
-//! `data_access_id`, the task belongs to whoever owns the dataset (the same
-//! identity, session, key hash or handle), and its status follows the
-//! dataset's: `working` while it loads, `completed` once complete, `cancelled`
-//! when its caller stopped it, and a tool error (`failed` in 2025-11-25) when
-//! staging stopped. A staging that was a task keeps the result its last step
-//! returned, so the outcome a client polls for is what the call would have
-//! returned; any other dataset is described as it stands. A task that is not a
-//! staging (a call that ended at once, a PubChem answer that comes later) is
-//! kept under an id of its own (see [`crate::tasks::calls`]).
+//! A staging as an MCP task: the task is its dataset (same id, same owner), `working` while it
+//! loads, `completed` once complete, `cancelled` when its caller stopped it, a tool error when
+//! staging stopped. A staging that was a task keeps the result its last step returned, so the
+//! outcome a client polls for is what the call would have returned.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::framework::Registry;

@@ -1,11 +1,7 @@
-//! One step of a staging the server continues by itself (see [`crate::staging::scheduler`]).
-//!
-//! The edge's scheduler calls this (through `protocol::Server::run_step`) with
-//! no request behind it, so the step acts for the dataset, not for a caller:
-//! it reads the dataset by id, takes it up only if its stored cursor says the
-//! server continues it, and spends the server's NCBI key only where the
-//! caller that started it could have (the cursor says so; a caller's own key
-//! is never stored, so such a staging goes on in the anonymous bucket).
+//! One step of a staging the server continues by itself, run by the edge's scheduler (through
+//! `protocol::Server::run_step`) with no request behind it: it acts for the dataset, takes it
+//! up only where its stored cursor says the server continues it, and spends the server's NCBI
+//! key only where the caller that started it could have.
 
 use crate::config::Config;
 use crate::entrez::EntrezClient;

@@ -1,17 +1,7 @@
-//! MCP tasks as both revisions put them on the wire.
-//!
-//! A task is long work a `tools/call` hands back a handle for, so that the
-//! client polls for its outcome instead of holding the request open. In
-//! 2025-11-25 tasks are part of the core (experimental): the client asks with
-//! `params.task`, the result is `{"task": Task}`, and `tasks/get`,
-//! `tasks/result`, `tasks/list` and `tasks/cancel` follow, times in `ttl` and
-//! `pollInterval`. In 2026-07-28 they are the extension
-//! `io.modelcontextprotocol/tasks`: a request that declares it may get a flat
-//! `resultType: "task"` result, `tasks/get` carries the outcome inline, times
-//! are `ttlMs` and `pollIntervalMs`, and `tasks/cancel` and `tasks/update` are
-//! bare acknowledgements. This module is the task as data and its two wire
-//! forms; `protocol::tasks` serves the methods, and `tools::entrez_data::task`
-//! says what a staging's task is.
+//! A task as data, and its two wire forms: 2025-11-25's (`params.task`, `{"task": Task}`,
+//! `ttl` and `pollInterval`, `tasks/get`, `result`, `list` and `cancel`) and the
+//! `io.modelcontextprotocol/tasks` extension of 2026-07-28 (a flat `resultType: "task"`, the
+//! outcome inline in `tasks/get`, `ttlMs` and `pollIntervalMs`, bare acknowledgements).
 
 use crate::json;
 use serde_json::Value;

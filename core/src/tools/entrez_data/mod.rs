@@ -1,14 +1,11 @@
 //! `entrez_data`: stage Entrez records into SQLite tables, then query them with SQL.
 //!
-//! [`plan`] turns arguments into E-utilities requests, [`stage`] fetches,
-//! parses and appends batch by batch, [`operations`] answers query, schema,
-//! list_datasets and drop_dataset, and [`render`] writes the text blocks;
-//! [`carry`] is one step of a staging the server continues by itself, and
-//! [`task`] a staging seen as an MCP task.
-//! Everything about tables, rows, limits and the read-only policy lives in
-//! [`crate::staging`]; the storage itself is the server's
-//! [`DatasetStore`](crate::staging::DatasetStore). The tool is only registered on
-//! servers that have a store.
+//! [`args`], [`call`] and [`plan`] read a call and turn it into E-utilities requests,
+//! [`validation`] holds its rules, [`stage`] fetches, parses and appends batch by batch
+//! ([`batches`], [`cursor`], [`finish`]), [`operations`] answers query, schema, list_datasets
+//! and drop_dataset, and [`render`] writes the text blocks. Tables, rows, limits and the
+//! read-only policy are [`crate::staging`]'s; a staging as a task, and its background steps,
+//! are [`crate::tasks`]'. The tool is only registered on servers that have a store.
 
 pub mod args;
 pub mod batches;
@@ -25,12 +22,7 @@ pub mod validation;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::framework::output::TextForm;
-use crate::framework::spec::ToolCall;
 use crate::framework::spec::{ToolAnnotations, ToolSpec};
-use crate::framework::view::ViewArgs;
-use crate::net::cache::Mode;
-use crate::platform::BoxFuture;
-use crate::validation::{Context, Report};
 
 use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
@@ -65,31 +57,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     read: |args| Box::new(DataArgs::read(args)),
 };
 
-impl ToolCall for DataArgs {
-    fn view_args(&self) -> Option<&ViewArgs> {
-        Some(&self.view)
-    }
-
-    fn cache_mode(&self) -> Mode {
-        if self.fresh {
-            Mode::Refresh
-        } else {
-            Mode::Use
-        }
-    }
-
-    fn check(&self, _ctx: &Context<'_>, report: &mut Report) {
-        crate::tools::entrez_data::validation::check(self, report)
-    }
-
-    fn run<'a>(self: Box<Self>, ctx: &'a ToolContext<'a>) -> BoxFuture<'a, Result<ToolOutput>> {
-        Box::pin(run(ctx, *self))
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
+crate::framework::spec::upstream_call!(DataArgs, check: |_, args, report| crate::tools::entrez_data::validation::check(args, report), run: run);
 
 async fn run(ctx: &ToolContext<'_>, args: DataArgs) -> Result<ToolOutput> {
     let named = args.operation.as_deref().unwrap_or_default();
