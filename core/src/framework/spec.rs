@@ -103,6 +103,48 @@ impl dyn ToolCall {
     }
 }
 
+/// The [`ToolCall`] of a tool that reads records upstream: its arguments hold `view` (how
+/// much of the result the caller wants) and `fresh` (ask upstream again, whatever the cache
+/// holds); `check` is its semantic rules, `run` its handler.
+macro_rules! upstream_call {
+    ($args:ty, check: $check:expr, run: $run:path) => {
+        impl $crate::framework::spec::ToolCall for $args {
+            fn view_args(&self) -> Option<&$crate::framework::view::ViewArgs> {
+                Some(&self.view)
+            }
+
+            fn cache_mode(&self) -> $crate::net::cache::Mode {
+                if self.fresh {
+                    $crate::net::cache::Mode::Refresh
+                } else {
+                    $crate::net::cache::Mode::Use
+                }
+            }
+
+            fn check(
+                &self,
+                ctx: &$crate::validation::Context<'_>,
+                report: &mut $crate::validation::Report,
+            ) {
+                let check: fn(&$crate::validation::Context<'_>, &$args, &mut $crate::validation::Report) = $check;
+                check(ctx, self, report)
+            }
+
+            fn run<'a>(
+                self: Box<Self>,
+                ctx: &'a $crate::framework::ToolContext<'a>,
+            ) -> $crate::platform::BoxFuture<'a, $crate::error::Result<$crate::framework::ToolOutput>> {
+                Box::pin($run(ctx, *self))
+            }
+
+            fn as_any(&self) -> &dyn std::any::Any {
+                self
+            }
+        }
+    };
+}
+pub(crate) use upstream_call;
+
 /// Reads a tool's arguments (canonical, after the intake) into its typed call.
 pub type Reader = fn(&Value) -> Box<dyn ToolCall>;
 

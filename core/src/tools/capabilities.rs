@@ -4,14 +4,12 @@ use crate::error::{ErrorKind, Result};
 use crate::framework::describe::{describe, first_sentence, operations, parameter_lines};
 use crate::framework::output::TextForm;
 use crate::framework::registry::RegisteredTool;
-use crate::framework::spec::{ToolAnnotations, ToolCall, ToolSpec};
+use crate::framework::spec::{ToolAnnotations, ToolSpec};
 use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
 use crate::json;
 use crate::mcp::version::SUPPORTED_VERSIONS;
-use crate::platform::BoxFuture;
-use crate::tools::local_args::DescribeArgs;
-use crate::validation::{Context, Report};
+use crate::tools::tool_names::{DescribeArgs, Describing};
 use serde_json::Value;
 
 /// Registry row.
@@ -24,25 +22,13 @@ pub const SPEC: ToolSpec = ToolSpec {
     annotations: ToolAnnotations::LOCAL_READ_ONLY,
     typical_output: "1-3 KB (summary), 5-15 KB (detailed)",
     text_form: TextForm::Readable,
-    read: |args| Box::new(Capabilities(DescribeArgs::read("tool", args))),
+    read: |args| {
+        Box::new(Describing {
+            args: DescribeArgs::read("tool", args),
+            run,
+        })
+    },
 };
-
-/// `entrez_capabilities`'s arguments: the tool named in `tool`, and the format.
-struct Capabilities(DescribeArgs);
-
-impl ToolCall for Capabilities {
-    fn check(&self, ctx: &Context<'_>, report: &mut Report) {
-        crate::tools::tool_names::check(ctx, &self.0, report)
-    }
-
-    fn run<'a>(self: Box<Self>, ctx: &'a ToolContext<'a>) -> BoxFuture<'a, Result<ToolOutput>> {
-        Box::pin(async move { run(ctx, self.0) })
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
 
 fn run(ctx: &ToolContext<'_>, args: DescribeArgs) -> Result<ToolOutput> {
     let format = args.format.as_deref().unwrap_or("summary");

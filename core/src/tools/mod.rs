@@ -5,7 +5,6 @@ pub mod capabilities;
 pub mod entrez_data;
 pub mod entrez_external;
 pub mod entrez_query;
-pub mod local_args;
 pub mod tool_info;
 pub mod tool_names;
 pub mod validate;

@@ -3,12 +3,10 @@
 use crate::error::{ErrorKind, Result};
 use crate::framework::describe::{describe, parameter_lines};
 use crate::framework::output::TextForm;
-use crate::framework::spec::{ToolAnnotations, ToolCall, ToolSpec};
+use crate::framework::spec::{ToolAnnotations, ToolSpec};
 use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
-use crate::platform::BoxFuture;
-use crate::tools::local_args::DescribeArgs;
-use crate::validation::{Context, Report};
+use crate::tools::tool_names::{DescribeArgs, Describing};
 use serde_json::Value;
 
 /// Registry row.
@@ -21,25 +19,13 @@ pub const SPEC: ToolSpec = ToolSpec {
     annotations: ToolAnnotations::LOCAL_READ_ONLY,
     typical_output: "2-6 KB",
     text_form: TextForm::Readable,
-    read: |args| Box::new(ToolInfo(DescribeArgs::read("name", args))),
+    read: |args| {
+        Box::new(Describing {
+            args: DescribeArgs::read("name", args),
+            run,
+        })
+    },
 };
-
-/// `entrez_tool_info`'s arguments: the tool named in `name`.
-struct ToolInfo(DescribeArgs);
-
-impl ToolCall for ToolInfo {
-    fn check(&self, ctx: &Context<'_>, report: &mut Report) {
-        crate::tools::tool_names::check(ctx, &self.0, report)
-    }
-
-    fn run<'a>(self: Box<Self>, ctx: &'a ToolContext<'a>) -> BoxFuture<'a, Result<ToolOutput>> {
-        Box::pin(async move { run(ctx, self.0) })
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
 
 fn run(ctx: &ToolContext<'_>, args: DescribeArgs) -> Result<ToolOutput> {
     let name = args.tool.as_deref().unwrap_or_default();

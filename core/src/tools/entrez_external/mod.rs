@@ -27,12 +27,7 @@ pub mod validation;
 
 use crate::error::Result;
 use crate::framework::output::TextForm;
-use crate::framework::spec::ToolCall;
 use crate::framework::spec::{ToolAnnotations, ToolSpec};
-use crate::framework::view::ViewArgs;
-use crate::net::cache::Mode;
-use crate::platform::BoxFuture;
-use crate::validation::{Context, Report};
 
 use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
@@ -78,31 +73,7 @@ pub const OPERATIONS: &[(&str, ())] = &[
     ("bioc", ()),
 ];
 
-impl ToolCall for ExternalArgs {
-    fn view_args(&self) -> Option<&ViewArgs> {
-        Some(&self.view)
-    }
-
-    fn cache_mode(&self) -> Mode {
-        if self.fresh {
-            Mode::Refresh
-        } else {
-            Mode::Use
-        }
-    }
-
-    fn check(&self, ctx: &Context<'_>, report: &mut Report) {
-        crate::tools::entrez_external::validation::check(ctx, self, report)
-    }
-
-    fn run<'a>(self: Box<Self>, ctx: &'a ToolContext<'a>) -> BoxFuture<'a, Result<ToolOutput>> {
-        Box::pin(run(ctx, *self))
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
+crate::framework::spec::upstream_call!(ExternalArgs, check: crate::tools::entrez_external::validation::check, run: run);
 
 async fn run(ctx: &ToolContext<'_>, args: ExternalArgs) -> Result<ToolOutput> {
     let named = args.op();

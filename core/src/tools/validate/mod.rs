@@ -12,6 +12,7 @@
 //! the capability announced in `initialize`, built from [`capability`], says
 //! what each level does.
 
+pub mod args;
 pub mod runtime;
 pub mod wire;
 
@@ -27,7 +28,7 @@ use crate::suggest::closest;
 use crate::tools::entrez_data;
 use crate::tools::entrez_data::args::DataArgs;
 use crate::tools::entrez_query::args::QueryArgs;
-use crate::tools::local_args::ValidateArgs;
+use crate::tools::validate::args::ValidateArgs;
 use crate::validation::Context;
 use crate::validation::Finding;
 use serde_json::{Map, Value};
