@@ -135,7 +135,7 @@ worker_rust_env() {
 # size. At 2 it parses PubMed about 2x faster than at z (1.6x for a whole staging batch);
 # 3 was 2.2-2.4x for 7 KB more of the gzipped bundle, which the 1.5 MB ceiling no longer
 # has room for since the budgets of what the model reads (README, "CPU per request").
-WORKER_PARSE_CONFIG=(--config 'profile.release.package.entrez-mcp-parse.opt-level=2')
+WORKER_PARSE_CONFIG=(--config "profile.release.package.entrez-mcp-parse.opt-level=${ENTREZ_PARSE_OPT:-2}")
 
 # binaryen's wasm-opt pass over a built module, in place (ENTREZ_WASM_OPT=0 skips it).
 worker_wasm_opt() {

@@ -7,17 +7,6 @@
 //! carries a JSON body of the same kind. A transport that only looks at the
 //! status would hand these to a parser as if they were results, so
 //! [`body_error`] looks at the head of every body first.
-//!
-//! Only whole-body failures count. An `<ERROR>` beside real payload (an epost
-//! that stored some ids and dropped others, an esummary with one bad uid) is a
-//! partial result, left for the per-utility parser to report.
-//!
-//! Each failure becomes a [`ParseError`] of kind
-//! [`Reported`](crate::error::ParseErrorKind::Reported) that quotes NCBI's own
-//! text; what to change in the request is the core's to say. NCBI's 429 body
-//! echoes the caller's API key or IP under `api-key`; that field is never read
-//! into a message, and anything that looks like `api_key=...` is scrubbed from
-//! the text that is quoted.
 
 use crate::error::{ParseError, Said};
 use crate::xml::Xml;
@@ -30,6 +19,12 @@ const JSON_HEAD: usize = 16 * 1024;
 const XML_EVENTS: usize = 256;
 
 /// The error NCBI reported inside a 200 (or 429) body, if the whole body is one.
+///
+/// Only whole-body failures count. An `<ERROR>` beside real payload (an epost that stored
+/// some ids and dropped others, an esummary with one bad uid) is a partial result, left for
+/// the per-utility parser to report. Each failure becomes a [`ParseError`] of kind
+/// [`Reported`](crate::error::ParseErrorKind::Reported) that quotes NCBI's own text; what
+/// to change in the request is the core's to say.
 pub fn body_error(bytes: &[u8], content_type: Option<&str>) -> Option<ParseError> {
     let start = bytes
         .iter()
@@ -206,6 +201,8 @@ fn has_results(inner: &Map<String, Value>) -> bool {
     nonzero_count || has_ids || inner.contains_key("webenv")
 }
 
+/// NCBI's 429 refusal: its message, and the count and limit it names. NCBI's 429 body echoes
+/// the caller's API key or IP under `api-key`; that field is never read into a message.
 fn rate_limited(msg: &str, obj: &Map<String, Value>) -> ParseError {
     let number = |k: &str| -> Option<u64> {
         match obj.get(k)? {

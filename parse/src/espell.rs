@@ -40,7 +40,7 @@ pub struct Replacement {
 }
 
 enum Segment {
-    StoredTask(String),
+    Kept(String),
     Replaced(String),
 }
 
@@ -73,7 +73,7 @@ pub fn parse_espell(bytes: &[u8]) -> Result<EspellResult, ParseError> {
                 match name {
                     "Original" => {
                         x.text_into(&mut raw)?;
-                        segments.push(Segment::StoredTask(raw));
+                        segments.push(Segment::Kept(raw));
                     }
                     "Replaced" => {
                         x.text_into(&mut raw)?;
@@ -110,7 +110,7 @@ fn align(query: &str, segments: &[Segment]) -> Vec<Replacement> {
     for segment in segments {
         match segment {
             Segment::Replaced(text) => pending.push(text),
-            Segment::StoredTask(text) => {
+            Segment::Kept(text) => {
                 let needle = text.to_ascii_lowercase();
                 let Some(found) = lower[cursor..].find(&needle) else {
                     continue;
@@ -155,9 +155,9 @@ mod tests {
     #[test]
     fn corrections_between_kept_text_align_to_the_query() {
         let segments = [
-            Segment::StoredTask(String::new()),
+            Segment::Kept(String::new()),
             Segment::Replaced("asthma".into()),
-            Segment::StoredTask(" OR ".into()),
+            Segment::Kept(" OR ".into()),
             Segment::Replaced("allergies".into()),
         ];
         let r = align("asthmaa OR alergies", &segments);

@@ -8,13 +8,6 @@
 //! with a small state machine: header fields are gathered as borrowed line
 //! slices and interpreted when the next field begins, features are built
 //! qualifier by qualifier, and residues go straight into one string.
-//!
-//! Values are normalised towards GBSeq, NCBI's XML form of the same record:
-//! the definition and lineage lose their closing period, continuation lines
-//! of a qualifier are joined with a space (with none inside `/translation`),
-//! and protein records get the moltype `AA`. A body whose last record has no
-//! closing `//` was cut off in transit and is refused rather than returned
-//! with a silently short sequence.
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::sequence::{not_text, push_residues, Feature, Reference, SequenceRecord};
@@ -27,6 +20,12 @@ const VALUE_COLUMN: usize = 12;
 const QUALIFIER_COLUMN: usize = 21;
 
 /// Parses one or more flat-file records, each ending with `//`.
+///
+/// Values are normalised towards GBSeq, NCBI's XML form of the same record: the definition
+/// and lineage lose their closing period, continuation lines of a qualifier are joined with
+/// a space (with none inside `/translation`), and protein records get the moltype `AA`. A
+/// body whose last record has no closing `//` was cut off in transit and is refused rather
+/// than returned with a silently short sequence.
 pub fn parse_flatfile(text: &str) -> Result<Vec<SequenceRecord>, ParseError> {
     let body = text.trim_start_matches('\u{feff}');
     let first = body.lines().find(|l| !l.trim().is_empty());

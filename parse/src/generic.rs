@@ -7,11 +7,6 @@
 //! is lossless for the data-style XML NCBI serves (fields in elements and
 //! attributes); only the interleaving order of mixed text and inline markup
 //! is lost, since an element's text pieces are joined.
-//!
-//! The output is bounded: nesting deeper than [`MAX_DEPTH`] is flattened into
-//! the text of the deepest kept element, text longer than [`MAX_TEXT`] is cut
-//! with a trailing `…`, and a body with more than [`MAX_NODES`] elements is
-//! refused, so a hostile or enormous body cannot become an unbounded value.
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::walk::open_root;
@@ -21,11 +16,14 @@ use serde::{Serialize, Serializer};
 
 const WHAT: &str = "XML records";
 
-/// Deepest element kept as a node; below it, subtrees become text.
+/// Deepest element kept as a node; below it, subtrees are flattened into the text of the
+/// deepest kept element.
 pub const MAX_DEPTH: usize = 24;
-/// Longest text kept per element, in characters.
+/// Longest text kept per element, in characters; longer text is cut with a trailing `…`.
 pub const MAX_TEXT: usize = 20_000;
-/// Most elements read from one body.
+/// Most elements read from one body; a body with more is refused. With [`MAX_DEPTH`] and
+/// [`MAX_TEXT`], this bounds the output, so a hostile or enormous body cannot become an
+/// unbounded value.
 pub const MAX_NODES: usize = 200_000;
 
 /// One element: name, attributes, text and child elements.

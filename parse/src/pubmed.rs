@@ -4,18 +4,8 @@
 //! lists, history dates, chemical lists, grant lists) is not what an assistant
 //! asks about. The parser streams over the borrowed body with quick-xml, reads
 //! the elements a citation is made of, and skips every other subtree without
-//! looking inside. Names are matched as borrowed `&str`, flags are compared
-//! on the raw attribute bytes, and text is collapsed while it is copied, so
-//! the only allocations are the strings the records keep.
-//!
-//! Each element is read only where the DTD puts it that matters: the article's
-//! `PMID` is the one directly under `MedlineCitation`, not the ones in
-//! comments and corrections; its DOI is the one in `PubmedData/ArticleIdList`,
-//! not those of the works it cites (with the `ELocationID` DOI as fallback).
-//!
-//! `PubmedBookArticle` (NCBI Bookshelf chapters) is read minimally: PMID,
-//! title, abstract, authors, date and ids.
-//!
+//! looking inside ([`parse_pubmed`]). `PubmedBookArticle` (NCBI Bookshelf
+//! chapters) is read minimally: PMID, title, abstract, authors, date and ids.
 //! [`MedlineRecord`](crate::medline::MedlineRecord) is this same type,
 //! so a citation looks alike whether it came as XML or as MEDLINE text.
 
@@ -42,7 +32,7 @@ pub enum RecordKind {
     #[default]
     Article,
     /// A `PubmedBookArticle`.
-    LedgerState,
+    Book,
 }
 
 /// One PubMed citation.
@@ -170,6 +160,13 @@ impl Ids {
 }
 
 /// Parses an `efetch db=pubmed retmode=xml` body into citation records.
+///
+/// Names are matched as borrowed `&str`, flags are compared on the raw attribute bytes, and
+/// text is collapsed while it is copied, so the only allocations are the strings the records
+/// keep. Each element is read only where the DTD puts it that matters: the article's `PMID`
+/// is the one directly under `MedlineCitation`, not the ones in comments and corrections;
+/// its DOI is the one in `PubmedData/ArticleIdList`, not those of the works it cites (with
+/// the `ELocationID` DOI as fallback).
 pub fn parse_pubmed(bytes: &[u8]) -> Result<Vec<PubmedArticle>, ParseError> {
     parse(bytes).map_err(|e| truncation(e, bytes, WHAT))
 }

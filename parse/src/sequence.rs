@@ -5,14 +5,9 @@
 //! [`SequenceRecord`]. A caller reads one shape and finds `None` or an empty
 //! list where a thinner format had nothing to say, instead of learning four
 //! vocabularies. The fields follow GBSeq, NCBI's own structured form of the
-//! flat file, so the flat-file parser normalises towards it (no trailing
-//! period on the definition or lineage, `AA` as the moltype of proteins).
-//!
-//! Dates stay as NCBI writes them (`21-JUL-2008`): the core has no calendar
-//! and gains nothing by reformatting them.
-//!
-//! This file also holds what the text parsers share: residue filtering and
-//! the error that says what came back when a body is not the text expected.
+//! flat file, so the flat-file parser normalises towards it. This file also
+//! holds what the text parsers share: residue filtering and the error that
+//! says what came back when a body is not the text expected.
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::walk::open_root;
@@ -20,6 +15,9 @@ use crate::xml::{unexpected, Xml};
 use serde::Serialize;
 
 /// One sequence record: nucleotide or protein, from any of the sequence formats.
+///
+/// Dates stay as NCBI writes them (`21-JUL-2008`): the core has no calendar and gains
+/// nothing by reformatting them.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct SequenceRecord {
     /// Primary accession without version, e.g. `NC_005816`.

@@ -6,15 +6,6 @@
 //! validates the body once, then finds markup with `memchr` and slices the
 //! already-valid `&str` at ASCII delimiters, handing the parsers the same
 //! quick-xml event types they already match on.
-//!
-//! What it guarantees, as quick-xml did with the settings this project used:
-//! every start tag is matched by its end tag (`check_end_names`), an empty
-//! element `<a/>` is reported as a start and an end (`expand_empty_elements`),
-//! quotes are honoured inside tags, and entity references come as separate
-//! [`Event::GeneralRef`] events and are never expanded. A DOCTYPE is returned
-//! whole (internal subset included) so the reader can refuse entity
-//! declarations. A body cut off inside a multi-byte character ends where its
-//! valid text ends, which the reader then reports as truncation.
 
 use memchr::{memchr, memchr2, memchr3, memmem};
 use quick_xml::events::{BytesCData, BytesEnd, BytesPI, BytesRef, BytesStart, BytesText, Event};
@@ -29,6 +20,13 @@ pub struct Malformed {
 }
 
 /// Events over one borrowed body.
+///
+/// What it guarantees, as quick-xml did with the settings this project used: every start
+/// tag is matched by its end tag (`check_end_names`), an empty element `<a/>` is reported as
+/// a start and an end (`expand_empty_elements`), quotes are honoured inside tags, and entity
+/// references come as separate [`Event::GeneralRef`] events and are never expanded. A
+/// DOCTYPE is returned whole (internal subset included) so the reader can refuse entity
+/// declarations.
 pub struct Tokenizer<'a> {
     src: &'a str,
     pos: usize,
@@ -44,7 +42,9 @@ pub struct Tokenizer<'a> {
 }
 
 impl<'a> Tokenizer<'a> {
-    /// A tokenizer over `bytes`, which are checked for UTF-8 once, here.
+    /// A tokenizer over `bytes`, which are checked for UTF-8 once, here. A body cut off inside
+    /// a multi-byte character ends where its valid text ends, which the reader then reports
+    /// as truncation.
     pub fn new(bytes: &'a [u8]) -> Tokenizer<'a> {
         let (src, invalid) = match std::str::from_utf8(bytes) {
             Ok(s) => (s, None),

@@ -3,22 +3,10 @@
 //! One file per dataset makes dropping and expiry a file deletion, keeps one
 //! caller's large dataset from slowing another's, and lets two datasets be
 //! staged at once on separate connections. `catalog.sqlite` holds what
-//! `list_datasets` shows, so listing never opens dataset files.
-//!
-//! Files live under `ENTREZ_DATA_DIR`, by default `$XDG_DATA_HOME/entrez-mcp`
-//! or `~/.local/share/entrez-mcp`; `ENTREZ_DATA_DIR=:memory:` keeps everything
-//! in memory for the life of the process. Each batch is one transaction
-//! behind a rollback journal, so a crashed process never leaves a torn
-//! database, and a dataset that was `loading` when the process stopped is
-//! marked `failed` the next time the store opens: it never claims to be
-//! complete. Batches are not fsynced inside their commits but flushed beside
-//! staging ([`flusher`]); a dataset is flushed whole before it is marked
-//! complete, and one that a machine crash left torn is found by
-//! `PRAGMA quick_check` on reopening and emptied, with [`DAMAGED`] as its
-//! reason. Secondary indexes are built once, when staging ends.
-//!
-//! rusqlite is blocking; inside a tokio runtime every call runs on the
-//! blocking pool so a long query never stalls the async threads.
+//! `list_datasets` shows, so listing never opens dataset files. Files live
+//! under `ENTREZ_DATA_DIR` ([`SqliteStore::from_lookup`]). Batches are flushed
+//! beside staging (`flusher.rs`), and what a stopped process left is recovered
+//! when the store opens (`recovery.rs`).
 
 mod dataset;
 mod flusher;
@@ -72,6 +60,11 @@ fn migrate(catalog: &Connection) -> rusqlite::Result<()> {
 }
 
 /// The rusqlite backend of [`DatasetStore`].
+///
+/// Each batch is one transaction behind a rollback journal, so a crashed process never
+/// leaves a torn database. Batches are not fsynced inside their commits; a dataset is
+/// flushed whole before it is marked complete, and one that a machine crash left torn is
+/// found by `PRAGMA quick_check` on reopening and emptied, with [`DAMAGED`] as its reason.
 #[derive(Clone)]
 pub struct SqliteStore {
     inner: Arc<Inner>,
@@ -203,7 +196,9 @@ impl SqliteStore {
         }
     }
 
-    /// Runs blocking work off the async threads when there are any.
+    /// Runs blocking work off the async threads when there are any: rusqlite is blocking, so
+    /// inside a tokio runtime every call runs on the blocking pool, and a long query never
+    /// stalls the async threads.
     fn blocking<T, F>(&self, f: F) -> BoxFuture<'static, Result<T>>
     where
         T: Send + 'static,
@@ -255,6 +250,7 @@ impl Inner {
     }
 
     /// Builds the layout's secondary indexes (idempotent), so finished datasets query fast.
+    /// They are built once, when staging ends.
     fn build_indexes(&self, id: &str) -> Result<()> {
         let Some(info) = self.info(id)? else {
             return Ok(());

@@ -3,20 +3,10 @@
 //! A Worker's CPU limit counts the time its wasm runs, not the time it waits
 //! on NCBI or on a Durable Object, so what needs measuring is the core's own
 //! work per request. This module exports it to JavaScript, built with the
-//! Worker's compiler settings and run under Node's V8:
-//!
-//! - [`bench_parse`]: PubMed efetch XML to articles;
-//! - [`bench_batch`]: that, plus rows and the JSON the Worker sends to the
-//!   dataset's Durable Object, which is a batch's whole cost on the Worker;
-//! - [`Bench::call`]: one HTTP request through the same `Endpoint` the Worker
-//!   serves, with NCBI and the Durable Objects replaced by in-memory stand-ins
-//!   that answer at once (the store still encodes every command as the Worker
-//!   does), so a `fetch_and_stage` call runs exactly the code it runs on
-//!   Workers, minus the waiting;
-//! - [`Bench::step`]: one step of a staging the server continues by itself,
-//!   which on Workers is an alarm of the dataset's Durable Object.
-//!
-//! The Worker edge is left out of this build (it needs `cloudflare:` modules).
+//! Worker's compiler settings and run under Node's V8: parsing ([`bench_parse`]),
+//! a batch ([`bench_batch`]), a request ([`Bench::call`]) and a staging step
+//! ([`Bench::step`]). The Worker edge is left out of this build (it needs
+//! `cloudflare:` modules).
 
 use crate::platform::WorkerPlatform;
 use entrez_mcp_core::config::Config;
@@ -50,7 +40,7 @@ pub fn bench_parse(body: &[u8]) -> u32 {
 }
 
 /// Parses a PubMed efetch body into rows and encodes them as the Worker's append command;
-/// returns the command's size in bytes.
+/// returns the command's size in bytes. That is a batch's whole cost on the Worker.
 #[wasm_bindgen]
 pub fn bench_batch(body: &[u8]) -> u32 {
     let Ok(articles) = parse_pubmed(body) else {
@@ -81,7 +71,9 @@ fn append_command(batch: &RowBatch) -> Vec<u8> {
         .unwrap_or_default()
 }
 
-/// A server whose NCBI and Durable Objects answer at once from memory.
+/// A server whose NCBI and Durable Objects answer at once from memory. The store still
+/// encodes every command as the Worker does, so a `fetch_and_stage` call runs exactly the
+/// code it runs on Workers, minus the waiting.
 #[wasm_bindgen]
 pub struct Bench {
     endpoint: Endpoint,
@@ -140,6 +132,7 @@ impl Bench {
     }
 
     /// Runs the next step the server asked for; "" when none is waiting, else how it ended.
+    /// On Workers such a step is an alarm of the dataset's Durable Object.
     pub fn step(&self) -> String {
         let Some(id) = self.steps.0.borrow_mut().pop_front() else {
             return String::new();
@@ -150,8 +143,8 @@ impl Bench {
         }
     }
 
-    /// One stateless (2026-07-28) `POST /mcp` with this JSON-RPC body, under a caller's own key;
-    /// returns the reply body.
+    /// One stateless (2026-07-28) `POST /mcp` with this JSON-RPC body, under a caller's own key,
+    /// through the same `Endpoint` the Worker serves; returns the reply body.
     pub fn call(&self, method: &str, name: &str, body: &[u8]) -> String {
         let request = HttpRequest {
             method: "POST".into(),

@@ -15,7 +15,7 @@ use serde_json::Value;
 pub const MIN_TTL_MS: u64 = 5 * 60 * 1000;
 /// Longest time a fetched key set is kept.
 pub const MAX_TTL_MS: u64 = 24 * 60 * 60 * 1000;
-/// StoredTask this long when the reply says nothing.
+/// Kept this long when the reply says nothing.
 pub const DEFAULT_TTL_MS: u64 = 10 * 60 * 1000;
 /// An unknown key id refetches the set at most this often.
 pub const REFETCH_INTERVAL_MS: u64 = 60 * 1000;

@@ -3,25 +3,11 @@
 //! MCP's authorization specification makes a protected MCP server an OAuth 2.1
 //! resource server; for a lab a shared list of tokens is often enough. This
 //! module decides, from an `Authorization` header alone, whether a request is
-//! served and as whom, in one of three modes ([`config::AuthMode`]):
-//!
-//! - `none`: every HTTP caller is anonymous (local use, or an operator's choice);
-//! - `bearer`: a secret list of tokens, each naming an identity, compared by
-//!   digest in constant time and never logged;
-//! - `oauth`: JWT access tokens from one authorization server, checked for
-//!   signature (the server's JWK Set, fetched and cached), issuer, audience
-//!   (this server's resource identifier, RFC 8707), time and scopes; opaque
-//!   tokens through introspection (RFC 7662) when configured.
-//!
-//! What a caller is refused with ([`challenge`]) and the metadata that points an
-//! MCP client at the authorization server are here too. The core never verifies
-//! a signature itself: like the clock, that comes from the edge through
-//! [`SignatureVerifier`] (ring natively, WebCrypto on Workers), and keys and
-//! introspection answers are fetched through the edge's [`Transport`].
-//!
-//! A recognised caller becomes a [`Principal`]: a stable key (a hash, never the
-//! token), a readable name and the granted scopes. It owns that identity's
-//! datasets across sessions and protocol revisions, and is what staging quotas count.
+//! served and as whom ([`Authenticator::authenticate`]); what a refused caller is
+//! told is in [`challenge`]. The core never verifies a signature itself: like the
+//! clock, that comes from the edge through [`SignatureVerifier`] (ring natively,
+//! WebCrypto on Workers), and keys and introspection answers are fetched through
+//! the edge's [`Transport`].
 
 pub mod challenge;
 pub mod config;
@@ -74,7 +60,9 @@ impl Transport for NoTransport {
     }
 }
 
-/// A recognised caller.
+/// A recognised caller: a stable key (a hash, never the token), a readable name and the
+/// granted scopes. It owns that identity's datasets across sessions and protocol revisions,
+/// and is what staging quotas count.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Principal {
     /// Stable and secret-free: a hash of the issuer and subject, or of the static token's identity.
@@ -132,6 +120,15 @@ impl Authenticator {
 
     /// The caller behind an `Authorization` header: `Ok(None)` for an anonymous caller
     /// this deployment serves, `Ok(Some)` for a recognised one, else the refusal.
+    ///
+    /// In the three modes of [`AuthMode`]:
+    /// - `none`: every HTTP caller is anonymous (local use, or an operator's choice);
+    /// - `bearer`: a secret list of tokens, each naming an identity, compared by digest in
+    ///   constant time and never logged;
+    /// - `oauth`: JWT access tokens from one authorization server, checked for signature
+    ///   (the server's JWK Set, fetched and cached), issuer, audience (this server's
+    ///   resource identifier, RFC 8707), time and scopes; opaque tokens through
+    ///   introspection (RFC 7662) when configured.
     pub async fn authenticate(
         &self,
         authorization: Option<&str>,

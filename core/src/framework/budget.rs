@@ -166,14 +166,14 @@ pub fn left_out(
     match &next_call {
         Some(call) => {
             let written = next_call_text(call);
-            let in_background = call["arguments"]["ids"]
+            let carried = call["arguments"]["ids"]
                 .as_array()
                 .map_or(ids.len(), Vec::len);
             if written.chars().count() <= (budget / 20).min(600) {
                 message.push_str(&format!(" Next: {written}"));
-            } else if in_background < ids.len() {
+            } else if carried < ids.len() {
                 message.push_str(&format!(
-                    " Next: the call in budget.next_call, for the first {in_background} of them (its result names the next)."
+                    " Next: the call in budget.next_call, for the first {carried} of them (its result names the next)."
                 ));
             } else {
                 message.push_str(" Next: the call in budget.next_call.");

@@ -4,30 +4,10 @@
 //! `"sort": null`, `"db": "pubmed"` and `"operation": "Search"`, and each of
 //! those has exactly one reading. Refusing them costs the agent a round trip
 //! and sometimes the task. So before the schema check, every call passes
-//! through [`read`], which knows only the tool's inputSchema and a short
-//! alias table, and produces the canonical arguments plus a note for every
-//! repair. `validate` and `tools/call` share it, so a repair `validate`
-//! reports is the repair the call gets, and the canonical arguments are what
-//! the schema, the semantic rules and the tool then see.
-//!
-//! What is read, per the property's schema type (the first in a type list is
-//! the canonical one):
-//! - names: the schema's own; NCBI's (`db`, `id`, `querykey`) and a few
-//!   obvious ones (`query` for `term`; `tool` for `entrez_tool_info`'s `name`);
-//!   any spelling that differs only in case, `_` or `-` (`WebEnv`, `maxRecords`);
-//! - `null`, and `""` for a scalar, mean absent;
-//! - integers from decimal strings and from whole floats (`5.0`, `1e2`);
-//!   a fraction is refused, never rounded;
-//! - booleans from `"true"/"false"/"yes"/"no"/"y"/"n"/"1"/"0"` and `1`/`0`;
-//! - strings trimmed; enum values matched without regard to case; numbers
-//!   given for a string taken as their decimal text;
-//! - lists from one string split at commas, semicolons or white space, or
-//!   from a lone value;
-//! - an object given as a string holding JSON (validate's `arguments`).
-//!
-//! Anything with two readings is an error with a clear message: a value no
-//! rule reads (`"retmax": "lots"`), a list that names nothing (`"ids": ""`),
-//! an alias whose canonical name is also given with another value.
+//! through [`read`], which knows only the tool's inputSchema and [`ALIASES`].
+//! `validate` and `tools/call` share it, so a repair `validate` reports is the
+//! repair the call gets, and the canonical arguments are what the schema, the
+//! semantic rules and the tool then see.
 
 use crate::json;
 use crate::validation::{codes, Finding};
@@ -64,7 +44,26 @@ pub struct Intake {
     pub errors: Vec<Finding>,
 }
 
-/// Reads `arguments` for `tool` against its inputSchema.
+/// Reads `arguments` for `tool` against its inputSchema: the canonical arguments, a note for
+/// every repair, and an error for every value with two readings.
+///
+/// What is read, per the property's schema type (the first in a type list is the canonical
+/// one):
+/// - names: the schema's own; NCBI's (`db`, `id`, `querykey`) and a few obvious ones
+///   (`query` for `term`; `tool` for `entrez_tool_info`'s `name`); any spelling that
+///   differs only in case, `_` or `-` (`WebEnv`, `maxRecords`);
+/// - `null`, and `""` for a scalar, mean absent;
+/// - integers from decimal strings and from whole floats (`5.0`, `1e2`); a fraction is
+///   refused, never rounded;
+/// - booleans from `"true"/"false"/"yes"/"no"/"y"/"n"/"1"/"0"` and `1`/`0`;
+/// - strings trimmed; enum values matched without regard to case; numbers given for a
+///   string taken as their decimal text;
+/// - lists from one string split at commas, semicolons or white space, or from a lone value;
+/// - an object given as a string holding JSON (validate's `arguments`).
+///
+/// Anything with two readings is an error with a clear message: a value no rule reads
+/// (`"retmax": "lots"`), a list that names nothing (`"ids": ""`), an alias whose canonical
+/// name is also given with another value.
 pub fn read(tool: &str, schema: &Value, arguments: Value) -> Intake {
     let mut intake = Intake::default();
     intake.arguments = match arguments {

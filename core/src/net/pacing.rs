@@ -5,31 +5,9 @@
 //! Every request first takes a [`Grant`] from a [`Pacer`], one authority per
 //! bucket across every concurrent call (natively the process, on Workers a
 //! Durable Object), and leaves no earlier than the grant's slot and no later
-//! than its deadline ([`take_slot`] waits, and takes a new slot when it woke
-//! too late).
-//!
-//! The policy is a leaky bucket ([`Bucket`]): slots are spaced evenly, so
-//! that `limit` consecutive gaps span [`SPAN_MS`]: 92% of the limit. Because
-//! a request leaves within [`SEND_TOLERANCE_MS`] of its slot, any `limit + 1`
-//! requests leave at least `SPAN_MS - SEND_TOLERANCE_MS` (1,037 ms) apart, so
-//! no second, however NCBI slides it, holds more than the limit; the 37 ms
-//! left over absorb the network's own jitter. Spaced slots, rather than bursts
-//! of `limit` at once, are what keeps a keyed caller under 10: a burst's
-//! sends spread over tens of milliseconds and the next burst's overtake them.
-//! The same spacing holds on Workers, whose grants travel back to an isolate
-//! before the request leaves: the slot is a time on the clock, not a wait, so
-//! travel only matters when it makes a request late, and a late one re-takes.
-//!
-//! Two kinds of send can still arrive later than they left, and then crowd the
-//! next one: a cold send, whose connection may be still to be made (it asks for
-//! [`COLD_SEND_ROOM_MS`] after its slot), and the first sends of a burst. When
-//! many calls arrive at once, the isolate or runtime that serves them is busy
-//! with their arrival for a few hundred milliseconds, and a request that woke
-//! on time may reach the network 100-330 ms late (measured under `wrangler
-//! dev` with 90 calls at once). So a bucket that wakes from idle widens the
-//! gaps of slots queued behind a slot not yet come by [`BURST_ROOM_MS`] for
-//! [`BURST_RAMP_MS`]; a caller alone, whose requests follow one another's
-//! answers, never queues behind a slot to come and never waits for that room.
+//! than its deadline ([`take_slot`]). The policy is a leaky bucket ([`Bucket`]);
+//! why its gaps and rooms have their values is told on [`SPAN_MS`],
+//! [`COLD_SEND_ROOM_MS`] and [`BURST_ROOM_MS`].
 
 use crate::error::{Error, ErrorKind};
 use crate::net::Transport;
@@ -43,6 +21,11 @@ pub const ANONYMOUS_RATE_LIMIT: u32 = 3;
 pub const KEYED_RATE_LIMIT: u32 = 10;
 
 /// What `limit` consecutive slot gaps add up to: 1,000 ms / 0.92.
+///
+/// Because a request leaves within [`SEND_TOLERANCE_MS`] of its slot, any `limit + 1`
+/// requests leave at least `SPAN_MS - SEND_TOLERANCE_MS` (1,037 ms) apart, so no second,
+/// however NCBI slides it, holds more than the limit; the 37 ms left over absorb the
+/// network's own jitter.
 pub const SPAN_MS: u64 = 1_087;
 /// The latest a request may leave after its slot; a request that would leave later takes a
 /// new slot instead.
@@ -53,7 +36,13 @@ pub const SEND_TOLERANCE_MS: u64 = 50;
 pub const COLD_SEND_ROOM_MS: u64 = 400;
 /// The room put before a queued slot while its bucket's burst is young (see
 /// [`BURST_RAMP_MS`]): a send that arrives this much later than its slot still leaves no
-/// second with one too many. Measured: up to 330 ms under `wrangler dev`.
+/// second with one too many.
+///
+/// When many calls arrive at once, the isolate or runtime that serves them is busy with
+/// their arrival for a few hundred milliseconds, and a request that woke on time may reach
+/// the network 100-330 ms late (measured under `wrangler dev` with 90 calls at once). A
+/// caller alone, whose requests follow one another's answers, never queues behind a slot to
+/// come and never waits for this room.
 pub const BURST_ROOM_MS: u64 = 300;
 /// How long after a bucket wakes from idle ([`BURST_IDLE_MS`]) a slot queued behind one not
 /// yet come gets [`BURST_ROOM_MS`] before it: while the calls of a burst are still arriving,
@@ -100,6 +89,13 @@ impl Grant {
 }
 
 /// The leaky bucket of one pacing bucket: the next free slot, and when its burst began.
+///
+/// Slots are spaced evenly, so that `limit` consecutive gaps span [`SPAN_MS`]. Spaced
+/// slots, rather than bursts of `limit` at once, are what keeps a keyed caller under 10: a
+/// burst's sends spread over tens of milliseconds and the next burst's overtake them. The
+/// same spacing holds on Workers, whose grants travel back to an isolate before the request
+/// leaves: the slot is a time on the clock, not a wait, so travel only matters when it
+/// makes a request late, and a late one re-takes.
 #[derive(Debug, Clone, Default)]
 pub struct Bucket {
     next_ms: u64,

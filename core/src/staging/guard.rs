@@ -2,26 +2,12 @@
 //!
 //! Guessing from keywords is both too strict (a column named `deleted` or
 //! `last_update`) and too loose (comments, `WITH ... DELETE`, `VACUUM INTO`).
-//! SQLite knows exactly what a statement does once it has compiled it, so
-//! the backends ask SQLite, in layers that each stop a different thing:
-//!
-//! 1. **Authorizer.** While the statement is prepared, SQLite reports every
-//!    action it needs; [`authorize`] allows only `SELECT`, reading columns,
-//!    calling functions not in [`DENIED_FUNCTIONS`], recursive CTEs, and the
-//!    introspection pragmas in [`INTROSPECTION_PRAGMAS`]. Writes, DDL,
-//!    `ATTACH`, transactions, pragma writes and `ANALYZE` are refused.
-//! 2. **`sqlite3_stmt_readonly`.** Some statements never consult the
-//!    authorizer (`VACUUM`, `VACUUM INTO`); they are not read-only, so they
-//!    are refused after preparation ([`check_statement`]).
-//! 3. **Result columns.** A statement that yields no columns (an empty
-//!    string, a comment) is refused: a query must return rows.
-//! 4. **One statement.** Anything but whitespace and comments after the
-//!    first statement is refused, never silently dropped or run.
-//!
-//! Natively the connection also runs with `SQLITE_LIMIT_ATTACHED` 0 and a
-//! bounded value length, and every query has a time limit ([`QueryPolicy`])
-//! enforced by a progress handler. The Worker backend implements the same
-//! policy with the Durable Object SQL API.
+//! SQLite knows exactly what a statement does once it has compiled it, so the
+//! backends ask SQLite, in layers that each stop a different thing: the text
+//! ([`check_text`]), the authorizer ([`authorize`]), the compiled statement
+//! ([`check_statement`]) and one statement only ([`multiple_statements`]); a
+//! time limit bounds the rest ([`QueryPolicy`]). The Worker backend implements
+//! the same policy with the Durable Object SQL API.
 
 use crate::error::{Error, ErrorKind};
 use crate::json;
@@ -59,7 +45,8 @@ pub const MAX_RESULT_BYTES: usize = 2 * 1024 * 1024;
 pub const COUNT_CAP: u64 = 1_000_000;
 /// Longest SQL text accepted.
 pub const MAX_SQL_BYTES: usize = 100_000;
-/// Longest string or blob a query may build (`SQLITE_LIMIT_LENGTH`).
+/// Longest string or blob a query may build (`SQLITE_LIMIT_LENGTH`). Natively the connection
+/// also runs with `SQLITE_LIMIT_ATTACHED` 0.
 pub const MAX_VALUE_BYTES: i32 = 16 * 1024 * 1024;
 
 /// One action SQLite asks the authorizer about while preparing a statement.
@@ -105,6 +92,11 @@ pub enum Verdict {
 }
 
 /// The read-only policy: what a query statement may ask SQLite to do.
+///
+/// Layer 1. While the statement is prepared, SQLite reports every action it needs; only
+/// `SELECT`, reading columns, calling functions not in [`DENIED_FUNCTIONS`], recursive CTEs,
+/// and the introspection pragmas in [`INTROSPECTION_PRAGMAS`] are allowed. Writes, DDL,
+/// `ATTACH`, transactions, pragma writes and `ANALYZE` are refused.
 pub fn authorize(access: &Access<'_>) -> Verdict {
     match access {
         // A pragma used as a table (`SELECT * FROM pragma_journal_mode`) is read at
@@ -158,6 +150,10 @@ pub struct Prepared {
 }
 
 /// Layers 2 and 3: a compiled statement must be read-only and return columns.
+///
+/// Some statements never consult the authorizer (`VACUUM`, `VACUUM INTO`); they are not
+/// read-only (`sqlite3_stmt_readonly`), so they are refused here. A statement that yields no
+/// columns (an empty string, a comment) is refused too: a query must return rows.
 pub fn check_statement(p: Prepared) -> Result<(), Error> {
     if !p.read_only {
         return Err(not_read_only(&[
@@ -228,7 +224,8 @@ pub fn check_text(sql: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// The error for SQL with more than one statement.
+/// The error for SQL with more than one statement (layer 4): anything but whitespace and
+/// comments after the first statement is refused, never silently dropped or run.
 pub fn multiple_statements() -> Error {
     Error::new(
         ErrorKind::InvalidArguments,
@@ -262,7 +259,7 @@ pub fn sql_error(message: &str) -> Error {
     .suggest("Call operation schema for the exact table and column names of this dataset, and its example queries.")
 }
 
-/// Limits that apply to one query.
+/// Limits that apply to one query. Natively the time limit is enforced by a progress handler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct QueryPolicy {
     /// Rows to return.

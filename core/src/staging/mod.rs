@@ -3,27 +3,11 @@
 //! An assistant that wants "the 40 most frequent MeSH terms among 8,000
 //! asthma papers since 2020" should not page through 8,000 records in its
 //! context. `entrez_data` fetches them once, in paced batches, into tables
-//! it can then query with SQL. This module is the pure part of that:
-//!
-//! - [`schema`] and [`layouts`]: the tables per source, as data;
-//! - [`rows`]: parsed records to rows;
-//! - [`guard`]: the read-only policy every query runs under;
-//! - [`collect`]: a query's rows gathered under that policy's limits;
-//! - [`limits`]: records, rows, bytes, datasets and lifetime per caller;
-//! - [`ledger`]: what each identity, each anonymous address and the deployment may hold;
-//! - [`store`]: the [`DatasetStore`] trait a backend implements, and [`task_store`] the
-//!   [`TaskStore`] one beside it;
-//! - [`scheduler`]: the [`Scheduler`] an edge gives to carry a staging on without its caller;
-//!
-//! Ownership: a dataset belongs to the authenticated identity that staged it,
-//! from any session or revision; without one, to the MCP session that staged it (the
-//! handshake revision over HTTP). Without a session it belongs to a hash of the
-//! caller's NCBI key; on stdio, one local user, to the fixed owner `local`.
-//! A stateless (2026-07-28) HTTP request with neither session nor key stages
-//! into the shared `handle` pool: such a dataset is reached by its 128-bit
-//! `data_access_id` alone, which only the caller that staged it was told, and
-//! no one can list the pool. Other owners' datasets are indistinguishable from
-//! ones that do not exist.
+//! it can then query with SQL. This module is the pure part of that: the
+//! tables ([`schema`], [`layouts`], [`rows`]), the read-only query policy
+//! ([`guard`], [`collect`]), limits and quotas ([`limits`], [`ledger`]), and the
+//! traits an edge implements ([`DatasetStore`], [`TaskStore`], [`Scheduler`]).
+//! Who owns a dataset is told on [`owner_of`].
 
 pub mod collect;
 pub mod guard;
@@ -183,6 +167,15 @@ impl Owner {
 
 /// The owner for a request: identity first, then session, then caller key, then the local
 /// user (stdio) or the handle pool (stateless HTTP).
+///
+/// A dataset belongs to the authenticated identity that staged it, from any session or
+/// revision; without one, to the MCP session that staged it (the handshake revision over
+/// HTTP). Without a session it belongs to a hash of the caller's NCBI key; on stdio, one
+/// local user, to the fixed owner `local`. A stateless (2026-07-28) HTTP request with
+/// neither session nor key stages into the shared `handle` pool: such a dataset is reached
+/// by its 128-bit `data_access_id` alone, which only the caller that staged it was told,
+/// and no one can list the pool. Other owners' datasets are indistinguishable from ones
+/// that do not exist.
 pub fn owner_of(request: &RequestContext) -> Owner {
     // An authenticated identity owns its datasets from any session, revision or connection.
     if let Some(p) = &request.principal {

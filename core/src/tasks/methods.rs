@@ -90,7 +90,9 @@ pub async fn answer_call(
         return Box::pin(apart(ctx, ask, tool, arguments)).await;
     }
     let kept = match calls::pubchem_listkey(&result) {
-        Some(listkey) => calls::wait_on_pubchem(ctx, tool, arguments, listkey).await.map(Some),
+        Some(listkey) => calls::wait_on_pubchem(ctx, tool, arguments, listkey)
+            .await
+            .map(Some),
         None => Box::pin(staging_or_kept(ctx, ask, &result)).await,
     };
     match kept {

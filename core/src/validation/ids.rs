@@ -6,12 +6,7 @@
 //! NCBI documents (PMIDs, PMCIDs, RefSeq and GenBank accessions with optional
 //! versions, UniProt accessions the protein database carries, PDB ids,
 //! assemblies, SRA, BioSample, BioProject and dbSNP ids) and names the right
-//! database when an id is clearly of another family.
-//!
-//! Recognition is deliberately generous inside sequence databases: GenBank
-//! keeps adding accession formats, so an unfamiliar shape there is a warning
-//! and NCBI decides. Only databases whose ids are plain numbers (pubmed, gene,
-//! taxonomy) or a prefix plus a number (pmc, snp) reject unknown shapes.
+//! database when an id is clearly of another family ([`check`]).
 
 use crate::validation::{codes, item_path, path, Report};
 use std::collections::HashMap;
@@ -260,6 +255,11 @@ fn looks_like_symbol(id: &str) -> bool {
 }
 
 /// Checks every id for `db` (canonical name); `limit` is the utility's largest list.
+///
+/// Recognition is deliberately generous inside sequence databases: GenBank keeps adding
+/// accession formats, so an unfamiliar shape there is a warning and NCBI decides. Only
+/// databases whose ids are plain numbers (pubmed, gene, taxonomy) or a prefix plus a number
+/// (pmc, snp) reject unknown shapes (`strict`).
 pub fn check(
     ids: &[(usize, String)],
     name: &str,

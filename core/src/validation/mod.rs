@@ -1,23 +1,13 @@
-//! Semantic validation: the rules a JSON Schema cannot express, in one place.
+//! Semantic validation: the rules a JSON Schema cannot express.
 //!
 //! A schema can say that `database` is a word and `ids` is a list; it cannot
 //! say that "pubmd" is not an Entrez database, that `NP_000537.3` belongs in
 //! protein and not in pubmed, or that PubMed will not page past 10,000. Those
-//! rules live here, as data taken from NCBI (the EInfo recordings under
-//! `data/ncbi/`, the EFetch format table) and small pure functions.
-//!
-//! The same [`check`] guards two doors: the `validate` tool runs it to report,
-//! and [`crate::framework::Registry::call`] runs it after the schema check to
-//! refuse. A call `validate` rejects is therefore never sent to NCBI, and a
-//! call it passes is not refused for a reason it did not name.
-//!
-//! Nothing here touches the network, a clock or a file: the NCBI data is
-//! embedded at build time, so the semantic level costs microseconds and
-//! compiles for wasm32 like the rest of the core.
-//!
-//! The rules read each tool's typed arguments (`crate::calls`), never the
-//! JSON, and [`check`] picks them by the arguments' type; a new tool adds its
-//! arguments type there and its own file here.
+//! rules are data taken from NCBI (the EInfo recordings under `data/ncbi/`, the
+//! EFetch format table) and small pure functions: the shared ones and the
+//! [`Report`] here, each tool's own in `tools::<tool>::validation`, run through
+//! [`ToolCall::check`](crate::framework::spec::ToolCall::check). Nothing here
+//! touches the network, a clock or a file, so it compiles for wasm32.
 
 pub mod databases;
 pub mod ids;
@@ -292,6 +282,12 @@ impl Finding {
 }
 
 /// What the semantic level found for one call.
+///
+/// The same rules guard two doors: the `validate` tool runs them to report, and
+/// [`crate::framework::Registry::call`] runs them after the schema check to refuse. A call
+/// `validate` rejects is therefore never sent to NCBI, and a call it passes is not refused
+/// for a reason it did not name. The NCBI data is embedded at build time, so this level
+/// costs microseconds.
 #[derive(Debug, Clone, Default)]
 pub struct Report {
     /// Problems that stop the call.

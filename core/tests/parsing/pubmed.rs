@@ -404,9 +404,9 @@ fn medline_date_elocation_doi_invalid_authors_and_unknown_elements() {
 fn book_articles_are_read_minimally() {
     let doc = br#"<PubmedArticleSet><PubmedBookArticle><BookDocument><PMID Version="1">20301295</PMID>
       <ArticleIdList><ArticleId IdType="bookaccession">NBK1116</ArticleId></ArticleIdList>
-      <LedgerState><Publisher><PublisherName>University of Washington</PublisherName></Publisher>
+      <Book><Publisher><PublisherName>University of Washington</PublisherName></Publisher>
         <BookTitle book="gene">GeneReviews</BookTitle><PubDate><Year>1993</Year></PubDate>
-        <AuthorList Type="editors"><Author><LastName>Adam</LastName></Author></AuthorList></LedgerState>
+        <AuthorList Type="editors"><Author><LastName>Adam</LastName></Author></AuthorList></Book>
       <ArticleTitle>Cystic Fibrosis</ArticleTitle>
       <AuthorList Type="authors"><Author><LastName>Ong</LastName><ForeName>Thida</ForeName></Author></AuthorList>
       <Abstract><AbstractText Label="CLINICAL CHARACTERISTICS">CF affects the lungs.</AbstractText>
@@ -414,7 +414,7 @@ fn book_articles_are_read_minimally() {
       </BookDocument><PubmedBookData><ArticleIdList><ArticleId IdType="pubmed">20301295</ArticleId></ArticleIdList></PubmedBookData>
       </PubmedBookArticle></PubmedArticleSet>"#;
     let a = one(doc);
-    assert_eq!(a.kind, RecordKind::LedgerState);
+    assert_eq!(a.kind, RecordKind::Book);
     assert_eq!(a.pmid, "20301295");
     assert_eq!(a.title, "Cystic Fibrosis");
     assert_eq!(a.year, Some(1993));

@@ -1,20 +1,12 @@
 //! ESummary replies, in all three shapes, as one list of document summaries.
 //!
-//! NCBI serves docsums three ways. Version 1 XML is a flat `<DocSum>` of
-//! `<Item Name=".." Type="..">` elements, typed (Integer, Date, String, List,
-//! Structure). Version 2.0 XML is a `<DocumentSummary uid="..">` whose
-//! children are named after each database's own fields. JSON is an object per
-//! uid. Their field names differ by database and format (`Title`, `title`,
-//! `PdbDescr`), so fields are kept as a JSON map, typed where the source says
-//! how: v1 Integer items become numbers and List items arrays or objects.
-//!
-//! Missing records are not failures of the whole call: NCBI answers the good
-//! uids and marks the bad ones, per uid in v2.0 and JSON, or with an `<ERROR>`
-//! in v1. Those go to [`EsummaryResult::errors`], beside the docs. A request
-//! NCBI rejected outright (no ids, over 500 uids in JSON) gives a result with
-//! no docs and one uid-less error.
-//!
-//! [`headline`] reads title, authors, source and year out of any of these, so
+//! NCBI serves docsums three ways: version 1 XML, a flat `<DocSum>` of typed
+//! `<Item Name=".." Type="..">` elements; version 2.0 XML, a `<DocumentSummary
+//! uid="..">` whose children are named after each database's own fields; and
+//! JSON, an object per uid. Their field names differ by database and format
+//! (`Title`, `title`, `PdbDescr`), so fields are kept as a JSON map ([`DocSummary`]).
+//! Missing records are not failures of the whole call ([`EsummaryResult::errors`]).
+//! [`headline()`] reads title, authors, source and year out of any of these, so
 //! a list of summaries from any database can be shown the same way.
 
 use crate::envelope::{each_child, root};
@@ -40,6 +32,10 @@ pub struct EsummaryResult {
     /// One summary per uid NCBI could answer, in reply order.
     pub docs: Vec<DocSummary>,
     /// Uids NCBI could not summarise, and request-level errors (uid None).
+    ///
+    /// NCBI answers the good uids and marks the bad ones, per uid in v2.0 and JSON, or with
+    /// an `<ERROR>` in v1. A request NCBI rejected outright (no ids, over 500 uids in JSON)
+    /// gives a result with no docs and one uid-less error.
     pub errors: Vec<SummaryError>,
 }
 
@@ -48,7 +44,8 @@ pub struct EsummaryResult {
 pub struct DocSummary {
     /// The record's UID.
     pub uid: String,
-    /// The database's summary fields under NCBI's names.
+    /// The database's summary fields under NCBI's names, typed where the source says how:
+    /// v1 Integer items become numbers and List items arrays or objects.
     pub fields: Map<String, Value>,
 }
 

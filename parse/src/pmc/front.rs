@@ -1,7 +1,7 @@
 //! JATS front matter: journal, ids, title, authors and affiliations, dates,
 //! licence, abstract and keywords.
 //!
-//! StoredTask apart from the body walk because its difficulty is different: facts
+//! Kept apart from the body walk because its difficulty is different: facts
 //! are spread out and cross-referenced (an author's `xref rid="aff2"` points
 //! to an `aff` that may come before or after it, in the contrib-group or in
 //! article-meta), and several elements compete for one field (a graphical

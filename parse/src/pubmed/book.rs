@@ -1,6 +1,6 @@
 //! `PubmedBookArticle` (NCBI Bookshelf chapters such as GeneReviews), read minimally.
 //!
-//! LedgerState records turn up in PubMed searches but have their own shape: the
+//! Book records turn up in PubMed searches but have their own shape: the
 //! title may be the chapter's or only the book's, and author lists can be
 //! the book's editors. An assistant needs to recognise and cite them, not
 //! every Bookshelf field, so this reads the PMID, title, abstract, authors,
@@ -17,7 +17,7 @@ use crate::xml::Xml;
 /// A `PubmedBookArticle`, read minimally.
 pub(super) fn book(x: &mut Xml<'_>) -> Result<PubmedArticle, ParseError> {
     let mut rec = PubmedArticle {
-        kind: RecordKind::LedgerState,
+        kind: RecordKind::Book,
         ..PubmedArticle::default()
     };
     let mut ids = Ids::default();
@@ -35,7 +35,7 @@ pub(super) fn book(x: &mut Xml<'_>) -> Result<PubmedArticle, ParseError> {
                     "Language" => rec.language.extend(opt_text(x)?),
                     "KeywordList" => keywords(x, &mut rec.keywords)?,
                     "PublicationType" => rec.publication_types.extend(opt_text(x)?),
-                    "LedgerState" => children(x, |x, s, name| {
+                    "Book" => children(x, |x, s, name| {
                         match name {
                             "BookTitle" => book_title = opt_text(x)?,
                             "PubDate" => (rec.year, rec.pub_date) = pub_date(x)?,

@@ -3,21 +3,8 @@
 //! PubMed titles and abstracts carry HTML (`<i>`, `<sup>`, `<sub>`, `<u>`) and
 //! MathML; JATS bodies carry much more (links, cross-references, formulas with
 //! several renderings). An assistant reading a record wants one line of plain
-//! text, so markup is dropped, runs of whitespace become one space, and a few
-//! constructs get special care:
-//!
-//! - inside MathML the indentation between tokens is not text: `<mi>V</mi>
-//!   <mo>.</mo> <mi>O</mi>` reads "V.O", while `<mtext> </mtext>` keeps its
-//!   space;
-//! - `<mmultiscripts>` puts its prescripts first, so the isotope reads "3He"
-//!   and not "He3";
-//! - of a JATS `<alternatives>` only the first textual rendering is kept, so
-//!   a formula given as MathML and as TeX is not said twice;
-//! - figures, tables and MathML annotations are left out of running text.
-//!
-//! The walk is a loop over events with an explicit stack, never recursion, so
-//! a hostile document nested a million levels deep cannot overflow the stack.
-//! Whitespace is collapsed while copying, so each field costs one allocation.
+//! text, so markup is dropped, runs of whitespace become one space ([`Flat`]),
+//! and a few constructs get special care ([`flatten_skipping`]).
 
 use super::read::local;
 use crate::error::ParseError;
@@ -26,7 +13,8 @@ use memchr::{memchr3, memchr3_iter, memchr_iter, memmem};
 use quick_xml::events::{BytesRef, Event};
 use std::sync::LazyLock;
 
-/// A string being built with whitespace collapsed on the fly.
+/// A string being built with whitespace collapsed on the fly: whitespace is collapsed while
+/// copying, so each field costs one allocation.
 #[derive(Default)]
 pub(crate) struct Flat {
     out: String,
@@ -256,6 +244,17 @@ pub(crate) fn flatten_into(x: &mut Xml<'_>, f: &mut Flat) -> Result<(), ParseErr
 }
 
 /// Like [`flatten_into`], also leaving out elements named in `skip` (e.g. an affiliation's label).
+///
+/// A few constructs get special care:
+/// - inside MathML the indentation between tokens is not text: `<mi>V</mi>
+///   <mo>.</mo> <mi>O</mi>` reads "V.O", while `<mtext> </mtext>` keeps its space;
+/// - `<mmultiscripts>` puts its prescripts first, so the isotope reads "3He" and not "He3";
+/// - of a JATS `<alternatives>` only the first textual rendering is kept, so a formula
+///   given as MathML and as TeX is not said twice;
+/// - figures, tables and MathML annotations are left out of running text ([`is_skipped`]).
+///
+/// The walk is a loop over events with an explicit stack, never recursion, so a hostile
+/// document nested a million levels deep cannot overflow the stack.
 pub(crate) fn flatten_skipping(
     x: &mut Xml<'_>,
     f: &mut Flat,

@@ -1,29 +1,13 @@
 //! external-replay: a local stand-in for PubChem PUG REST and PMC's article services.
 //!
-//! NCBI cannot be reached from where this project is tested. This server
-//! answers the requests `entrez_external` sends with replies in the formats
-//! the services document, built from hand-written fixtures under
-//! tests/fixtures/external/ (see PROVENANCE.md there: they are NOT
-//! recordings). It is strict where the client's correctness depends on it:
-//!
-//! - PUG REST paths are parsed segment by segment from the raw URL, so a
-//!   structure that should have been POSTed shows up garbled, not silently
-//!   accepted; POSTed identifiers are read from the form body;
-//! - PubChem's limit of 5 requests per second is enforced with 503, a
-//!   `PUGREST.ServerBusy` fault and a Black `X-Throttling-Control` header,
-//!   and every PubChem reply carries that header;
-//! - the PMC services insist on the documented parameters (`format=json`
-//!   for the ID Converter, `format` and `id` for the citation exporter) and
-//!   are limited to 3 requests per second (429 beyond).
-//!
-//! Control endpoints for tests: `GET /__replay/stats`, `POST /__replay/reset`,
-//! `POST /__replay/fail` (queue refusals), `POST /__replay/throttle` (force a
-//! throttling level), `POST /__replay/legacy_smiles` (answer like a PubChem
-//! from before the 2025 SMILES renaming), `POST /__replay/async` (how many
-//! polls an asynchronous search stays "Waiting").
-//!
-//! Usage: `external-replay --listen 127.0.0.1:0 [--pubchem-limit 5] [--pmc-limit 3] [--log-requests]`
-//! prints `listening on http://127.0.0.1:PORT` on stdout once bound.
+//! NCBI cannot be reached from where this project is tested. This server answers
+//! the requests `entrez_external` sends in the formats the services document,
+//! from hand-written fixtures under tests/fixtures/external/ (see PROVENANCE.md
+//! there: they are NOT recordings). It is strict where the client's correctness
+//! depends on it: PUG REST paths are split as PubChem splits them ([`pubchem`]);
+//! the PMC services insist on their documented parameters (`format=json` for the
+//! ID Converter, `format` and `id` for the citation exporter); each service's
+//! rate limit is enforced ([`main`]). Control endpoints for tests are in [`server`].
 
 pub mod bioc;
 pub mod data;
@@ -33,10 +17,15 @@ pub mod pubchem;
 pub mod pug_formats;
 pub mod server;
 
-/// The command line.
+/// The command line. Once bound, the server prints `listening on http://127.0.0.1:PORT` on
+/// stdout.
 pub const USAGE: &str = "usage: external-replay --listen 127.0.0.1:PORT [--pubchem-limit N] [--pmc-limit N] [--log-requests]";
 
 /// The binary's entry point: the command line, then the server until it fails.
+///
+/// The default limits are the services' own. PubChem's 5 requests per second is enforced
+/// with 503, a `PUGREST.ServerBusy` fault and a Black `X-Throttling-Control` header, and
+/// every PubChem reply carries that header; the PMC services allow 3 (429 beyond).
 pub fn main() -> std::process::ExitCode {
     let defaults = server::Options {
         listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),

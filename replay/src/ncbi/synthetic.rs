@@ -1,40 +1,33 @@
 //! Everything the replay answers WITHOUT a recording behind it.
 //!
-//! StoredTask apart from the routing so that what is real and what is made up can
-//! be told at a glance; tests/fixtures/ncbi/synthetic/README.md lists the same
-//! things for readers of the fixtures.
-//!
-//! - PMIDs 90000001..=90099999: real recorded articles cloned round-robin with
-//!   only their own PMID rewritten, so staging and load tests can fetch
-//!   thousands of distinct records from a handful of recordings. Real PubMed
-//!   has ids in this range, but none of this repository's recordings do.
-//! - esearch `term=replay-synthetic[all]`: Count 20000, ids 90000001..=90020000.
-//! - ecitmatch: no recording exists; NCBI's documented pipe format, with the
-//!   documented example resolved and `NOT_FOUND` for everything else.
-//! - `<ERROR>` envelopes for cases no recording covers (an invalid db outside
-//!   epost, an unknown WebEnv, efetch without ids), in the utility's own root
-//!   element and with the recorded prolog of that utility.
-//! - The JSON error bodies quoted in PROVENANCE.md from NCBI's documentation.
+//! Kept apart from the routing so that what is real and what is made up can be
+//! told at a glance; tests/fixtures/ncbi/synthetic/README.md lists the same
+//! things for readers of the fixtures: synthetic PMIDs ([`Templates`]) and the
+//! search that returns them ([`SEARCH_TERM`]), ecitmatch ([`ecitmatch`]),
+//! `<ERROR>` envelopes no recording covers ([`error_xml`]), and the JSON error
+//! bodies NCBI documents ([`ESEARCH_JSON_EMPTY`], [`ESUMMARY_JSON_TOO_MANY`]).
 
 use crate::ncbi::fixtures::{find, own_pmid_span, Corpus, Fixture};
 
-/// First synthetic PMID.
+/// First synthetic PMID. Real PubMed has ids in this range, but none of this repository's
+/// recordings do.
 pub const FIRST_ID: u64 = 90_000_001;
 /// Last synthetic PMID.
 pub const LAST_ID: u64 = 90_099_999;
 /// The esearch term that returns synthetic ids (compared case-insensitively).
 pub const SEARCH_TERM: &str = "replay-synthetic[all]";
-/// Count reported for the synthetic search.
+/// Count reported for the synthetic search: ids [`FIRST_ID`]`..=90020000`.
 pub const SEARCH_COUNT: u64 = 20_000;
 /// WebEnv handed out by the synthetic search with usehistory=y.
 pub const WEBENV: &str = "MCID_replay_synthetic_0000000001";
 /// NCBI's documented ceiling on retmax.
 pub const MAX_RETMAX: u64 = 10_000;
 
-/// NCBI's documented esearch JSON error for a search with nothing to search.
+/// NCBI's documented esearch JSON error for a search with nothing to search (quoted in
+/// PROVENANCE.md).
 pub const ESEARCH_JSON_EMPTY: &str =
     r#"{"esearchresult":{"ERROR":"Empty term and query_key - nothing todo"}}"#;
-/// NCBI's documented esummary JSON error over 500 ids.
+/// NCBI's documented esummary JSON error over 500 ids (quoted in PROVENANCE.md).
 pub const ESUMMARY_JSON_TOO_MANY: &str = r#"{"header":{"type":"esummary","version":"0.3"},"error":"Too many UIDs in request. Maximum number of UIDs is 500 for JSON format output."}"#;
 
 /// Whether `id` is in the synthetic PMID range.
@@ -42,7 +35,9 @@ pub fn is_synthetic(id: u64) -> bool {
     (FIRST_ID..=LAST_ID).contains(&id)
 }
 
-/// Real articles with holes where their own PMID goes.
+/// Real articles with holes where their own PMID goes: recorded articles cloned round-robin
+/// with only their own PMID rewritten, so staging and load tests can fetch thousands of
+/// distinct records from a handful of recordings.
 pub struct Templates {
     items: Vec<Vec<&'static [u8]>>,
 }
@@ -168,7 +163,9 @@ pub fn esearch_json(retstart: u64, retmax: u64, history: bool) -> Vec<u8> {
     body.to_string().into_bytes()
 }
 
-/// ecitmatch's pipe format: each citation line echoed with its PMID appended.
+/// ecitmatch's pipe format: each citation line echoed with its PMID appended. No recording
+/// exists; this is NCBI's documented format, with the documented example resolved and
+/// `NOT_FOUND` for everything else.
 pub fn ecitmatch(bdata: &str) -> Vec<u8> {
     let mut out = String::new();
     for line in bdata.split(['\r', '\n']) {
@@ -202,7 +199,9 @@ pub fn prolog_of(fixture: Fixture, root: &str) -> &'static [u8] {
     &bytes[..at]
 }
 
-/// An NCBI-style `<ERROR>` answer in `root`, after `prolog`.
+/// An NCBI-style `<ERROR>` answer in `root`, after `prolog`: for cases no recording covers
+/// (an invalid db outside epost, an unknown WebEnv, efetch without ids), in the utility's own
+/// root element and with the recorded prolog of that utility.
 pub fn error_xml(prolog: &[u8], root: &str, message: &str) -> Vec<u8> {
     let mut out = prolog.to_vec();
     out.extend_from_slice(

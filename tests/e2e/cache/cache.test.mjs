@@ -211,7 +211,7 @@ describe(`cache [${EDGE}]`, { skip: (!URL_UNDER_TEST || !REPLAY) && 'E2E_URL or 
     assert.ok(c.hits >= 5 && c.misses >= 5 && c.shared >= 4, JSON.stringify(c));
     assert.ok(c.hit_rate > 0 && c.hit_rate < 1);
     if (!STATE) return;
-    // StoredTask last, so the byte bound has not dropped it yet.
+    // Kept last, so the byte bound has not dropped it yet.
     await ok('entrez_query', { operation: 'fetch', database: 'pubmed', ids: ['12091962'], retmode: 'xml' });
     const files = filesUnder(STATE);
     // The scan reaches where the answers are: a title from a cached PubMed record.

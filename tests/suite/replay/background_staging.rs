@@ -236,7 +236,7 @@ fn one_call_stages_two_thousand_records_on_the_free_plan_budget() {
     // NCBI was asked for each of the 2,000 positions of the search's history once: no batch
     // twice (the primary key would hide a batch stored twice, not one fetched twice).
     assert_each_fetched_once(&stats, (0..2000).map(|p| format!("@{p}")));
-    eprintln!("in_background staging: 1 call and {steps} steps for 2,000 records; replay {stats}");
+    eprintln!("background staging: 1 call and {steps} steps for 2,000 records; replay {stats}");
 }
 
 #[test]
@@ -269,7 +269,7 @@ fn two_steps_at_once_stage_nothing_twice() {
 #[test]
 fn a_staging_a_stopped_process_carried_on_resumes_from_its_cursor() {
     let replay = Replay::start();
-    let dir = std::env::temp_dir().join(format!("entrez-in_background-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("entrez-background-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let id = {
         let asked = Asked::default();

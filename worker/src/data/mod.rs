@@ -1,21 +1,13 @@
 //! The Worker's dataset store: Durable Object SQLite, one object per dataset.
 //!
 //! [`DurableStore`] implements the core's `DatasetStore` by sending
-//! `staging::wire` commands to two Durable Object classes:
-//!
-//! - [`EntrezDataset`](crate::objects::dataset_object::EntrezDataset), one per dataset,
-//!   addressed by the dataset id, holding its tables and status and
-//!   deleting itself with an alarm when the dataset expires;
-//! - [`EntrezCatalog`](crate::objects::catalog_object::EntrezCatalog), one per owner,
-//!   holding the ids that owner may list and enforcing the dataset quota;
-//! - [`EntrezLedger`](crate::objects::ledger_object::EntrezLedger), one for the deployment,
-//!   holding what every identity, anonymous address and the whole deployment
-//!   may still stage ([`DurableLedger`] is its client).
-//!
-//! Expiry needs no sweep here: each dataset's alarm removes it (or, when the
-//! dataset was written since, arms itself again for the new expiry), an expired
-//! dataset asked for before its alarm fires removes itself, and catalogs, told
-//! of each write's renewed expiry, forget entries past it.
+//! `entrez_mcp_wire` commands to three Durable Object classes: one per dataset,
+//! one per owner and one for the deployment (see [`DATASET_BINDING`],
+//! [`CATALOG_BINDING`] and [`LEDGER_BINDING`]). Expiry needs no sweep here: each
+//! dataset's alarm removes it (or, when the dataset was written since, arms
+//! itself again for the new expiry), an expired dataset asked for before its
+//! alarm fires removes itself, and catalogs, told of each write's renewed
+//! expiry, forget entries past it.
 
 use entrez_mcp_core::error::{Error, ErrorKind, Result};
 use entrez_mcp_core::platform::BoxFuture;
@@ -32,12 +24,20 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use worker::{Date, Env, Method, ObjectNamespace, Request, RequestInit};
 
-/// Binding of the per-dataset Durable Object class.
+/// Binding of the per-dataset Durable Object class,
+/// [`EntrezDataset`](crate::objects::dataset_object::EntrezDataset): addressed by the
+/// dataset id, holding its tables and status, and deleting itself with an alarm when the
+/// dataset expires.
 pub const DATASET_BINDING: &str = "ENTREZ_DATASET";
-/// Binding of the per-owner catalog Durable Object class.
+/// Binding of the per-owner catalog Durable Object class,
+/// [`EntrezCatalog`](crate::objects::catalog_object::EntrezCatalog): holding the ids that
+/// owner may list and enforcing the dataset quota.
 pub const CATALOG_BINDING: &str = "ENTREZ_CATALOG";
 
-/// Binding of the deployment's ledger Durable Object class.
+/// Binding of the deployment's ledger Durable Object class,
+/// [`EntrezLedger`](crate::objects::ledger_object::EntrezLedger): holding what every
+/// identity, anonymous address and the whole deployment may still stage ([`DurableLedger`]
+/// is its client).
 pub const LEDGER_BINDING: &str = "ENTREZ_LEDGER";
 
 /// The Worker's scheduler: a dataset's next staging step is an alarm of its own Durable Object,

@@ -2,20 +2,12 @@
 //!
 //! Every upstream request passes through [`ResponseCache::through`] on its way
 //! to the send loop. [`policy`] decides from the request as sent whether its
-//! answer may be kept and for how long (the history server, PubChem's jobs and
-//! anything the table does not name are never kept). A kept answer is served
-//! without a request; identical requests in flight at once wait for one
-//! ([`inflight`]). Only a final 200 that the send loop accepted is kept,
-//! whole, after the size ceilings of [`crate::net::BoundedBody`]; errors of every
-//! kind (in a 200 too), cut-off bodies and answers marked `no-store` or
-//! `private` never are ([`keep`]). The key is a digest of the method, the URL
-//! and the form body with `api_key`, `tool` and `email` taken out: an answer
-//! does not depend on who asks, and no key is ever part of what is stored.
-//!
-//! Where answers live is each edge's: [`ResponseStore`] natively is a SQLite
-//! file under `ENTREZ_DATA_DIR`, on Workers the Cache API, in tests
-//! [`memory::MemoryStore`]. Each tool call keeps a [`CallLog`] of what it was
-//! served from here, which its result shows.
+//! answer may be kept and for how long, and [`keep`] whether a reply may be; a
+//! kept answer is served without a request, and identical requests in flight
+//! at once wait for one ([`inflight`]). Where answers live is each edge's
+//! [`ResponseStore`]: natively a SQLite file under `ENTREZ_DATA_DIR`, on Workers
+//! the Cache API, in tests [`memory::MemoryStore`]. Each tool call keeps a
+//! [`CallLog`] of what it was served from here, which its result shows.
 
 pub mod inflight;
 pub mod keep;
@@ -121,6 +113,10 @@ impl CacheSettings {
 }
 
 /// The key an answer is kept under: the request minus who asks, digested.
+///
+/// The digest covers the method, the URL and the form body, with `api_key`, `tool` and
+/// `email` taken out: an answer does not depend on who asks, and no key is ever part of
+/// what is stored.
 pub fn key_of(call: &HttpCall) -> String {
     let (base, query) = call.url.split_once('?').unwrap_or((&call.url, ""));
     let mut digest = Sha256::new();
@@ -273,6 +269,11 @@ impl ResponseCache {
     /// send), keeping what may be kept. Requests in flight are shared within a bucket only:
     /// an error may belong to a key (a 429 on its budget, a key NCBI refused), and callers
     /// of one bucket spend one key.
+    ///
+    /// Only a final 200 that the send loop accepted is kept, whole, after the size ceilings
+    /// of [`crate::net::BoundedBody`]; errors of every kind (in a 200 too), cut-off bodies and
+    /// answers marked `no-store` or `private` never are. The history server, PubChem's jobs
+    /// and anything the policy table does not name are never kept.
     pub async fn through(
         &self,
         (call, bucket): (&HttpCall, &str),

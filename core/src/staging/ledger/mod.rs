@@ -2,23 +2,12 @@
 //!
 //! Per-owner limits bound one owner, but an owner is cheap to make (an MCP session, a
 //! stateless request), so on a public deployment they alone bound nothing. The ledger
-//! charges each new dataset to an *account* — an authenticated identity, or for an
-//! anonymous caller the network address it came from — and to the deployment as a whole,
-//! and refuses a staging that would take either past its ceiling:
-//!
-//! - datasets held and bytes stored, per account and in total;
-//! - stagings started per hour, per account (a sliding window);
-//! - stagings running at once, per account and in total ([`LedgerState::may_run`], in `running.rs`).
-//!
-//! The results of calls served as MCP tasks are kept for their callers too; they are
-//! charged to the same account and the deployment, in bytes and in number, though they are
-//! not datasets ([`LedgerState::charge_task`], in `kept.rs`).
-//!
-//! Every refusal names the limit and when it frees up. The [`LedgerState`] is plain data with
-//! the rules; natively one lives in the process ([`MemoryLedger`], seeded at start-up
-//! from the datasets on disk), on Workers in one Durable Object, so every isolate sees
-//! the same book. Entries past their expiry count for nothing, so a dataset's alarm needs
-//! to tell the ledger nothing.
+//! charges each new dataset to an [`Account`] and to the deployment as a whole, and
+//! refuses a staging that would take either past its ceiling ([`LedgerState::admit`]);
+//! every refusal names the limit and when it frees up. The [`LedgerState`] is plain data
+//! with the rules; natively one lives in the process ([`MemoryLedger`]), on Workers in one
+//! Durable Object, so every isolate sees the same book. Task results are charged too
+//! ([`LedgerState::charge_task`]), and stagings running at once are counted (`running.rs`).
 
 use crate::error::{Error, ErrorKind};
 use crate::platform::{BoxFuture, MaybeSendSync};
@@ -37,7 +26,8 @@ pub use tasks::{task_key, TASKS_PER_ACCOUNT, TASKS_TOTAL};
 /// An hour, the window stagings are counted in.
 pub const WINDOW_MS: u64 = 60 * 60 * 1000;
 
-/// Who is charged.
+/// Who is charged: an authenticated identity, or for an anonymous caller the network
+/// address it came from.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Account {
     /// An authenticated identity (its principal key).
@@ -133,7 +123,8 @@ fn refusal(message: String, frees: Option<u64>, limit: &str) -> Error {
 }
 
 impl LedgerState {
-    /// Forgets what has expired or left the window.
+    /// Forgets what has expired or left the window. Entries past their expiry count for
+    /// nothing, so a dataset's alarm needs to tell the ledger nothing.
     pub fn prune(&mut self, now_ms: u64) {
         self.datasets.retain(|_, e| e.expires_ms > now_ms);
         for times in self.stagings.values_mut() {
@@ -151,6 +142,10 @@ impl LedgerState {
     /// Admits a new dataset for `account` and says what it has left then, or refuses it
     /// naming the full limit. A dataset already on the books is a caller's continuation: it
     /// is admitted to run again, charged to the account that staged it.
+    ///
+    /// The ceilings: datasets held and bytes stored, per account and in total; stagings
+    /// started per hour, per account (a sliding window of [`WINDOW_MS`]); stagings running at
+    /// once, per account and in total (see `running.rs`).
     pub fn admit(
         &mut self,
         id: &str,
@@ -353,7 +348,9 @@ pub trait Ledger: MaybeSendSync {
         running_until_ms: u64,
     ) -> BoxFuture<'a, Result<(), Error>>;
     /// Charges kept task result `id` to `account`: `charge` is its bytes, when it expires and
-    /// until when it counts as running, Unix ms (see [`LedgerState::charge_task`]).
+    /// until when it counts as running, Unix ms (see [`LedgerState::charge_task`]). The
+    /// results of calls served as MCP tasks are charged to the same account and the
+    /// deployment, in bytes and in number, though they are not datasets.
     fn charge_task<'a>(
         &'a self,
         id: &'a str,

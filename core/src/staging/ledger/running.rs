@@ -2,27 +2,23 @@
 //!
 //! A staging that runs holds a share of NCBI's small budget (every staging goes through the
 //! same pacer) and, on Workers, a Durable Object stepping through alarms; so does a call run
-//! apart from its request as a task (`tools::held`), counted here from its kept entry. Checked from a
-//! caller's own list of datasets, a ceiling would be neither atomic (two calls at once both
-//! see room) nor deployment-wide (owners are cheap to make), so the count lives in the
-//! ledger, which admits one staging at a time:
-//!
-//! - [`Quotas::running`] (`ENTREZ_DATA_MAX_RUNNING`) per account, the machine's own user
-//!   (stdio, local HTTP) included;
-//! - [`Quotas::total_running`] (`ENTREZ_DATA_TOTAL_MAX_RUNNING`) in the deployment.
-//!
-//! A staging counts from its admission (or a caller's continuation of a partial dataset,
-//! which is admitted again) until the write that records how it ended. Each batch renews the
-//! mark, and a pause after a passing fault holds it until the next try is due; a mark left
-//! unrenewed for [`RUNNING_MARK_MS`] lapses by itself, so a staging whose process died
-//! between two writes does not hold its slot for good. The server's own steps of a staging
-//! it continues are never refused: that staging was admitted once already.
+//! apart from its request as a task (`tasks::calls`), counted here from its kept entry.
+//! Checked from a caller's own list of datasets, a ceiling would be neither atomic (two
+//! calls at once both see room) nor deployment-wide (owners are cheap to make), so the
+//! count lives in the ledger, which admits one staging at a time ([`LedgerState::may_run`]).
+//! How long a staging counts as running is told on [`RUNNING_MARK_MS`].
 
 use crate::error::{Error, ErrorKind};
 use crate::staging::ledger::{Account, LedgerState, Quotas};
 
 /// How long one write keeps its staging counted as running (a batch takes seconds; the
 /// longest pause between two tries after a fault is 8 minutes, and counts from its end).
+///
+/// A staging counts from its admission (or a caller's continuation of a partial dataset,
+/// which is admitted again) until the write that records how it ended. Each batch renews the
+/// mark, and a pause after a passing fault holds it until the next try is due; a mark left
+/// unrenewed this long lapses by itself, so a staging whose process died between two writes
+/// does not hold its slot for good.
 pub const RUNNING_MARK_MS: u64 = 10 * 60 * 1000;
 
 /// The mark a write leaves: running until `from_ms` plus [`RUNNING_MARK_MS`], or, for a
@@ -33,7 +29,11 @@ pub fn running_until(from_ms: Option<u64>) -> u64 {
 
 impl LedgerState {
     /// Refuses to run staging `id` (not counted itself) when `account` or the deployment
-    /// already has its most stagings running.
+    /// already has its most stagings running: [`Quotas::running`] (`ENTREZ_DATA_MAX_RUNNING`)
+    /// per account, the machine's own user (stdio, local HTTP) included, and
+    /// [`Quotas::total_running`] (`ENTREZ_DATA_TOTAL_MAX_RUNNING`) in the deployment. The
+    /// server's own steps of a staging it continues are never refused: that staging was
+    /// admitted once already.
     pub(super) fn may_run(
         &self,
         id: &str,

@@ -1,26 +1,23 @@
-//! StoredTask task results on the books.
+//! Kept task results on the books.
 //!
 //! A call served as an MCP task keeps its result (or, while PubChem works, the
-//! call itself) for its caller to read, for an hour (`tools::held`). A caller
+//! call itself) for its caller to read, for an hour (`tasks::calls`). A caller
 //! keeps at most `TASKS_PER_OWNER` of them, but an owner is cheap to make (an
 //! MCP session), so that alone would let a stranger store without end. Each
 //! result kept for a call is therefore charged, until it expires, to its
-//! caller's account and to the deployment: in bytes, against the same byte
-//! ceilings as datasets (`ENTREZ_ANONYMOUS_MAX_BYTES`,
-//! `ENTREZ_DATA_MAX_OWNER_BYTES`, `ENTREZ_DATA_TOTAL_MAX_BYTES`), and in
-//! number, [`TASKS_PER_ACCOUNT`] per account (two owners' worth) and
-//! [`TASKS_TOTAL`] in all, which also bounds the books themselves: on Workers
-//! they are one Durable Object's value, written whole on every change.
-//! A kept result is not a dataset and counts against no dataset count. The
-//! final result of a staging task is not charged: its dataset already is.
+//! caller's account and to the deployment ([`LedgerState::charge_task`]). A kept
+//! result is not a dataset and counts against no dataset count. The final
+//! result of a staging task is not charged: its dataset already is.
 
 use crate::error::Error;
 use crate::staging::ledger::{capital, refusal, Account, Entry, LedgerState, Quotas};
 
-/// Results kept for one account's calls at once (its sessions together), each for an hour.
+/// Results kept for one account's calls at once (its sessions together), each for an hour:
+/// two owners' worth of `TASKS_PER_OWNER`.
 pub const TASKS_PER_ACCOUNT: usize = 400;
 
-/// Results kept for the deployment's calls at once.
+/// Results kept for the deployment's calls at once. This also bounds the books themselves:
+/// on Workers they are one Durable Object's value, written whole on every change.
 pub const TASKS_TOTAL: usize = 2_000;
 
 /// The books' key for a kept result: apart from a staging's dataset, which shares its id.
@@ -35,6 +32,10 @@ impl LedgerState {
     /// (a pending call looked at, ended or cancelled) is charged what it takes now, to the
     /// account first charged, and never refused: refusing would strand a task that was
     /// admitted.
+    ///
+    /// Bytes count against the same byte ceilings as datasets (`ENTREZ_ANONYMOUS_MAX_BYTES`,
+    /// `ENTREZ_DATA_MAX_OWNER_BYTES`, `ENTREZ_DATA_TOTAL_MAX_BYTES`); the number of results
+    /// against [`TASKS_PER_ACCOUNT`] and [`TASKS_TOTAL`].
     pub fn charge_task(
         &mut self,
         id: &str,
@@ -162,11 +163,11 @@ mod tests {
         assert_eq!(e.code, "quota_exceeded");
         assert!(e.message.contains("cannot be kept"), "{}", e.message);
         assert_eq!(limit(&e), "account_bytes");
-        // StoredTask again (a pending call's look), a result replaces its own charge, and is never
+        // Kept again (a pending call's look), a result replaces its own charge, and is never
         // refused: its task was admitted.
         book.charge_task("t1", &a, (600, 10_000, 0), &q, 0).unwrap();
         book.charge_task("t1", &a, (450, 10_000, 0), &q, 0).unwrap();
-        // StoredTask again by the server for nobody's request (a call run in the background ending), it stays
+        // Kept again by the server for nobody's request (a call run in the background ending), it stays
         // charged to the account that asked for it.
         book.charge_task("t1", &Account::Local, (450, 10_000, 0), &q, 0)
             .unwrap();

@@ -47,7 +47,7 @@ pub fn pubmed(articles: Vec<PubmedArticle>) -> RowBatch {
         let pmid = SqlValue::id(&a.pmid);
         let kind = match a.kind {
             RecordKind::Article => "article",
-            RecordKind::LedgerState => "book",
+            RecordKind::Book => "book",
         };
         b.table(ARTICLE).push([
             pmid.clone(),

@@ -4,17 +4,10 @@
 //! 30 s by default on Paid) and make only so many subrequests (50 and 10,000).
 //! Waiting on NCBI costs no CPU; parsing a reply, turning it into rows and
 //! encoding them for the dataset's Durable Object does, in proportion to the
-//! reply's bytes. A Worker cannot read its own CPU clock (its clock stands
-//! still while code runs), so the call meters itself by a model instead: a
-//! fixed cost per call and per batch, and a cost per byte of reply, measured
-//! in wasm by `scripts/bench-worker-cpu.sh` (README, "CPU per request"). The
-//! first batch is sized from a typical record; each later one from the bytes
-//! per record seen so far, so long records make smaller batches.
-//!
+//! reply's bytes. A Worker cannot read its own CPU clock (its clock stands still
+//! while code runs), so the call meters itself by a model instead ([`Meter`]).
 //! What does not fit stays on the source's cursor: the dataset is `partial`,
-//! and the next call with its `data_access_id` continues from there. With the
-//! default budget nothing up to 10,000 records comes near it, and every call
-//! stages its source whole, as it always did.
+//! and the next call with its `data_access_id` continues from there.
 
 use crate::staging::Limits;
 use crate::tools::entrez_data::plan::Fetch;
@@ -60,6 +53,11 @@ pub fn cost_of(fetch: Fetch) -> Cost {
 }
 
 /// One call's meter: what it has spent by the model, and what the next batch may be.
+///
+/// The model is a fixed cost per call and per batch ([`PER_CALL_US`], [`PER_BATCH_US`]), and
+/// a cost per byte of reply ([`cost_of`]), measured in wasm by `scripts/bench-worker-cpu.sh`
+/// (README, "CPU per request"). With the default budget nothing up to 10,000 records comes
+/// near it, and every call stages its source whole, as it always did.
 #[derive(Debug, Clone)]
 pub struct Meter {
     budget_us: u64,
@@ -91,7 +89,9 @@ impl Meter {
 
     /// Records in the next batch: at most `largest` and `remaining`, as many as the budget
     /// left pays for; 0 when it pays for none. The first batch of a call has at least one
-    /// record, so every call moves its dataset forward.
+    /// record, so every call moves its dataset forward. The first batch is sized from a
+    /// typical record; each later one from the bytes per record seen so far, so long records
+    /// make smaller batches.
     pub fn next_batch(&self, largest: u64, remaining: u64) -> u64 {
         if remaining == 0 || self.batches_left == 0 {
             return 0;

@@ -3,17 +3,11 @@
 //! The E-utilities cover Entrez; chemists and literature work also need
 //! PubChem's structure services and three PMC services that live outside
 //! them. One tool takes a `service` and an `operation` (the inputSchema ties
-//! them together) so an assistant sees a single, uniform entry point:
-//!
-//! - [`plan`] builds every request as data (exact URLs and bodies, tested);
-//! - [`client`] paces each service in its own bucket of the server's shared
-//!   pacer, retries transient refusals, and through [`throttle`] turns
-//!   PubChem's `X-Throttling-Control` warnings into slower pacing for everyone;
-//! - [`pubchem`] and [`pmc`] run the operations and read the replies with
-//!   [`pug`] and [`cite`]; [`render`] writes the text blocks.
-//!
-//! Like every tool here it is pure core: it names no runtime and compiles for
-//! wasm32, reaching the network only through [`crate::net::Transport`].
+//! them together) so an assistant sees a single, uniform entry point. [`plan`]
+//! builds every request as data; [`client`] paces, sends and retries, slower
+//! when PubChem asks ([`pubchem::throttle`]); [`pubchem`] and [`pmc`] run the
+//! operations; [`render`] writes the text blocks. Like every tool here it is
+//! pure core, reaching the network only through [`crate::net::Transport`].
 
 pub mod args;
 pub mod call;

@@ -4,14 +4,10 @@
 //! what it cannot say is that "aspirin" is no CID, that a 27-letter InChIKey
 //! sent as a name finds nothing, or that `CC(C` is no structure at all. PubChem
 //! answers those with a 400 or 404 that reads like "no such compound", after
-//! spending a request of a 5-per-second budget. This file reads the call
-//! (service, operation, parameters the operation ignores, the similarity
-//! threshold, defaults) and hands identifiers on: PubChem's to
-//! [`crate::tools::entrez_external::pubchem::ids`], which checks each against its namespace and names
-//! the namespace that fits, PMC's to [`crate::tools::entrez_external::pmc::ids`].
-//!
-//! Defaults and limits come from `calls::external::plan`, the request
-//! builder, so a call that passes here is one it will build.
+//! spending a request of a 5-per-second budget. [`check`] reads the call and
+//! hands identifiers on. Defaults and limits come from the request builder,
+//! [`crate::tools::entrez_external::pubchem::plan`], so a call that passes here
+//! is one it will build.
 
 use crate::tools::entrez_external::args::ExternalArgs;
 use crate::tools::entrez_external::call::Data;
@@ -58,6 +54,11 @@ const SEARCH_ONLY: &[&str] = &[
 ];
 
 /// The semantic check of one `entrez_external` call.
+///
+/// It reads the call (service, operation, parameters the operation ignores, the similarity
+/// threshold, defaults) and hands identifiers on: PubChem's to
+/// [`crate::tools::entrez_external::pubchem::ids`], which checks each against its namespace
+/// and names the namespace that fits, PMC's to [`crate::tools::entrez_external::pmc::ids`].
 pub fn check(_ctx: &Context<'_>, args: &ExternalArgs, report: &mut Report) {
     let op = args.op();
     let Some((owner, _)) = SERVICES.iter().find(|(_, ops)| ops.contains(&op)) else {

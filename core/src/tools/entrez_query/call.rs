@@ -2,16 +2,12 @@
 //!
 //! The intake ([`crate::framework::intake`]) has already turned what the caller
 //! sent into the schema's canonical arguments, read into [`QueryArgs`];
-//! [`QueryCall::of`] turns those into the call that runs. Every default lives here and only here:
-//! the database (pubmed), paging (retstart 0, retmax 20), the fetch cap
-//! (500 records per call), the format a database is fetched in, elink's
-//! target database, the databases `global_query` counts in. The plan builds
-//! requests from this value, the operations run it, and `validate` shows it,
-//! serialized, as `normalized_arguments`: what `validate` shows is what is
-//! sent, because it is the same value.
-//!
-//! Parameters an operation does not use are not part of its variant, so they
-//! cannot reach NCBI; the semantic rules warn about them (`ignored_parameter`).
+//! [`QueryCall::of`] turns those into the call that runs, every default in place.
+//! The plan builds requests from this value, the operations run it, and
+//! `validate` shows it, serialized, as `normalized_arguments`: what `validate`
+//! shows is what is sent, because it is the same value. Parameters an operation
+//! does not use are not part of its variant, so they cannot reach NCBI; the
+//! semantic rules warn about them (`ignored_parameter`).
 
 use crate::entrez::databases;
 use crate::framework::view::View;
@@ -347,6 +343,10 @@ pub struct Citation {
 impl QueryCall {
     /// The call the arguments make, every default in place; `None` when no known operation is
     /// named.
+    ///
+    /// Every default is applied here and only here: the database (pubmed), paging (retstart
+    /// 0, retmax 20), the fetch cap (500 records per call), the format a database is fetched
+    /// in, elink's target database, the databases `global_query` counts in.
     pub fn of(a: &QueryArgs) -> Option<QueryCall> {
         Some(match a.operation.as_deref()? {
             "info" => {

@@ -4,19 +4,8 @@
 //! The object is addressed by the dataset id (128 random bits), so an id
 //! names exactly one object and a guessed id finds an empty one, which
 //! answers "no such dataset" without creating anything. Its SQLite holds
-//! the layout's tables and one bookkeeping row in `entrez_meta`.
-//!
-//! Every batch is appended inside `transactionSync`, so a batch that would
-//! break a ceiling, or fails halfway, leaves no trace. Each table's rows come
-//! as JSON texts of up to a megabyte (`staging::wire::WireTable`), and each
-//! text is one `INSERT OR IGNORE ... SELECT ... FROM json_each(?)`: a
-//! statement costs the same whatever its row count, and Durable Object SQL
-//! binds at most 100 parameters, so rows bound one value each took thousands. Callers' SQL never
-//! reaches this object's SQLite until it has compiled on a schema replica
-//! under the read-only policy (see `edge::sqlite`). Durable Object SQL offers
-//! no progress handler and the clock does not advance while a statement
-//! runs, so a query's time limit here is the object's CPU limit; the row
-//! count, result size and count cap are enforced as natively.
+//! the layout's tables and one bookkeeping row in `entrez_meta`. How a batch
+//! is written is told on `append`, how a query runs on `query`.
 
 mod steps;
 mod tasks;
@@ -122,7 +111,7 @@ impl DurableObject for EntrezDataset {
                 Response::ok("renewed")
             }
             // An object holding only a task's kept entry is woken before it expires to run a
-            // call apart from its request (`tools::held`); the core finds whether there is one.
+            // call apart from its request (`tasks::calls`); the core finds whether there is one.
             None => match self.kept(now).ok().flatten() {
                 Some(kept) => {
                     self.run_in_background(&kept.id, kept.expires_ms - now)
@@ -244,6 +233,12 @@ impl EntrezDataset {
             .map_err(|e| Error::internal(format!("cannot arm the expiry alarm: {e}")))
     }
 
+    /// Appends one batch inside `transactionSync`, so a batch that would break a ceiling, or
+    /// fails halfway, leaves no trace. Each table's rows come as JSON texts of up to a
+    /// megabyte (`entrez_mcp_wire::WireTable`), and each text is one `INSERT OR IGNORE ...
+    /// SELECT ... FROM json_each(?)`: a statement costs the same whatever its row count, and
+    /// Durable Object SQL binds at most 100 parameters, so rows bound one value each took
+    /// thousands.
     fn append(&self, batch: WireBatch, caps: Caps, lease: Lease) -> Result<Appended> {
         let before = self.existing()?.info;
         let layout = batch.layout()?;
@@ -379,6 +374,11 @@ impl EntrezDataset {
         replica::check(&mut conn, sql)
     }
 
+    /// Runs a caller's query. Callers' SQL never reaches this object's SQLite until it has
+    /// compiled on a schema replica under the read-only policy (`entrez_mcp_sqlite::replica`).
+    /// Durable Object SQL offers no progress handler and the clock does not advance while a
+    /// statement runs, so a query's time limit here is the object's CPU limit; the row count,
+    /// result size and count cap are enforced as natively.
     fn query(&self, sql: &str, policy: QueryPolicy, started: u64) -> Result<QueryResult> {
         let (mut conn, _) = self.replica()?;
         let columns = replica::check(&mut conn, sql)?;

@@ -1,18 +1,12 @@
 //! Reading PubChem's `X-Throttling-Control` header and deciding how far to back off.
 //!
 //! PubChem does not only refuse excess traffic with HTTP 503: every PUG REST
-//! reply carries a status line such as
-//! `Request Count status: Green (0%), Request Time status: Green (0%), Service status: Green (20%)`.
-//! The first two report this client's share of its per-minute allowance, the
-//! third how busy PubChem is overall; each is Green, Yellow, Red or Black
-//! (Black: the limit is exceeded and requests are being blocked).
-//!
-//! Waiting only inside the call that saw a warning would protect nobody else,
-//! so the backoff is expressed as *extra reservations in the shared pacer*
-//! ([`Throttling::extra_slots`]): every concurrent call of this server (and,
-//! on Workers, every isolate, through the Durable Object) then slows down
-//! together. A Black status or a 503 also lengthens the retry wait
-//! ([`Throttling::min_retry_wait_ms`]).
+//! reply carries a status line ([`Throttling`]). Waiting only inside the call
+//! that saw a warning would protect nobody else, so the backoff is expressed as
+//! *extra reservations in the shared pacer* ([`Throttling::extra_slots`]): every
+//! concurrent call of this server (and, on Workers, every isolate, through the
+//! Durable Object) then slows down together. A Black status or a 503 also
+//! lengthens the retry wait ([`Throttling::min_retry_wait_ms`]).
 
 use crate::json;
 use serde_json::Value;
@@ -62,7 +56,12 @@ pub struct Indicator {
     pub percent: Option<u32>,
 }
 
-/// The three indicators of one `X-Throttling-Control` header.
+/// The three indicators of one `X-Throttling-Control` header, such as
+/// `Request Count status: Green (0%), Request Time status: Green (0%), Service status: Green (20%)`.
+///
+/// The first two report this client's share of its per-minute allowance, the third how busy
+/// PubChem is overall; each is Green, Yellow, Red or Black (Black: the limit is exceeded and
+/// requests are being blocked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Throttling {
     /// This client's request count against its allowance.
