@@ -1,14 +1,14 @@
 // CPU per operation of the Worker's wasm, under Node's V8 (scripts/bench-worker-cpu.sh builds it).
 //
 // Every figure is this thread's CPU time (process.threadCpuUsage), the median of repeated
-// runs after warm-up; `cold` measures a fresh module's first request instead (lazy
-// compilation included), one per process. The shipped build and its comparisons (the parser at opt-level
-// z, no simd128) are loaded side by side and measured in the same run, so their ratio does not depend on
-// the machine's load.
+// runs after warm-up; `first <tool>` measures a fresh module's start-up and first request
+// instead (lazy compilation included), one per process. The shipped build and its comparisons
+// (other opt-levels, no simd128: scripts/bench-worker-cpu.sh) are loaded side by side and
+// measured in the same run, so their ratio does not depend on the machine's load.
 //
-// Usage: node scripts/bench-worker-cpu.mjs <dir with simd/ (and parse-z/, nosimd/) wasm-bindgen builds>
+// Usage: node scripts/bench-worker-cpu.mjs <dir with simd/ and the comparisons' wasm-bindgen builds>
 import { createRequire } from "node:module";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
 const require = createRequire(import.meta.url);
@@ -50,24 +50,53 @@ const wallUs = (f) => {
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-// A fresh module's first staging call (lazy compilation and all): run in a new process.
-if (process.argv[3] === "cold") {
+// A fresh isolate's first request for each tool, one new process per tool: the module's
+// evaluation (compiling and instantiating the wasm), the work the Worker does at global scope
+// (`startup`, before any request), then the first request: building the server (on Workers,
+// from the request's env) and the tool's first call (compiling its schemas on first use).
+const FIRST_CALLS = {
+  entrez_query: { operation: "search", term: "asthma[mh]", retmax: 5 },
+  entrez_data: { operation: "fetch_and_stage", term: "asthma[mh]", max_records: 1000 },
+  entrez_external: { service: "pubchem", operation: "compound", namespace: "cid", identifier: 2244 },
+  entrez_capabilities: {},
+  entrez_tool_info: { name: "entrez_query" },
+  system_api_key_status: {},
+  validate: { tool: "entrez_query", arguments: { operation: "search", term: "asthma[mh]" } },
+};
+if (process.argv[3] === "first") {
+  const tool = process.argv[4];
+  const t0 = performance.now();
   const m = require(path.join(dir, "simd", "entrez_mcp_worker.js"));
-  const built = performance.now();
+  const t1 = performance.now();
+  m.bench_startup();
+  const t2 = performance.now();
+  const c2 = process.threadCpuUsage();
+  if (!m.bench_server_build()) throw new Error("the server did not build");
+  const t3 = performance.now();
+  const c3 = process.threadCpuUsage(c2);
+  // The stand-ins' replies (not the Worker's work), then the first call.
   const bench = new m.Bench(articles.join("\n"), esearch, 10, 50);
-  const buildUs = (performance.now() - built) * 1000;
-  const req = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "entrez_data", arguments: { operation: "fetch_and_stage", term: "asthma[mh]", max_records: 1000 }, _meta: {
+  const req = { jsonrpc: "2.0", id: 1, method: tool === "tools/list" ? "tools/list" : "tools/call",
+    params: { ...(tool === "tools/list" ? {} : { name: tool, arguments: FIRST_CALLS[tool] }), _meta: {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } };
-  const t = performance.now();
-  const text = bench.call("tools/call", "entrez_data", Buffer.from(JSON.stringify(req)));
-  const us = (performance.now() - t) * 1000;
-  const st = JSON.parse(text).result.structuredContent;
-  console.log(JSON.stringify({ server_build_us: Math.round(buildUs), cold_call_us: Math.round(us), records: st.records, status: st.status }));
+  const body = Buffer.from(JSON.stringify(req));
+  const t3b = performance.now();
+  const c3b = process.threadCpuUsage();
+  const text = bench.call(req.method, tool === "tools/list" ? "" : tool, body);
+  const t4 = performance.now();
+  const c4 = process.threadCpuUsage(c3b);
+  const reply = JSON.parse(text);
+  if (!reply.result || reply.result.isError) throw new Error(`${tool}: ${text.slice(0, 400)}`);
+  console.log(JSON.stringify({ tool, module_ms: +(t1 - t0).toFixed(2), startup_ms: +(t2 - t1).toFixed(2),
+    server_build_ms: +(t3 - t2).toFixed(2), first_call_ms: +(t4 - t3b).toFixed(2), first_request_ms: +(t3 - t2 + t4 - t3b).toFixed(2),
+    // The same request by this thread's CPU clock (a check on the wall clock above).
+    first_request_cpu_ms: +((c3.user + c3.system + c4.user + c4.system) / 1000).toFixed(2) }));
   process.exit(0);
 }
 
+// The shipped build first, then the comparisons scripts/bench-worker-cpu.sh built.
 const builds = Object.fromEntries(
-  ["simd", "parse-z", "nosimd"]
+  ["simd", ...readdirSync(dir).filter((n) => n !== "simd").sort()]
     .filter((name) => existsSync(path.join(dir, name, "entrez_mcp_worker.js")))
     .map((name) => [name, require(path.join(dir, name, "entrez_mcp_worker.js"))]),
 );
@@ -83,11 +112,17 @@ for (const name of names) {
   if (m.bench_parse(batch500) !== 500) throw new Error(`${name}: the parser did not read 500 articles`);
   for (let i = 0; i < WARMUP; i++) { m.bench_parse(batch500); m.bench_batch(batch500); }
 }
-const samples = Object.fromEntries(names.map((n) => [n, { parse: [], batch: [] }]));
+// tools/list, the request every client makes first: 68 KB of descriptions and schemas.
+const listBody = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }));
+const listers = Object.fromEntries(names.map((n) => [n, new builds[n].Bench(articles.join("\n"), esearch, 10, 50)]));
+for (const name of names) for (let i = 0; i < WARMUP; i++) listers[name].call("tools/list", "", listBody);
+const samples = Object.fromEntries(names.map((n) => [n, { parse: [], batch: [], list: [] }]));
 for (let i = 0; i < RUNS; i++) {
   for (const name of names) {
     samples[name].parse.push(cpuUs(() => builds[name].bench_parse(batch500), 10)[0]);
     samples[name].batch.push(cpuUs(() => builds[name].bench_batch(batch500), 10)[0]);
+    samples[name].list.push(cpuUs(() => listers[name].call("tools/list", "", listBody), 10)[0]);
   }
 }
 for (const name of names) {
@@ -95,14 +130,20 @@ for (const name of names) {
   const whole = median(samples[name].batch);
   report.parse[name] = { cpu_us: parse, mb_per_s: mb / (parse / 1e6) };
   report.batch[name] = { cpu_us: whole, mb_per_s: mb / (whole / 1e6) };
+  const list = median(samples[name].list);
+  report.list = { ...report.list, [name]: { cpu_us: list } };
   console.log(
     `${name.padEnd(7)} parse ${(mb / (parse / 1e6)).toFixed(0)} MB/s (${(parse / 1000).toFixed(2)} ms per 500 articles); ` +
-      `parse + rows + append command ${(whole / 1000).toFixed(2)} ms per 500 articles (${(mb / (whole / 1e6)).toFixed(0)} MB/s)`,
+      `parse + rows + append command ${(whole / 1000).toFixed(2)} ms per 500 articles (${(mb / (whole / 1e6)).toFixed(0)} MB/s); ` +
+      `tools/list ${(list / 1000).toFixed(2)} ms`,
   );
 }
+// How much faster the shipped build is than each comparison: the median of the ratios of one
+// round's samples (above 1: the shipped build is faster).
 const ratio = (k, other) => median(samples[other][k].map((us, i) => us / samples.simd[k][i]));
-if (builds["parse-z"]) console.log(`the parser at its own opt-level against z like the rest, same run: parse ${ratio("parse", "parse-z").toFixed(2)}x, whole batch ${ratio("batch", "parse-z").toFixed(2)}x faster`);
-if (builds.nosimd) console.log(`simd128 speed-up, same run: parse ${ratio("parse", "nosimd").toFixed(2)}x, whole batch ${ratio("batch", "nosimd").toFixed(2)}x`);
+for (const other of names.filter((n) => n !== "simd")) {
+  console.log(`shipped against ${other}, same run: parse ${ratio("parse", other).toFixed(2)}x, whole batch ${ratio("batch", other).toFixed(2)}x, tools/list ${ratio("list", other).toFixed(2)}x`);
+}
 
 // Whole requests through the Worker's Endpoint, NCBI and the Durable Objects answering at once.
 const meta = {

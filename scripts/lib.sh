@@ -106,6 +106,9 @@ worker_rust_env() {
     export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
     export RUSTFLAGS="${RUSTFLAGS:-} -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=shallow"
   fi
+  # getrandom's bytes from entrez-mcp-random (worker/random): Web Crypto in requests, and a
+  # source that works at global scope while the module starts (the rehearsal's hash seeds).
+  export RUSTFLAGS="${RUSTFLAGS:-} --cfg getrandom_backend=\"custom\""
   if [ "${ENTREZ_WASM_SIMD:-1}" != 0 ]; then
     export RUSTFLAGS="${RUSTFLAGS:-} -Ctarget-feature=+simd128"
   fi
@@ -132,10 +135,8 @@ worker_rust_env() {
 
 # The Worker's parser opt-level, given to cargo by every Worker build (build-worker.sh, the CPU
 # benchmark): the parser is the hottest code on the Worker, whose build is otherwise at z for
-# size. At 2 it parses PubMed about 2x faster than at z (1.6x for a whole staging batch);
-# 3 was 2.2-2.4x for 7 KB more of the gzipped bundle, which the 1.5 MB ceiling no longer
-# has room for since the budgets of what the model reads (README, "CPU per request").
-WORKER_PARSE_CONFIG=(--config "profile.release.package.entrez-mcp-parse.opt-level=${ENTREZ_PARSE_OPT:-2}")
+# size. 3 is the fastest (README, "CPU per request", measured against 2 and z in one run).
+WORKER_PARSE_CONFIG=(--config "profile.release.package.entrez-mcp-parse.opt-level=${ENTREZ_PARSE_OPT:-3}")
 
 # binaryen's wasm-opt pass over a built module, in place (ENTREZ_WASM_OPT=0 skips it).
 worker_wasm_opt() {

@@ -149,6 +149,11 @@ async fn fetch(mut req: Request, env: Env, _ctx: Context) -> Result<Response> {
     for (k, v) in &reply.headers {
         out_headers.append(k, v)?;
     }
+    // ENTREZ_STARTUP_TRACE=1 (the end-to-end suites): how this isolate's start-up went.
+    if lookup(&env, "ENTREZ_STARTUP_TRACE").as_deref() == Some("1") {
+        let report: String = crate::startup_report().chars().take(512).collect();
+        out_headers.set("x-entrez-startup", &report.replace(['\r', '\n'], " "))?;
+    }
     Ok(Response::from_bytes(reply.body)?
         .with_status(reply.status)
         .with_headers(out_headers))

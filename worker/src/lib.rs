@@ -24,3 +24,45 @@ pub mod objects;
 pub mod platform;
 #[cfg(not(feature = "cpu-bench"))]
 pub mod verify;
+
+use std::cell::RefCell;
+
+thread_local! {
+    static STARTED: RefCell<Option<entrez_mcp_rehearsal::Rehearsal>> = const { RefCell::new(None) };
+}
+
+/// What an isolate does once, when the Worker's module is first evaluated (global scope),
+/// before any request: the rehearsal of every tool ([`entrez_mcp_rehearsal`] says why). Random bytes
+/// drawn meanwhile come from start-up's own source (`entrez_mcp_random`): Workers refuse
+/// Web Crypto here. The CPU benchmark calls it itself, to time it.
+#[cfg_attr(not(feature = "cpu-bench"), wasm_bindgen::prelude::wasm_bindgen(start))]
+pub fn startup() {
+    console_error_panic_hook::set_once();
+    let report = entrez_mcp_random::during_startup(|| {
+        // A build without the start-up source (getrandom's own wasm_js back end) has no seed
+        // here, and the first hash map would abort the module: its requests do the work.
+        if getrandom::fill(&mut [0u8; 1]).is_err() {
+            return entrez_mcp_rehearsal::Rehearsal {
+                calls: 0,
+                failed: vec!["start-up: no random source at global scope (getrandom_backend is not \"custom\")".into()],
+            };
+        }
+        entrez_mcp_rehearsal::rehearse(Box::new(platform::WorkerPlatform))
+    });
+    STARTED.with(|s| *s.borrow_mut() = Some(report));
+}
+
+/// How this isolate's start-up went: `calls=N failed=M`, then each failure; `none` before it ran.
+pub fn startup_report() -> String {
+    STARTED.with(|s| match &*s.borrow() {
+        None => "none".to_string(),
+        Some(r) => {
+            let mut out = format!("calls={} failed={}", r.calls, r.failed.len());
+            for f in &r.failed {
+                out.push_str("; ");
+                out.push_str(f);
+            }
+            out
+        }
+    })
+}

@@ -1,14 +1,12 @@
-//! The registry: the tools of a [`Catalog`] (`crate::tools::CATALOG`), with schemas compiled once.
+//! The registry: the tools of a [`Catalog`] (`crate::tools::CATALOG`), parsed and compiled once.
 //!
-//! Registration checks the name rule and parses both schemas; a schema that does not
-//! compile stops the native server at start-up, not at the first call:
-//! [`Registry::prepare`] compiles every schema when the server starts. On Workers each tool's validators are compiled when the
-//! tool is first called, and kept for the life of the isolate, because
-//! compiling all of them is most of what building a server costs and an
-//! isolate builds it on its first request, inside that request's CPU budget.
-//! (Compiling them when the module starts, outside any request, crashes the
-//! Worker: `jsonschema`'s hash maps draw random seeds, and Workers refuse
-//! random values at global scope.) `tests/schemas.rs` compiles every schema.
+//! Registration checks the name rule and parses both schemas; each tool's validators are
+//! compiled when first needed. Both are kept for the life of the process, shared by every
+//! registry built in it ([`registered`]): a Worker builds its server on an isolate's first
+//! request, after the module's start-up has parsed and compiled them all
+//! (`entrez_mcp_worker::startup`), and the native server compiles every schema when it starts
+//! ([`Registry::prepare`]), so a schema that does not compile stops it there.
+//! `core/tests/construction/schemas.rs` compiles every schema.
 
 use crate::error::{Error, ErrorKind};
 use crate::framework::arguments;
@@ -40,12 +38,12 @@ pub struct RegisteredTool {
     /// The static row from the table.
     pub spec: ToolSpec,
     /// The parsed inputSchema, as the file has it (entrez_tool_info serves it whole).
-    pub input_schema: Value,
+    pub input_schema: Arc<Value>,
     /// The inputSchema `tools/list` serves ([`describe::listed_input_schema`]).
-    pub listed_input_schema: Value,
+    pub listed_input_schema: Arc<Value>,
     /// The parsed outputSchema, served verbatim.
-    pub output_schema: Value,
-    validators: OnceLock<Result<Validators, String>>,
+    pub output_schema: Arc<Value>,
+    validators: Arc<OnceLock<Result<Validators, String>>>,
 }
 
 /// A tool's compiled inputSchema and outputSchema.
@@ -56,7 +54,7 @@ struct Validators {
 }
 
 impl RegisteredTool {
-    /// The compiled schemas: from the process's cache, compiled on first use.
+    /// The compiled schemas, compiled on first use (by any registry of the process).
     fn validators(&self) -> Result<&Validators, Error> {
         self.validators
             .get_or_init(|| compiled(&self.spec, &self.input_schema, &self.output_schema))
@@ -83,9 +81,7 @@ impl Registry {
         Registry::new(catalog, &specs)
     }
 
-    /// This registry with its catalog's tools that need a store added, in catalog order; the
-    /// tools it has keep their compiled schemas (compiling every schema again costs a Worker
-    /// isolate's first request tens of milliseconds of CPU).
+    /// This registry with its catalog's tools that need a store added, in catalog order.
     pub fn with_store_tools(self) -> Result<Registry, String> {
         let catalog = self.catalog;
         let added = Registry::new(
@@ -112,8 +108,9 @@ impl Registry {
         })
     }
 
-    /// Compiles every tool's schemas now (into the process's cache): a schema that does not
-    /// compile stops the native server at start-up.
+    /// Parses and compiles every tool's schemas now, for the process: a schema that does not
+    /// compile stops the native server at start-up, and on Workers the module's start-up does
+    /// this work instead of an isolate's first requests.
     pub fn prepare(catalog: Catalog) -> Result<(), String> {
         for tool in Registry::builtin(catalog)?.tools() {
             tool.validators().map_err(|e| e.message)?;
@@ -147,15 +144,7 @@ impl Registry {
             if tools.iter().any(|t| t.spec.name == spec.name) {
                 return Err(format!("tool {:?} is registered twice", spec.name));
             }
-            let input_schema = parse(spec.name, "input", spec.input_schema)?;
-            let output_schema = parse(spec.name, "output", spec.output_schema)?;
-            tools.push(RegisteredTool {
-                spec: *spec,
-                listed_input_schema: describe::listed_input_schema(&input_schema),
-                input_schema,
-                output_schema,
-                validators: OnceLock::new(),
-            });
+            tools.push(registered(spec)?);
         }
         Ok(Registry { tools, catalog })
     }
@@ -334,8 +323,8 @@ impl Registry {
             "name": tool.spec.name,
             "title": tool.spec.title,
             "description": tool.spec.description,
-            "inputSchema": tool.listed_input_schema,
-            "outputSchema": tool.output_schema,
+            "inputSchema": &*tool.listed_input_schema,
+            "outputSchema": &*tool.output_schema,
             "annotations": tool.spec.annotations.to_value(tool.spec.title),
         })
     }
@@ -394,28 +383,59 @@ fn with_call_warnings(mut output: ToolOutput, mut call_warnings: Vec<Value>) -> 
     output
 }
 
-/// The validators of `spec` (whose schemas parse as `input` and `output`), from the process's
-/// cache when the same schemas were compiled before.
-fn compiled(spec: &ToolSpec, input: &Value, output: &Value) -> Result<Validators, String> {
-    type Cache = Mutex<Vec<((&'static str, &'static str, &'static str), Validators)>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    // By content: the same texts compile to the same validators, wherever the constant lives.
+/// `spec` registered: its schemas parsed (and, once compiled, its validators) from the
+/// process's cache when a registry of this process registered the same texts before.
+fn registered(spec: &ToolSpec) -> Result<RegisteredTool, String> {
+    type Key = (&'static str, &'static str, &'static str);
+    type Parsed = (
+        Arc<Value>,
+        Arc<Value>,
+        Arc<Value>,
+        Arc<OnceLock<Result<Validators, String>>>,
+    );
+    static CACHE: OnceLock<Mutex<Vec<(Key, Parsed)>>> = OnceLock::new();
+    // By content: the same texts parse to the same schemas, wherever the constant lives.
     let key = (spec.name, spec.input_schema, spec.output_schema);
     let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
-    if let Some((_, hit)) = lock(cache).iter().find(|(k, _)| *k == key) {
-        return Ok(hit.clone());
-    }
+    let hit = lock(cache)
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, p)| p.clone());
+    let (input_schema, listed_input_schema, output_schema, validators) = match hit {
+        Some(parsed) => parsed,
+        None => {
+            let input = parse(spec.name, "input", spec.input_schema)?;
+            let listed = describe::listed_input_schema(&input);
+            let parsed = (
+                Arc::new(input),
+                Arc::new(listed),
+                Arc::new(parse(spec.name, "output", spec.output_schema)?),
+                Arc::new(OnceLock::new()),
+            );
+            lock(cache).push((key, parsed.clone()));
+            parsed
+        }
+    };
+    Ok(RegisteredTool {
+        spec: *spec,
+        input_schema,
+        listed_input_schema,
+        output_schema,
+        validators,
+    })
+}
+
+/// The validators of `spec`, whose schemas parse as `input` and `output`.
+fn compiled(spec: &ToolSpec, input: &Value, output: &Value) -> Result<Validators, String> {
     let compile = |which: &str, schema: &Value| {
         jsonschema::draft202012::new(schema)
             .map(Arc::new)
             .map_err(|e| format!("{which} schema of {} does not compile: {e}", spec.name))
     };
-    let made = Validators {
+    Ok(Validators {
         input: compile("input", input)?,
         output: compile("output", output)?,
-    };
-    lock(cache).push((key, made.clone()));
-    Ok(made)
+    })
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -438,7 +458,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn schemas_are_compiled_once_per_process_and_store_tools_come_and_go() {
+    fn schemas_are_parsed_and_compiled_once_per_process_and_store_tools_come_and_go() {
         use crate::tools::CATALOG;
         Registry::prepare(CATALOG).unwrap();
         let without = Registry::available(CATALOG, false).unwrap();
@@ -452,6 +472,9 @@ mod tests {
         assert_eq!(names, table, "table order");
         let a = without.get("entrez_query").unwrap();
         let b = with.get("entrez_query").unwrap();
+        // A server built again (a Worker's, from the request's env) parses nothing again.
+        assert!(Arc::ptr_eq(&a.input_schema, &b.input_schema));
+        assert!(Arc::ptr_eq(&a.listed_input_schema, &b.listed_input_schema));
         let (a, b) = (a.validators().unwrap(), b.validators().unwrap());
         assert!(Arc::ptr_eq(&a.input, &b.input));
         assert!(Arc::ptr_eq(&a.output, &b.output));

@@ -96,6 +96,7 @@ pub async fn read(ctx: &ToolContext<'_>, uri: &str) -> Result<Value> {
         &crate::tools::entrez_data::call::DatasetRef {
             data_access_id: id.to_string(),
         },
+        0,
     )
     .await
     {

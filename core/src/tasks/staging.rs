@@ -3,11 +3,10 @@
 //! staging stopped. A staging that was a task keeps the result its last step returned, so the
 //! outcome a client polls for is what the call would have returned.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{ErrorKind, Result};
 use crate::framework::Registry;
 use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
-use crate::json;
 use crate::platform::BoxFuture;
 use crate::staging::store::{DatasetInfo, Status as Stored, CANCELLED};
 use crate::staging::task_store::StoredTask;
@@ -15,7 +14,7 @@ use crate::staging::{owner_of, Staging};
 use crate::tasks::calls;
 use crate::tasks::task::{Status, Task};
 use crate::tools::entrez_data::cursor::in_background;
-use crate::tools::entrez_data::{finish, owned_dataset, render, staging, SPEC};
+use crate::tools::entrez_data::{finish, owned_dataset, staging, SPEC};
 use serde_json::Value;
 
 /// The caller's task `id`, if there is one they may see. Boxed: every task method and
@@ -140,7 +139,9 @@ fn of_dataset(registry: &Registry, info: &DatasetInfo, kept: Option<StoredTask>)
         Status::Working | Status::Cancelled => None,
         _ => Some(match kept {
             Some(k) => serde_json::from_str(&k.result).unwrap_or(Value::Null),
-            None => registry.result_of(SPEC.name, described(info, status)),
+            None => {
+                registry.result_of(SPEC.name, finish::described(info, status == Status::Failed))
+            }
         }),
     };
     Task {
@@ -156,41 +157,4 @@ fn of_dataset(registry: &Registry, info: &DatasetInfo, kept: Option<StoredTask>)
         ttl_ms: info.expires_ms.saturating_sub(info.created_ms),
         result,
     }
-}
-
-/// A dataset whose staging ended, as a `fetch_and_stage` result (none was kept for it).
-fn described(info: &DatasetInfo, status: Status) -> Result<ToolOutput> {
-    if status == Status::Failed {
-        let reason = info.status.reason().unwrap_or("staging stopped");
-        return Err(finish::failed(
-            Error::new(ErrorKind::Upstream, format!("{reason}.")).with_code("staging_failed"),
-            &info.id,
-            info.records,
-        ));
-    }
-    let layout = crate::staging::layouts::layout_for(&info.database);
-    let mut structured = render::dataset(info);
-    structured["operation"] = json!("fetch_and_stage");
-    structured["resource_uri"] = json!(crate::tools::entrez_data::schema_uri(&info.id));
-    structured["available"] = Value::Null;
-    structured["truncated"] = json!(false);
-    structured["batches"] = json!(0);
-    structured["remaining"] = json!(0);
-    structured["next_call"] = Value::Null;
-    structured["example_queries"] = render::examples(layout.examples);
-    structured["warnings"] = json!(crate::tools::entrez_data::status_warnings(info));
-    let text = format!(
-        "Dataset {} holds {} {} records ({} layout, {} rows, {} bytes, expires {}).\nTables: {}.\nQuery it: entrez_data operation query, data_access_id \"{}\", sql e.g. {}",
-        info.id,
-        render::thousands(info.records),
-        info.database,
-        layout.name,
-        render::thousands(info.rows),
-        render::thousands(info.bytes),
-        crate::staging::iso8601(info.expires_ms),
-        render::table_counts(info),
-        info.id,
-        layout.examples[0].sql,
-    );
-    Ok(ToolOutput::new(structured, text).with_content(finish::dataset_link(info, layout)))
 }

@@ -34,8 +34,8 @@ fn run(ctx: &ToolContext<'_>, args: DescribeArgs) -> Result<ToolOutput> {
         .get(name)
         .ok_or_else(|| ctx.registry.unknown_tool(name, ErrorKind::NotFound))?;
     let mut info = describe(tool);
-    info["inputSchema"] = tool.input_schema.clone();
-    info["outputSchema"] = tool.output_schema.clone();
+    info["inputSchema"] = (*tool.input_schema).clone();
+    info["outputSchema"] = (*tool.output_schema).clone();
     let mut text = format!(
         "{} ({})\n{}\n",
         tool.spec.title, tool.spec.name, tool.spec.description

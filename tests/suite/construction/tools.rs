@@ -129,9 +129,11 @@ fn every_listed_tool_has_title_schemas_and_truthful_annotations() {
                 .len()
         })
         .sum();
+    // 16 KiB until round 4, whose operations (waiting on a staging, reference checks) take
+    // some of the 2 KiB more: what every conversation reads still has to earn its place.
     eprintln!("model-facing tools/list: {model_facing} bytes");
     assert!(
-        model_facing <= 16 * 1024,
+        model_facing <= 18 * 1024,
         "model-facing tools/list is {model_facing} bytes"
     );
 }
@@ -268,8 +270,8 @@ fn tool_info_returns_the_served_schemas_and_suggests_close_names() {
     );
     let sc = &r["structuredContent"];
     let registered = s.registry.get("system_api_key_status").unwrap();
-    assert_eq!(sc["inputSchema"], registered.input_schema);
-    assert_eq!(sc["outputSchema"], registered.output_schema);
+    assert_eq!(sc["inputSchema"], *registered.input_schema);
+    assert_eq!(sc["outputSchema"], *registered.output_schema);
     assert_eq!(sc["annotations"]["idempotentHint"], true);
     let typo = call_tool(&s, "entrez_tool_info", json!({"name": "entrez_tool_inf"}));
     assert_eq!(typo["isError"], true);
@@ -561,7 +563,7 @@ fn every_operation_the_schemas_name_has_its_own_dispatch() {
         let schema = &s
             .registry
             .get(tool)
-            .map(|t| t.input_schema.clone())
+            .map(|t| (*t.input_schema).clone())
             .unwrap_or_else(|| {
                 serde_json::from_str(match tool {
                     "entrez_data" => include_str!("../../../schemas/entrez_data.input.json"),

@@ -240,6 +240,59 @@ fn one_call_stages_two_thousand_records_on_the_free_plan_budget() {
 }
 
 #[test]
+fn a_call_waits_for_the_staging_it_names_and_says_how_long() {
+    let Started {
+        s,
+        asked,
+        id,
+        replay: _replay,
+        ..
+    } = started();
+    let count = |wait: u64| json!({"operation": "query", "data_access_id": id, "sql": "SELECT COUNT(*) FROM article", "wait_seconds": wait});
+    // Nothing runs the steps: a wait of one second runs out, and the answer says it covers
+    // only what is staged so far.
+    let q = ok(&s, count(1));
+    assert_eq!(q["status"], "loading", "{q}");
+    let note = q["warnings"][0].as_str().unwrap();
+    assert!(
+        note.starts_with("Waited 1 s (wait_seconds 1): the staging goes on,"),
+        "{q}"
+    );
+    assert!(
+        q["warnings"][1].as_str().unwrap().contains("still loading"),
+        "{q}"
+    );
+    // While a call waits, the steps run (here on this thread, natively on the runtime): it
+    // answers once the staging has ended, on all 600 records.
+    let answered = std::thread::scope(|scope| {
+        let waiting = scope.spawn(|| ok(&s, count(60)));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let steps = drive(&s, &asked);
+        assert!(steps > 0);
+        waiting.join().unwrap()
+    });
+    assert_eq!(answered["status"], "complete", "{answered}");
+    assert_eq!(answered["rows"][0][0], 600, "{answered}");
+    let note = answered["warnings"][0].as_str().unwrap();
+    assert!(
+        note.starts_with("Waited ") && note.ends_with(" s for the staging to end."),
+        "{answered}"
+    );
+    // A staging that has ended is answered at once, without a word about waiting.
+    let q = ok(&s, count(60));
+    assert_eq!(q["warnings"], json!([]), "{q}");
+    // schema waits the same way; an operation that waits for nothing says it ignores it.
+    let schema = ok(
+        &s,
+        json!({"operation": "schema", "data_access_id": id, "wait_seconds": 5}),
+    );
+    assert_eq!(schema["status"], "complete", "{schema}");
+    let listed = data(&s, json!({"operation": "list_datasets", "wait_seconds": 5}));
+    let warned = listed["structuredContent"]["call_warnings"].to_string();
+    assert!(warned.contains("wait_seconds is ignored"), "{listed}");
+}
+
+#[test]
 fn two_steps_at_once_stage_nothing_twice() {
     // The replay is bound: dropped, it would stop answering.
     let Started {

@@ -21,7 +21,7 @@ pub use tagging::{from_wire, to_wire};
 
 /// A request to one dataset's Durable Object.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(tag = "op", rename_all = "snake_case")]
 pub enum DatasetCommand {
     /// Create the tables and the catalog row; arm the expiry alarm.
     Create {
@@ -99,7 +99,7 @@ pub enum DatasetCommand {
 
 /// A request to one owner's catalog object.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(tag = "op", rename_all = "snake_case")]
 pub enum CatalogCommand {
     /// Add `id` unless the owner already holds `max_datasets` unexpired datasets.
     Reserve {
@@ -146,7 +146,7 @@ pub enum CatalogCommand {
 /// A request to the deployment's ledger object (see [`entrez_mcp_core::staging::ledger`]); the object reads the
 /// deployment's quotas from its own environment, the same variables every isolate reads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(tag = "op", rename_all = "snake_case")]
 pub enum LedgerCommand {
     /// [`entrez_mcp_core::staging::ledger::LedgerState::admit`].
     Admit {

@@ -34,6 +34,8 @@ pub struct DataArgs {
     pub sql: Option<String>,
     /// Most rows returned.
     pub limit: Option<u64>,
+    /// How long query, schema and fetch_and_stage may wait for a staging to end, seconds.
+    pub wait_seconds: Option<u64>,
     /// max_characters (detail and fields are not read by entrez_data).
     pub view: ViewArgs,
     /// `fresh`: ask upstream even when the cache holds the answer.
@@ -60,6 +62,7 @@ impl DataArgs {
             include_sequence: a.flag("include_sequence"),
             sql: a.get("sql").and_then(Value::as_str).map(String::from),
             limit: a.int("limit"),
+            wait_seconds: a.int("wait_seconds"),
             view: ViewArgs::read(&a),
             fresh: a.flag("fresh"),
         }

@@ -20,7 +20,7 @@ use crate::staging::store::{DatasetInfo, Status};
 use crate::tools::entrez_data::batches::{Progress, Run};
 use crate::tools::entrez_data::budget::{cost_of, Meter};
 use crate::tools::entrez_data::cursor::{Paused, Resume, Work};
-use crate::tools::entrez_data::{render, schema_uri};
+use crate::tools::entrez_data::{render, schema_uri, status_warnings};
 use crate::validation::codes;
 use serde_json::Value;
 
@@ -266,18 +266,18 @@ fn output(
     let in_background = partial && resume.in_background;
     if let (true, Some(paused)) = (in_background, &resume.fault) {
         warnings.push(format!(
-            "This call staged {} batch(es), then was {}; the {left} records left follow by themselves (list_datasets or schema shows the progress), and nothing needs to be called again.",
+            "This call staged {} batch(es), then was {}; the {left} records left follow by themselves, and nothing needs to be called again (query or schema with wait_seconds waits for them).",
             p.batches,
             paused.describe()
         ));
     } else if in_background && p.batches == 0 {
         warnings.push(format!(
-            "The server stages the {left} records by itself, one budget per step: list_datasets or schema shows its progress, and queries see the records staged so far."
+            "The server stages the {left} records by itself, one budget per step: query or schema with wait_seconds waits for them (no polling), and queries without it see the records staged so far."
         ));
     } else if partial {
         // A cap the caller did not ask for is said in the result, with what lifts it.
         let then = if in_background {
-            "the server stages them by itself, one budget per step: list_datasets or schema shows its progress, and queries see the records staged so far.".to_string()
+            "the server stages them by itself, one budget per step: query or schema with wait_seconds waits for them (no polling), and queries without it see the records staged so far.".to_string()
         } else {
             format!(
                 "Call fetch_and_stage with data_access_id \"{}\" to stage the next ones.",
@@ -332,7 +332,7 @@ fn output(
     json::set(&mut structured, "warnings", json!(warnings));
     let example = run.layout.examples[0].sql;
     let continuation = if in_background {
-        format!("\nLoading: {left} records remain; the server stages them by itself (list_datasets shows progress).")
+        format!("\nLoading: {left} records remain; the server stages them by itself (query or schema with wait_seconds waits for them).")
     } else if partial {
         format!("\nPartial: {left} records remain; continue with entrez_data {next_call}.")
     } else {
@@ -356,6 +356,42 @@ fn output(
             Annotations::for_audience(&[Role::User, Role::Assistant]).with_priority(1.0),
         )
         .with_content(dataset_link(info, run.layout))
+}
+/// A dataset whose staging ended, as a `fetch_and_stage` result (none was kept for it).
+pub fn described(info: &DatasetInfo, has_failed: bool) -> Result<ToolOutput> {
+    if has_failed {
+        let reason = info.status.reason().unwrap_or("staging stopped");
+        return Err(failed(
+            Error::new(ErrorKind::Upstream, format!("{reason}.")).with_code("staging_failed"),
+            &info.id,
+            info.records,
+        ));
+    }
+    let layout = crate::staging::layouts::layout_for(&info.database);
+    let mut structured = render::dataset(info);
+    structured["operation"] = json!("fetch_and_stage");
+    structured["resource_uri"] = json!(schema_uri(&info.id));
+    structured["available"] = Value::Null;
+    structured["truncated"] = json!(false);
+    structured["batches"] = json!(0);
+    structured["remaining"] = json!(0);
+    structured["next_call"] = Value::Null;
+    structured["example_queries"] = render::examples(layout.examples);
+    structured["warnings"] = json!(status_warnings(info));
+    let text = format!(
+        "Dataset {} holds {} {} records ({} layout, {} rows, {} bytes, expires {}).\nTables: {}.\nQuery it: entrez_data operation query, data_access_id \"{}\", sql e.g. {}",
+        info.id,
+        render::thousands(info.records),
+        info.database,
+        layout.name,
+        render::thousands(info.rows),
+        render::thousands(info.bytes),
+        iso8601(info.expires_ms),
+        render::table_counts(info),
+        info.id,
+        layout.examples[0].sql,
+    );
+    Ok(ToolOutput::new(structured, text).with_content(dataset_link(info, layout)))
 }
 
 /// The resource link every dataset result carries.

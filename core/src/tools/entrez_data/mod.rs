@@ -19,6 +19,7 @@ pub mod preflight;
 pub mod render;
 pub mod stage;
 pub mod validation;
+pub mod wait;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::framework::output::TextForm;
@@ -68,10 +69,11 @@ async fn run(ctx: &ToolContext<'_>, args: DataArgs) -> Result<ToolOutput> {
             OPERATIONS,
         ));
     };
+    let wait_ms = wait::wait_ms(args.wait_seconds);
     match &call {
-        DataCall::FetchAndStage(c) => stage::fetch_and_stage(ctx, c).await,
-        DataCall::Query(c) => operations::query(ctx, c).await,
-        DataCall::Schema(d) => operations::schema(ctx, d).await,
+        DataCall::FetchAndStage(c) => stage::fetch_and_stage(ctx, c, wait_ms).await,
+        DataCall::Query(c) => operations::query(ctx, c, wait_ms).await,
+        DataCall::Schema(d) => operations::schema(ctx, d, wait_ms).await,
         DataCall::ListDatasets => operations::list_datasets(ctx).await,
         DataCall::DropDataset(d) => operations::drop_dataset(ctx, d).await,
     }

@@ -18,7 +18,7 @@ use crate::staging::store::DatasetInfo;
 use crate::staging::{owner_of, Staging};
 use crate::tools::entrez_data::call::{DatasetRef, Query};
 use crate::tools::entrez_data::finish::dataset_link;
-use crate::tools::entrez_data::{owned_dataset, render, staging, status_warnings};
+use crate::tools::entrez_data::{owned_dataset, render, staging, status_warnings, wait};
 use serde_json::Value;
 
 fn layout_named(info: &DatasetInfo) -> &'static Layout {
@@ -34,9 +34,9 @@ fn annotated(structured: Value, text: String) -> ToolOutput {
     )
 }
 
-/// Runs one read-only SQL statement.
-pub async fn query(ctx: &ToolContext<'_>, call: &Query) -> Result<ToolOutput> {
-    let info = owned_dataset(ctx, &call.data_access_id).await?;
+/// Runs one read-only SQL statement, once the dataset's staging has ended or `wait_ms` passed.
+pub async fn query(ctx: &ToolContext<'_>, call: &Query, wait_ms: u64) -> Result<ToolOutput> {
+    let (info, waited) = wait::dataset(ctx, &call.data_access_id, wait_ms).await?;
     let staging = staging(ctx)?;
     let sql = call.sql.as_str();
     let policy = QueryPolicy::with_limit(Some(call.limit), staging.limits.query_time_limit_ms);
@@ -45,7 +45,8 @@ pub async fn query(ctx: &ToolContext<'_>, call: &Query) -> Result<ToolOutput> {
         .query(&info.id, sql, policy)
         .await
         .map_err(|e| crate::tools::entrez_data::preflight::explain(e, layout_named(&info)))?;
-    let mut warnings = status_warnings(&info);
+    let mut warnings: Vec<String> = waited.into_iter().collect();
+    warnings.extend(status_warnings(&info));
     let returned = r.rows.len() as u64;
     if r.bytes_capped {
         warnings.push(format!(
@@ -131,8 +132,12 @@ fn statement_of(sql: &str) -> &str {
 }
 
 /// Tables, columns, keys, indexes, row counts and example queries.
-pub async fn schema(ctx: &ToolContext<'_>, dataset: &DatasetRef) -> Result<ToolOutput> {
-    let info = owned_dataset(ctx, &dataset.data_access_id).await?;
+pub async fn schema(
+    ctx: &ToolContext<'_>,
+    dataset: &DatasetRef,
+    wait_ms: u64,
+) -> Result<ToolOutput> {
+    let (info, waited) = wait::dataset(ctx, &dataset.data_access_id, wait_ms).await?;
     let staging = staging(ctx)?;
     let layout = layout_named(&info);
     let tables = staging.store.describe(&info.id).await?;
@@ -207,7 +212,12 @@ pub async fn schema(ctx: &ToolContext<'_>, dataset: &DatasetRef) -> Result<ToolO
         "example_queries",
         render::examples(layout.examples),
     );
-    json::set(&mut structured, "warnings", json!(status_warnings(&info)));
+    let mut warnings: Vec<String> = waited.into_iter().collect();
+    warnings.extend(status_warnings(&info));
+    for w in &warnings {
+        text.push_str(&format!("\nNote: {w}"));
+    }
+    json::set(&mut structured, "warnings", json!(warnings));
     Ok(annotated(structured, text).with_content(dataset_link(&info, layout)))
 }
 

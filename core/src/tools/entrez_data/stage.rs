@@ -21,18 +21,31 @@ use crate::staging::{account_of, iso8601, new_dataset_id, owner_of};
 use crate::tools::entrez_data::batches::{Progress, Run};
 use crate::tools::entrez_data::call::Stage;
 use crate::tools::entrez_data::cursor::{Resume, Work};
-use crate::tools::entrez_data::finish::stage;
+use crate::tools::entrez_data::finish::{described, stage};
 use crate::tools::entrez_data::plan;
 use crate::tools::entrez_data::plan::Fetch;
 use crate::tools::entrez_data::plan::Source;
-use crate::tools::entrez_data::{owned_dataset, staging};
+use crate::tools::entrez_data::{owned_dataset, staging, wait};
 use crate::validation::codes;
 
 /// Stages the records the arguments name, or continues a partial dataset, and returns it.
-pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<ToolOutput> {
-    if let Source::Continue { data_access_id } = &call.source {
-        return continue_staging(ctx, data_access_id, call).await;
-    }
+pub async fn fetch_and_stage(
+    ctx: &ToolContext<'_>,
+    call: &Stage,
+    wait_ms: u64,
+) -> Result<ToolOutput> {
+    let (id, out) = match &call.source {
+        Source::Continue { data_access_id } => (
+            data_access_id.clone(),
+            continue_staging(ctx, data_access_id, call).await?,
+        ),
+        _ => Box::pin(stage_new(ctx, call)).await?,
+    };
+    Box::pin(waited(ctx, &id, out, wait_ms)).await
+}
+
+/// Stages a new dataset; its id and the staging's answer.
+async fn stage_new(ctx: &ToolContext<'_>, call: &Stage) -> Result<(String, ToolOutput)> {
     let staging = staging(ctx)?;
     let client = ctx.entrez()?;
     let limits = staging.limits;
@@ -162,7 +175,7 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
         platform: ctx.platform,
         client,
         staging,
-        id,
+        id: id.clone(),
         db,
         layout,
         fetch,
@@ -188,7 +201,51 @@ pub async fn fetch_and_stage(ctx: &ToolContext<'_>, call: &Stage) -> Result<Tool
         fault: None,
     };
     let defer = ctx.task && staging.scheduler.is_some();
-    Box::pin(stage(run, resume, progress, 0, defer)).await
+    let out = Box::pin(stage(run, resume, progress, 0, defer)).await?;
+    Ok((id, out))
+}
+
+/// A staging's answer `out` once the server's own continuation of dataset `id` has ended, or
+/// `wait_ms` passed (`wait_seconds`); `out` itself when there is nothing to wait for.
+/// A task's caller waits on the task instead.
+pub async fn waited(
+    ctx: &ToolContext<'_>,
+    id: &str,
+    out: ToolOutput,
+    wait_ms: u64,
+) -> Result<ToolOutput> {
+    if wait_ms == 0 || ctx.task {
+        return Ok(out);
+    }
+    let info = owned_dataset(ctx, id).await?;
+    if !wait::staging_goes_on(&info) {
+        return Ok(out);
+    }
+    let (info, note) = wait::after(ctx, info, wait_ms).await?;
+    let note = note.unwrap_or_default();
+    if wait::staging_goes_on(&info) {
+        let mut out = out;
+        if let Some(list) = out
+            .structured
+            .get_mut("warnings")
+            .and_then(|w| w.as_array_mut())
+        {
+            list.insert(0, json!(note));
+        }
+        out.text = format!("{note}\n{}", out.text);
+        return Ok(out);
+    }
+    let failed = matches!(info.status, Status::Failed(_));
+    let mut done = described(&info, failed)?;
+    if let Some(list) = done
+        .structured
+        .get_mut("warnings")
+        .and_then(|w| w.as_array_mut())
+    {
+        list.insert(0, json!(note));
+    }
+    done.text = format!("{note}\n{}", done.text);
+    Ok(done)
 }
 
 /// Continues the partial dataset `id` from where its last call stopped.

@@ -9,7 +9,7 @@ use crate::tools::entrez_data::args::DataArgs;
 use crate::tools::entrez_data::call::DataCall;
 use crate::validation::{codes, path, Report};
 
-/// Sets `normalized` to the typed call; names `fresh` where it does nothing.
+/// Sets `normalized` to the typed call; names `fresh` and `wait_seconds` where they do nothing.
 pub fn check(args: &DataArgs, report: &mut Report) {
     report.normalized = DataCall::of(args).map(|call| call.to_value());
     let op = args.operation.as_deref().unwrap_or("");
@@ -18,6 +18,15 @@ pub fn check(args: &DataArgs, report: &mut Report) {
             codes::IGNORED_PARAMETER,
             path("fresh"),
             format!("{op} asks nothing upstream (only fetch_and_stage does); fresh is ignored."),
+        );
+    }
+    if args.given.iter().any(|k| k == "wait_seconds")
+        && !matches!(op, "fetch_and_stage" | "query" | "schema")
+    {
+        report.warn(
+            codes::IGNORED_PARAMETER,
+            path("wait_seconds"),
+            format!("{op} waits for nothing (query, schema and fetch_and_stage do); wait_seconds is ignored."),
         );
     }
 }

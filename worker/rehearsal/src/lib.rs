@@ -1,0 +1,231 @@
+//! The module's start-up: every tool called once, before the isolate's first request.
+//!
+//! On the Workers Free plan a request may spend 10 ms of CPU. An isolate's first call of a
+//! tool cost far more: V8 compiles each wasm function the first time it runs, and the tool's
+//! JSON schemas are parsed and compiled (README, "CPU per request"). Start-up, the module's
+//! evaluation at global scope, is limited apart (1 s on every plan), so the Worker does that
+//! work there: [`rehearse`] sends a typical call of every tool, and the lists a client asks
+//! for, through the same `Endpoint` the Worker serves, to stand-ins of NCBI, PubChem and the
+//! Durable Objects that answer at once from memory ([`stand_ins`]), and throws the answers
+//! away. What stays in the isolate is what its requests would otherwise pay for: compiled
+//! code, parsed and compiled schemas, hash seeds. Nothing leaves it: no request is sent,
+//! nothing is stored. (A crate of its own, beside the Worker's, so that it is tested natively.)
+
+pub mod stand_ins;
+
+use entrez_mcp_core::config::Config;
+use entrez_mcp_core::http::{Endpoint, HttpRequest, Sessions};
+use entrez_mcp_core::net::Network;
+use entrez_mcp_core::platform::Platform;
+use entrez_mcp_core::protocol::Server;
+use entrez_mcp_core::staging::{Limits, Staging};
+use serde_json::{json, Value};
+use stand_ins::{run_now, NoWait, Objects, Steps, Upstream};
+
+/// What the rehearsal did: the calls it made and those that did not answer as expected.
+#[derive(Debug, Default, Clone)]
+pub struct Rehearsal {
+    /// Requests sent through the endpoint.
+    pub calls: u32,
+    /// The methods or tools whose answer was missing or an error, with the reason.
+    pub failed: Vec<String>,
+}
+
+/// A search's reply: two PubMed ids.
+const ESEARCH: &str = r#"<?xml version="1.0" encoding="UTF-8" ?>
+<eSearchResult><Count>2</Count><RetMax>2</RetMax><RetStart>0</RetStart><QueryKey>1</QueryKey><WebEnv>MCID_rehearsal</WebEnv><IdList>
+<Id>12091962</Id>
+<Id>9997</Id>
+</IdList><TranslationSet/><QueryTranslation>"asthma"[MeSH Terms]</QueryTranslation></eSearchResult>
+"#;
+
+/// One PubMed record in efetch's XML, with the parts staging turns into rows (authors,
+/// MeSH headings, publication types, identifiers, an abstract).
+const ARTICLE: &str = r#"<PubmedArticle><MedlineCitation Status="MEDLINE" Owner="NLM"><PMID Version="1">12091962</PMID><DateCompleted><Year>1991</Year><Month>01</Month><Day>22</Day></DateCompleted><Article PubModel="Print"><Journal><ISSN IssnType="Print">1043-1578</ISSN><JournalIssue CitedMedium="Print"><Volume>17</Volume><Issue>1</Issue><PubDate><Year>1990</Year><Season>Spring</Season></PubDate></JournalIssue><Title>Social justice (San Francisco, Calif.)</Title><ISOAbbreviation>Soc Justice</ISOAbbreviation></Journal><ArticleTitle>The treatment of AIDS behind the walls of correctional facilities.</ArticleTitle><Pagination><MedlinePgn>113-25</MedlinePgn></Pagination><Abstract><AbstractText Label="BACKGROUND" NlmCategory="BACKGROUND">A structured abstract, first part.</AbstractText><AbstractText Label="RESULTS" NlmCategory="RESULTS">Its second part.</AbstractText></Abstract><AuthorList CompleteYN="Y"><Author ValidYN="Y"><LastName>Olivero</LastName><ForeName>J Michael</ForeName><Initials>JM</Initials><AffiliationInfo><Affiliation>A university.</Affiliation></AffiliationInfo></Author></AuthorList><Language>eng</Language><PublicationTypeList><PublicationType UI="D016428">Journal Article</PublicationType><PublicationType UI="D016454">Review</PublicationType></PublicationTypeList></Article><MedlineJournalInfo><Country>United States</Country><MedlineTA>Soc Justice</MedlineTA><NlmUniqueID>9891830</NlmUniqueID></MedlineJournalInfo><MeshHeadingList><MeshHeading><DescriptorName UI="D000163" MajorTopicYN="Y">Acquired Immunodeficiency Syndrome</DescriptorName><QualifierName UI="Q000517" MajorTopicYN="N">prevention &amp; control</QualifierName></MeshHeading><MeshHeading><DescriptorName UI="D006801" MajorTopicYN="N">Humans</DescriptorName></MeshHeading></MeshHeadingList><KeywordList Owner="NOTNLM"><Keyword MajorTopicYN="N">prisons</Keyword></KeywordList></MedlineCitation><PubmedData><History><PubMedPubDate PubStatus="pubmed"><Year>1990</Year><Month>3</Month><Day>1</Day></PubMedPubDate></History><PublicationStatus>ppublish</PublicationStatus><ArticleIdList><ArticleId IdType="pubmed">12091962</ArticleId><ArticleId IdType="doi">10.1000/rehearsal</ArticleId></ArticleIdList></PubmedData></PubmedArticle>"#;
+
+/// How many records the rehearsal stages: enough parsing for V8 to compile the parser's
+/// hottest functions optimized (it does so once a function has run long enough), so that an
+/// isolate's first staging step does not run them as baseline code (README, "CPU per request").
+const REHEARSED_RECORDS: u64 = 300;
+
+/// The ids the rehearsal stages (the stand-in answers each with the same article).
+fn rehearsed_ids() -> Vec<String> {
+    (1..=REHEARSED_RECORDS)
+        .map(|i| (90_000_000 + i).to_string())
+        .collect()
+}
+
+/// The calls: (method, tool, params). The staging's `data_access_id` fills `{id}`.
+fn calls() -> Vec<(&'static str, &'static str, Value)> {
+    let call = |name: &'static str, arguments: Value| {
+        (
+            "tools/call",
+            name,
+            json!({"name": name, "arguments": arguments}),
+        )
+    };
+    vec![
+        ("tools/list", "", json!({})),
+        ("resources/list", "", json!({})),
+        call(
+            "entrez_query",
+            json!({"operation": "search", "database": "pubmed", "term": "asthma[mh]", "retmax": 5}),
+        ),
+        call(
+            "entrez_query",
+            json!({"operation": "fetch", "database": "pubmed", "ids": ["12091962"]}),
+        ),
+        call(
+            "entrez_query",
+            json!({"operation": "summary", "database": "pubmed", "ids": ["12091962"]}),
+        ),
+        call(
+            "entrez_data",
+            json!({"operation": "fetch_and_stage", "database": "pubmed", "ids": rehearsed_ids()}),
+        ),
+        call(
+            "entrez_data",
+            json!({"operation": "schema", "data_access_id": "{id}"}),
+        ),
+        call(
+            "entrez_data",
+            json!({"operation": "query", "data_access_id": "{id}", "sql": "SELECT pmid FROM article"}),
+        ),
+        call("entrez_data", json!({"operation": "list_datasets"})),
+        call(
+            "entrez_external",
+            json!({"service": "pubchem", "operation": "compound", "namespace": "cid", "identifier": 2244}),
+        ),
+        call("entrez_capabilities", json!({})),
+        call("entrez_tool_info", json!({"name": "entrez_query"})),
+        call("system_api_key_status", json!({})),
+        call(
+            "validate",
+            json!({"tool": "entrez_query", "arguments": {"operation": "search", "term": "asthma[mh]"}}),
+        ),
+    ]
+}
+
+/// A server like the Worker's on `platform`, with stand-ins for everything outside the isolate.
+fn rehearsal_endpoint(platform: Box<dyn Platform>) -> Option<Endpoint> {
+    let network = Network {
+        transport: Box::new(Upstream::new(ARTICLE, ESEARCH.as_bytes().to_vec())),
+        pacer: Box::new(NoWait),
+        cache: None,
+    };
+    let staging = Staging::new(Objects::default(), Limits::default())
+        .with_scheduler(Box::new(Steps::default()));
+    let server = Server::new(Config::defaults(), platform)
+        .ok()?
+        .with_network(network)
+        .with_staging(staging)
+        .ok()?;
+    Some(Endpoint::new(
+        server,
+        Sessions::new(b"rehearsal-session-key".to_vec(), 60, false),
+    ))
+}
+
+/// One stateless (2026-07-28) `POST /mcp`, as a client without a key sends it.
+fn request(method: &str, name: &str, body: Vec<u8>) -> HttpRequest {
+    HttpRequest {
+        method: "POST".into(),
+        path: "/mcp".into(),
+        headers: vec![
+            ("host".into(), "localhost".into()),
+            ("content-type".into(), "application/json".into()),
+            (
+                "accept".into(),
+                "application/json, text/event-stream".into(),
+            ),
+            ("mcp-protocol-version".into(), "2026-07-28".into()),
+            ("mcp-method".into(), method.into()),
+            ("mcp-name".into(), name.into()),
+        ],
+        body,
+        client_ip: Some("127.0.0.1".into()),
+    }
+}
+
+/// Runs every call once on `platform` (the Worker's) and says how it went. Never panics: a
+/// call that fails is named in [`Rehearsal::failed`], and the isolate's requests then do that
+/// work themselves.
+pub fn rehearse(platform: Box<dyn Platform>) -> Rehearsal {
+    let mut report = Rehearsal::default();
+    let Some(endpoint) = rehearsal_endpoint(platform) else {
+        report.failed.push("server: could not be built".into());
+        return report;
+    };
+    let mut dataset = String::new();
+    for (i, (method, name, mut params)) in calls().into_iter().enumerate() {
+        if let Some(id) = params.pointer_mut("/arguments/data_access_id") {
+            *id = json!(dataset);
+        }
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        });
+        let body = json!({"jsonrpc": "2.0", "id": i, "method": method, "params": params});
+        let body = serde_json::to_vec(&body).unwrap_or_default();
+        report.calls += 1;
+        let label = if name.is_empty() { method } else { name };
+        let Some(reply) = run_now(endpoint.handle(request(method, name, body))) else {
+            report.failed.push(format!("{label}: did not finish"));
+            continue;
+        };
+        let reply: Value = serde_json::from_slice(&reply.body).unwrap_or(Value::Null);
+        let result = &reply["result"];
+        if result.is_null() || result["isError"] == json!(true) {
+            let why = match result["content"][0]["text"].as_str() {
+                Some(text) => text.to_string(),
+                None => reply.to_string(),
+            };
+            let why = why.chars().take(300).collect::<String>();
+            report.failed.push(format!("{label}: {why}"));
+            continue;
+        }
+        if let Some(id) = result["structuredContent"]["data_access_id"].as_str() {
+            dataset = id.to_string();
+        }
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A clock that stands still and counting "random" bytes: natively there is no `Date.now`.
+    struct Still;
+
+    impl Platform for Still {
+        fn now_unix_ms(&self) -> u64 {
+            1_790_000_000_000
+        }
+
+        fn fill_random(&self, buf: &mut [u8]) {
+            for (i, b) in buf.iter_mut().enumerate() {
+                *b = i as u8;
+            }
+        }
+    }
+
+    #[test]
+    fn every_call_of_the_rehearsal_answers() {
+        let report = rehearse(Box::new(Still));
+        assert_eq!(report.calls as usize, calls().len());
+        assert!(report.failed.is_empty(), "{:#?}", report.failed);
+    }
+
+    #[test]
+    fn the_rehearsal_calls_every_tool() {
+        let called: std::collections::BTreeSet<&str> = calls()
+            .iter()
+            .map(|(_, name, _)| *name)
+            .filter(|n| !n.is_empty())
+            .collect();
+        for spec in entrez_mcp_core::tools::CATALOG.tools {
+            assert!(called.contains(spec.name), "{} is not rehearsed", spec.name);
+        }
+    }
+}
