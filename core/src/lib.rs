@@ -23,6 +23,8 @@
 //! - `mcp`: the protocol's revisions, request `_meta`, progress and log messages.
 //! - `staging`: datasets without a database: layouts, rows, the read-only policy, the
 //!   store trait, the ledger.
+//! - `export`: a dataset's records as RIS, BibTeX, CSL JSON, MEDLINE, CSV and JSON Lines,
+//!   and bibliographies in five styles, written page by page from the store.
 //! - `validation`: findings and reports, and the rules several tools share (databases,
 //!   ids, search terms).
 //! - `framework`: what every tool is built on: the intake, the registry, results and budgets.
@@ -36,6 +38,7 @@ pub mod caller;
 pub mod config;
 pub mod entrez;
 pub mod error;
+pub mod export;
 pub mod framework;
 pub mod hex;
 pub mod http;

@@ -1,0 +1,492 @@
+//! The text of one entry as it is put together: runs of plain, italic and linked text, the
+//! punctuation between parts (a period after "?" or after "et al." is not doubled, a
+//! comma or period that follows a quoted title goes inside the quotes, as American
+//! English and the CSL processors put it), typographic quotes and apostrophes, and title
+//! case as CSL defines it for English titles.
+
+/// A run of an entry's text.
+#[derive(Debug, Clone, PartialEq)]
+struct Run {
+    text: String,
+    italic: bool,
+    link: Option<String>,
+}
+
+/// An entry under construction.
+#[derive(Debug, Default, Clone)]
+pub struct Entry {
+    runs: Vec<Run>,
+}
+
+/// How an entry is written out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Markup {
+    /// Plain text, as CSL processors write their text output.
+    Text,
+    /// Markdown: italics as `*…*`, DOIs and PubMed links as links.
+    Markdown,
+}
+
+impl Entry {
+    /// The last character written, if any.
+    pub fn last_char(&self) -> Option<char> {
+        self.runs.iter().rev().find_map(|r| r.text.chars().last())
+    }
+
+    /// Whether nothing has been written.
+    pub fn is_empty(&self) -> bool {
+        self.runs.iter().all(|r| r.text.is_empty())
+    }
+
+    fn push(&mut self, text: &str, italic: bool, link: Option<String>) {
+        if text.is_empty() {
+            return;
+        }
+        match self.runs.last_mut() {
+            Some(r) if r.italic == italic && r.link.is_none() && link.is_none() => {
+                r.text.push_str(text)
+            }
+            _ => self.runs.push(Run {
+                text: text.to_string(),
+                italic,
+                link,
+            }),
+        }
+    }
+
+    /// Plain text.
+    pub fn text(&mut self, text: &str) {
+        self.push(text, false, None);
+    }
+
+    /// Italic text.
+    pub fn italic(&mut self, text: &str) {
+        self.push(text, true, None);
+    }
+
+    /// Text linked to `url` (in Markdown; plain text shows the text only).
+    pub fn link(&mut self, text: &str, url: &str) {
+        self.push(text, false, Some(url.to_string()));
+    }
+
+    /// Punctuation between parts: `.` after a sentence end (`.`, `?`, `!`, also inside a
+    /// closing quote) is dropped.
+    pub fn punct(&mut self, p: &str) {
+        let last = self
+            .runs
+            .iter()
+            .rev()
+            .flat_map(|r| r.text.chars().rev())
+            .find(|c| !matches!(c, '\u{201d}' | '\u{2019}'));
+        if p.starts_with('.') && matches!(last, Some('.' | '?' | '!')) {
+            self.text(&p[1..]);
+        } else {
+            self.text(p);
+        }
+    }
+
+    /// A title in typographic quotes, the punctuation that follows it (`after`, "," or
+    /// ".") inside them: “Title,” — unless the title ends in `?` or `!`, where a period
+    /// is dropped (“Why?”) and a comma kept (“Why?,”). Quotes inside the title turn to
+    /// single ones.
+    pub fn quoted(&mut self, title: &str, after: &str) {
+        let inner = flip_quotes(&typographic(title));
+        let mut s = String::from("\u{201c}");
+        s.push_str(&inner);
+        let ends = inner.chars().last();
+        match after {
+            "." if matches!(ends, Some('?' | '!' | '.')) => {}
+            a => s.push_str(a),
+        }
+        s.push('\u{201d}');
+        self.text(&s);
+    }
+
+    /// The entry written out.
+    pub fn render(&self, markup: Markup) -> String {
+        let mut out = String::new();
+        for r in &self.runs {
+            match markup {
+                Markup::Text => out.push_str(&r.text),
+                Markup::Markdown => {
+                    let body = escape_markdown(&r.text);
+                    match (&r.link, r.italic) {
+                        (Some(url), _) => out.push_str(&format!("[{body}](<{url}>)")),
+                        (None, true) => {
+                            // Emphasis cannot begin or end with a space.
+                            let t = body.trim();
+                            let lead = &body[..body.len() - body.trim_start().len()];
+                            let tail = &body[body.trim_end().len()..];
+                            out.push_str(&format!("{lead}*{t}*{tail}"));
+                        }
+                        (None, false) => out.push_str(&body),
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Markdown's inline specials escaped.
+pub fn escape_markdown(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '\\' | '*' | '_' | '[' | ']' | '`' | '<' | '>') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Straight quotes and apostrophes as typographic ones: `"` opens after a space or an
+/// opening bracket and closes otherwise; `'` opens likewise, else it is an apostrophe.
+pub fn typographic(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 4);
+    let mut prev: Option<char> = None;
+    for c in s.chars() {
+        let opening = prev.is_none_or(|p| {
+            p.is_whitespace()
+                || matches!(
+                    p,
+                    '(' | '[' | '{' | '\u{201c}' | '\u{2018}' | '-' | '\u{2013}' | '\u{2014}'
+                )
+        });
+        out.push(match c {
+            '"' if opening => '\u{201c}',
+            '"' => '\u{201d}',
+            '\'' if opening => '\u{2018}',
+            '\'' => '\u{2019}',
+            c => c,
+        });
+        prev = Some(c);
+    }
+    out
+}
+
+/// Double quotes as single ones and single as double, for text that goes inside quotes.
+fn flip_quotes(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\u{201c}' => '\u{2018}',
+            '\u{201d}' => '\u{2019}',
+            '\u{2018}' => '\u{201c}',
+            c => c,
+        })
+        .collect()
+}
+
+/// Words that title case leaves in lower case inside a title: English articles,
+/// conjunctions and prepositions (the CSL stop words, as the CSL processors apply them).
+const STOP_WORDS: &[&str] = &[
+    "a",
+    "about",
+    "above",
+    "across",
+    "afore",
+    "after",
+    "against",
+    "al",
+    "along",
+    "alongside",
+    "amid",
+    "amidst",
+    "among",
+    "amongst",
+    "an",
+    "and",
+    "anenst",
+    "apropos",
+    "apud",
+    "around",
+    "as",
+    "aside",
+    "astride",
+    "at",
+    "athwart",
+    "atop",
+    "barring",
+    "before",
+    "behind",
+    "below",
+    "beneath",
+    "beside",
+    "besides",
+    "between",
+    "beyond",
+    "but",
+    "by",
+    "c",
+    "ca",
+    "circa",
+    "de",
+    "despite",
+    "down",
+    "during",
+    "et",
+    "except",
+    "for",
+    "forenenst",
+    "from",
+    "given",
+    "in",
+    "inside",
+    "into",
+    "lest",
+    "like",
+    "modulo",
+    "near",
+    "next",
+    "nor",
+    "notwithstanding",
+    "of",
+    "off",
+    "on",
+    "onto",
+    "or",
+    "out",
+    "over",
+    "per",
+    "plus",
+    "pro",
+    "qua",
+    "sans",
+    "since",
+    "so",
+    "than",
+    "the",
+    "through",
+    "throughout",
+    "thruout",
+    "till",
+    "to",
+    "toward",
+    "towards",
+    "under",
+    "underneath",
+    "until",
+    "unto",
+    "up",
+    "upon",
+    "v",
+    "van",
+    "versus",
+    "via",
+    "vis-à-vis",
+    "von",
+    "vs",
+    "with",
+    "within",
+    "without",
+    "yet",
+];
+
+fn is_stop_word(lower: &str) -> bool {
+    let n = lower.chars().count();
+    STOP_WORDS.contains(&lower)
+        // citeproc-js matches "v." and "vs." as patterns: a "v" and one more letter, "vs"
+        // and one more.
+        || (n == 2 && lower.starts_with('v'))
+        || (n == 3 && lower.starts_with("vs"))
+}
+
+/// Characters that split a title into the runs title case works on.
+fn is_break(c: char) -> bool {
+    matches!(
+        c,
+        '\u{2018}'
+            | '\u{2019}'
+            | '\u{201c}'
+            | '\u{201d}'
+            | '"'
+            | '\''
+            | '-'
+            | '\u{2013}'
+            | '\u{2014}'
+            | '/'
+            | '.'
+            | ','
+            | ';'
+            | '?'
+            | '!'
+            | ':'
+            | '['
+            | ']'
+            | '('
+            | ')'
+    )
+}
+
+fn capitalize_first(word: &str) -> String {
+    let mut chars = word.chars();
+    let Some(first) = chars.next() else {
+        return String::new();
+    };
+    // A lone Greek letter (a symbol in a scientific title) keeps its case.
+    if ('\u{0370}'..='\u{03ff}').contains(&first) && chars.clone().next().is_none() {
+        return word.to_string();
+    }
+    first.to_uppercase().chain(chars).collect()
+}
+
+/// Title case as CSL defines it for English: every word written in lower case gets a
+/// capital, except stop words that are neither the first word, nor the first after a
+/// colon, question or exclamation mark, nor the last; words with a capital already
+/// ("iPhone", "DNA") are left as written; the parts of a hyphenated word are words.
+pub fn title_case(s: &str) -> String {
+    // The title as alternating runs of words and breaks.
+    let mut parts: Vec<(String, bool)> = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if is_break(c) {
+            // An apostrophe followed by a word belongs to the word ("'s").
+            let joins = c == '\''
+                && chars
+                    .get(i + 1)
+                    .is_some_and(|n| !n.is_whitespace() && !is_break(*n));
+            if joins {
+                parts.push((std::mem::take(&mut current), false));
+                parts.push((String::new(), true));
+                current.push(c);
+            } else {
+                parts.push((std::mem::take(&mut current), false));
+                parts.push((c.to_string(), true));
+            }
+        } else {
+            current.push(c);
+        }
+        i += 1;
+    }
+    parts.push((current, false));
+
+    let mut first = true;
+    let mut after_punct = false;
+    let mut last_word: Option<(usize, usize)> = None;
+    let mut words_of: Vec<Vec<String>> = Vec::with_capacity(parts.len());
+    for (index, (text, is_tag)) in parts.iter().enumerate() {
+        if *is_tag {
+            if text.ends_with(['!', '?', ':']) {
+                after_punct = true;
+            }
+            words_of.push(Vec::new());
+            continue;
+        }
+        let following_hyphen = parts
+            .get(index + 1)
+            .is_some_and(|(t, tag)| *tag && t == "-");
+        // Split keeping the spaces between words.
+        let mut pieces: Vec<String> = Vec::new();
+        let mut buf = String::new();
+        let mut in_space = false;
+        for c in text.chars() {
+            if c.is_whitespace() != in_space && !buf.is_empty() {
+                pieces.push(std::mem::take(&mut buf));
+            }
+            in_space = c.is_whitespace();
+            buf.push(c);
+        }
+        pieces.push(buf);
+        let word_count = pieces.len();
+        for (j, piece) in pieces.iter_mut().enumerate() {
+            if piece.is_empty() || piece.chars().all(char::is_whitespace) {
+                continue;
+            }
+            let lower = piece.to_lowercase();
+            let capitalize = (piece.chars().count() > 1 && !is_stop_word(&lower))
+                || (j == word_count - 1 && following_hyphen)
+                || first
+                || after_punct;
+            if capitalize && *piece == lower {
+                *piece = capitalize_first(piece);
+            }
+            first = false;
+            after_punct = false;
+            last_word = Some((index, j));
+        }
+        words_of.push(pieces);
+    }
+    if let Some((p, w)) = last_word {
+        let word = &mut words_of[p][w];
+        if word.chars().count() > 1 && is_stop_word(&word.to_lowercase()) {
+            *word = capitalize_first(word);
+        }
+    }
+    parts
+        .iter()
+        .zip(words_of)
+        .map(|((text, is_tag), words)| {
+            if *is_tag {
+                text.clone()
+            } else {
+                words.concat()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn title_case_follows_csl() {
+        assert_eq!(
+            title_case("deep learning for in silico drug discovery: a review & outlook"),
+            "Deep Learning for in Silico Drug Discovery: A Review & Outlook"
+        );
+        assert_eq!(
+            title_case("twenty-five authors and a consortium"),
+            "Twenty-Five Authors and a Consortium"
+        );
+        assert_eq!(
+            title_case("stop words at the end: what are they for?"),
+            "Stop Words at the End: What Are They For?"
+        );
+        assert_eq!(
+            title_case("the role of p53 in DNA repair, e.g. in vitro"),
+            "The Role of P53 in DNA Repair, e.g. in Vitro"
+        );
+        assert_eq!(
+            title_case("mixed-case words like iPhone"),
+            "Mixed-Case Words like iPhone"
+        );
+        assert_eq!(title_case("women's health"), "Women's Health");
+        assert_eq!(
+            title_case("seven authors trigger et al in vancouver"),
+            "Seven Authors Trigger et al in Vancouver"
+        );
+        assert_eq!(
+            title_case("the limit before et al"),
+            "The Limit before et Al"
+        );
+        assert_eq!(title_case("UPPER CASE"), "UPPER CASE");
+    }
+
+    #[test]
+    fn punctuation_quotes_and_markdown() {
+        let mut e = Entry::default();
+        e.text("Smith J et al.");
+        e.punct(". ");
+        e.quoted("What \"real\" data?", ",");
+        e.text(" ");
+        e.italic("Journal");
+        e.punct(". ");
+        e.link("doi:10.1/x_(y)", "https://doi.org/10.1/x_(y)");
+        assert_eq!(
+            e.render(Markup::Text),
+            "Smith J et al. \u{201c}What \u{2018}real\u{2019} data?,\u{201d} Journal. doi:10.1/x_(y)"
+        );
+        assert_eq!(
+            e.render(Markup::Markdown),
+            "Smith J et al. \u{201c}What \u{2018}real\u{2019} data?,\u{201d} *Journal*. [doi:10.1/x\\_(y)](<https://doi.org/10.1/x_(y)>)"
+        );
+        assert_eq!(
+            typographic("O'Brien's \"test\""),
+            "O\u{2019}Brien\u{2019}s \u{201c}test\u{201d}"
+        );
+    }
+}
