@@ -4,12 +4,14 @@
 //! pump. [`http`] serves Streamable HTTP with axum on hyper's connection loop
 //! (header and body timeouts, a connection cap), [`stdio`] feeds stdin lines to
 //! the same dispatcher, [`transport`] sends upstream requests with reqwest,
-//! [`store`] keeps datasets in one rusqlite file each, and [`verify`] checks
+//! [`store`] keeps datasets in one rusqlite file each, [`export`] writes one to a file
+//! (`entrez-mcp export`), and [`verify`] checks
 //! access-token signatures with ring. Configuration comes from the process
 //! environment under the names the Worker reads from its vars and secrets.
 
 pub mod background;
 pub mod cache;
+pub mod export;
 pub mod http;
 pub mod platform;
 pub mod stdio;

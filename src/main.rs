@@ -1,4 +1,5 @@
-//! The native binary: `entrez-mcp serve` (Streamable HTTP) or `entrez-mcp stdio`.
+//! The native binary: `entrez-mcp serve` (Streamable HTTP), `entrez-mcp stdio`, or
+//! `entrez-mcp export` (a staged dataset to a file).
 
 fn main() -> std::process::ExitCode {
     native::main()
@@ -15,6 +16,7 @@ entrez-mcp: MCP server for NCBI Entrez
 Usage:
   entrez-mcp stdio                         JSON-RPC over stdin/stdout (for Claude Desktop and other local clients)
   entrez-mcp serve [--listen ADDR:PORT]    Streamable HTTP at http://ADDR:PORT/mcp (default 127.0.0.1:8787)
+{export}
   entrez-mcp --version
 
 Configuration comes from the environment: NCBI_API_KEY, NCBI_EMAIL, NCBI_TOOL,
@@ -55,12 +57,13 @@ HTTP callers MCP_AUTH_MODE (none, bearer, oauth) with MCP_AUTH_* (see the README
                         .map_err(|e| e.to_string())
                 })
             }
+            Some("export") => native::export::run(&args[1..]),
             Some("--version") | Some("-V") => {
                 println!("entrez-mcp {}", entrez_mcp_core::SERVER_VERSION);
                 Ok(())
             }
             Some("--help") | Some("-h") | Some("help") => {
-                println!("{USAGE}");
+                println!("{}", usage());
                 Ok(())
             }
             _ => return usage_error("a command is required"),
@@ -74,8 +77,12 @@ HTTP callers MCP_AUTH_MODE (none, bearer, oauth) with MCP_AUTH_* (see the README
         }
     }
 
+    fn usage() -> String {
+        USAGE.replace("{export}", native::export::USAGE)
+    }
+
     fn usage_error(message: &str) -> ExitCode {
-        eprintln!("entrez-mcp: {message}\n\n{USAGE}");
+        eprintln!("entrez-mcp: {message}\n\n{}", usage());
         ExitCode::from(2)
     }
 }

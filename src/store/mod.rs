@@ -281,9 +281,13 @@ impl Inner {
         let deleted = catalog
             .execute("DELETE FROM dataset WHERE id = ?1", [id])
             .map_err(store_error)?;
-        // A staging task's kept result goes with its dataset, as on the Worker.
+        // A staging task's kept result goes with its dataset, as on the Worker, and so do
+        // its exports.
         catalog
             .execute("DELETE FROM kept WHERE id = ?1", [id])
+            .map_err(store_error)?;
+        catalog
+            .execute("DELETE FROM export WHERE dataset = ?1", [id])
             .map_err(store_error)?;
         drop(catalog);
         if let Some(dir) = &self.dir {
@@ -557,6 +561,26 @@ impl DatasetStore for SqliteStore {
             let mut guard = lock(&conn);
             entrez_mcp_sqlite::authorizer::check(&mut guard, &sql)
         })
+    }
+
+    fn save_export<'a>(
+        &'a self,
+        id: &'a str,
+        export: &'a str,
+        plan: String,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<()>> {
+        let (id, export) = (id.to_string(), export.to_string());
+        self.blocking(move |inner| inner.save_export(&id, &export, &plan, now_ms))
+    }
+
+    fn load_export<'a>(
+        &'a self,
+        id: &'a str,
+        export: &'a str,
+    ) -> BoxFuture<'a, Result<Option<String>>> {
+        let (id, export) = (id.to_string(), export.to_string());
+        self.blocking(move |inner| inner.load_export(&id, &export))
     }
 }
 

@@ -570,6 +570,70 @@ pub fn write_records(
     }
 }
 
+/// Records read from JSON Lines (as the jsonl format writes them), each keyed by its PMID,
+/// else its PMCID; a line that is not a record is named in the error.
+pub fn records_from_jsonl(text: &str) -> Result<Vec<Record>> {
+    let mut out = Vec::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let mut r: Record = crate::json::from_str(line).map_err(|e| {
+            Error::new(
+                ErrorKind::InvalidArguments,
+                format!("line {} is not a record: {e}", n + 1),
+            )
+        })?;
+        r.key = match (r.pmid, &r.pmcid) {
+            (Some(p), _) => p.to_string(),
+            (None, Some(c)) => c.clone(),
+            (None, None) => format!("line{}", n + 1),
+        };
+        out.push(r);
+    }
+    Ok(out)
+}
+
+/// `records` whole in one format (a bibliography in its style's order), as one file.
+pub fn write_all(format: Format, style: Style, records: Vec<Record>) -> String {
+    let (records, suffixes) = if format.bibliography() {
+        let arranged = style::arrange(style, &records);
+        let mut suffixes = Vec::new();
+        let ordered: Vec<Record> = arranged
+            .into_iter()
+            .enumerate()
+            .map(|(n, (i, place))| {
+                if let Some(s) = place.suffix {
+                    suffixes.push((n as u64, s));
+                }
+                records[i].clone()
+            })
+            .collect();
+        (ordered, suffixes)
+    } else {
+        (records, Vec::new())
+    };
+    let export = Export {
+        id: String::new(),
+        dataset: String::new(),
+        format,
+        style: format.bibliography().then_some(style),
+        items: Items::Records {
+            keys: records.iter().map(|r| r.key.clone()).collect(),
+            suffixes,
+        },
+        per_page: records.len().max(1) as u64,
+        created_ms: 0,
+        dataset_status: String::new(),
+        dataset_records: records.len() as u64,
+        bytes: None,
+    };
+    let mut out = String::new();
+    write_records(&export, &records, 0, true, &mut out);
+    out
+}
+
 /// Page `page` (1-based) of an export, written from the dataset's rows.
 pub async fn page(
     store: &dyn DatasetStore,

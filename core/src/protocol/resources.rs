@@ -1,11 +1,14 @@
-//! MCP resources: each staged dataset's schema at `entrez-dataset://{id}/schema`.
+//! MCP resources: each staged dataset's schema at `entrez-dataset://{id}/schema`, and its
+//! exports at `entrez-dataset://{id}/export/{export}.{ext}`.
 //!
 //! `entrez_data` results link their dataset with a `resource_link`; these
 //! methods make those links readable. A schema resource carries exactly what
 //! the `schema` operation returns (tables, columns, keys, indexes, row counts,
-//! example queries) as JSON, plus the same readable text. Listing shows the
-//! caller's own datasets only, and reading someone else's dataset is a
-//! resource-not-found, as with the tool.
+//! example queries) as JSON, plus the same readable text. An export is read a page
+//! at a time (`?page=N`, the first when none is named): the pages joined are the file,
+//! and each read's `_meta` names the next page. Listing shows the caller's own datasets
+//! only, and reading someone else's dataset or export is a resource-not-found, as with
+//! the tool.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::framework::ToolContext;
@@ -20,6 +23,12 @@ pub const SCHEME: &str = "entrez-dataset://";
 /// The URI template clients can fill in with a `data_access_id`.
 pub const SCHEMA_TEMPLATE: &str = "entrez-dataset://{data_access_id}/schema";
 
+/// The URI template of an export's pages.
+pub const EXPORT_TEMPLATE: &str = "entrez-dataset://{data_access_id}/export/{file}{?page}";
+
+/// The `_meta` key of an export page's position.
+pub const PAGE_META: &str = "entrez-mcp/export-page";
+
 /// The `capabilities.resources` announcement.
 pub fn capability() -> Value {
     json!({ "subscribe": false, "listChanged": false })
@@ -33,6 +42,11 @@ pub fn templates() -> Value {
         "title": "Staged dataset schema",
         "description": "Tables, columns, keys, indexes, row counts and example queries of a dataset staged with entrez_data fetch_and_stage.",
         "mimeType": "application/json",
+    }, {
+        "uriTemplate": EXPORT_TEMPLATE,
+        "name": "dataset-export",
+        "title": "Export of a staged dataset",
+        "description": "A file made by entrez_data export or bibliography (RIS, BibTeX, CSL JSON, MEDLINE, CSV, JSON Lines, a bibliography), read a page at a time: the pages joined are the file; each read's _meta names the next page.",
     }]})
 }
 
@@ -85,8 +99,23 @@ pub async fn read(ctx: &ToolContext<'_>, uri: &str) -> Result<Value> {
         ))
         .with_details(json!({ "uri": uri }))
     };
+    if let Some((dataset, export, page)) = crate::export::parse_uri(uri) {
+        if ctx.staging.is_none() {
+            return Err(not_found("this server has no dataset store"));
+        }
+        return read_export(ctx, uri, dataset, export, page)
+            .await
+            .map_err(|e| match e.kind {
+                ErrorKind::NotFound | ErrorKind::ResourceNotFound => {
+                    let mut err = not_found(&e.message);
+                    err.suggestions = e.suggestions;
+                    err
+                }
+                _ => e,
+            });
+    }
     let Some(id) = dataset_of(uri) else {
-        return Err(not_found("not a dataset schema URI"));
+        return Err(not_found("not a dataset schema or export URI"));
     };
     if ctx.staging.is_none() {
         return Err(not_found("this server has no dataset store"));
@@ -116,6 +145,53 @@ pub async fn read(ctx: &ToolContext<'_>, uri: &str) -> Result<Value> {
     ]}))
 }
 
+/// One page of an export, for its dataset's owner only.
+async fn read_export(
+    ctx: &ToolContext<'_>,
+    uri: &str,
+    dataset: &str,
+    export: &str,
+    page: u64,
+) -> Result<Value> {
+    let info = crate::tools::entrez_data::owned_dataset(ctx, dataset).await?;
+    let staging = crate::tools::entrez_data::staging(ctx)?;
+    let gone = || {
+        Error::new(
+            ErrorKind::NotFound,
+            format!("dataset {dataset} has no export {export}"),
+        )
+        .suggest("Make one with entrez_data operation export.")
+    };
+    let plan = staging
+        .store
+        .load_export(&info.id, export)
+        .await?
+        .ok_or_else(gone)?;
+    let plan: crate::export::Export =
+        crate::json::from_str(&plan).map_err(|e| Error::internal(e.to_string()))?;
+    if !uri.contains(&format!("/export/{}.{}", plan.id, plan.format.extension())) {
+        return Err(gone());
+    }
+    let layout = crate::staging::layouts::named(&info.layout)?;
+    let text = crate::export::page(
+        staging.store.as_ref(),
+        &plan,
+        layout,
+        page,
+        staging.limits.query_time_limit_ms,
+    )
+    .await?;
+    let mut meta = serde_json::Map::new();
+    meta.insert(
+        PAGE_META.to_string(),
+        crate::tools::entrez_data::export::page_meta(&plan, page),
+    );
+    Ok(json!({
+        "contents": [{ "uri": plan.uri(Some(page)), "mimeType": plan.format.mime(), "text": text }],
+        "_meta": Value::Object(meta),
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +209,10 @@ mod tests {
         assert_eq!(
             templates()["resourceTemplates"][0]["uriTemplate"],
             SCHEMA_TEMPLATE
+        );
+        assert_eq!(
+            templates()["resourceTemplates"][1]["uriTemplate"],
+            EXPORT_TEMPLATE
         );
     }
 }

@@ -356,4 +356,39 @@ pub trait DatasetStore: MaybeSendSync {
     /// Compiles `sql` against the dataset's schema under the read-only policy
     /// without running it; returns the column names it would produce.
     fn check<'a>(&'a self, id: &'a str, sql: &'a str) -> BoxFuture<'a, Result<Vec<String>>>;
+
+    /// Keeps an export's plan (`crate::export::Export` as JSON) with the dataset, under
+    /// `export`; it goes when the dataset goes. Past [`MAX_EXPORTS`] plans, the oldest goes.
+    fn save_export<'a>(
+        &'a self,
+        id: &'a str,
+        export: &'a str,
+        plan: String,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<()>> {
+        let _ = (id, export, plan, now_ms);
+        Box::pin(async { Err(no_exports()) })
+    }
+
+    /// An export's plan kept with the dataset, if there is one.
+    fn load_export<'a>(
+        &'a self,
+        id: &'a str,
+        export: &'a str,
+    ) -> BoxFuture<'a, Result<Option<String>>> {
+        let _ = (id, export);
+        Box::pin(async { Ok(None) })
+    }
+}
+
+/// Most export plans one dataset keeps.
+pub const MAX_EXPORTS: u64 = 32;
+
+/// The error of a store that keeps no exports.
+fn no_exports() -> crate::error::Error {
+    crate::error::Error::new(
+        crate::error::ErrorKind::Unavailable,
+        "This server's dataset store keeps no exports.",
+    )
+    .with_code("store_unavailable")
 }

@@ -102,6 +102,11 @@ pub mod codes {
     pub const SQL_MULTIPLE_STATEMENTS: &str = "sql_multiple_statements";
     /// A statement that returns no columns.
     pub const SQL_NOT_A_QUERY: &str = "sql_not_a_query";
+    /// export or bibliography: a format this server does not write; the message lists those it does.
+    pub const UNKNOWN_FORMAT: &str = "unknown_format";
+    /// export or bibliography: a bibliography style this server does not write; the message
+    /// lists those it does.
+    pub const UNKNOWN_STYLE: &str = "unknown_style";
     /// Runtime level: NCBI has no record with this id in the database.
     pub const ID_NOT_FOUND: &str = "id_not_found";
 
@@ -209,6 +214,8 @@ pub mod codes {
         SQL_NOT_READ_ONLY,
         SQL_MULTIPLE_STATEMENTS,
         SQL_NOT_A_QUERY,
+        UNKNOWN_FORMAT,
+        UNKNOWN_STYLE,
         ID_NOT_FOUND,
     ];
 
@@ -231,6 +238,8 @@ pub mod codes {
         SQL_NOT_READ_ONLY,
         SQL_MULTIPLE_STATEMENTS,
         SQL_NOT_A_QUERY,
+        UNKNOWN_FORMAT,
+        UNKNOWN_STYLE,
     ];
 
     /// Every warning code the semantic level can raise.

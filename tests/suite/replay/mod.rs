@@ -9,6 +9,7 @@ mod entrez_data_lifecycle;
 mod entrez_data_replay;
 mod entrez_external_replay;
 mod entrez_query_replay;
+mod exports;
 mod hostile_upstream;
 mod pending_tasks;
 mod task_ownership;

@@ -161,6 +161,52 @@ fn datasets_and_sql_are_checked_against_the_real_schema() {
     );
     seen.insert("dataset_not_found".into());
 
+    // Exports: a format or style this server does not write is refused, naming those it does;
+    // a known one validates, its SQL checked like a query's.
+    for (args, code, path) in [
+        (
+            json!({"operation": "export", "data_access_id": id, "format": "docx"}),
+            "unknown_format",
+            "$.format",
+        ),
+        (
+            json!({"operation": "bibliography", "data_access_id": id, "style": "mla"}),
+            "unknown_style",
+            "$.style",
+        ),
+        (
+            json!({"operation": "bibliography", "ids": ["1"], "format": "csv"}),
+            "unknown_format",
+            "$.format",
+        ),
+        (
+            json!({"operation": "export", "data_access_id": id, "format": "ris", "sql": "SELECT pmidd FROM article"}),
+            "sql_error",
+            "$.sql",
+        ),
+    ] {
+        let report = validate(&s, args.clone(), &me);
+        assert_eq!(
+            codes(&report),
+            vec![(code.to_string(), path.to_string())],
+            "{args}"
+        );
+        let message = report["details"]["errors"][0]["message"].as_str().unwrap();
+        if code == "unknown_format" {
+            assert!(message.contains("Supported: "), "{message}");
+        }
+        let real = call_tool_with(&s, "entrez_data", args.clone(), &me);
+        assert_eq!(real["isError"], true, "{args}");
+        seen.insert(code.to_string());
+    }
+    let fine = validate(
+        &s,
+        json!({"operation": "export", "data_access_id": id, "format": "csl-json"}),
+        &me,
+    );
+    assert_eq!(fine["valid"], true, "{fine}");
+    assert_eq!(fine["normalized_arguments"]["format"], "csl_json");
+
     // Expired: reported, and validate leaves the dataset where it is (it never writes).
     clock.advance_secs(Limits::default().ttl_secs + 1);
     let expired = validate(

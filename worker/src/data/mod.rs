@@ -482,4 +482,40 @@ impl DatasetStore for DurableStore {
             self.dataset(id, &command).await
         })
     }
+
+    fn save_export<'a>(
+        &'a self,
+        id: &'a str,
+        export: &'a str,
+        plan: String,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move {
+            if !is_dataset_id(id) {
+                return Err(not_found(id));
+            }
+            let command = DatasetCommand::SaveExport {
+                export: export.to_string(),
+                plan,
+                now_ms,
+            };
+            self.dataset(id, &command).await
+        })
+    }
+
+    fn load_export<'a>(
+        &'a self,
+        id: &'a str,
+        export: &'a str,
+    ) -> BoxFuture<'a, Result<Option<String>>> {
+        Box::pin(async move {
+            if !is_dataset_id(id) {
+                return Ok(None);
+            }
+            let command = DatasetCommand::LoadExport {
+                export: export.to_string(),
+            };
+            self.dataset(id, &command).await
+        })
+    }
 }

@@ -95,6 +95,20 @@ pub enum DatasetCommand {
     Describe,
     /// Delete everything; answers with the owner it had, if any.
     Drop,
+    /// Keep an export's plan with the dataset (see `DatasetStore::save_export`).
+    SaveExport {
+        /// The export's id.
+        export: String,
+        /// Its plan, JSON.
+        plan: String,
+        /// Now, Unix ms.
+        now_ms: u64,
+    },
+    /// An export's plan, or none.
+    LoadExport {
+        /// The export's id.
+        export: String,
+    },
 }
 
 /// A request to one owner's catalog object.

@@ -12,7 +12,7 @@ use serde_json::Value;
 pub struct DataArgs {
     /// The names of the parameters given, in order.
     pub given: Vec<String>,
-    /// fetch_and_stage, query, schema, list_datasets or drop_dataset.
+    /// fetch_and_stage, query, schema, list_datasets, drop_dataset, export or bibliography.
     pub operation: Option<String>,
     /// The database staged from, as written.
     pub database: Option<String>,
@@ -34,8 +34,12 @@ pub struct DataArgs {
     pub sql: Option<String>,
     /// Most rows returned.
     pub limit: Option<u64>,
-    /// How long query, schema and fetch_and_stage may wait for a staging to end, seconds.
+    /// How long query, schema, export and fetch_and_stage may wait for a staging to end, seconds.
     pub wait_seconds: Option<u64>,
+    /// export and bibliography: the format, as written.
+    pub format: Option<String>,
+    /// export and bibliography: the bibliography style, as written.
+    pub style: Option<String>,
     /// max_characters (detail and fields are not read by entrez_data).
     pub view: ViewArgs,
     /// `fresh`: ask upstream even when the cache holds the answer.
@@ -63,6 +67,8 @@ impl DataArgs {
             sql: a.get("sql").and_then(Value::as_str).map(String::from),
             limit: a.int("limit"),
             wait_seconds: a.int("wait_seconds"),
+            format: a.text("format"),
+            style: a.text("style"),
             view: ViewArgs::read(&a),
             fresh: a.flag("fresh"),
         }

@@ -6,6 +6,8 @@
 //! query), and `validate` shows this value, serialized, as
 //! `normalized_arguments`.
 
+use crate::export::style::Style;
+use crate::export::Format;
 use crate::framework::view::View;
 use crate::staging::guard::{DEFAULT_LIMIT, MAX_LIMIT};
 use crate::staging::limits::{DEFAULT_RECORDS, MAX_RECORDS};
@@ -28,6 +30,72 @@ pub enum DataCall {
     ListDatasets,
     /// Delete one dataset.
     DropDataset(DatasetRef),
+    /// A dataset's records (or a query's rows) as a file, served as a resource.
+    Export(Export),
+    /// A formatted bibliography of PMIDs (in the result) or of a dataset (as a resource).
+    Bibliography(Bibliography),
+}
+
+/// A value the caller named: one this server knows, or the name as given (which the
+/// semantic check refuses, listing the known ones).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Choice<T> {
+    /// A known value.
+    Known(T),
+    /// A name nothing answers to.
+    Unknown(String),
+}
+
+impl<T: Serialize> Serialize for Choice<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Choice::Known(t) => t.serialize(s),
+            Choice::Unknown(name) => s.serialize_str(name),
+        }
+    }
+}
+
+/// The value named `given`, `default` when none is.
+fn choose<T>(given: Option<&str>, default: T, read: impl Fn(&str) -> Option<T>) -> Choice<T> {
+    match given {
+        None => Choice::Known(default),
+        Some(name) => read(name).map_or_else(|| Choice::Unknown(name.to_string()), Choice::Known),
+    }
+}
+
+/// An export of a dataset.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Export {
+    /// The dataset.
+    pub data_access_id: String,
+    /// The format.
+    pub format: Choice<Format>,
+    /// The bibliography style (text and markdown).
+    pub style: Choice<Style>,
+    /// A statement choosing the records or rows; the whole dataset when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sql: Option<String>,
+}
+
+/// A bibliography.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Bibliography {
+    /// PMIDs, in citation order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ids: Vec<String>,
+    /// Or a dataset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_access_id: Option<String>,
+    /// A statement choosing the dataset's records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sql: Option<String>,
+    /// The style.
+    pub style: Choice<Style>,
+    /// text or markdown.
+    pub format: Choice<Format>,
+    /// The result's budget.
+    #[serde(skip)]
+    pub view: View,
 }
 
 /// What to stage.
@@ -106,6 +174,30 @@ impl DataCall {
             "schema" => DataCall::Schema(dataset()),
             "list_datasets" => DataCall::ListDatasets,
             "drop_dataset" => DataCall::DropDataset(dataset()),
+            "export" => DataCall::Export(Export {
+                data_access_id: a.data_access_id.clone().unwrap_or_default(),
+                format: choose(a.format.as_deref(), Format::Ris, |n| Format::named(n).ok()),
+                style: choose(a.style.as_deref(), Style::Vancouver, Style::named),
+                sql: a.sql.clone(),
+            }),
+            "bibliography" => DataCall::Bibliography(Bibliography {
+                ids: {
+                    let mut ids: Vec<String> = Vec::new();
+                    for id in &a.ids {
+                        if !ids.contains(id) {
+                            ids.push(id.clone());
+                        }
+                    }
+                    ids
+                },
+                data_access_id: a.data_access_id.clone(),
+                sql: a.sql.clone(),
+                style: choose(a.style.as_deref(), Style::Vancouver, Style::named),
+                format: choose(a.format.as_deref(), Format::Markdown, |n| {
+                    Format::named(n).ok()
+                }),
+                view: a.view.view(),
+            }),
             _ => return None,
         })
     }

@@ -3,7 +3,8 @@
 //! [`args`], [`call`] and [`plan`] read a call and turn it into E-utilities requests,
 //! [`validation`] holds its rules, [`stage`] fetches, parses and appends batch by batch
 //! ([`batches`], [`cursor`], [`finish`]), [`operations`] answers query, schema, list_datasets
-//! and drop_dataset, and [`render`] writes the text blocks. Tables, rows, limits and the
+//! and drop_dataset, [`export`] export and bibliography (the formats are [`crate::export`]'s),
+//! and [`render`] writes the text blocks. Tables, rows, limits and the
 //! read-only policy are [`crate::staging`]'s; a staging as a task, and its background steps,
 //! are [`crate::tasks`]'. The tool is only registered on servers that have a store.
 
@@ -12,6 +13,7 @@ pub mod batches;
 pub mod budget;
 pub mod call;
 pub mod cursor;
+pub mod export;
 pub mod finish;
 pub mod operations;
 pub mod plan;
@@ -41,7 +43,9 @@ pub const SPEC: ToolSpec = ToolSpec {
         "Stage up to 10,000 Entrez records in a private SQLite dataset and answer questions with SQL. fetch_and_stage ",
         "(ids, webenv with query_key, or a term searched first) returns data_access_id; query runs one read-only ",
         "statement; schema shows the tables (pubmed: article, author, mesh, keyword…; each database its own) with ",
-        "example queries. Datasets expire (24 h by default) and belong to your session or key. ",
+        "example queries; export links a file (RIS, BibTeX, CSL JSON, nbib, CSV, JSONL) read with resources/read; ",
+        "bibliography formats PMIDs or a dataset (Vancouver, APA, AMA, Harvard, Chicago). ",
+        "Datasets expire (24 h by default) and belong to your session or key. ",
         crate::framework::spec::lenient!()
     ),
     input_schema: include_str!("../../../../schemas/entrez_data.input.json"),
@@ -53,7 +57,7 @@ pub const SPEC: ToolSpec = ToolSpec {
         idempotent: false,
         open_world: true,
     },
-    typical_output: "1-3 KB for staging, schema and lists; queries up to the row limit (100 rows by default)",
+    typical_output: "1-3 KB for staging, schema and lists; under 1 KB for an export (the file is a resource); queries up to the row limit (100 rows by default)",
     text_form: TextForm::Readable,
     read: |args| Box::new(DataArgs::read(args)),
 };
@@ -76,6 +80,8 @@ async fn run(ctx: &ToolContext<'_>, args: DataArgs) -> Result<ToolOutput> {
         DataCall::Schema(d) => operations::schema(ctx, d, wait_ms).await,
         DataCall::ListDatasets => operations::list_datasets(ctx).await,
         DataCall::DropDataset(d) => operations::drop_dataset(ctx, d).await,
+        DataCall::Export(e) => export::export(ctx, e, wait_ms).await,
+        DataCall::Bibliography(b) => export::bibliography(ctx, b, wait_ms).await,
     }
 }
 
@@ -86,6 +92,8 @@ pub const OPERATIONS: &[(&str, ())] = &[
     ("schema", ()),
     ("list_datasets", ()),
     ("drop_dataset", ()),
+    ("export", ()),
+    ("bibliography", ()),
 ];
 
 /// The server's staging, or an error naming why there is none.

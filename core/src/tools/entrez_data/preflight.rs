@@ -29,6 +29,11 @@ pub async fn check(ctx: &ToolContext<'_>, args: &DataArgs, report: &mut Report) 
             Source::Continue { data_access_id } => (data_access_id, None, true),
             _ => return,
         },
+        Some(DataCall::Export(e)) => (e.data_access_id, e.sql, false),
+        Some(DataCall::Bibliography(b)) => match b.data_access_id {
+            Some(id) => (id, b.sql, false),
+            None => return,
+        },
         Some(DataCall::ListDatasets) | None => return,
     };
     if ctx.staging.is_none() {

@@ -5,28 +5,128 @@
 //! where the store is. Here, with no store, the call is only read into its
 //! typed form, so `normalized_arguments` shows the defaults it will run with.
 
+use crate::export::style::{Style, STYLES};
+use crate::export::{Format, FORMATS};
 use crate::tools::entrez_data::args::DataArgs;
-use crate::tools::entrez_data::call::DataCall;
+use crate::tools::entrez_data::call::{Choice, DataCall};
 use crate::validation::{codes, path, Report};
 
-/// Sets `normalized` to the typed call; names `fresh` and `wait_seconds` where they do nothing.
+/// Most PMIDs one bibliography call formats (one efetch).
+pub const MAX_BIBLIOGRAPHY_IDS: usize = 200;
+
+/// Sets `normalized` to the typed call; names `fresh` and `wait_seconds` where they do nothing;
+/// refuses formats and styles this server does not write, listing the ones it does.
 pub fn check(args: &DataArgs, report: &mut Report) {
-    report.normalized = DataCall::of(args).map(|call| call.to_value());
+    let call = DataCall::of(args);
+    report.normalized = call.as_ref().map(|call| call.to_value());
+    match &call {
+        Some(DataCall::Export(e)) => {
+            format_known(&e.format, FORMATS.iter().map(|f| f.1).collect(), report);
+            style_known(&e.style, report);
+            if args.has("style") && !matches!(e.format, Choice::Known(f) if f.bibliography()) {
+                report.warn(
+                    codes::IGNORED_PARAMETER,
+                    path("style"),
+                    "style shapes bibliographies (format text or markdown); this export ignores it.",
+                );
+            }
+        }
+        Some(DataCall::Bibliography(b)) => {
+            format_known(&b.format, vec!["text", "markdown"], report);
+            if let Choice::Known(f) = b.format {
+                if !f.bibliography() {
+                    report.error(
+                        codes::UNKNOWN_FORMAT,
+                        path("format"),
+                        format!("A bibliography is written as text or markdown, not {} (export writes {} files). Supported: text, markdown.", f.name(), f.name()),
+                    );
+                }
+            }
+            style_known(&b.style, report);
+            if b.ids.len() > MAX_BIBLIOGRAPHY_IDS {
+                report.error(
+                    codes::TOO_MANY_IDS,
+                    path("ids"),
+                    format!(
+                        "{} PMIDs; one bibliography call formats at most {MAX_BIBLIOGRAPHY_IDS}.",
+                        b.ids.len()
+                    ),
+                );
+                report.suggest("Stage them with fetch_and_stage, then call bibliography with the data_access_id.");
+            }
+            for (i, id) in b.ids.iter().enumerate() {
+                if id.is_empty() || !id.bytes().all(|c| c.is_ascii_digit()) {
+                    report.error(
+                        codes::INVALID_ID,
+                        format!("$.ids[{i}]"),
+                        format!("{id:?} is not a PMID: a bibliography of ids takes PubMed ids (digits)."),
+                    );
+                }
+            }
+        }
+        _ => {}
+    }
     let op = args.operation.as_deref().unwrap_or("");
-    if args.given.iter().any(|k| k == "fresh") && op != "fetch_and_stage" {
+    if args.given.iter().any(|k| k == "fresh") && !matches!(op, "fetch_and_stage" | "bibliography")
+    {
         report.warn(
             codes::IGNORED_PARAMETER,
             path("fresh"),
-            format!("{op} asks nothing upstream (only fetch_and_stage does); fresh is ignored."),
+            format!("{op} asks nothing upstream (only fetch_and_stage and bibliography do); fresh is ignored."),
         );
     }
     if args.given.iter().any(|k| k == "wait_seconds")
-        && !matches!(op, "fetch_and_stage" | "query" | "schema")
+        && !matches!(
+            op,
+            "fetch_and_stage" | "query" | "schema" | "export" | "bibliography"
+        )
     {
         report.warn(
             codes::IGNORED_PARAMETER,
             path("wait_seconds"),
-            format!("{op} waits for nothing (query, schema and fetch_and_stage do); wait_seconds is ignored."),
+            format!("{op} waits for nothing (query, schema, export and fetch_and_stage do); wait_seconds is ignored."),
         );
+    }
+}
+
+fn format_known(format: &Choice<Format>, supported: Vec<&str>, report: &mut Report) {
+    if let Choice::Unknown(name) = format {
+        let why = if name.trim().eq_ignore_ascii_case("parquet") {
+            " (Parquet is not offered: its writer would take about 190 KB of the Worker's bundle; pandas writes it from csv or jsonl)"
+        } else {
+            ""
+        };
+        report.error(
+            codes::UNKNOWN_FORMAT,
+            path("format"),
+            format!(
+                "Unknown format {name:?}{why}. Supported: {}.",
+                supported.join(", ")
+            ),
+        );
+        if let Some(near) =
+            crate::suggest::closest(&name.to_ascii_lowercase(), supported.iter().copied())
+        {
+            report.suggest(format!("Use format \"{near}\"."));
+        }
+    }
+}
+
+fn style_known(style: &Choice<Style>, report: &mut Report) {
+    if let Choice::Unknown(name) = style {
+        let names: Vec<&str> = STYLES.iter().map(|s| s.1).collect();
+        report.error(
+            codes::UNKNOWN_STYLE,
+            path("style"),
+            format!(
+                "Unknown bibliography style {name:?}. Supported: {}.",
+                names.join(", ")
+            ),
+        );
+        if let Some(near) =
+            crate::suggest::closest(&name.to_ascii_lowercase(), names.iter().copied())
+        {
+            report.suggest(format!("Use style \"{near}\"."));
+        }
     }
 }

@@ -21,7 +21,7 @@ use entrez_mcp_core::staging::rows::SqlValue;
 use entrez_mcp_core::staging::scheduler::{in_background, RETAKE_MS};
 use entrez_mcp_core::staging::store::{
     Appended, Caps, DatasetInfo, Lease, QueryResult, Status, TableCount, TableInfo, ABANDONED,
-    CANCELLED, CANCEL_MARK, STALE_LOADING_MS,
+    CANCELLED, CANCEL_MARK, MAX_EXPORTS, STALE_LOADING_MS,
 };
 use entrez_mcp_sqlite::{describe, replica};
 use entrez_mcp_wire::{DatasetCommand, WireBatch, WireDataset};
@@ -32,6 +32,9 @@ const META_DDL: &str = "CREATE TABLE entrez_meta (
   source TEXT NOT NULL, status TEXT NOT NULL, reason TEXT,
   created_ms INTEGER NOT NULL, expires_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL,
   records INTEGER NOT NULL DEFAULT 0, rows INTEGER NOT NULL DEFAULT 0, tables TEXT NOT NULL)";
+
+const EXPORT_DDL: &str = "CREATE TABLE IF NOT EXISTS entrez_export (
+  id TEXT PRIMARY KEY, plan TEXT NOT NULL, created_ms INTEGER NOT NULL)";
 
 const META_COLUMNS: &str =
     "id, owner, database, layout, source, status, reason, created_ms, expires_ms, updated_ms, records, rows, tables";
@@ -78,6 +81,12 @@ impl DurableObject for EntrezDataset {
             DatasetCommand::Check { sql } => reply(self.check(&sql)),
             DatasetCommand::Describe => reply(self.describe()),
             DatasetCommand::Drop => reply(self.drop_all().await),
+            DatasetCommand::SaveExport {
+                export,
+                plan,
+                now_ms,
+            } => reply(self.save_export(&export, plan, now_ms)),
+            DatasetCommand::LoadExport { export } => reply(self.load_export(&export)),
         }
     }
 
@@ -411,6 +420,45 @@ impl EntrezDataset {
                 .find(|t| t.name == table)
                 .map_or(0, |t| t.rows))
         })
+    }
+
+    /// Keeps an export's plan in `entrez_export`, a table of the object's own that the schema
+    /// replica does not have, so no caller's query can name it; it goes with the dataset.
+    fn save_export(&self, export: &str, plan: String, now_ms: u64) -> Result<()> {
+        self.existing()?;
+        let sql = self.sql();
+        exec(&sql, EXPORT_DDL, Vec::new())?;
+        exec(
+            &sql,
+            "DELETE FROM entrez_export WHERE id NOT IN (SELECT id FROM entrez_export ORDER BY created_ms DESC, id LIMIT ?)",
+            vec![SqlStorageValue::Integer(MAX_EXPORTS as i64 - 1)],
+        )?;
+        exec(
+            &sql,
+            "INSERT OR REPLACE INTO entrez_export (id, plan, created_ms) VALUES (?, ?, ?)",
+            vec![
+                export.to_string().into(),
+                plan.into(),
+                SqlStorageValue::Integer(now_ms as i64),
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// An export's plan kept here, if any.
+    fn load_export(&self, export: &str) -> Result<Option<String>> {
+        if self.meta()?.is_none() {
+            return Ok(None);
+        }
+        match do_sql::rows(
+            &self.sql(),
+            "SELECT plan FROM entrez_export WHERE id = ?",
+            vec![export.to_string().into()],
+        ) {
+            Ok(rows) => Ok(rows.first().map(|r| do_sql::text(&r[0]))),
+            Err(e) if e.message.contains("no such table") => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// Deletes everything; the owner it had, if it held a dataset.

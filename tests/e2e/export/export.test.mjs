@@ -1,0 +1,218 @@
+// Exports through a running edge: a 2,000-record staged PubMed dataset exported in every
+// format, each file read page by page with resources/read, written to disk and read back
+// by an independent reader (Python rispy, bibtexparser, nbib, csv, json; tests/e2e/python/
+// read_exports.py), every record's PMID, title, authors, year, journal and DOI compared
+// with the dataset's own rows; CSL JSON checked against the CSL schema and rendered by
+// citeproc-js; bibliographies (20 PMIDs in each style, and the whole dataset in APA)
+// compared with what citeproc-js renders from the same CSL JSON with the official styles.
+// Run: E2E_URL=http://127.0.0.1:PORT/mcp E2E_PYTHON=target/e2e-python/bin/python \
+//        node --test tests/e2e/export/export.test.mjs
+
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { EDGE, URL_UNDER_TEST, callerKeyHeaders } from '../helpers.mjs';
+import { render, CSL_DIR, STYLES, RETRACTED_FLAG } from './citeproc.mjs';
+
+const require = createRequire(import.meta.url);
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const PYTHON = process.env.E2E_PYTHON || path.join(ROOT, 'target/e2e-python/bin/python');
+const READER = path.join(ROOT, 'tests/e2e/python/read_exports.py');
+const RECORDS = 2000;
+const FORMATS = ['ris', 'bibtex', 'csl_json', 'medline', 'csv', 'jsonl'];
+const PAGE_META = 'entrez-mcp/export-page';
+// The six recorded PubMed articles (8 records) and synthetic clones: 20 PMIDs.
+const RECORDED = ['12091962', '9997', '11748933', '11700088', '27797938', '28775130', '30108519', '29963580'];
+const TWENTY = [...RECORDED, ...Array.from({ length: 12 }, (_, i) => String(90_000_101 + i))];
+
+describe(`exports [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, () => {
+  let client;
+  let id;
+  let truth;
+  let dir;
+
+  const call = (args) =>
+    client.callTool({ name: 'entrez_data', arguments: args }, undefined, { timeout: 180_000 });
+  const ok = async (args) => {
+    const r = await call(args);
+    assert.equal(r.isError, false, `${JSON.stringify(args)} → ${JSON.stringify(r.structuredContent)}`);
+    return r;
+  };
+  const rows = async (sql) => {
+    const out = [];
+    for (let offset = 0; ; offset += 1000) {
+      const r = await ok({
+        operation: 'query',
+        data_access_id: id,
+        sql: `${sql} LIMIT 1000 OFFSET ${offset}`,
+        limit: 1000,
+        max_characters: 200_000,
+      });
+      const got = r.structuredContent.rows;
+      assert.ok(!r.structuredContent.budget, 'rows fit the result');
+      out.push(...got);
+      if (got.length < 1000) return out;
+    }
+  };
+
+  /** Every page of the export `result` links, joined; checks the link and each page's _meta. */
+  const readAll = async (result) => {
+    const link = result.content.find((c) => c.type === 'resource_link');
+    assert.ok(link, JSON.stringify(result.content));
+    for (const field of ['uri', 'name', 'mimeType']) assert.ok(link[field], `resource_link.${field}`);
+    let uri = link.uri;
+    const parts = [];
+    for (let page = 1; ; page++) {
+      const r = await client.readResource({ uri }, { timeout: 120_000 });
+      assert.equal(r.contents.length, 1);
+      assert.equal(r.contents[0].mimeType, link.mimeType);
+      parts.push(r.contents[0].text);
+      const meta = r._meta?.[PAGE_META];
+      assert.equal(meta?.page, page, JSON.stringify(r._meta));
+      if (!meta.next) {
+        assert.equal(page, meta.pages);
+        break;
+      }
+      uri = meta.next;
+    }
+    const text = parts.join('');
+    if (link.size !== undefined) assert.equal(Buffer.byteLength(text), link.size, 'the link says the file size');
+    return { text, link };
+  };
+
+  before(async () => {
+    client = new Client({ name: 'entrez-mcp-e2e-export', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(URL_UNDER_TEST), {
+        requestInit: { headers: callerKeyHeaders('export') },
+      }),
+      { timeout: 15_000 },
+    );
+    const staged = await ok({
+      operation: 'fetch_and_stage',
+      term: 'replay-synthetic[all]',
+      max_records: RECORDS,
+      wait_seconds: 120,
+    });
+    id = staged.structuredContent.data_access_id;
+    assert.equal(staged.structuredContent.records, RECORDS, JSON.stringify(staged.structuredContent));
+    const articles = await rows('SELECT pmid, title, year, journal, doi FROM article ORDER BY pmid');
+    const authors = await rows(
+      'SELECT pmid, last_name, fore_name, initials, collective_name FROM author ORDER BY pmid, position',
+    );
+    truth = new Map(
+      articles.map(([pmid, title, year, journal, doi]) => [String(pmid), { title, year, journal, doi, authors: [] }]),
+    );
+    for (const [pmid, last, fore, initials, collective] of authors) {
+      truth.get(String(pmid)).authors.push(
+        last ? [last, fore || (initials || '').split('').join(' ')] : [collective, ''],
+      );
+    }
+    assert.equal(truth.size, RECORDS);
+    dir = mkdtempSync(path.join(os.tmpdir(), 'entrez-export-'));
+  });
+
+  after(async () => {
+    if (client) await client.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const strip = (t) => String(t ?? '').trim().replace(/(?<!\.)\.$/, '');
+
+  for (const format of FORMATS) {
+    test(`${format}: ${RECORDS} records through resources/read, read back by an independent reader`, async () => {
+      const result = await ok({ operation: 'export', data_access_id: id, format });
+      const answer = JSON.stringify({ content: result.content, structuredContent: result.structuredContent });
+      assert.ok(Buffer.byteLength(answer) < 1024, `the model reads ${Buffer.byteLength(answer)} bytes: ${answer}`);
+      assert.equal(result.structuredContent.export.items, RECORDS);
+      const { text, link } = await readAll(result);
+      assert.ok(link.size > 100_000, `size ${link.size}`);
+      const file = path.join(dir, link.name);
+      writeFileSync(file, text);
+      const parsed = JSON.parse(execFileSync(PYTHON, [READER, format, file], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+      assert.equal(parsed.length, RECORDS, `${format}: records read back`);
+      const seen = new Set();
+      for (const got of parsed) {
+        const pmid = String(got.pmid);
+        const want = truth.get(pmid);
+        assert.ok(want, `${format}: unknown PMID ${pmid}`);
+        seen.add(pmid);
+        assert.equal(strip(got.title), strip(want.title), `${format} ${pmid} title`);
+        assert.deepEqual(got.authors, want.authors, `${format} ${pmid} authors`);
+        assert.equal(String(got.year ?? ''), String(want.year ?? ''), `${format} ${pmid} year`);
+        assert.equal(got.journal ?? null, want.journal, `${format} ${pmid} journal`);
+        assert.equal(got.doi ?? null, want.doi, `${format} ${pmid} doi`);
+      }
+      assert.equal(seen.size, RECORDS, `${format}: every record once`);
+      if (format === 'csl_json') {
+        const Ajv = require('ajv');
+        const addFormats = require('ajv-formats');
+        const ajv = new Ajv({ strict: false });
+        addFormats(ajv);
+        const schema = JSON.parse(readFileSync(path.join(CSL_DIR, 'csl-data.json'), 'utf8'));
+        const items = JSON.parse(text);
+        assert.ok(ajv.validate(schema, items), JSON.stringify(ajv.errors?.slice(0, 3)));
+        // citeproc-js reads every item (and the APA bibliography of the whole dataset matches ours below).
+        assert.equal(render('vancouver', items.slice(0, 50)).length, 50);
+      }
+    });
+  }
+
+  test('an APA bibliography of the whole dataset, as a resource, is what citeproc-js renders', async () => {
+    const csl = JSON.parse((await readAll(await ok({ operation: 'export', data_access_id: id, format: 'csl_json' }))).text);
+    const result = await ok({ operation: 'bibliography', data_access_id: id, style: 'apa', format: 'text' });
+    const answer = JSON.stringify({ content: result.content, structuredContent: result.structuredContent });
+    assert.ok(Buffer.byteLength(answer) < 1024, answer);
+    const ours = (await readAll(result)).text.trimEnd().split('\n');
+    const theirs = render('apa', csl);
+    assert.equal(ours.length, RECORDS);
+    assert.deepEqual(ours, theirs);
+  });
+
+  test('20 PMIDs in each of the five styles match citeproc-js', async () => {
+    const staged = await ok({ operation: 'fetch_and_stage', ids: TWENTY });
+    const twenty = staged.structuredContent.data_access_id;
+    const exported = JSON.parse(
+      (await readAll(await ok({ operation: 'export', data_access_id: twenty, format: 'csl_json' }))).text,
+    );
+    // Cited in the order given.
+    const items = TWENTY.map((p) => exported.find((i) => i.PMID === p));
+    assert.ok(items.every(Boolean), 'every PMID exported');
+    for (const style of Object.keys(STYLES)) {
+      const r = await ok({ operation: 'bibliography', ids: TWENTY, style, format: 'text' });
+      assert.equal(r.structuredContent.count, 20, JSON.stringify(r.structuredContent.warnings));
+      const ours = r.structuredContent.entries.map((e) => e.text.replace(RETRACTED_FLAG, ''));
+      assert.deepEqual(ours, render(style, items), style);
+      if (STYLES[style] && (style === 'vancouver' || style === 'ama')) {
+        assert.deepEqual(r.structuredContent.entries.map((e) => e.pmid), TWENTY, `${style} numbers in the order given`);
+      }
+    }
+  });
+
+  test('bad input: unknown formats and styles list the supported ones, a missing dataset is named', async () => {
+    const bad = await call({ operation: 'export', data_access_id: id, format: 'docx' });
+    assert.equal(bad.isError, true);
+    const e = bad.structuredContent.error.details.errors[0];
+    assert.equal(e.code, 'unknown_format');
+    assert.match(e.message, /Supported: ris, bibtex, csl_json, medline, csv, jsonl, text, markdown\.$/);
+    const style = await call({ operation: 'bibliography', ids: ['9997'], style: 'mla' });
+    assert.equal(style.structuredContent.error.details.errors[0].code, 'unknown_style');
+    const none = await call({ operation: 'export', data_access_id: '0123456789abcdef0123456789abcdef' });
+    assert.equal(none.structuredContent.error.code, 'dataset_not_found');
+    await assert.rejects(
+      client.readResource({ uri: `entrez-dataset://${id}/export/0123456789abcdef.ris` }),
+      (err) => err.code === -32002,
+    );
+  });
+});
+
+if (!existsSync(PYTHON)) {
+  test('the Python readers are installed', () => assert.fail(`no ${PYTHON}: run scripts/setup.sh`));
+}
