@@ -236,7 +236,7 @@ fn standard(kind: Kind, levels: &Levels, map: &Map<String, Value>) -> Map<String
             if let Some(Value::Array(sections)) = map.get("sections") {
                 let outline: Vec<Value> = sections
                     .iter()
-                    .map(|s| json!({"position": s["position"], "level": s["level"], "title": s["title"]}))
+                    .map(|s| json!({"position": s["position"].clone(), "level": s["level"].clone(), "title": s["title"].clone()}))
                     .collect();
                 out.insert("sections".into(), Value::Array(outline));
             }
