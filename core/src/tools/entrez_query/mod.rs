@@ -7,6 +7,7 @@
 
 pub mod args;
 pub mod call;
+pub mod integrity;
 pub mod listing;
 pub mod operations;
 pub mod plan;
