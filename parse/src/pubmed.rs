@@ -252,7 +252,9 @@ fn comments_corrections(x: &mut Xml<'_>, out: &mut Vec<Correction>) -> Result<()
         if name != "CommentsCorrections" {
             return Ok(());
         }
-        let ref_type = attr_raw(s, "RefType").map(|r| r.into_owned()).unwrap_or_default();
+        let ref_type = attr_raw(s, "RefType")
+            .map(|r| r.into_owned())
+            .unwrap_or_default();
         if ref_type == "Cites" {
             return Ok(());
         }

@@ -30,7 +30,10 @@ fn by_pmid(list: &[PubmedArticle], pmid: &str) -> PubmedArticle {
 #[test]
 fn a_retracted_article_is_flagged_with_its_notices_in_order() {
     let a = by_pmid(&documented(), "9500320");
-    assert_eq!(a.integrity.flags, vec![Flag::Retracted, Flag::ExpressionOfConcern]);
+    assert_eq!(
+        a.integrity.flags,
+        vec![Flag::Retracted, Flag::ExpressionOfConcern]
+    );
     assert_eq!(a.integrity.basis, Basis::Record);
     let notices: Vec<(&str, Option<&str>)> = a
         .integrity
@@ -46,16 +49,19 @@ fn a_retracted_article_is_flagged_with_its_notices_in_order() {
             ("ExpressionOfConcernIn", Some("21971344")),
         ]
     );
-    assert!(a
-        .integrity
-        .headline()
-        .unwrap()
-        .starts_with("RETRACTED: retraction notice PMID 20137807 (Lancet. 2010 Feb 6;375(9713):445)"));
+    assert!(a.integrity.headline().unwrap().starts_with(
+        "RETRACTED: retraction notice PMID 20137807 (Lancet. 2010 Feb 6;375(9713):445)"
+    ));
     // Every link but the reference list (Cites) is kept, with its citation whole.
     let kinds: Vec<&str> = a.corrections.iter().map(|c| c.ref_type.as_str()).collect();
     assert_eq!(
         kinds,
-        ["CommentIn", "RetractionIn", "RetractionIn", "ExpressionOfConcernIn"]
+        [
+            "CommentIn",
+            "RetractionIn",
+            "RetractionIn",
+            "ExpressionOfConcernIn"
+        ]
     );
     assert_eq!(
         a.corrections[2].ref_source,
@@ -94,14 +100,23 @@ fn notices_errata_and_concerns_are_told_apart_and_a_clean_record_is_not_flagged(
 
 #[test]
 fn medline_tags_flag_the_same_way_as_the_xml() {
-    let v = parse_medline(std::str::from_utf8(fixture!("documented", "medline_integrity.txt")).unwrap())
-        .unwrap();
+    let v = parse_medline(
+        std::str::from_utf8(fixture!("documented", "medline_integrity.txt")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(v.len(), 2);
     let xml = by_pmid(&documented(), "9500320");
     // The same flags and notices, whichever format the record came in.
     assert_eq!(v[0].integrity, xml.integrity);
-    assert_eq!(v[0].corrections[1].pmid.as_deref(), Some("15016483"), "a PMID wrapped onto the next line");
-    assert_eq!(v[1].integrity.flags, vec![Flag::ExpressionOfConcern, Flag::Corrected]);
+    assert_eq!(
+        v[0].corrections[1].pmid.as_deref(),
+        Some("15016483"),
+        "a PMID wrapped onto the next line"
+    );
+    assert_eq!(
+        v[1].integrity.flags,
+        vec![Flag::ExpressionOfConcern, Flag::Corrected]
+    );
 }
 
 #[test]
@@ -121,5 +136,7 @@ fn no_recorded_article_is_flagged() {
     }
     // pubmed4.xml's one comment is kept as a link, and raises nothing.
     let commented: Vec<PubmedArticle> = parse_pubmed(fixture!("eutils", "pubmed4.xml")).unwrap();
-    assert!(commented.iter().any(|a| a.corrections.iter().any(|c| c.ref_type == "CommentIn")));
+    assert!(commented
+        .iter()
+        .any(|a| a.corrections.iter().any(|c| c.ref_type == "CommentIn")));
 }

@@ -196,7 +196,10 @@ pub fn medline_correction(ref_type: &str, value: &str) -> Correction {
     let (source, pmid) = match value.rfind("PMID:") {
         Some(at) => {
             let id = value[at + 5..].trim().trim_end_matches('.');
-            let id = id.chars().all(|c| c.is_ascii_digit()).then(|| id.to_string());
+            let id = id
+                .chars()
+                .all(|c| c.is_ascii_digit())
+                .then(|| id.to_string());
             (value[..at].trim(), id.filter(|i| !i.is_empty()))
         }
         None => (value, None),
@@ -219,7 +222,10 @@ fn strings(v: &Value) -> Vec<String> {
         .into_iter()
         .filter_map(|i| match i {
             Value::String(s) => Some(s.trim().to_string()),
-            Value::Object(o) => o.values().find_map(Value::as_str).map(|s| s.trim().to_string()),
+            Value::Object(o) => o
+                .values()
+                .find_map(Value::as_str)
+                .map(|s| s.trim().to_string()),
             _ => None,
         })
         .filter(|s| !s.is_empty())
@@ -242,10 +248,17 @@ fn summary_link(entry: &Value) -> Option<Correction> {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
         _ => None,
     };
-    let note = field("note").and_then(Value::as_str).map(str::trim).filter(|n| !n.is_empty());
+    let note = field("note")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|n| !n.is_empty());
     Some(Correction {
         ref_type: ref_type.to_string(),
-        ref_source: field("refsource").and_then(Value::as_str).unwrap_or("").trim().to_string(),
+        ref_source: field("refsource")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .trim()
+            .to_string(),
         pmid,
         note: note.map(String::from),
     })
@@ -421,7 +434,11 @@ mod tests {
     #[test]
     fn a_retracted_record_leads_with_its_latest_retraction() {
         let links = [
-            link("CommentIn", "Lancet. 1998 Feb 28;351(9103):611-2.", Some("9500313")),
+            link(
+                "CommentIn",
+                "Lancet. 1998 Feb 28;351(9103):611-2.",
+                Some("9500313"),
+            ),
             link(
                 "RetractionIn",
                 "Lancet. 2004 Mar 6;363(9411):750. doi: 10.1016/S0140-6736(04)15715-2.",
@@ -432,9 +449,16 @@ mod tests {
                 "Lancet. 2010 Feb 6;375(9713):445. doi: 10.1016/S0140-6736(10)60175-4.",
                 Some("20137807"),
             ),
-            link("ExpressionOfConcernIn", "Eur J Gastroenterol Hepatol. 2011 Nov;23(11):1082.", Some("21971344")),
+            link(
+                "ExpressionOfConcernIn",
+                "Eur J Gastroenterol Hepatol. 2011 Nov;23(11):1082.",
+                Some("21971344"),
+            ),
         ];
-        let types = ["Journal Article".to_string(), "Retracted Publication".to_string()];
+        let types = [
+            "Journal Article".to_string(),
+            "Retracted Publication".to_string(),
+        ];
         let i = Integrity::of(&links, &types);
         assert_eq!(i.flags, vec![Flag::Retracted, Flag::ExpressionOfConcern]);
         assert_eq!(i.notices.len(), 3, "the comment raises nothing");
@@ -453,7 +477,10 @@ mod tests {
         let by_type = Integrity::of(&[], &["Retracted Publication".into()]);
         assert!(by_type.retracted());
         assert_eq!(by_type.headline().unwrap(), "RETRACTED");
-        let clean = Integrity::of(&[link("CommentIn", "J. 2020;1:2.", None)], &["Review".into()]);
+        let clean = Integrity::of(
+            &[link("CommentIn", "J. 2020;1:2.", None)],
+            &["Review".into()],
+        );
         assert!(clean.flags.is_empty() && clean.headline().is_none());
     }
 
@@ -461,7 +488,11 @@ mod tests {
     fn notices_and_their_old_labels_are_flagged_as_notices() {
         for label in ["Retraction Notice", "Retraction of Publication"] {
             let i = Integrity::of(
-                &[link("RetractionOf", "Lancet. 1998 Feb 28;351(9103):637-41.", Some("9500320"))],
+                &[link(
+                    "RetractionOf",
+                    "Lancet. 1998 Feb 28;351(9103):637-41.",
+                    Some("9500320"),
+                )],
                 &[label.into()],
             );
             assert_eq!(i.flags, vec![Flag::RetractionNotice]);
@@ -477,18 +508,31 @@ mod tests {
     #[test]
     fn errata_without_a_pmid_and_replacements_are_named() {
         let i = Integrity::of(
-            &[link("ErratumIn", "PLoS One. 2013;8(6). doi:10.1371/annotation/df743c15", None)],
+            &[link(
+                "ErratumIn",
+                "PLoS One. 2013;8(6). doi:10.1371/annotation/df743c15",
+                None,
+            )],
             &[],
         );
-        assert_eq!(i.headline().unwrap(), "CORRECTED: erratum PLoS One. 2013;8(6)");
-        let replaced = Integrity::of(&[link("RetractedandRepublishedIn", "J. 2021;2:3.", Some("5"))], &[]);
+        assert_eq!(
+            i.headline().unwrap(),
+            "CORRECTED: erratum PLoS One. 2013;8(6)"
+        );
+        let replaced = Integrity::of(
+            &[link("RetractedandRepublishedIn", "J. 2021;2:3.", Some("5"))],
+            &[],
+        );
         assert_eq!(replaced.flags, vec![Flag::Retracted, Flag::Republished]);
     }
 
     #[test]
     fn esummary_wordings_and_medline_lines_name_ref_types() {
         assert_eq!(ref_type_of("Retraction in"), Some("RetractionIn"));
-        assert_eq!(ref_type_of("Expression of concern in"), Some("ExpressionOfConcernIn"));
+        assert_eq!(
+            ref_type_of("Expression of concern in"),
+            Some("ExpressionOfConcernIn")
+        );
         assert_eq!(ref_type_of("Erratum for"), Some("ErratumFor"));
         assert_eq!(ref_type_of("Comment in"), Some("CommentIn"));
         assert_eq!(ref_type_of("Something else"), None);
@@ -497,7 +541,10 @@ mod tests {
             "Lancet. 2010 Feb 6;375(9713):445. doi: 10.1016/S0140-6736(10)60175-4. PMID: 20137807",
         );
         assert_eq!(c.pmid.as_deref(), Some("20137807"));
-        assert_eq!(c.ref_source, "Lancet. 2010 Feb 6;375(9713):445. doi: 10.1016/S0140-6736(10)60175-4.");
+        assert_eq!(
+            c.ref_source,
+            "Lancet. 2010 Feb 6;375(9713):445. doi: 10.1016/S0140-6736(10)60175-4."
+        );
         let no_pmid = medline_correction("ErratumIn", "N Engl J Med. 2005 Mar 3;352(9):950");
         assert_eq!(no_pmid.pmid, None);
     }
@@ -522,14 +569,28 @@ mod tests {
         let t = Integrity::of_summary(types_only.as_object().unwrap());
         assert_eq!((t.basis, t.flags.len()), (Basis::PublicationTypes, 0));
         let neither = serde_json::json!({"title": "x"});
-        assert_eq!(Integrity::of_summary(neither.as_object().unwrap()).basis, Basis::Unavailable);
+        assert_eq!(
+            Integrity::of_summary(neither.as_object().unwrap()).basis,
+            Basis::Unavailable
+        );
     }
 
     #[test]
     fn names_are_the_serialized_names() {
-        for f in [Flag::Retracted, Flag::ExpressionOfConcern, Flag::Corrected, Flag::RetractionNotice,
-            Flag::ConcernNotice, Flag::ErratumNotice, Flag::Updated, Flag::Republished] {
-            assert_eq!(serde_json::to_value(f).unwrap(), serde_json::json!(f.name()));
+        for f in [
+            Flag::Retracted,
+            Flag::ExpressionOfConcern,
+            Flag::Corrected,
+            Flag::RetractionNotice,
+            Flag::ConcernNotice,
+            Flag::ErratumNotice,
+            Flag::Updated,
+            Flag::Republished,
+        ] {
+            assert_eq!(
+                serde_json::to_value(f).unwrap(),
+                serde_json::json!(f.name())
+            );
         }
     }
 
@@ -537,6 +598,9 @@ mod tests {
     fn publication_types_alone_say_so() {
         let i = Integrity::of_publication_types(&["Retracted Publication".into()]);
         assert_eq!(i.basis, Basis::PublicationTypes);
-        assert_eq!(i.headline().unwrap(), "RETRACTED (from publication types only)");
+        assert_eq!(
+            i.headline().unwrap(),
+            "RETRACTED (from publication types only)"
+        );
     }
 }

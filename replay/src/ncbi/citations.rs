@@ -116,6 +116,21 @@ impl Catalogue {
     /// The ids a field-tagged term finds among the records held (recorded and documented,
     /// not synthetic), or None when a clause is not one the replay can evaluate.
     pub fn search(&self, term: &str) -> Option<Vec<u64>> {
+        // `a[doi] OR b[doi]`: each side on its own, the union in the records' order.
+        let sides = split_on(term, " or ");
+        if sides.len() > 1 {
+            let mut hits = Vec::new();
+            for side in &sides {
+                hits.extend(self.search(side)?);
+            }
+            return Some(
+                self.records
+                    .iter()
+                    .map(|c| c.pmid)
+                    .filter(|p| hits.contains(p))
+                    .collect(),
+            );
+        }
         let clauses = clauses(term)?;
         let mut ids: Vec<u64> = Vec::new();
         'records: for c in &self.records {
@@ -171,7 +186,14 @@ impl Catalogue {
 
     /// One ecitmatch line's answer: a PMID, `AMBIGUOUS (n citations)`,
     /// `NOT_FOUND;INVALID_JOURNAL` or `NOT_FOUND` (NCBI's documented forms).
-    pub fn citation_match(&self, journal: &str, year: &str, volume: &str, page: &str, author: &str) -> String {
+    pub fn citation_match(
+        &self,
+        journal: &str,
+        year: &str,
+        volume: &str,
+        page: &str,
+        author: &str,
+    ) -> String {
         let j = squeeze(journal);
         let known_journal = self
             .records
@@ -192,7 +214,9 @@ impl Catalogue {
                 // "mann bj": the last name is what NCBI matches on, loosely.
                 let last = author.split_whitespace().next().unwrap_or("");
                 last.is_empty()
-                    || c.authors.iter().any(|a| a.to_ascii_lowercase().starts_with(last))
+                    || c.authors
+                        .iter()
+                        .any(|a| a.to_ascii_lowercase().starts_with(last))
             })
             .map(|c| c.pmid)
             .collect();
@@ -232,11 +256,18 @@ fn squeeze(s: &str) -> String {
 fn clauses(term: &str) -> Option<Vec<(String, String)>> {
     let mut out = Vec::new();
     for part in split_and(term) {
-        let part = part.trim().trim_start_matches('(').trim_end_matches(')').trim();
+        let part = part
+            .trim()
+            .trim_start_matches('(')
+            .trim_end_matches(')')
+            .trim();
         let open = part.rfind('[')?;
-        let tag = part[open + 1..].strip_suffix(']')?.trim().to_ascii_lowercase();
+        let tag = part[open + 1..]
+            .strip_suffix(']')?
+            .trim()
+            .to_ascii_lowercase();
         let value = part[..open].trim().trim_matches('"').trim().to_string();
-        if value.is_empty() || value.contains(" OR ") || value.contains(" NOT ") {
+        if value.is_empty() || value.to_ascii_uppercase().contains(" NOT ") {
             return None;
         }
         out.push((value, tag));
@@ -246,6 +277,11 @@ fn clauses(term: &str) -> Option<Vec<(String, String)>> {
 
 /// The term split on its top-level ` AND `s (any case), quotes respected.
 fn split_and(term: &str) -> Vec<String> {
+    split_on(term, " and ")
+}
+
+/// The term split on `word` (lower case, with its spaces) outside quotes, any case.
+fn split_on(term: &str, word: &str) -> Vec<String> {
     let mut parts = Vec::new();
     let mut current = String::new();
     let mut quoted = false;
@@ -256,10 +292,11 @@ fn split_and(term: &str) -> Vec<String> {
         if c == '"' {
             quoted = !quoted;
         }
-        let rest: String = chars[i..chars.len().min(i + 5)].iter().collect();
-        if !quoted && rest.eq_ignore_ascii_case(" and ") {
+        let n = word.chars().count();
+        let rest: String = chars[i..chars.len().min(i + n)].iter().collect();
+        if !quoted && rest.eq_ignore_ascii_case(word) {
             parts.push(std::mem::take(&mut current));
-            i += 5;
+            i += n;
             continue;
         }
         current.push(c);
@@ -289,12 +326,12 @@ fn matches(c: &Citation, value: &str, tag: &str) -> Option<bool> {
             }
         }
         "dp" | "pdat" | "publication date" => c.year == value.trim(),
-        "ta" | "journal" => squeeze(&c.iso) == squeeze(value) || squeeze(&c.journal) == squeeze(value),
+        "ta" | "journal" => {
+            squeeze(&c.iso) == squeeze(value) || squeeze(&c.journal) == squeeze(value)
+        }
         "vi" | "volume" => c.volume == value.trim(),
         "pg" | "pagination" => c.first_page() == value.trim(),
-        "pt" | "publication type" => {
-            c.types.iter().any(|t| t.eq_ignore_ascii_case(value))
-        }
+        "pt" | "publication type" => c.types.iter().any(|t| t.eq_ignore_ascii_case(value)),
         "uid" | "pmid" => value
             .split([',', ' '])
             .filter_map(|i| i.trim().parse::<u64>().ok())
@@ -360,7 +397,11 @@ fn read(bytes: &[u8]) -> Option<Citation> {
         pmid: pmid.parse().ok()?,
         ..Citation::default()
     };
-    let text = |tag: &str| element(hay, tag, citation_at).map(|(t, _)| t).unwrap_or_default();
+    let text = |tag: &str| {
+        element(hay, tag, citation_at)
+            .map(|(t, _)| t)
+            .unwrap_or_default()
+    };
     c.title = text("ArticleTitle");
     c.journal = text("Title");
     c.iso = match text("ISOAbbreviation") {
@@ -378,7 +419,9 @@ fn read(bytes: &[u8]) -> Option<Citation> {
     };
     let mut at = 0;
     while let Some(start) = hay[at..].find("<Author ").map(|p| p + at) {
-        let end = hay[start..].find("</Author>").map_or(hay.len(), |e| e + start);
+        let end = hay[start..]
+            .find("</Author>")
+            .map_or(hay.len(), |e| e + start);
         let block = &hay[start..end];
         let name = element(block, "LastName", 0).or_else(|| element(block, "CollectiveName", 0));
         if let Some((n, _)) = name {
@@ -388,18 +431,22 @@ fn read(bytes: &[u8]) -> Option<Citation> {
     }
     let mut at = 0;
     while let Some(start) = hay[at..].find("<PublicationType ").map(|p| p + at) {
-        let Some((t, end)) = element(hay, "PublicationType", start) else { break };
+        let Some((t, end)) = element(hay, "PublicationType", start) else {
+            break;
+        };
         c.types.push(t);
         at = end;
     }
     let mut at = 0;
     while let Some(start) = hay[at..].find("<ArticleId ").map(|p| p + at) {
-        let Some((value, end)) = element(hay, "ArticleId", start) else { break };
+        let Some((value, end)) = element(hay, "ArticleId", start) else {
+            break;
+        };
         if attribute(hay, start, "IdType").as_deref() == Some("doi") && c.doi.is_empty() {
             // The article's own DOI is in PubmedData; a cited work's is inside ReferenceList.
-            let in_references = hay[..start].rfind("<ReferenceList").is_some_and(|r| {
-                hay[r..start].find("</ReferenceList>").is_none()
-            });
+            let in_references = hay[..start]
+                .rfind("<ReferenceList")
+                .is_some_and(|r| hay[r..start].find("</ReferenceList>").is_none());
             if !in_references {
                 c.doi = value;
             }
@@ -416,9 +463,13 @@ fn read(bytes: &[u8]) -> Option<Citation> {
         if ref_type != "Cites" {
             c.links.push(Link {
                 ref_type,
-                source: element(block, "RefSource", 0).map(|(t, _)| t).unwrap_or_default(),
+                source: element(block, "RefSource", 0)
+                    .map(|(t, _)| t)
+                    .unwrap_or_default(),
                 pmid: element(block, "PMID", 0).and_then(|(t, _)| t.parse().ok()),
-                note: element(block, "Note", 0).map(|(t, _)| t).unwrap_or_default(),
+                note: element(block, "Note", 0)
+                    .map(|(t, _)| t)
+                    .unwrap_or_default(),
             });
         }
         at = end;
@@ -439,12 +490,18 @@ mod tests {
         let cat = catalogue();
         let w = cat.get(9_500_320).unwrap();
         assert_eq!(w.iso, "Lancet");
-        assert_eq!((w.year.as_str(), w.volume.as_str(), w.first_page()), ("1998", "351", "637"));
+        assert_eq!(
+            (w.year.as_str(), w.volume.as_str(), w.first_page()),
+            ("1998", "351", "637")
+        );
         assert_eq!(w.doi, "10.1016/s0140-6736(97)11096-0");
         assert!(w.retracted());
         assert_eq!(w.links.len(), 4, "Cites is not a link");
         assert_eq!(summary_wording("RetractionIn"), "Retraction in");
-        assert_eq!(summary_wording("ExpressionOfConcernIn"), "Expression of concern in");
+        assert_eq!(
+            summary_wording("ExpressionOfConcernIn"),
+            "Expression of concern in"
+        );
         assert!(!cat.get(12_091_962).unwrap().retracted());
         // A synthetic PMID is its template's record under its own id.
         let s = cat.get(FIRST_ID).unwrap();
@@ -455,21 +512,42 @@ mod tests {
     #[test]
     fn field_tagged_searches_find_what_matches_and_refuse_what_they_cannot_read() {
         let cat = catalogue();
-        assert_eq!(cat.search("\"10.1016/S0140-6736(97)11096-0\"[doi]"), Some(vec![9_500_320]));
-        assert_eq!(cat.search("ileal lymphoid nodular hyperplasia[ti] AND 1998[dp]"), Some(vec![9_500_320]));
+        assert_eq!(
+            cat.search("\"10.1016/S0140-6736(97)11096-0\"[doi]"),
+            Some(vec![9_500_320])
+        );
+        assert_eq!(
+            cat.search("ileal lymphoid nodular hyperplasia[ti] AND 1998[dp]"),
+            Some(vec![9_500_320])
+        );
         let retracted = cat.search("\"retracted publication\"[pt]").unwrap();
         assert_eq!(retracted, vec![9_500_320]);
         assert_eq!(cat.search("asthma"), None);
-        assert_eq!(cat.search("a[ti] OR b[ti]"), None);
+        assert_eq!(
+            cat.search("\"10.1016/s0140-6736(97)11096-0\"[doi] OR \"10.0000/jde.2019.100\"[doi] OR \"10.9/none\"[doi]"),
+            Some(vec![9_500_320, 99_000_001])
+        );
+        assert_eq!(cat.search("a[ti] OR b"), None);
         assert_eq!(cat.search("x[mh]"), None);
     }
 
     #[test]
     fn citations_match_by_journal_year_volume_and_page() {
         let cat = catalogue();
-        assert_eq!(cat.citation_match("lancet", "1998", "351", "637", "wakefield aj"), "9500320");
-        assert_eq!(cat.citation_match("Lancet", "1998", "351", "999", ""), "NOT_FOUND");
-        assert_eq!(cat.citation_match("fake journal", "2000", "1", "1", ""), "NOT_FOUND;INVALID_JOURNAL");
-        assert!(cat.citation_match("j doc ex", "", "", "", "").starts_with("AMBIGUOUS ("));
+        assert_eq!(
+            cat.citation_match("lancet", "1998", "351", "637", "wakefield aj"),
+            "9500320"
+        );
+        assert_eq!(
+            cat.citation_match("Lancet", "1998", "351", "999", ""),
+            "NOT_FOUND"
+        );
+        assert_eq!(
+            cat.citation_match("fake journal", "2000", "1", "1", ""),
+            "NOT_FOUND;INVALID_JOURNAL"
+        );
+        assert!(cat
+            .citation_match("j doc ex", "", "", "", "")
+            .starts_with("AMBIGUOUS ("));
     }
 }

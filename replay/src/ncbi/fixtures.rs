@@ -217,10 +217,18 @@ pub struct Corpus {
 impl Corpus {
     /// Splits and indexes the embedded recordings.
     pub fn load() -> Corpus {
-        let pubmed = [PUBMED1, PUBMED2, PUBMED4, PUBMED5, PUBMED6, PUBMED7, PUBMED_INTEGRITY]
-            .into_iter()
-            .map(|f| split(f, b"<PubmedArticle>", b"</PubmedArticleSet>", xml_pmid))
-            .collect();
+        let pubmed = [
+            PUBMED1,
+            PUBMED2,
+            PUBMED4,
+            PUBMED5,
+            PUBMED6,
+            PUBMED7,
+            PUBMED_INTEGRITY,
+        ]
+        .into_iter()
+        .map(|f| split(f, b"<PubmedArticle>", b"</PubmedArticleSet>", xml_pmid))
+        .collect();
         let medline = [MEDLINE1, MEDLINE2, MEDLINE_INTEGRITY]
             .into_iter()
             .map(|f| split(f, b"\nPMID- ", b"", medline_pmid))

@@ -98,9 +98,9 @@ pub fn summary_json(catalogue: &Catalogue, ids: &[u64]) -> Reply {
     let uids: Vec<String> = ids.iter().map(u64::to_string).collect();
     result.insert("uids".into(), serde_json::json!(uids));
     for id in ids {
-        let doc = catalogue.docsum(*id).unwrap_or_else(|| {
-            serde_json::json!({ "uid": id.to_string(), "error": "cannot get document summary" })
-        });
+        let doc = catalogue.docsum(*id).unwrap_or_else(
+            || serde_json::json!({ "uid": id.to_string(), "error": "cannot get document summary" }),
+        );
         result.insert(id.to_string(), doc);
     }
     let body = serde_json::json!({
@@ -172,7 +172,10 @@ mod tests {
         assert!(v["result"]["90000001"].get("error").is_none());
         assert_eq!(v["result"]["1"]["error"], "cannot get document summary");
         let w = &v["result"]["9500320"];
-        assert_eq!(w["pubtype"], serde_json::json!(["Journal Article", "Retracted Publication"]));
+        assert_eq!(
+            w["pubtype"],
+            serde_json::json!(["Journal Article", "Retracted Publication"])
+        );
         assert_eq!(w["references"][2]["reftype"], "Retraction in");
         assert_eq!(w["references"][2]["pmid"], 20137807);
         assert_eq!(w["source"], "Lancet");

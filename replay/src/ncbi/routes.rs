@@ -179,7 +179,11 @@ fn esearch(p: &Params, c: &Ctx) -> Reply {
     }
     // What was recorded answers first; a PubMed term the replay can evaluate on its records
     // comes next; the generic recording last.
-    let field = || (db == "pubmed").then(|| field_search(p, c, term, json, history)).flatten();
+    let field = || {
+        (db == "pubmed")
+            .then(|| field_search(p, c, term, json, history))
+            .flatten()
+    };
     if json {
         return field().unwrap_or_else(|| Reply::fixture(ESEARCH_JSON));
     }
@@ -208,7 +212,10 @@ const RETRACTED_CLAUSE: &str = "\"retracted publication\"[pt]";
 fn field_search(p: &Params, c: &Ctx, term: &str, json: bool, history: bool) -> Option<Reply> {
     let lower = term.to_ascii_lowercase();
     let ids: Vec<u64> = if let Some(at) = lower.find(&format!(" and {RETRACTED_CLAUSE}")) {
-        let rest = term[..at].trim().trim_start_matches('(').trim_end_matches(')');
+        let rest = term[..at]
+            .trim()
+            .trim_start_matches('(')
+            .trim_end_matches(')');
         let before: Vec<u64> = if synthetic::is_search_term(rest) {
             // No synthetic record is retracted (the templates are the recorded articles).
             Vec::new()
@@ -220,7 +227,10 @@ fn field_search(p: &Params, c: &Ctx, term: &str, json: bool, history: bool) -> O
             q.set("term", rest);
             listed_ids(&esearch(&q, c))
         };
-        before.into_iter().filter(|id| c.catalogue.is_retracted(*id)).collect()
+        before
+            .into_iter()
+            .filter(|id| c.catalogue.is_retracted(*id))
+            .collect()
     } else {
         c.catalogue.search(term)?
     };
@@ -251,7 +261,9 @@ fn field_search(p: &Params, c: &Ctx, term: &str, json: bool, history: bool) -> O
         );
         if history {
             // A history set of field-search results is not something the replay keeps.
-            out.extend_from_slice(b"<QueryKey>1</QueryKey><WebEnv>MCID_replay_field_search</WebEnv>");
+            out.extend_from_slice(
+                b"<QueryKey>1</QueryKey><WebEnv>MCID_replay_field_search</WebEnv>",
+            );
         }
         out.extend_from_slice(b"<IdList>\n");
         for id in &page {
@@ -276,7 +288,9 @@ fn listed_ids(reply: &Reply) -> Vec<u64> {
 }
 
 fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// NCBI's answer for a WebEnv it does not hold (wording is synthetic).

@@ -158,7 +158,11 @@ impl Flagged {
             format!("{word} {}{tail}", shown.join(", "))
         };
         if !self.retracted.is_empty() {
-            let verb = if self.retracted.len() == 1 { "is" } else { "are" };
+            let verb = if self.retracted.len() == 1 {
+                "is"
+            } else {
+                "are"
+            };
             parts.push(format!(
                 "{} of the {} {noun} {verb} RETRACTED ({})",
                 self.retracted.len(),

@@ -12,8 +12,8 @@ use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
 use crate::json;
 use crate::parse;
-use crate::parse::records::Records as Parsed;
 use crate::parse::pubmed::Integrity;
+use crate::parse::records::Records as Parsed;
 use crate::tools::entrez_query::call::{Fetch, Records, ReplyMode, Summary, Version};
 use crate::tools::entrez_query::integrity::Flagged;
 use crate::tools::entrez_query::operations::{capped, output, paging_hint, to_value};
@@ -126,7 +126,9 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
     let mut flagged = None;
     let (kind, records): (Kind, Vec<Value>) = match parse::records::parse(format, body)? {
         Parsed::Pubmed(r) | Parsed::Medline(r) => {
-            flagged = Some(Flagged::of(r.iter().map(|a| (a.pmid.as_str(), &a.integrity))));
+            flagged = Some(Flagged::of(
+                r.iter().map(|a| (a.pmid.as_str(), &a.integrity)),
+            ));
             (Kind::Article, r.iter().map(to_value).collect())
         }
         Parsed::Pmc(r) => (Kind::PmcArticle, r.iter().map(to_value).collect()),

@@ -46,7 +46,9 @@ pub fn search(db: &str, r: &Value) -> String {
         }
     );
     if let Some(n) = r["flagged"]["retracted_count"].as_u64().filter(|n| *n > 0) {
-        out.push_str(&format!("\nRETRACTED: {n} of the matches are retracted publications."));
+        out.push_str(&format!(
+            "\nRETRACTED: {n} of the matches are retracted publications."
+        ));
     }
     if let Some(t) = r["query_translation"].as_str() {
         out.push_str(&format!("\nQuery as NCBI understood it: {t}"));
