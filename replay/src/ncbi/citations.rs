@@ -43,7 +43,7 @@ pub struct Citation {
     pub issue: String,
     /// MedlinePgn (else StartPage).
     pub pages: String,
-    /// Authors' last names (or collective names), in order.
+    /// Authors as ESummary names them ("Wakefield AJ", or a collective's name), in order.
     pub authors: Vec<String>,
     /// The article's own DOI.
     pub doi: String,
@@ -423,9 +423,16 @@ fn read(bytes: &[u8]) -> Option<Citation> {
             .find("</Author>")
             .map_or(hay.len(), |e| e + start);
         let block = &hay[start..end];
-        let name = element(block, "LastName", 0).or_else(|| element(block, "CollectiveName", 0));
-        if let Some((n, _)) = name {
-            c.authors.push(n);
+        // ESummary's form: "Wakefield AJ", or the collective's name.
+        let initials = element(block, "Initials", 0).map(|(i, _)| i);
+        match (element(block, "LastName", 0), initials) {
+            (Some((last, _)), Some(i)) => c.authors.push(format!("{last} {i}")),
+            (Some((last, _)), None) => c.authors.push(last),
+            (None, _) => {
+                if let Some((n, _)) = element(block, "CollectiveName", 0) {
+                    c.authors.push(n);
+                }
+            }
         }
         at = end;
     }

@@ -383,14 +383,17 @@ fn verdict(r: &Reference, f: &Found, docs: &BTreeMap<String, Candidate>) -> Valu
                 Some(Route::Pmid) => format!("PMID {} is not in PubMed.", f.candidates.first().map_or("", String::as_str)),
                 _ => "ECitMatch named a record PubMed could not summarize.".into(),
             }),
-            Some(c) => decided(r, c),
+            Some(c) => decided(r, c, match route {
+                Some(Route::Pmid) => "its PMID",
+                _ => "its journal, year, volume and page (ECitMatch)",
+            }),
         },
         Some(Route::Doi) => {
             let doi = r.doi.as_deref().unwrap_or("");
             let owners: Vec<&&Candidate> = candidates.iter().filter(|c| c.doi.as_deref().is_some_and(|d| d.eq_ignore_ascii_case(doi))).collect();
             match owners.as_slice() {
                 [] => ("not_found", None, format!("No PubMed record has the DOI {doi}.")),
-                [c] => decided(r, c),
+                [c] => decided(r, c, "its DOI"),
                 _ => ("ambiguous", None, format!("{} PubMed records carry the DOI {doi}.", owners.len())),
             }
         }
@@ -423,19 +426,18 @@ fn verdict(r: &Reference, f: &Found, docs: &BTreeMap<String, Candidate>) -> Valu
 fn decided<'a>(
     r: &Reference,
     c: &'a Candidate,
+    how: &str,
 ) -> (&'static str, Option<(&'a Candidate, Comparison)>, String) {
     let cmp = compare::compare(r, c);
     if cmp.disagreed.is_empty() {
-        let said = if cmp.agreed.is_empty() {
-            "nothing else to compare"
-        } else {
-            "it agrees on "
+        let then = match cmp.agreed.as_slice() {
+            [] => "the reference says nothing else to compare".to_string(),
+            fields => format!("it agrees on {}", fields.join(", ")),
         };
-        let fields = cmp.agreed.join(", ");
         (
             "verified",
             Some((c, cmp)),
-            format!("PMID {}: {said}{fields}.", c.pmid),
+            format!("PMID {}, found by {how}: {then}.", c.pmid),
         )
     } else {
         let fields = cmp.disagreed.join(", ");
@@ -566,9 +568,11 @@ fn answer(
         if retracted.is_empty() { String::new() } else { format!("; RETRACTED: {}", retracted.join(", ")) },
     );
     if !retracted.is_empty() {
+        let verb = if retracted.len() == 1 { "is" } else { "are" };
         warnings.insert(0, format!(
-            "{} of the references are RETRACTED: {}. A retracted paper is not evidence for what it reported.",
+            "{} of the {} references {verb} RETRACTED: {}. A retracted paper is not evidence for what it reported.",
             retracted.len(),
+            results.len(),
             retracted.join(", ")
         ));
     }
