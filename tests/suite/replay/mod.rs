@@ -10,6 +10,7 @@ mod entrez_data_replay;
 mod entrez_external_replay;
 mod entrez_query_replay;
 mod hostile_upstream;
+mod integrity;
 mod pending_tasks;
 mod task_ownership;
 mod tasks;
