@@ -594,8 +594,8 @@ fn answer(
     let mut fitted = budget::fit(results.len(), call.view.max_characters, |k| {
         let structured = json!({
             "operation": "check_references", "count": results.len(), "requests": sent,
-            "summary": summary, "references": results[..k], "warnings": warnings,
-            "next_call": next_call,
+            "summary": &summary, "references": results[..k], "warnings": &warnings,
+            "next_call": &next_call,
         });
         let text = render(&line, &results[..k], &warnings);
         (structured, text)
