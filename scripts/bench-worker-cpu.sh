@@ -48,6 +48,7 @@ build simd 1 "${WORKER_PARSE_CONFIG[@]}"
 # For comparison, in the same run (ENTREZ_BENCH_COMPARE, names separated by spaces):
 #   parse-N   the parser crate at opt-level N (z, s, 1, 2, 3), the rest as shipped;
 #   all-N     every crate at opt-level N, the parser included;
+#   rest-N    every crate but the parser at opt-level N, the parser as shipped;
 #   nosimd    without simd128.
 # ENTREZ_BENCH_QUICK=1 builds none of them.
 compare="${ENTREZ_BENCH_COMPARE:-parse-2 parse-z}"
@@ -57,8 +58,9 @@ for variant in $compare; do
     parse-*) build "$variant" 1 --config "profile.release.package.entrez-mcp-parse.opt-level=$(opt_value "${variant#parse-}")" ;;
     all-*) CARGO_PROFILE_RELEASE_OPT_LEVEL="${variant#all-}" build "$variant" 1 \
       --config "profile.release.package.entrez-mcp-parse.opt-level=$(opt_value "${variant#all-}")" ;;
+    rest-*) CARGO_PROFILE_RELEASE_OPT_LEVEL="${variant#rest-}" build "$variant" 1 "${WORKER_PARSE_CONFIG[@]}" ;;
     nosimd) build nosimd 0 "${WORKER_PARSE_CONFIG[@]}" ;;
-    *) die "unknown comparison $variant (parse-N, all-N, nosimd)" ;;
+    *) die "unknown comparison $variant (parse-N, all-N, rest-N, nosimd)" ;;
   esac
 done
 # Each build's module, gzipped as the bundle is (the JavaScript glue aside).

@@ -135,8 +135,10 @@ worker_rust_env() {
 
 # The Worker's parser opt-level, given to cargo by every Worker build (build-worker.sh, the CPU
 # benchmark): the parser is the hottest code on the Worker, whose build is otherwise at z for
-# size. 3 is the fastest (README, "CPU per request", measured against 2 and z in one run).
-WORKER_PARSE_CONFIG=(--config "profile.release.package.entrez-mcp-parse.opt-level=${ENTREZ_PARSE_OPT:-3}")
+# size. At 2 it parses PubMed about 2x faster than at z; 3 measured no faster than 2 (one
+# run, taking turns: parse 1.00x, whole batch 1.00x) for 6.5 KB more of the gzipped module
+# (README, "CPU per request").
+WORKER_PARSE_CONFIG=(--config "profile.release.package.entrez-mcp-parse.opt-level=${ENTREZ_PARSE_OPT:-2}")
 
 # binaryen's wasm-opt pass over a built module, in place (ENTREZ_WASM_OPT=0 skips it).
 worker_wasm_opt() {

@@ -7,7 +7,9 @@
 //! each member of an object in place: the key made into a `String`, `to_value(..).unwrap()`,
 //! the insert and the drop of what it replaced, some 100 bytes of wasm a member, for about
 //! 800 members in the Worker. Here a member is one call of [`member`] and a value one call of
-//! [`value`], each compiled once (`value` once per type). What it builds is the same value.
+//! [`value`], each compiled once (`value` once per type); a `Value` given by value is moved
+//! in ([`MovedIn`]), where serde_json's macro copies it through the serializer. What it
+//! builds is the same value.
 //! [`set`] is `target["key"] = value` the same way.
 
 use serde::Serialize;
@@ -32,6 +34,34 @@ pub fn value<T: Serialize + ?Sized>(value: &T) -> Value {
     serde_json::to_value(value).unwrap()
 }
 
+/// A `Value` given to [`json!`](crate::json!) is moved in as it is: serde_json's macro
+/// copies it through the serializer, which for a page of records or a tool list is most of
+/// what building an answer costs. (Method resolution picks this by-value impl first.)
+pub trait MovedIn {
+    /// The value itself.
+    fn json_value(self) -> Value;
+}
+
+impl MovedIn for Value {
+    #[inline]
+    fn json_value(self) -> Value {
+        self
+    }
+}
+
+/// Anything else serializable is made into a `Value` ([`value`]).
+pub trait SerializedIn {
+    /// The value as JSON.
+    fn json_value(&self) -> Value;
+}
+
+impl<T: Serialize + ?Sized> SerializedIn for T {
+    #[inline]
+    fn json_value(&self) -> Value {
+        value(self)
+    }
+}
+
 /// `serde_json::from_str`, read through serde_json's reader of bytes: the one the parsers and
 /// the HTTP side already use, so that the bundle holds one copy of serde_json's parser rather
 /// than one per reader type (a `&str` is read exactly as its bytes are).
@@ -54,9 +84,11 @@ macro_rules! json {
         $crate::json!(@object object $($members)*);
         ::serde_json::Value::Object(object)
     }};
-    ($other:expr) => {
-        $crate::json::value(&$other)
-    };
+    ($other:expr) => {{
+        #[allow(unused_imports)]
+        use $crate::json::{MovedIn as _, SerializedIn as _};
+        ($other).json_value()
+    }};
 
     // The elements of an array, one at a time into `[done,]`.
     (@array [$($done:expr,)*]) => {

@@ -13,9 +13,11 @@
 //! first author, which is whom NLM recorded it for).
 
 use crate::error::{ParseError, ParseErrorKind};
+use crate::pubmed::integrity::{medline_correction, MEDLINE_TAGS};
 use crate::pubmed::read::{first_year, normalize_orcid, pmcid};
 use crate::pubmed::{
-    join_abstract, AbstractSection, Author, Keyword, MeshHeading, MeshQualifier, PubmedArticle,
+    join_abstract, AbstractSection, Author, Integrity, Keyword, MeshHeading, MeshQualifier,
+    PubmedArticle,
 };
 use crate::xml::unexpected;
 
@@ -220,7 +222,12 @@ impl Builder {
             }
             "PT" => rec.publication_types.push(value),
             "LA" => rec.language.push(value),
-            _ => {}
+            _ => {
+                let linked = MEDLINE_TAGS.iter().find(|(t, _)| *t == tag);
+                if let Some((_, ref_type)) = linked {
+                    rec.corrections.push(medline_correction(ref_type, &value));
+                }
+            }
         }
     }
 
@@ -243,6 +250,7 @@ impl Builder {
             });
         }
         rec.abstract_text = join_abstract(&rec.abstract_sections);
+        rec.integrity = Integrity::of(&rec.corrections, &rec.publication_types);
         rec
     }
 }

@@ -11,7 +11,10 @@
 
 mod book;
 pub(crate) mod flatten;
+pub mod integrity;
 pub(crate) mod read;
+
+pub use self::integrity::{Correction, Integrity};
 
 use self::flatten::{opt_text, text};
 use self::read::{
@@ -42,6 +45,8 @@ pub struct PubmedArticle {
     pub pmid: String,
     /// Journal article or book document.
     pub kind: RecordKind,
+    /// Whether it was retracted, corrected or put under concern, and by which notices.
+    pub integrity: Integrity,
     /// Article title as plain text (inline HTML and MathML flattened).
     pub title: String,
     /// Every `AbstractText`, in order.
@@ -78,6 +83,9 @@ pub struct PubmedArticle {
     pub publication_types: Vec<String>,
     /// Language codes, e.g. "eng".
     pub language: Vec<String>,
+    /// Links to comments, errata, retractions and other related publications (not the
+    /// reference list).
+    pub corrections: Vec<Correction>,
 }
 
 /// One `AbstractText` of a (possibly structured) abstract.
@@ -156,6 +164,7 @@ impl Ids {
         rec.doi = self.doi.or(self.elocation_doi);
         rec.pmcid = self.pmc.as_deref().and_then(pmcid);
         rec.abstract_text = join_abstract(&rec.abstract_sections);
+        rec.integrity = Integrity::of(&rec.corrections, &rec.publication_types);
     }
 }
 
@@ -229,8 +238,40 @@ fn citation(x: &mut Xml<'_>, rec: &mut PubmedArticle, ids: &mut Ids) -> Result<(
             "Article" => article_body(x, rec, ids)?,
             "MeshHeadingList" => mesh_list(x, &mut rec.mesh)?,
             "KeywordList" => keywords(x, &mut rec.keywords)?,
+            "CommentsCorrectionsList" => comments_corrections(x, &mut rec.corrections)?,
             _ => {}
         }
+        Ok(())
+    })
+}
+
+/// `CommentsCorrectionsList`: every link but `Cites` (older records list their references
+/// there, hundreds of them, which are not what a record is read for).
+fn comments_corrections(x: &mut Xml<'_>, out: &mut Vec<Correction>) -> Result<(), ParseError> {
+    children(x, |x, s, name| {
+        if name != "CommentsCorrections" {
+            return Ok(());
+        }
+        let ref_type = attr_raw(s, "RefType")
+            .map(|r| r.into_owned())
+            .unwrap_or_default();
+        if ref_type == "Cites" {
+            return Ok(());
+        }
+        let mut c = Correction {
+            ref_type,
+            ..Correction::default()
+        };
+        children(x, |x, _, name| {
+            match name {
+                "RefSource" => c.ref_source = text(x)?,
+                "PMID" => c.pmid = opt_text(x)?,
+                "Note" => c.note = opt_text(x)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        out.push(c);
         Ok(())
     })
 }

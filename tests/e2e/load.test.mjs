@@ -41,7 +41,9 @@ async function burst(headers, calls) {
     const results = await Promise.all(
       Array.from({ length: calls }, () =>
         client.callTool(
-          { name: 'entrez_query', arguments: { operation: 'search', term: 'biopython' } },
+          // PMC: one request per search (a PubMed search also checks its matches for
+          // retractions, a second request), so the count is the calls'.
+          { name: 'entrez_query', arguments: { operation: 'search', database: 'pmc', term: 'stem cells' } },
           undefined,
           { timeout: 90_000 },
         ),

@@ -324,8 +324,13 @@ fn drop_nulls(v: &mut Value) -> usize {
     }
 }
 
+/// What a cut never touches, at any depth: a record's `integrity` (a retraction is never
+/// cut away) and a result's `flagged`.
+const NEVER_CUT: &[&str] = &["integrity", "flagged"];
+
 /// The path of the largest list (of two items or more) or long string in `v`, outside
-/// what names the cuts already made (`budget`, `call_warnings`): a next call is never cut.
+/// what names the cuts already made (`budget`, `call_warnings`, so a next call is never
+/// cut) and outside [`NEVER_CUT`].
 fn largest(v: &Value, path: String) -> Option<String> {
     let mut best: Option<(usize, String)> = None;
     match v {
@@ -358,7 +363,14 @@ fn walk(v: &Value, path: String, best: &mut Option<(usize, String)>) -> usize {
         }
         Value::Object(map) => {
             map.iter()
-                .map(|(k, x)| walk(x, format!("{path}.{k}"), best) + k.len() + 4)
+                .map(|(k, x)| {
+                    let inner = if NEVER_CUT.contains(&k.as_str()) {
+                        json_chars(x)
+                    } else {
+                        walk(x, format!("{path}.{k}"), best)
+                    };
+                    inner + k.len() + 4
+                })
                 .sum::<usize>()
                 + 1
         }

@@ -429,6 +429,10 @@ fn trimmed(name: &str, text: String, path: &str, intake: &mut Intake) -> Value {
     json!(t)
 }
 
+/// Lists whose items are prose (a bibliography entry), not ids: a string is one item, not
+/// words to split, and an empty item stays, for the tool to answer it as such.
+const PROSE_LISTS: &[&str] = &["references"];
+
 fn read_list(
     tool: &str,
     name: &str,
@@ -439,6 +443,19 @@ fn read_list(
 ) -> Result<Value, String> {
     let items = prop.get("items").cloned().unwrap_or(Value::Null);
     let of_objects = canonical_type(&items) == Some("object");
+    if PROSE_LISTS.contains(&name) {
+        return Ok(match value {
+            Value::Array(list) => Value::Array(list),
+            one => {
+                intake.notes.push(note(
+                    codes::ARGUMENT_COERCED,
+                    path,
+                    format!("{name} was one item; it was read as a list of one."),
+                ));
+                Value::Array(vec![one])
+            }
+        });
+    }
     let list = match value {
         Value::Array(list) => list,
         Value::String(s) if of_objects => match crate::json::from_str::<Value>(&s) {

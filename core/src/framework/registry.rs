@@ -44,6 +44,8 @@ pub struct RegisteredTool {
     /// The parsed outputSchema, served verbatim.
     pub output_schema: Arc<Value>,
     validators: Arc<OnceLock<Result<Validators, String>>>,
+    /// Its `tools/list` entry, built on first use (by any registry of the process).
+    listing: Arc<OnceLock<Value>>,
 }
 
 /// A tool's compiled inputSchema and outputSchema.
@@ -317,16 +319,21 @@ impl Registry {
         )
     }
 
-    /// The `tools/list` entry for a tool.
+    /// The `tools/list` entry for a tool: built once per process (an isolate's start-up
+    /// builds it on Workers), then copied.
     pub fn descriptor(&self, tool: &RegisteredTool) -> Value {
-        json!({
-            "name": tool.spec.name,
-            "title": tool.spec.title,
-            "description": tool.spec.description,
-            "inputSchema": &*tool.listed_input_schema,
-            "outputSchema": &*tool.output_schema,
-            "annotations": tool.spec.annotations.to_value(tool.spec.title),
-        })
+        tool.listing
+            .get_or_init(|| {
+                json!({
+                    "name": tool.spec.name,
+                    "title": tool.spec.title,
+                    "description": tool.spec.description,
+                    "inputSchema": &*tool.listed_input_schema,
+                    "outputSchema": &*tool.output_schema,
+                    "annotations": tool.spec.annotations.to_value(tool.spec.title),
+                })
+            })
+            .clone()
     }
 }
 
@@ -392,6 +399,7 @@ fn registered(spec: &ToolSpec) -> Result<RegisteredTool, String> {
         Arc<Value>,
         Arc<Value>,
         Arc<OnceLock<Result<Validators, String>>>,
+        Arc<OnceLock<Value>>,
     );
     static CACHE: OnceLock<Mutex<Vec<(Key, Parsed)>>> = OnceLock::new();
     // By content: the same texts parse to the same schemas, wherever the constant lives.
@@ -401,7 +409,7 @@ fn registered(spec: &ToolSpec) -> Result<RegisteredTool, String> {
         .iter()
         .find(|(k, _)| *k == key)
         .map(|(_, p)| p.clone());
-    let (input_schema, listed_input_schema, output_schema, validators) = match hit {
+    let (input_schema, listed_input_schema, output_schema, validators, listing) = match hit {
         Some(parsed) => parsed,
         None => {
             let input = parse(spec.name, "input", spec.input_schema)?;
@@ -410,6 +418,7 @@ fn registered(spec: &ToolSpec) -> Result<RegisteredTool, String> {
                 Arc::new(input),
                 Arc::new(listed),
                 Arc::new(parse(spec.name, "output", spec.output_schema)?),
+                Arc::new(OnceLock::new()),
                 Arc::new(OnceLock::new()),
             );
             lock(cache).push((key, parsed.clone()));
@@ -422,6 +431,7 @@ fn registered(spec: &ToolSpec) -> Result<RegisteredTool, String> {
         listed_input_schema,
         output_schema,
         validators,
+        listing,
     })
 }
 

@@ -39,6 +39,8 @@ struct Levels {
     kind: Kind,
     /// The record's id field, kept whatever `fields` names.
     id: &'static str,
+    /// Fields kept at every level, whatever `fields` names: what no reader may miss.
+    always: &'static [&'static str],
     /// What `brief` keeps.
     brief: &'static [&'static str],
     /// What `standard` leaves out (`full` keeps everything).
@@ -50,6 +52,8 @@ const KINDS: &[Levels] = &[
     Levels {
         kind: Kind::Article,
         id: "pmid",
+        // Retracted, corrected or under concern: said at every level.
+        always: &["integrity"],
         brief: &[
             "pmid",
             "kind",
@@ -59,13 +63,16 @@ const KINDS: &[Levels] = &[
             "year",
             "doi",
             "pmcid",
+            "integrity",
         ],
-        // abstract_text already holds every section with its label.
-        standard_drops: &["abstract_sections", "mesh", "issn"],
+        // abstract_text already holds every section with its label; the links behind
+        // `integrity` (comments and corrections) are detail `full`'s.
+        standard_drops: &["abstract_sections", "mesh", "issn", "corrections"],
     },
     Levels {
         kind: Kind::PmcArticle,
         id: "pmcid",
+        always: &[],
         brief: &[
             "pmcid",
             "pmid",
@@ -80,6 +87,7 @@ const KINDS: &[Levels] = &[
     Levels {
         kind: Kind::Sequence,
         id: "accession_version",
+        always: &[],
         brief: &[
             "accession",
             "accession_version",
@@ -96,18 +104,22 @@ const KINDS: &[Levels] = &[
     Levels {
         kind: Kind::Taxon,
         id: "taxid",
+        always: &[],
         brief: &["taxid", "scientific_name", "common_name", "rank"],
         standard_drops: &[],
     },
     Levels {
         kind: Kind::Summary,
         id: "uid",
-        brief: &["uid", "title", "source", "year"],
+        // Retracted, corrected or under concern: said at every level.
+        always: &["integrity"],
+        brief: &["uid", "title", "source", "year", "integrity"],
         standard_drops: &[],
     },
     Levels {
         kind: Kind::Compound,
         id: "cid",
+        always: &[],
         brief: &[
             "cid",
             "title",
@@ -121,6 +133,7 @@ const KINDS: &[Levels] = &[
     Levels {
         kind: Kind::Bioc,
         id: "id",
+        always: &[],
         // format xml is asked for by name, so its text stays at every level.
         brief: &["id", "ok", "error", "passages", "xml"],
         standard_drops: &[],
@@ -153,8 +166,13 @@ pub fn record_keeping(kind: Kind, full: Value, view: &View, keep: &[&str]) -> Va
     };
     if !view.fields.is_empty() {
         let id = levels.map(|l| l.id);
-        let wanted =
-            |k: &str| Some(k) == id || keep.contains(&k) || view.fields.iter().any(|f| f == k);
+        let always = levels.map_or(&[][..], |l| l.always);
+        let wanted = |k: &str| {
+            Some(k) == id
+                || always.contains(&k)
+                || keep.contains(&k)
+                || view.fields.iter().any(|f| f == k)
+        };
         let mut picked = Map::new();
         for (name, value) in shaped.iter().chain(map.iter()) {
             if wanted(name) && !picked.contains_key(name) {
@@ -236,7 +254,7 @@ fn standard(kind: Kind, levels: &Levels, map: &Map<String, Value>) -> Map<String
             if let Some(Value::Array(sections)) = map.get("sections") {
                 let outline: Vec<Value> = sections
                     .iter()
-                    .map(|s| json!({"position": s["position"], "level": s["level"], "title": s["title"]}))
+                    .map(|s| json!({"position": s["position"].clone(), "level": s["level"].clone(), "title": s["title"].clone()}))
                     .collect();
                 out.insert("sections".into(), Value::Array(outline));
             }

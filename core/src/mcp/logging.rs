@@ -112,7 +112,7 @@ impl<'a> Logger<'a> {
         if failed {
             self.log(
                 LogLevel::Error,
-                json!({ "tool": tool, "error": structured["error"] }),
+                json!({ "tool": tool, "error": structured["error"].clone() }),
             );
         }
         self.log(

@@ -110,7 +110,13 @@ pub fn classify(value: Value) -> Result<Incoming, FramingError> {
 
 /// A success response.
 pub fn success(id: Value, result: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "result": result })
+    // Built by hand: `json!` would copy the result through serde's serializer, which for a
+    // tools/list or a page of records is most of what answering costs.
+    let mut reply = serde_json::Map::new();
+    reply.insert("jsonrpc".into(), Value::from("2.0"));
+    reply.insert("id".into(), id);
+    reply.insert("result".into(), result);
+    Value::Object(reply)
 }
 
 /// An error response built from a core error.

@@ -70,7 +70,7 @@ impl PendingCall {
     fn write(&self) -> Value {
         json!({
             "tool": self.tool,
-            "arguments": self.arguments,
+            "arguments": self.arguments.clone(),
             "listkey": self.listkey,
             "polls": self.polls,
             "next_ms": self.next_ms,

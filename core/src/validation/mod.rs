@@ -162,6 +162,9 @@ pub mod codes {
     pub const SUSPICIOUS_STRUCTURE: &str = "suspicious_structure";
     /// An id whose shape fits another kind too, read as the call declares it.
     pub const AMBIGUOUS_ID: &str = "ambiguous_id";
+    /// check_references: a reference that cannot be checked (empty, too long, a malformed
+    /// DOI or PMID); it is answered `invalid`, the others are checked.
+    pub const INVALID_REFERENCE: &str = "invalid_reference";
     /// Runtime level: the upstream check did not finish within its budget; nothing was concluded.
     pub const RUNTIME_BUDGET_EXCEEDED: &str = "runtime_budget_exceeded";
     /// Runtime level: the upstream check could not be made (no network, NCBI failed).
@@ -266,6 +269,7 @@ pub mod codes {
         UNKNOWN_SORT,
         SUSPICIOUS_STRUCTURE,
         AMBIGUOUS_ID,
+        INVALID_REFERENCE,
         RUNTIME_BUDGET_EXCEEDED,
         RUNTIME_UNAVAILABLE,
         RUNTIME_PARTIAL,

@@ -21,6 +21,7 @@ fn planned(args: Value) -> EutilsRequest {
         QueryCall::Spell(c) => plan::spell(&c),
         QueryCall::CitationMatch(c) => plan::citation_match(&c),
         QueryCall::GlobalQuery(_) => panic!("global_query plans one request per database"),
+        QueryCall::CheckReferences(_) => panic!("check_references plans its requests as it goes"),
     }
 }
 

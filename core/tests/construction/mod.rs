@@ -3,4 +3,5 @@
 mod entrez_external_plan;
 mod entrez_query_plan;
 mod ncbi_docs;
+mod references;
 mod schemas;

@@ -3,6 +3,7 @@
 mod cache_keep;
 mod eutils;
 mod eutils_errors;
+mod integrity;
 mod medline;
 mod pmc;
 mod pubmed;

@@ -198,6 +198,24 @@ fn links_posts_and_the_rest() -> Vec<Case> {
             json!({"operation": "citation_match", "citations": [{}]}),
             &[("schema_required", "$.citations[0]")],
         ),
+        ok(
+            Q,
+            json!({"operation": "check_references", "references": ["PMID: 9500320", "10.1038/nature12373", {"title": "A title", "year": 2019}]}),
+        ),
+        // A bad reference is its own verdict, never the list's failure.
+        warned(
+            Q,
+            json!({"operation": "check_references", "references": ["PMID: 9500320", "", {"doi": "10.12/x"}]}),
+            &[
+                ("invalid_reference", "$.references[1]"),
+                ("invalid_reference", "$.references[2]"),
+            ],
+        ),
+        bad(
+            Q,
+            json!({"operation": "check_references"}),
+            &[("schema_required", "$")],
+        ),
     ]
 }
 

@@ -3,8 +3,10 @@
 //! startup: PubMed articles and MEDLINE records by PMID, the database names
 //! NCBI listed, and the WebEnvs the recordings hand out.
 //!
-//! Every file here is a real recording (see tests/fixtures/ncbi/PROVENANCE.md);
-//! nothing in this module makes up content.
+//! Every file here is a real recording (see tests/fixtures/ncbi/PROVENANCE.md), but for the
+//! two under `documented/`, which this project wrote to NCBI's documented formats
+//! (tests/fixtures/ncbi/documented/README.md): records with retractions, errata and
+//! expressions of concern, which no recording has. Nothing in this module makes up content.
 
 macro_rules! recorded {
     ($path:literal) => {
@@ -146,6 +148,11 @@ fixtures! {
     MEDLINE1 = "text/pubmed_result1.txt", Text;
     /// efetch(db=pubmed, rettype=medline), four records.
     MEDLINE2 = "text/pubmed_result2.txt", Text;
+    /// Not recorded: PubMed XML records with retractions, errata and concerns, written to
+    /// the PubMed DTD (documented/README.md).
+    PUBMED_INTEGRITY = "documented/pubmed_integrity.xml", Xml;
+    /// Not recorded: the same links in MEDLINE text, written to the PubMed Help's table.
+    MEDLINE_INTEGRITY = "documented/medline_integrity.txt", Text;
     /// efetch(db=pmc).
     PMC = "eutils/efetch_pmc.xml", Xml;
     /// efetch(db=taxonomy).
@@ -210,11 +217,19 @@ pub struct Corpus {
 impl Corpus {
     /// Splits and indexes the embedded recordings.
     pub fn load() -> Corpus {
-        let pubmed = [PUBMED1, PUBMED2, PUBMED4, PUBMED5, PUBMED6, PUBMED7]
-            .into_iter()
-            .map(|f| split(f, b"<PubmedArticle>", b"</PubmedArticleSet>", xml_pmid))
-            .collect();
-        let medline = [MEDLINE1, MEDLINE2]
+        let pubmed = [
+            PUBMED1,
+            PUBMED2,
+            PUBMED4,
+            PUBMED5,
+            PUBMED6,
+            PUBMED7,
+            PUBMED_INTEGRITY,
+        ]
+        .into_iter()
+        .map(|f| split(f, b"<PubmedArticle>", b"</PubmedArticleSet>", xml_pmid))
+        .collect();
+        let medline = [MEDLINE1, MEDLINE2, MEDLINE_INTEGRITY]
             .into_iter()
             .map(|f| split(f, b"\nPMID- ", b"", medline_pmid))
             .collect();
@@ -353,7 +368,11 @@ mod tests {
             .collect();
         assert_eq!(
             pmids,
-            [12091962, 9997, 11748933, 11700088, 27797938, 28775130, 30108519, 29963580]
+            [
+                12091962, 9997, 11748933, 11700088, 27797938, 28775130, 30108519, 29963580,
+                // documented/pubmed_integrity.xml
+                9500320, 20137807, 99000001, 99000002, 99000003, 99000004, 99000005
+            ]
         );
         assert!(corpus.is_db("pubmed") && !corpus.is_db("xyz"));
         assert_eq!(corpus.medline[1].records.len(), 4);

@@ -9,6 +9,7 @@
 //! body, a delay or a `Cache-Control` header); [`synthetic`] is what is made up.
 //! Every response names what produced it in an `X-Replay-Source` header.
 
+pub mod citations;
 pub mod fixtures;
 pub mod hostile;
 pub mod limiter;

@@ -29,6 +29,12 @@ impl Params {
         }
     }
 
+    /// Sets `name` to `value`, in place of every value it had.
+    pub fn set(&mut self, name: &str, value: &str) {
+        self.pairs.retain(|(k, _)| k != name);
+        self.pairs.push((name.to_string(), value.to_string()));
+    }
+
     /// The first value of `name`, trimmed; `None` when absent or blank.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.pairs

@@ -5,6 +5,7 @@
 //! A request that matches one recording id for id gets that recording's
 //! bytes untouched, so parsers see what NCBI actually sent.
 
+use crate::ncbi::citations::Catalogue;
 use crate::ncbi::fixtures::{Corpus, Kind, Split, PUBMED1};
 use crate::ncbi::routes::Reply;
 use crate::ncbi::synthetic::{is_synthetic, Templates};
@@ -87,22 +88,19 @@ pub fn fetch_medline(corpus: &Corpus, ids: &[u64]) -> Reply {
     Reply::made(Kind::Text, out, format!("assembled:{}", sources.join("+")))
 }
 
-/// esummary db=pubmed retmode=json for `ids`: which PMIDs exist, in NCBI's
-/// documented JSON shape. A PMID the replay holds (recorded or synthetic)
-/// gets a docsum carrying only its uid; any other gets the documented
-/// per-uid error `cannot get document summary` (PROVENANCE.md). No docsum
-/// fields are invented: no esummary JSON was ever recorded.
-pub fn summary_json(corpus: &Corpus, ids: &[u64]) -> Reply {
+/// esummary db=pubmed retmode=json for `ids`, in NCBI's documented JSON shape: a PMID the
+/// replay holds (recorded, documented or synthetic) gets a docsum of what its record holds,
+/// under ESummary's field names (uid, pubdate, source, authors, title, volume, issue,
+/// pages, fulljournalname, pubtype, articleids, references); any other gets the documented
+/// per-uid error `cannot get document summary` (PROVENANCE.md).
+pub fn summary_json(catalogue: &Catalogue, ids: &[u64]) -> Reply {
     let mut result = serde_json::Map::new();
     let uids: Vec<String> = ids.iter().map(u64::to_string).collect();
     result.insert("uids".into(), serde_json::json!(uids));
     for id in ids {
-        let known = locate(&corpus.pubmed, *id).is_some() || is_synthetic(*id);
-        let doc = if known {
-            serde_json::json!({ "uid": id.to_string() })
-        } else {
-            serde_json::json!({ "uid": id.to_string(), "error": "cannot get document summary" })
-        };
+        let doc = catalogue.docsum(*id).unwrap_or_else(
+            || serde_json::json!({ "uid": id.to_string(), "error": "cannot get document summary" }),
+        );
         result.insert(id.to_string(), doc);
     }
     let body = serde_json::json!({
@@ -112,7 +110,7 @@ pub fn summary_json(corpus: &Corpus, ids: &[u64]) -> Reply {
     Reply::made(
         Kind::Json,
         body.to_string().into_bytes(),
-        "documented:esummary-json-uids",
+        "assembled:esummary-json",
     )
 }
 
@@ -162,17 +160,25 @@ mod tests {
     }
 
     #[test]
-    fn json_summaries_say_which_pmids_exist() {
-        let corpus = Corpus::load();
-        let r = summary_json(&corpus, &[11748933, 90000001, 1]);
+    fn json_summaries_say_which_pmids_exist_and_what_they_hold() {
+        let catalogue = Catalogue::of(&Corpus::load());
+        let r = summary_json(&catalogue, &[11748933, 90000001, 1, 9500320]);
         let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
         assert_eq!(
             v["result"]["uids"],
-            serde_json::json!(["11748933", "90000001", "1"])
+            serde_json::json!(["11748933", "90000001", "1", "9500320"])
         );
         assert!(v["result"]["11748933"].get("error").is_none());
         assert!(v["result"]["90000001"].get("error").is_none());
         assert_eq!(v["result"]["1"]["error"], "cannot get document summary");
+        let w = &v["result"]["9500320"];
+        assert_eq!(
+            w["pubtype"],
+            serde_json::json!(["Journal Article", "Retracted Publication"])
+        );
+        assert_eq!(w["references"][2]["reftype"], "Retraction in");
+        assert_eq!(w["references"][2]["pmid"], 20137807);
+        assert_eq!(w["source"], "Lancet");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! Where nothing was recorded the replay says so with a 404 rather than
 //! serve a recording of something else.
 
+use crate::ncbi::citations::Catalogue;
 use crate::ncbi::fixtures::*;
 use crate::ncbi::params::Params;
 use crate::ncbi::pubmed::{fetch_medline, fetch_xml, unique_ids};
@@ -79,6 +80,8 @@ pub struct Ctx<'a> {
     pub corpus: &'a Corpus,
     /// Article templates for synthetic PMIDs.
     pub templates: &'a Templates,
+    /// What each PubMed record holds, for summaries, field searches and citation matching.
+    pub catalogue: &'a Catalogue,
 }
 
 /// Answers one E-utilities request; `None` for a utility NCBI does not have.
@@ -93,7 +96,7 @@ pub fn route(util: &str, p: &Params, c: &Ctx) -> Option<Reply> {
         "espell.fcgi" => espell(p, c),
         "ecitmatch.cgi" => Reply::made(
             Kind::Text,
-            synthetic::ecitmatch(p.get("bdata").unwrap_or("")),
+            synthetic::ecitmatch(p.get("bdata").unwrap_or(""), c.catalogue),
             "synthetic:ecitmatch",
         ),
         _ => return None,
@@ -174,24 +177,120 @@ fn esearch(p: &Params, c: &Ctx) -> Reply {
             )
         };
     }
+    // What was recorded answers first; a PubMed term the replay can evaluate on its records
+    // comes next; the generic recording last.
+    let field = || {
+        (db == "pubmed")
+            .then(|| field_search(p, c, term, json, history))
+            .flatten()
+    };
     if json {
-        return Reply::fixture(ESEARCH_JSON);
+        return field().unwrap_or_else(|| Reply::fixture(ESEARCH_JSON));
     }
     let lower_term = term.to_ascii_lowercase();
     if lower_term.contains("abcxyz") {
         return Reply::fixture(ESEARCH8);
     }
     match db.as_str() {
-        "pubmed" if history => Reply::fixture(ESEARCH2),
-        "pubmed" if lower_term.contains("pnas") || lower_term.contains("[vi]") => {
-            Reply::fixture(ESEARCH3)
-        }
-        "pubmed" => Reply::fixture(ESEARCH1),
+        "pubmed" if history && field().is_none() => Reply::fixture(ESEARCH2),
+        "pubmed" if lower_term == "pnas[ta] and 97[vi]" => Reply::fixture(ESEARCH3),
+        "pubmed" => field().unwrap_or_else(|| Reply::fixture(ESEARCH1)),
         "pmc" => Reply::fixture(ESEARCH5),
         "nuccore" | "nucleotide" => Reply::fixture(ESEARCH6),
         "protein" => Reply::fixture(ESEARCH7),
         other => Reply::no_recording(&format!("esearch db={other}")),
     }
+}
+
+/// The clause NCBI users add to keep only retracted articles.
+const RETRACTED_CLAUSE: &str = "\"retracted publication\"[pt]";
+
+/// A PubMed search the replay answers from its records: a field-tagged term (DOI, title,
+/// author, journal, volume, page, date, publication type, uid), or any term it answers
+/// otherwise with `AND "retracted publication"[pt]` added, which keeps that answer's
+/// retracted ids. None leaves the term to the recordings.
+fn field_search(p: &Params, c: &Ctx, term: &str, json: bool, history: bool) -> Option<Reply> {
+    let lower = term.to_ascii_lowercase();
+    let ids: Vec<u64> = if let Some(at) = lower.find(&format!(" and {RETRACTED_CLAUSE}")) {
+        let rest = term[..at]
+            .trim()
+            .trim_start_matches('(')
+            .trim_end_matches(')');
+        let before: Vec<u64> = if synthetic::is_search_term(rest) {
+            // No synthetic record is retracted (the templates are the recorded articles).
+            Vec::new()
+        } else if let Some(found) = c.catalogue.search(rest) {
+            found
+        } else {
+            // The recording the rest alone is answered with.
+            let mut q = p.clone();
+            q.set("term", rest);
+            listed_ids(&esearch(&q, c))
+        };
+        before
+            .into_iter()
+            .filter(|id| c.catalogue.is_retracted(*id))
+            .collect()
+    } else {
+        c.catalogue.search(term)?
+    };
+    let start = p.number("retstart", 0) as usize;
+    let max = p.number("retmax", 20) as usize;
+    let page: Vec<u64> = ids.iter().copied().skip(start).take(max).collect();
+    let body = if json {
+        serde_json::json!({
+            "header": {"type": "esearch", "version": "0.3"},
+            "esearchresult": {
+                "count": ids.len().to_string(), "retmax": page.len().to_string(),
+                "retstart": start.to_string(),
+                "idlist": page.iter().map(u64::to_string).collect::<Vec<_>>(),
+                "translationset": [], "querytranslation": term,
+            }
+        })
+        .to_string()
+        .into_bytes()
+    } else {
+        let mut out = prolog_of(ESEARCH1, "eSearchResult").to_vec();
+        out.extend_from_slice(
+            format!(
+                "<eSearchResult><Count>{}</Count><RetMax>{}</RetMax><RetStart>{start}</RetStart>",
+                ids.len(),
+                page.len()
+            )
+            .as_bytes(),
+        );
+        if history {
+            // A history set of field-search results is not something the replay keeps.
+            out.extend_from_slice(
+                b"<QueryKey>1</QueryKey><WebEnv>MCID_replay_field_search</WebEnv>",
+            );
+        }
+        out.extend_from_slice(b"<IdList>\n");
+        for id in &page {
+            out.extend_from_slice(format!("<Id>{id}</Id>\n").as_bytes());
+        }
+        out.extend_from_slice(b"</IdList><TranslationSet/><QueryTranslation>");
+        out.extend_from_slice(xml_escape(term).as_bytes());
+        out.extend_from_slice(b"</QueryTranslation></eSearchResult>\n");
+        out
+    };
+    let kind = if json { Kind::Json } else { Kind::Xml };
+    Some(Reply::made(kind, body, "synthetic:esearch-fields"))
+}
+
+/// The ids an esearch reply lists.
+fn listed_ids(reply: &Reply) -> Vec<u64> {
+    let text = String::from_utf8_lossy(&reply.body);
+    text.split("<Id>")
+        .skip(1)
+        .filter_map(|s| s.split("</Id>").next()?.trim().parse().ok())
+        .collect()
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// NCBI's answer for a WebEnv it does not hold (wording is synthetic).
@@ -218,7 +317,7 @@ fn esummary(p: &Params, c: &Ctx) -> Reply {
         }
         if db == "pubmed" && !ids.is_empty() {
             let numeric = crate::ncbi::pubmed::unique_ids(&ids);
-            return crate::ncbi::pubmed::summary_json(c.corpus, &numeric);
+            return crate::ncbi::pubmed::summary_json(c.catalogue, &numeric);
         }
         return Reply::no_recording("esummary retmode=json");
     }

@@ -5,6 +5,7 @@
 //! Per-request log lines are opt-in: a harness that pipes stderr and never
 //! reads it would otherwise stall the server once the pipe buffer fills.
 
+use crate::ncbi::citations::Catalogue;
 use crate::ncbi::fixtures::{Corpus, Fixture, EINFO4_TRUNCATED, PUBMED3_HTML};
 use crate::ncbi::hostile::Hostile;
 use crate::ncbi::limiter::{Decision, Identity, Limiter};
@@ -69,6 +70,7 @@ struct Shared {
 pub struct App {
     corpus: Corpus,
     templates: Templates,
+    catalogue: Catalogue,
     options: Options,
     start: Instant,
     start_epoch_us: u64,
@@ -80,6 +82,7 @@ impl App {
     pub fn new(options: Options) -> App {
         let corpus = Corpus::load();
         let templates = Templates::from_corpus(&corpus);
+        let catalogue = Catalogue::of(&corpus);
         let start_epoch_us = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_micros() as u64);
@@ -91,6 +94,7 @@ impl App {
             }),
             corpus,
             templates,
+            catalogue,
             options,
             start: Instant::now(),
             start_epoch_us,
@@ -409,6 +413,7 @@ async fn answer(app: &Arc<App>, utility: &str, params: Params) -> (Response, Str
         let ctx = Ctx {
             corpus: &worker.corpus,
             templates: &worker.templates,
+            catalogue: &worker.catalogue,
         };
         route(&utility, &params, &ctx)
     })

@@ -7,6 +7,7 @@
 //! `<ERROR>` envelopes no recording covers ([`error_xml`]), and the JSON error
 //! bodies NCBI documents ([`ESEARCH_JSON_EMPTY`], [`ESUMMARY_JSON_TOO_MANY`]).
 
+use crate::ncbi::citations::Catalogue;
 use crate::ncbi::fixtures::{find, own_pmid_span, Corpus, Fixture};
 
 /// First synthetic PMID. Real PubMed has ids in this range, but none of this repository's
@@ -35,6 +36,18 @@ pub fn is_synthetic(id: u64) -> bool {
     (FIRST_ID..=LAST_ID).contains(&id)
 }
 
+/// The recorded articles synthetic PMIDs clone, in corpus order: never the documented ones
+/// (tests/fixtures/ncbi/documented), whose retractions would otherwise spread to thousands
+/// of synthetic records.
+pub fn template_bytes(corpus: &Corpus) -> Vec<&'static [u8]> {
+    corpus
+        .pubmed
+        .iter()
+        .filter(|s| !s.fixture.name.starts_with("documented/"))
+        .flat_map(|s| s.records.iter().map(|a| a.bytes))
+        .collect()
+}
+
 /// Real articles with holes where their own PMID goes: recorded articles cloned round-robin
 /// with only their own PMID rewritten, so staging and load tests can fetch thousands of
 /// distinct records from a handful of recordings.
@@ -46,8 +59,8 @@ impl Templates {
     /// One template per indexed recorded article, in corpus order.
     pub fn from_corpus(corpus: &Corpus) -> Templates {
         let mut items = Vec::new();
-        for article in corpus.pubmed.iter().flat_map(|s| s.records.iter()) {
-            let a = trim_end(article.bytes);
+        for bytes in template_bytes(corpus) {
+            let a = trim_end(bytes);
             let Some((s, e)) = own_pmid_span(a) else {
                 continue;
             };
@@ -163,10 +176,11 @@ pub fn esearch_json(retstart: u64, retmax: u64, history: bool) -> Vec<u8> {
     body.to_string().into_bytes()
 }
 
-/// ecitmatch's pipe format: each citation line echoed with its PMID appended. No recording
-/// exists; this is NCBI's documented format, with the documented example resolved and
-/// `NOT_FOUND` for everything else.
-pub fn ecitmatch(bdata: &str) -> Vec<u8> {
+/// ecitmatch's pipe format: each citation line echoed with its answer appended. No
+/// recording exists; this is NCBI's documented format. The documented example resolves as
+/// documented; any other line is matched against the records the replay holds by journal,
+/// year, volume, first page and author ([`Catalogue::citation_match`]).
+pub fn ecitmatch(bdata: &str, catalogue: &Catalogue) -> Vec<u8> {
     let mut out = String::new();
     for line in bdata.split(['\r', '\n']) {
         let line = line.trim();
@@ -176,17 +190,24 @@ pub fn ecitmatch(bdata: &str) -> Vec<u8> {
         let mut fields: Vec<&str> = line.split('|').map(str::trim).collect();
         fields.resize(6, "");
         fields.truncate(6);
-        let found = citation_pmid(&fields).unwrap_or("NOT_FOUND");
+        let found = match documented_example(&fields) {
+            Some(pmid) => pmid.to_string(),
+            None => catalogue.citation_match(fields[0], fields[1], fields[2], fields[3], fields[4]),
+        };
+        // NCBI empties the author of a line whose journal it does not know.
+        if found == "NOT_FOUND;INVALID_JOURNAL" {
+            fields[4] = "";
+        }
         out.push_str(&fields.join("|"));
         out.push('|');
-        out.push_str(found);
+        out.push_str(&found);
         out.push('\n');
     }
     out.into_bytes()
 }
 
-/// Only NCBI's documented example resolves; the replay knows no other citation.
-fn citation_pmid(f: &[&str]) -> Option<&'static str> {
+/// NCBI's documented example, which resolves to 2014248.
+fn documented_example(f: &[&str]) -> Option<&'static str> {
     let lower: Vec<String> = f.iter().map(|s| s.to_ascii_lowercase()).collect();
     let example = ["proc natl acad sci u s a", "1991", "88", "3248", "mann bj"];
     (lower[..5] == example).then_some("2014248")
@@ -237,11 +258,18 @@ mod tests {
 
     #[test]
     fn documented_citation_resolves_and_others_do_not() {
-        let out = ecitmatch("proc natl acad sci u s a|1991|88|3248|mann bj|Art1|\rscience|1987|235|182|palmenberg ac|Art2|");
+        let catalogue = Catalogue::of(&Corpus::load());
+        let out = ecitmatch(
+            "proc natl acad sci u s a|1991|88|3248|mann bj|Art1|\rscience|1987|235|182|palmenberg ac|Art2|\rlancet|1998|351|637|wakefield aj|Art3|\rlancet|1998|351|1|x|Art4|",
+            &catalogue,
+        );
+        // A journal the replay holds no record of is NCBI's INVALID_JOURNAL, author emptied.
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "proc natl acad sci u s a|1991|88|3248|mann bj|Art1|2014248\n\
-             science|1987|235|182|palmenberg ac|Art2|NOT_FOUND\n"
+             science|1987|235|182||Art2|NOT_FOUND;INVALID_JOURNAL\n\
+             lancet|1998|351|637|wakefield aj|Art3|9500320\n\
+             lancet|1998|351|1|x|Art4|NOT_FOUND\n"
         );
     }
 

@@ -180,11 +180,13 @@ fn brief_and_fields_shape_both_blocks() {
     let picked = fetch(&s, json!({"fields": ["title", "mesh_major"]}));
     for a in picked["structuredContent"]["records"].as_array().unwrap() {
         let keys: Vec<&String> = a.as_object().unwrap().keys().collect();
+        // The id, and integrity, which no choice of fields leaves out.
         assert!(
             keys.iter()
-                .all(|k| ["pmid", "title", "mesh_major"].contains(&k.as_str())),
+                .all(|k| ["pmid", "title", "mesh_major", "integrity"].contains(&k.as_str())),
             "{keys:?}"
         );
+        assert!(keys.iter().any(|k| *k == "integrity"), "{keys:?}");
     }
     let standard = fetch(&s, json!({}));
     assert!(

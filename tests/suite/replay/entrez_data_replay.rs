@@ -101,7 +101,8 @@ fn pubmed_rows_match_the_parsed_recordings() {
             "affiliation",
             "mesh",
             "keyword",
-            "publication_type"
+            "publication_type",
+            "correction"
         ]
     );
     let author = &schema["tables"][2];

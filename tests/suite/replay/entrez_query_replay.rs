@@ -182,8 +182,9 @@ fn concurrent_searches(s: &Arc<Server>, calls: usize) {
             .map(|i| {
                 let s = Arc::clone(s);
                 tokio::spawn(async move {
+                    // PMC: one request per search (PubMed's also checks for retractions).
                     let msg = json!({"jsonrpc": "2.0", "id": i, "method": "tools/call",
-                        "params": {"name": "entrez_query", "arguments": {"operation": "search", "term": "biopython"}}});
+                        "params": {"name": "entrez_query", "arguments": {"operation": "search", "database": "pmc", "term": "stem cells"}}});
                     s.handle_bytes(msg.to_string().as_bytes(), &Default::default()).await.unwrap()
                 })
             })

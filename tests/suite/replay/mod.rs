@@ -11,6 +11,7 @@ mod entrez_external_replay;
 mod entrez_query_replay;
 mod exports;
 mod hostile_upstream;
+mod integrity;
 mod pending_tasks;
 mod task_ownership;
 mod tasks;

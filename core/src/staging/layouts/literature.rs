@@ -32,6 +32,8 @@ pub const PUBMED: Layout = Layout {
                 opt("doi", Text, "DOI."),
                 opt("pmcid", Text, "PubMed Central id, e.g. 'PMC1234567'."),
                 opt("language", Text, "Language codes, '; '-separated, e.g. 'eng'."),
+                req("retracted", Integer, "1 when PubMed marks the article retracted (a RetractionIn link or the publication type 'Retracted Publication'); the correction table names the notice."),
+                opt("integrity", Text, "Every flag, '; '-separated, most serious first: retracted, expression_of_concern, corrected, retraction_notice, concern_notice, erratum_notice, updated, republished; NULL when none."),
             ],
             primary_key: &["pmid"],
             foreign_keys: &[],
@@ -127,6 +129,21 @@ pub const PUBMED: Layout = Layout {
             foreign_keys: PMID_FK,
             indexes: &[],
         },
+        Table {
+            name: "correction",
+            doc: "One link NLM made from the article to a comment, erratum, retraction, expression of concern, update or republication (CommentsCorrections; the reference list is not kept).",
+            columns: &[
+                req("pmid", Integer, "PubMed id of the article."),
+                req("position", Integer, "1-based order."),
+                req("ref_type", Text, "NLM's RefType, e.g. 'RetractionIn', 'ErratumIn', 'ExpressionOfConcernIn', 'RetractionOf', 'CommentIn'."),
+                req("ref_source", Text, "The linked publication's citation, e.g. 'Lancet. 2010 Feb 6;375(9713):445.'"),
+                opt("ref_pmid", Integer, "The linked publication's PMID, when it has one."),
+                opt("note", Text, "NLM's note on the link."),
+            ],
+            primary_key: &["pmid", "position"],
+            foreign_keys: PMID_FK,
+            indexes: &[ix("correction_type", &["ref_type"])],
+        },
     ],
     examples: &[
         Example {
@@ -138,8 +155,8 @@ pub const PUBMED: Layout = Layout {
             sql: "SELECT descriptor, COUNT(DISTINCT pmid) AS articles FROM mesh WHERE major = 1 GROUP BY descriptor ORDER BY articles DESC LIMIT 20",
         },
         Example {
-            title: "Most prolific authors with their first year",
-            sql: "SELECT au.last_name, au.fore_name, COUNT(*) AS articles, MIN(ar.year) AS first_year FROM author au JOIN article ar ON ar.pmid = au.pmid WHERE au.last_name IS NOT NULL GROUP BY au.last_name, au.fore_name ORDER BY articles DESC LIMIT 20",
+            title: "Retracted articles with their retraction notices",
+            sql: "SELECT a.pmid, a.year, a.title, c.ref_pmid AS notice_pmid, c.ref_source AS notice FROM article a LEFT JOIN correction c ON c.pmid = a.pmid AND c.ref_type = 'RetractionIn' WHERE a.retracted = 1 ORDER BY a.year",
         },
     ],
 };

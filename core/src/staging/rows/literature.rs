@@ -1,7 +1,7 @@
 //! PubMed citations and PMC articles as rows of the `pubmed` and `pmc` layouts.
 
 use crate::parse::pmc::PmcArticle;
-use crate::parse::pubmed::{Author, PubmedArticle, RecordKind};
+use crate::parse::pubmed::{Author, Integrity, PubmedArticle, RecordKind};
 use crate::staging::layouts::{PMC, PUBMED};
 use crate::staging::rows::{joined, RowBatch, SqlValue};
 use SqlValue::{Integer, Null, Text};
@@ -14,12 +14,13 @@ const AFFILIATION: usize = 3;
 const MESH: usize = 4;
 const KEYWORD: usize = 5;
 const PUBLICATION_TYPE: usize = 6;
+const CORRECTION: usize = 7;
 
 /// Rows of the `pubmed` layout for parsed citations.
 pub fn pubmed(articles: Vec<PubmedArticle>) -> RowBatch {
     let mut b = RowBatch::new(&PUBMED);
     b.records = articles.len();
-    let mut rows = [0; 7];
+    let mut rows = [0; 8];
     for a in &articles {
         rows[ARTICLE] += 1;
         rows[ABSTRACT_SECTION] += a.abstract_sections.len();
@@ -36,6 +37,7 @@ pub fn pubmed(articles: Vec<PubmedArticle>) -> RowBatch {
             .sum::<usize>();
         rows[KEYWORD] += a.keywords.len();
         rows[PUBLICATION_TYPE] += a.publication_types.len();
+        rows[CORRECTION] += a.corrections.len();
     }
     b.reserve(&rows);
     for a in articles {
@@ -65,6 +67,8 @@ pub fn pubmed(articles: Vec<PubmedArticle>) -> RowBatch {
             SqlValue::opt_text(a.doi),
             SqlValue::opt_text(a.pmcid),
             SqlValue::opt_text(joined(&a.language, "; ")),
+            SqlValue::flag(a.integrity.retracted()),
+            SqlValue::opt_text(flags(&a.integrity)),
         ]);
         for (i, s) in a.abstract_sections.into_iter().enumerate() {
             b.table(ABSTRACT_SECTION).push([
@@ -115,8 +119,24 @@ pub fn pubmed(articles: Vec<PubmedArticle>) -> RowBatch {
             b.table(PUBLICATION_TYPE)
                 .push([pmid.clone(), position(i), Text(t)]);
         }
+        for (i, c) in a.corrections.into_iter().enumerate() {
+            b.table(CORRECTION).push([
+                pmid.clone(),
+                position(i),
+                Text(c.ref_type),
+                Text(c.ref_source),
+                c.pmid.as_deref().map_or(Null, SqlValue::id),
+                SqlValue::opt_text(c.note),
+            ]);
+        }
     }
     b
+}
+
+/// An article's flags as the `integrity` column holds them: "retracted; expression_of_concern".
+fn flags(i: &Integrity) -> Option<String> {
+    let names: Vec<String> = i.flags.iter().map(|f| f.name().to_string()).collect();
+    joined(&names, "; ")
 }
 
 // Table slots in PMC.tables order.

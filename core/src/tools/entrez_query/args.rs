@@ -10,6 +10,7 @@
 use crate::framework::canonical::Canonical;
 use crate::framework::view::ViewArgs;
 use crate::tools::entrez_query::call::Citation;
+use crate::tools::entrez_query::references::input::Reference;
 use serde_json::Value;
 
 /// `entrez_query`'s arguments as given: strings trimmed, blanks read as absent.
@@ -17,7 +18,8 @@ use serde_json::Value;
 pub struct QueryArgs {
     /// The names of the parameters given, in the caller's order.
     pub given: Vec<String>,
-    /// info, search, summary, fetch, link, post, global_query, spell or citation_match.
+    /// info, search, summary, fetch, link, post, global_query, spell, citation_match or
+    /// check_references.
     pub operation: Option<String>,
     /// The database, as written.
     pub database: Option<String>,
@@ -79,6 +81,8 @@ pub struct QueryArgs {
     pub databases: Option<Vec<String>>,
     /// ecitmatch's citations, each field cleaned of `|` and line breaks.
     pub citations: Vec<Citation>,
+    /// check_references' references, each read (a malformed one marked invalid).
+    pub references: Vec<Reference>,
     /// detail, fields and max_characters.
     pub view: ViewArgs,
     /// `fresh`: ask upstream even when the cache holds the answer.
@@ -130,6 +134,14 @@ impl QueryArgs {
                     .collect()
             }),
             citations: citations(a),
+            references: a
+                .get("references")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .map(|(i, item)| Reference::read(i, item))
+                .collect(),
             view: ViewArgs::read(&a),
             fresh: a.flag("fresh"),
         }

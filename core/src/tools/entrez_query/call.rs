@@ -42,6 +42,18 @@ pub enum QueryCall {
     Spell(Spell),
     /// ecitmatch.
     CitationMatch(CitationMatch),
+    /// A reference list checked against PubMed.
+    CheckReferences(CheckReferences),
+}
+
+/// A reference list checked against PubMed (`references`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckReferences {
+    /// The references, each read at the door.
+    pub references: Vec<crate::tools::entrez_query::references::input::Reference>,
+    /// The result's budget.
+    #[serde(skip)]
+    pub view: View,
 }
 
 /// einfo: every database, or one database's fields and links.
@@ -460,6 +472,10 @@ impl QueryCall {
             "spell" => QueryCall::Spell(Spell {
                 database: database(&a.database),
                 term: a.term.clone(),
+            }),
+            "check_references" => QueryCall::CheckReferences(CheckReferences {
+                references: a.references.clone(),
+                view: a.view.view(),
             }),
             "citation_match" => {
                 let rettype = lower(&a.rettype);

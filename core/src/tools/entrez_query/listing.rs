@@ -12,8 +12,10 @@ use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
 use crate::json;
 use crate::parse;
+use crate::parse::pubmed::Integrity;
 use crate::parse::records::Records as Parsed;
 use crate::tools::entrez_query::call::{Fetch, Records, ReplyMode, Summary, Version};
+use crate::tools::entrez_query::integrity::Flagged;
 use crate::tools::entrez_query::operations::{capped, output, paging_hint, to_value};
 use crate::tools::entrez_query::plan;
 use crate::tools::entrez_query::plan::Format;
@@ -36,27 +38,54 @@ pub async fn summary(ctx: &ToolContext<'_>, call: &Summary) -> Result<ToolOutput
     }
     let cap = call.max_records;
     let total = parsed.docs.len();
+    // A PubMed docsum says what it can of retractions and corrections; other databases'
+    // records have none.
+    let integrity: Vec<Option<Integrity>> = parsed
+        .docs
+        .iter()
+        .map(|d| (db == "pubmed").then(|| Integrity::of_summary(&d.fields)))
+        .collect();
     let docs: Vec<Value> = parsed
         .docs
         .iter()
+        .zip(&integrity)
         .take(cap)
-        .map(|d| {
+        .map(|(d, i)| {
             let h = parse::esummary::headline(d);
-            let doc = json!({"uid": d.uid, "title": h.title, "authors": h.authors, "source": h.source, "year": h.year, "fields": d.fields});
+            let mut doc = json!({"uid": d.uid, "title": h.title, "authors": h.authors, "source": h.source, "year": h.year, "fields": d.fields});
+            if let Some(i) = i {
+                doc["integrity"] = to_value(i);
+            }
             shape::record(Kind::Summary, doc, &call.view)
         })
         .collect();
     let errors: Vec<Value> = parsed.errors.iter().map(to_value).collect();
-    let warnings: Vec<String> = parsed
+    let mut warnings: Vec<String> = parsed
         .errors
         .iter()
         .map(|e| format!("{}: {}", e.uid.as_deref().unwrap_or("request"), e.message))
         .collect();
+    let flagged = (db == "pubmed").then(|| {
+        Flagged::of(
+            parsed
+                .docs
+                .iter()
+                .zip(&integrity)
+                .filter_map(|(d, i)| Some((d.uid.as_str(), i.as_ref()?))),
+        )
+    });
+    if let Some(f) = &flagged {
+        warnings.splice(0..0, f.warnings("summaries"));
+    }
+    let flagged = flagged.map(|f| f.to_value());
     let mut fitted = budget::fit(docs.len(), call.view.max_characters, |k| {
-        let structured = json!({
+        let mut structured = json!({
             "operation": "summary", "database": db, "count": k, "total": total,
             "truncated": total > k, "docs": docs[..k], "errors": errors, "warnings": warnings,
         });
+        if let Some(f) = &flagged {
+            structured["flagged"] = f.clone();
+        }
         let text = render::summary(db, &structured);
         (structured, text)
     });
@@ -94,8 +123,14 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
     let format = call.format;
     let reply = ctx.entrez()?.send(&plan::fetch(call)).await?;
     let body = &reply.body;
+    let mut flagged = None;
     let (kind, records): (Kind, Vec<Value>) = match parse::records::parse(format, body)? {
-        Parsed::Pubmed(r) | Parsed::Medline(r) => (Kind::Article, r.iter().map(to_value).collect()),
+        Parsed::Pubmed(r) | Parsed::Medline(r) => {
+            flagged = Some(Flagged::of(
+                r.iter().map(|a| (a.pmid.as_str(), &a.integrity)),
+            ));
+            (Kind::Article, r.iter().map(to_value).collect())
+        }
         Parsed::Pmc(r) => (Kind::PmcArticle, r.iter().map(to_value).collect()),
         Parsed::Sequences(r) => (Kind::Sequence, r.iter().map(to_value).collect()),
         Parsed::Taxa(r) => (Kind::Taxon, r.iter().map(to_value).collect()),
@@ -117,13 +152,21 @@ pub async fn fetch(ctx: &ToolContext<'_>, call: &Fetch) -> Result<ToolOutput> {
             "{requested} ids requested, {total} records returned: some ids were not found in {db}."
         ));
     }
+    // Counted on every record the reply held, also those a budget leaves out below.
+    if let Some(f) = &flagged {
+        warnings.splice(0..0, f.warnings("records"));
+    }
+    let flagged = flagged.map(|f| f.to_value());
     let content_type = reply.header("content-type").unwrap_or("text/xml");
     let mut fitted = budget::fit(shown.len(), call.view.max_characters, |k| {
-        let structured = json!({
+        let mut structured = json!({
             "operation": "fetch", "database": db, "format": format.name(),
             "content_type": content_type, "count": k, "total": total, "truncated": total > k,
             "records": shown[..k], "warnings": warnings,
         });
+        if let Some(f) = &flagged {
+            structured["flagged"] = f.clone();
+        }
         let text = render::records(format, &structured);
         (structured, text)
     });

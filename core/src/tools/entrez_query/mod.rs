@@ -7,9 +7,11 @@
 
 pub mod args;
 pub mod call;
+pub mod integrity;
 pub mod listing;
 pub mod operations;
 pub mod plan;
+pub mod references;
 pub mod render;
 pub mod validation;
 
@@ -29,7 +31,9 @@ pub const SPEC: ToolSpec = ToolSpec {
     description: concat!(
         "Every NCBI E-utility, with fetched records parsed into data. info (einfo), search (esearch), summary ",
         "(esummary), fetch (efetch: PubMed/PMC articles, sequences, taxonomy), link (elink), post (epost), global_query ",
-        "(egquery), spell (espell), citation_match (ecitmatch). Results hold what fits max_characters (whole abstracts) ",
+        "(egquery), spell (espell), citation_match (ecitmatch), check_references (up to 100 references, as text, DOI, PMID or ",
+        "fields: verified, mismatch, ambiguous or not_found, with retractions). PubMed records say if retracted or corrected. ",
+        "Results hold what fits max_characters (whole abstracts) ",
         "and name the call for the rest; stage big sets with entrez_data. ",
         "Example: {\"operation\":\"search\",\"term\":\"crispr[tiab] AND 2024[dp]\",\"retmax\":5}. ",
         crate::framework::spec::lenient!()
@@ -69,5 +73,6 @@ async fn run(ctx: &ToolContext<'_>, args: QueryArgs) -> Result<ToolOutput> {
         QueryCall::GlobalQuery(c) => operations::global_query(ctx, c).await,
         QueryCall::Spell(c) => operations::spell(ctx, c).await,
         QueryCall::CitationMatch(c) => operations::citation_match(ctx, c).await,
+        QueryCall::CheckReferences(c) => references::check_references(ctx, c).await,
     }
 }

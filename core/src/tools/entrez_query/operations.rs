@@ -100,10 +100,23 @@ pub async fn search(ctx: &ToolContext<'_>, call: &Search) -> Result<ToolOutput> 
     }
     warnings.extend(r.warnings.output_messages.iter().cloned());
     warnings.extend(r.errors.iter().map(|e| format!("NCBI: {e}")));
+    // PubMed: how many of the matches are retracted, and which of those returned.
+    let flagged = if db == "pubmed" {
+        let (flagged, said) =
+            crate::tools::entrez_query::integrity::search_retractions(ctx, call, &r.ids, r.count)
+                .await;
+        warnings.splice(0..0, said);
+        flagged
+    } else {
+        None
+    };
     let mut structured = to_value(&r);
     json::set(&mut structured, "operation", json!("search"));
     json::set(&mut structured, "database", json!(db));
     json::set(&mut structured, "warnings", json!(warnings));
+    if let Some(f) = flagged {
+        json::set(&mut structured, "flagged", f);
+    }
     let text = render::search(db, &structured);
     let hint = (r.count > r.ids.len() as u64).then(|| {
         format!(

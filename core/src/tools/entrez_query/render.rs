@@ -45,6 +45,11 @@ pub fn search(db: &str, r: &Value) -> String {
             ids.join(", ")
         }
     );
+    if let Some(n) = r["flagged"]["retracted_count"].as_u64().filter(|n| *n > 0) {
+        out.push_str(&format!(
+            "\nRETRACTED: {n} of the matches are retracted publications."
+        ));
+    }
     if let Some(t) = r["query_translation"].as_str() {
         out.push_str(&format!("\nQuery as NCBI understood it: {t}"));
     }
@@ -64,10 +69,12 @@ pub fn summary(db: &str, r: &Value) -> String {
         out.push_str(&format!(" (of {})", r["total"]));
     }
     out.push_str(":\n");
+    out.push_str(&flagged_lead(r));
     for (i, d) in r["docs"].as_array().into_iter().flatten().enumerate() {
         out.push_str(&format!(
-            "{}. {}\n",
+            "{}. {}{}\n",
             i + 1,
+            integrity_lead(d),
             d["title"].as_str().unwrap_or("(no title)")
         ));
         let who = authors(&d["authors"], 3);
@@ -98,6 +105,7 @@ pub fn records(format: Format, r: &Value) -> String {
         out.push_str(&format!(" (of {})", r["total"]));
     }
     out.push_str(":\n");
+    out.push_str(&flagged_lead(r));
     for (i, rec) in list.iter().enumerate() {
         let n = i + 1;
         let block = match format {
@@ -126,8 +134,32 @@ pub fn records(format: Format, r: &Value) -> String {
     out
 }
 
+/// The plain line a retracted, corrected or concerned record leads with, and a break.
+fn integrity_lead(record: &Value) -> String {
+    match record["integrity"]["headline"].as_str() {
+        Some(line) => format!("{line}\n   "),
+        None => String::new(),
+    }
+}
+
+/// A result's count of retracted records, first, before the records themselves.
+fn flagged_lead(r: &Value) -> String {
+    let ids: Vec<&str> = r["flagged"]["retracted"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    match ids.len() {
+        0 => String::new(),
+        1 => format!("RETRACTED among them: PMID {}.\n", ids[0]),
+        n => format!("{n} RETRACTED among them: PMIDs {}.\n", ids.join(", ")),
+    }
+}
+
 fn article(a: &Value) -> String {
-    let mut out = a["title"].as_str().unwrap_or("(no title)").to_string();
+    let mut out = integrity_lead(a);
+    out.push_str(a["title"].as_str().unwrap_or("(no title)"));
     let who = authors(&a["authors"], 3);
     let mut cite = Vec::new();
     if !who.is_empty() {

@@ -56,7 +56,9 @@ pub async fn check(ctx: &ToolContext<'_>, args: &QueryArgs, report: &mut Report)
         | QueryCall::Search(_)
         | QueryCall::GlobalQuery(_)
         | QueryCall::Spell(_)
-        | QueryCall::CitationMatch(_) => return,
+        | QueryCall::CitationMatch(_)
+        // Checking the references is the operation itself.
+        | QueryCall::CheckReferences(_) => return,
     };
     let mut seen = HashSet::new();
     let numeric: Vec<(usize, String)> = ids

@@ -61,7 +61,7 @@ impl Verdict {
             "tool": self.tool,
             "level": self.level,
             "cacheable": self.cacheable,
-            "normalized_arguments": self.normalized,
+            "normalized_arguments": self.normalized.clone(),
             "details": {
                 "errors": with_severity(&self.errors, Severity::Error),
                 "warnings": with_severity(&self.warnings, Severity::Warning),

@@ -37,10 +37,10 @@ pub fn passages(v: &Value) -> Vec<Value> {
             for p in d["passages"].as_array().into_iter().flatten() {
                 let infons = &p["infons"];
                 out.push(json!({
-                    "document": d["id"],
-                    "section": infons["section_type"],
-                    "type": infons["type"],
-                    "offset": p["offset"],
+                    "document": d["id"].clone(),
+                    "section": infons["section_type"].clone(),
+                    "type": infons["type"].clone(),
+                    "offset": p["offset"].clone(),
                     "text": p["text"].as_str().unwrap_or(""),
                 }));
             }

@@ -118,6 +118,7 @@ pub const USES: &[(&str, &[&str])] = &[
         "citation_match",
         &["citations", "rettype", "retmode", "max_characters"],
     ),
+    ("check_references", &["references", "max_characters"]),
 ];
 
 /// esearch returns at most this many ids per call, and PubMed's esearch no
@@ -217,6 +218,21 @@ pub fn check(_ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
         }
         "spell" => {
             database(args, false, report);
+        }
+        "check_references" => {
+            // A reference that cannot be checked is its own verdict, never the list's failure.
+            for (i, r) in args.references.iter().enumerate() {
+                if let Some(why) = &r.invalid {
+                    report.warn(
+                        codes::INVALID_REFERENCE,
+                        item_path("references", i),
+                        format!(
+                            "{}: {why}; it will be answered as invalid, the others checked.",
+                            r.key
+                        ),
+                    );
+                }
+            }
         }
         "citation_match" => {
             for (key, given) in [("rettype", &args.rettype), ("retmode", &args.retmode)] {

@@ -1,0 +1,86 @@
+// Research integrity through a running edge, with the MCP TypeScript SDK as the client
+// (every structuredContent checked against the tool's outputSchema): a retracted record is
+// flagged in every detail level, in a budget-cut result, in summaries and in its staged
+// dataset; a reference list comes back with one verdict per reference.
+// Run: E2E_URL=http://127.0.0.1:PORT/mcp E2E_REPLAY=... node --test tests/e2e/integrity.test.mjs
+//
+// The retracted (9500320, and its notice 20137807), corrected (99000001) and concerned
+// (99000003) records are tests/fixtures/ncbi/documented's, written to the PubMed DTD: NCBI
+// itself is unreachable from the tests, and no recording of such records exists.
+
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { EDGE, URL_UNDER_TEST } from './helpers.mjs';
+
+describe(`research integrity [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, () => {
+  let client;
+  const call = async (name, args) => {
+    const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+    assert.equal(r.isError, false, `${name} ${JSON.stringify(args)} → ${JSON.stringify(r.structuredContent)}`);
+    return [r.structuredContent, r.content[0].text];
+  };
+  const flags = (record) => record.integrity.flags;
+
+  before(async () => {
+    client = new Client({ name: 'entrez-mcp-e2e-integrity', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(new StreamableHTTPClientTransport(new URL(URL_UNDER_TEST)), { timeout: 15_000 });
+  });
+
+  after(async () => {
+    if (client) await client.close();
+  });
+
+  test('a retracted record is flagged at every detail level, with its notice, and a clean one is not', async () => {
+    for (const detail of ['brief', 'standard', 'full']) {
+      const [r, text] = await call('entrez_query', { operation: 'fetch', ids: ['9500320', '99000001', '99000003', '99000005'], detail });
+      assert.deepEqual(r.records.map(flags), [['retracted', 'expression_of_concern'], ['corrected'], ['expression_of_concern'], []], detail);
+      assert.equal(r.records[0].integrity.notices[0].pmid, '20137807');
+      assert.match(text, /^1\. RETRACTED: retraction notice PMID 20137807 \(Lancet\. 2010 Feb 6;375\(9713\):445\)/m, detail);
+      assert.deepEqual(r.flagged.retracted, ['9500320']);
+      assert.ok(r.warnings.some((w) => w.startsWith('1 of the 4 records is RETRACTED (PMID 9500320)')), JSON.stringify(r.warnings));
+    }
+    // A budget too small for every record leaves records out, never the count.
+    const [cut, text] = await call('entrez_query', { operation: 'fetch', ids: ['99000005', '12091962', '9500320'], max_characters: 2000 });
+    assert.ok(cut.count < 3, JSON.stringify(cut.budget));
+    assert.deepEqual(cut.flagged.retracted, ['9500320']);
+    assert.match(text, /RETRACTED among them: PMID 9500320\./);
+  });
+
+  test('summaries flag from their links, and a staged dataset keeps the flags and the links', async () => {
+    const [s] = await call('entrez_query', { operation: 'summary', ids: ['9500320', '99000003'] });
+    assert.deepEqual(s.docs.map(flags), [['retracted', 'expression_of_concern'], ['expression_of_concern']]);
+    const [staged] = await call('entrez_data', { operation: 'fetch_and_stage', database: 'pubmed', ids: ['9500320', '20137807', '99000005'] });
+    const id = staged.data_access_id;
+    try {
+      const [rows] = await call('entrez_data', { operation: 'query', data_access_id: id, sql: 'SELECT pmid, retracted FROM article ORDER BY pmid' });
+      assert.deepEqual(rows.rows, [[9500320, 1], [20137807, 0], [99000005, 0]]);
+      const [links] = await call('entrez_data', { operation: 'query', data_access_id: id, sql: "SELECT ref_pmid FROM correction WHERE pmid = 9500320 AND ref_type = 'RetractionIn' ORDER BY ref_pmid" });
+      assert.deepEqual(links.rows, [[15016483], [20137807]]);
+    } finally {
+      await client.callTool({ name: 'entrez_data', arguments: { operation: 'drop_dataset', data_access_id: id } });
+    }
+  });
+
+  test('a reference list: verified, mismatch, not found and invalid, with the retraction seen', async () => {
+    const [r, text] = await call('entrez_query', {
+      operation: 'check_references',
+      references: [
+        'Wakefield AJ, Murch SH, Anthony A, et al. Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children. Lancet. 1998;351(9103):637-41.',
+        { key: 'made-up', pmid: '11748933', title: 'Machine learning predicts sperm motility after freezing', year: 2021 },
+        'doi:10.1136/gutjnl-2016-312510',
+        'Doe A. Quantum entanglement of gut microbiota in marathon runners. Nature. 2020;580:1-5.',
+        '',
+      ],
+    });
+    assert.deepEqual(
+      r.references.map((x) => [x.key, x.verdict]),
+      [['ref1', 'verified'], ['made-up', 'mismatch'], ['ref3', 'verified'], ['ref4', 'not_found'], ['ref5', 'invalid']],
+    );
+    assert.deepEqual(r.references[0].integrity.flags, ['retracted', 'expression_of_concern']);
+    assert.deepEqual(r.references[1].disagreed, ['title', 'year']);
+    assert.equal(r.summary.retracted, 1);
+    assert.match(text, /^Checked 5 references: 2 verified, 1 mismatch, 0 ambiguous, 1 not found, 1 invalid; RETRACTED: ref1 \(PMID 9500320\)\./);
+  });
+});
