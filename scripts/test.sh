@@ -587,6 +587,10 @@ e2e() {
     run_suite "http-$edge" E2E_URL="$url" E2E_EDGE="$edge" E2E_REPLAY="$eutils_base" \
       E2E_EXTERNAL_REPLAY="$external_base" E2E_DATA_TTL_SECS="$E2E_DATA_TTL_SECS" E2E_NATIVE_PID="$pid" \
       E2E_HTTP_BODY_TIMEOUT_MS="$E2E_HTTP_BODY_TIMEOUT_MS" -- "${HTTP_SUITES[@]}"
+    # Exports of a 2,000-record dataset in every format, read back by independent readers
+    # (the Python venv's rispy, bibtexparser, nbib; citeproc-js and ajv from node_modules).
+    SUITE_TEST_TIMEOUT_MS=300000 run_suite "export-$edge" E2E_URL="$url" E2E_EDGE="$edge" \
+      E2E_PYTHON="$PY_CLIENT_VENV/bin/python" -- tests/e2e/export/export.test.mjs
     run_conformance "$edge" "$url"
     run_python_client "http-$edge" -- --http "$url"
   done
@@ -594,6 +598,8 @@ e2e() {
   if [ "$RELEASE_OK" = 1 ]; then
     mkdir -p "$TMP/stdio-data"
     run_suite "stdio-native" E2E_BIN="$bin" ENTREZ_DATA_DIR="$TMP/stdio-data" -- tests/e2e/stdio.test.mjs
+    # The five bibliography styles against citeproc-js on hand-made edge cases (entrez-mcp export --from).
+    run_suite "styles-native" E2E_BIN="$bin" -- tests/e2e/export/styles.test.mjs
     mkdir -p "$TMP/python-stdio-data"
     # The stdio server inherits the client's environment: the E2E settings, upstreams at the replays.
     # shellcheck disable=SC2046 # one NAME=value word per line of the settings file

@@ -191,8 +191,8 @@ pub fn record(r: &Record, out: &mut String) {
     if let Some(a) = &r.abstract_text {
         field("abstract", escape(a));
     }
-    if r.retracted() {
-        field("note", "Retracted publication".to_string());
+    if let Some(headline) = r.integrity().headline() {
+        field("note", escape(&headline));
     }
     out.push_str("}\n\n");
 }

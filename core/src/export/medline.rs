@@ -68,9 +68,9 @@ pub fn record(r: &Record, out: &mut String) {
     if let Some(p) = r.pmid {
         field(out, "PMID", &p.to_string());
     }
-    if let Some(s) = &r.issn {
-        field(out, "IS", s);
-    }
+    // No IS line: NLM's always says whether the ISSN is the print, electronic or linking one
+    // ("IS  - 0140-6736 (Print)"), which the staged record does not keep, and readers of
+    // .nbib files refuse an IS line without it.
     if let Some(v) = &r.volume {
         field(out, "VI", v);
     }
@@ -117,6 +117,18 @@ pub fn record(r: &Record, out: &mut String) {
     }
     if let Some(j) = &r.journal {
         field(out, "JT", j);
+    }
+    // Comments and corrections, under the tags NLM gives each RefType (RIN, EIN, ECI…).
+    for c in &r.corrections {
+        let tag = crate::parse::pubmed::integrity::MEDLINE_TAGS
+            .iter()
+            .find(|(_, ref_type)| *ref_type == c.ref_type);
+        if let Some((tag, _)) = tag {
+            match c.pmid {
+                Some(p) => field(out, tag, &format!("{} PMID: {p}", c.ref_source)),
+                None => field(out, tag, &c.ref_source),
+            }
+        }
     }
     for m in &r.mesh {
         field(out, "MH", &m.medline());

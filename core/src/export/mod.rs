@@ -333,8 +333,21 @@ pub struct Request {
 /// The tables each format reads.
 fn tables_for(format: Format) -> &'static [&'static str] {
     match format {
-        Format::Ris => &["article", "author", "keyword", "mesh", "publication_type"],
-        Format::Bibtex => &["article", "author", "keyword", "publication_type"],
+        Format::Ris => &[
+            "article",
+            "author",
+            "keyword",
+            "mesh",
+            "publication_type",
+            "correction",
+        ],
+        Format::Bibtex => &[
+            "article",
+            "author",
+            "keyword",
+            "publication_type",
+            "correction",
+        ],
         Format::CslJson => &["article", "author", "keyword"],
         Format::Medline | Format::Jsonl => &[
             "article",
@@ -343,9 +356,10 @@ fn tables_for(format: Format) -> &'static [&'static str] {
             "mesh",
             "keyword",
             "publication_type",
+            "correction",
         ],
         Format::Csv => &["article", "author", "mesh", "keyword", "publication_type"],
-        Format::Text | Format::Markdown => &["article", "author", "publication_type"],
+        Format::Text | Format::Markdown => &["article", "author", "publication_type", "correction"],
     }
 }
 

@@ -181,6 +181,27 @@ pub struct Record {
     /// Publication types ("Journal Article", "Retracted Publication").
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub publication_types: Vec<String>,
+    /// Research-integrity flags, most serious first ("retracted", "expression_of_concern",
+    /// "corrected", …; the `integrity` column of the pubmed layout's `article`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub integrity: Vec<String>,
+    /// NLM's links from the record to notices about it (retraction, erratum, expression of
+    /// concern, comment…; the `correction` table).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub corrections: Vec<Correction>,
+}
+
+/// One link NLM made from a record to another publication (CommentsCorrections).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Correction {
+    /// NLM's RefType, e.g. "RetractionIn", "ErratumIn".
+    pub ref_type: String,
+    /// The linked publication as NLM cites it.
+    pub ref_source: String,
+    /// Its PMID, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pmid: Option<i64>,
 }
 
 /// The publication type PubMed gives an article that was retracted (MeSH D016441).
@@ -205,9 +226,27 @@ impl Record {
         (Some(month), day)
     }
 
-    /// Whether PubMed marks the record retracted.
+    /// Whether PubMed marks the record retracted (a retraction notice linked, or the
+    /// publication type).
     pub fn retracted(&self) -> bool {
-        self.publication_types.iter().any(|t| t == RETRACTED)
+        self.integrity.iter().any(|f| f == "retracted")
+            || self.publication_types.iter().any(|t| t == RETRACTED)
+    }
+
+    /// What the record's links and publication types say about its integrity (the same
+    /// reading `entrez_query` gives every PubMed record).
+    pub fn integrity(&self) -> crate::parse::pubmed::integrity::Integrity {
+        let links: Vec<crate::parse::pubmed::integrity::Correction> = self
+            .corrections
+            .iter()
+            .map(|c| crate::parse::pubmed::integrity::Correction {
+                ref_type: c.ref_type.clone(),
+                ref_source: c.ref_source.clone(),
+                pmid: c.pmid.map(|p| p.to_string()),
+                note: None,
+            })
+            .collect();
+        crate::parse::pubmed::integrity::Integrity::of(&links, &self.publication_types)
     }
 
     /// PubMed's page for the record, where it has a PMID.
@@ -371,6 +410,14 @@ impl Assembler {
                         record.language = s(row, "language")
                             .map(|l| l.split(';').map(|x| x.trim().to_string()).collect())
                             .unwrap_or_default();
+                        record.integrity = s(row, "integrity")
+                            .map(|l| {
+                                l.split(';')
+                                    .map(|x| x.trim().to_string())
+                                    .filter(|x| !x.is_empty())
+                                    .collect()
+                            })
+                            .unwrap_or_default();
                     }
                     "author" => record.authors.push(Author {
                         family: s(row, "last_name"),
@@ -416,6 +463,11 @@ impl Assembler {
                     "publication_type" => {
                         record.publication_types.extend(s(row, "publication_type"))
                     }
+                    "correction" => record.corrections.push(Correction {
+                        ref_type: s(row, "ref_type").unwrap_or_default(),
+                        ref_source: s(row, "ref_source").unwrap_or_default(),
+                        pmid: n(row, "ref_pmid"),
+                    }),
                     _ => {}
                 }
             }

@@ -84,12 +84,8 @@ pub fn record(r: &Record, out: &mut String) {
     for m in &r.mesh {
         line(out, "KW", &m.descriptor);
     }
-    if r.retracted() {
-        line(
-            out,
-            "N1",
-            "Retracted publication (PubMed publication type).",
-        );
+    if let Some(headline) = r.integrity().headline() {
+        line(out, "N1", &headline);
     }
     out.push_str("ER  - \r\n\r\n");
 }

@@ -27,6 +27,7 @@ pub const RECORD_COLUMNS: &[&str] = &[
     "language",
     "publication_types",
     "retracted",
+    "integrity",
     "mesh_terms",
     "keywords",
     "abstract",
@@ -54,6 +55,7 @@ fn record_cells(r: &Record) -> Vec<String> {
         r.language.join("; "),
         r.publication_types.join("; "),
         if r.retracted() { "true" } else { "false" }.to_string(),
+        r.integrity.join("; "),
         r.mesh
             .iter()
             .map(|m| m.medline())

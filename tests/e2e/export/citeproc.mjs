@@ -41,5 +41,10 @@ export function render(style, items) {
   return entries.map((e) => e.replace(/\n$/, ''));
 }
 
-/** The flag this server writes beside a retracted entry (citeproc-js knows nothing of it). */
+/** The flag this server writes beside a retracted entry known only by its publication type
+ * (citeproc-js knows nothing of it). */
 export const RETRACTED_FLAG = ' [RETRACTED]';
+
+/** Any integrity flag this server writes after an entry in plain text: a retraction or an
+ * expression of concern, with its notices' PMIDs ("[RETRACTED, see PMID 20137807]"). */
+export const INTEGRITY_FLAG = / \[(RETRACTED|EXPRESSION OF CONCERN)[^\]]*\]$/;

@@ -120,8 +120,9 @@ def table(path):
             "title": r["title"],
             "authors": authors,
             "year": r["year"],
-            "journal": r["journal"],
-            "doi": r["doi"],
+            # CSV has no null: an empty cell is a value the record lacks.
+            "journal": r["journal"] or None,
+            "doi": r["doi"] or None,
         })
     return out
 

@@ -407,3 +407,103 @@ fn a_bibliography_of_pmids_is_in_the_result_in_the_styles_order() {
     );
     assert_eq!(r["structuredContent"]["missing"], json!(["1"]), "{r}");
 }
+
+#[test]
+fn integrity_flags_stand_beside_retracted_entries_and_travel_in_the_files() {
+    let replay = Replay::start();
+    let (s, _, _) = server(Some(&replay), Limits::default());
+    // tests/fixtures/ncbi/documented: retracted twice and under concern; under concern;
+    // corrected; clean.
+    let ids = ["9500320", "99000003", "99000001", "99000005"];
+    let r = data(
+        &s,
+        json!({"operation": "bibliography", "ids": ids, "style": "vancouver", "format": "text"}),
+    );
+    let st = &r["structuredContent"];
+    let entries: Vec<&str> = st["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        entries[0].ends_with(
+            " [RETRACTED, see PMID 20137807, 15016483; EXPRESSION OF CONCERN, see PMID 21971344]"
+        ),
+        "{}",
+        entries[0]
+    );
+    assert!(
+        entries[1].ends_with(" [EXPRESSION OF CONCERN, see PMID 99000004]"),
+        "{}",
+        entries[1]
+    );
+    assert!(
+        !entries[2].contains(" ["),
+        "a correction is not flagged: {}",
+        entries[2]
+    );
+    assert!(!entries[3].contains(" ["), "{}", entries[3]);
+    let warnings = st["warnings"].to_string();
+    assert!(
+        warnings.contains("Retracted, marked [RETRACTED]"),
+        "{warnings}"
+    );
+    assert!(warnings.contains("99000003"), "{warnings}");
+    // Markdown links each notice.
+    let r = data(
+        &s,
+        json!({"operation": "bibliography", "ids": ["9500320"], "style": "apa"}),
+    );
+    let md = r["structuredContent"]["entries"][0]["text"]
+        .as_str()
+        .unwrap();
+    assert!(
+        md.contains(
+            "\\[RETRACTED, see PMID [20137807](<https://pubmed.ncbi.nlm.nih.gov/20137807/>)"
+        ),
+        "{md}"
+    );
+    // Staged, the files carry them: a RIS note, BibTeX note, MEDLINE's RIN/ECI tags, the
+    // CSV's integrity column, JSON Lines' flags and links.
+    let staged = ok(&s, json!({"operation": "fetch_and_stage", "ids": ids}));
+    let id = staged["data_access_id"].as_str().unwrap().to_string();
+    let me = RequestContext::default();
+    let file = |format: &str| read_all(&s, &export(&s, &id, json!({"format": format})), &me).0;
+    let ris = file("ris");
+    assert!(
+        ris.contains("N1  - RETRACTED: retraction notice PMID 20137807"),
+        "{ris}"
+    );
+    assert!(file("bibtex").contains("note = {RETRACTED: retraction notice PMID 20137807"));
+    let nbib = file("medline");
+    assert!(
+        nbib.contains("\nRIN - Lancet. 2010 Feb 6;375(9713):445."),
+        "{nbib}"
+    );
+    assert!(nbib.contains("\nECI - "), "{nbib}");
+    assert!(file("csv").contains(",true,retracted; expression_of_concern,"));
+    let jsonl = file("jsonl");
+    let first: Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        first["integrity"],
+        json!(["retracted", "expression_of_concern"]),
+        "{first}"
+    );
+    assert_eq!(first["corrections"][1]["pmid"], 15016483, "{first}");
+    let text = file_of_bibliography(&s, &id, &me);
+    assert!(
+        text.contains("[RETRACTED, see PMID 20137807, 15016483;"),
+        "{text}"
+    );
+}
+
+/// The Vancouver bibliography of a staged dataset, as its resource holds it.
+fn file_of_bibliography(s: &Server, id: &str, me: &RequestContext) -> String {
+    let r = data(
+        s,
+        json!({"operation": "bibliography", "data_access_id": id, "format": "text"}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    read_all(s, &r, me).0
+}

@@ -17,6 +17,7 @@ mod numbered;
 
 use crate::export::csl::{citation_title, language};
 use crate::export::record::{Kind, Record};
+use crate::parse::pubmed::integrity::Flag;
 use names::Name;
 pub use text::{Entry, Markup};
 
@@ -119,10 +120,50 @@ pub fn entry(style: Style, r: &Record, place: &Place) -> Entry {
         Style::Harvard => author_date::harvard(r, place),
         Style::Chicago => author_date::chicago(r, place),
     };
-    if r.retracted() {
-        e.text(" [RETRACTED]");
-    }
+    flag(&mut e, r);
     e
+}
+
+/// The research-integrity flags written beside an entry, after it: a retraction and an
+/// expression of concern, each with the PMIDs of its notices (linked in Markdown), e.g.
+/// " [RETRACTED, see PMID 20137807; EXPRESSION OF CONCERN, see PMID 21971344]". A
+/// correction is not flagged: the entry stands as cited.
+fn flag(e: &mut Entry, r: &Record) {
+    let integrity = r.integrity();
+    let mut flags: Vec<Flag> = integrity
+        .flags
+        .iter()
+        .copied()
+        .filter(|f| matches!(f, Flag::Retracted | Flag::ExpressionOfConcern))
+        .collect();
+    if r.retracted() && !flags.contains(&Flag::Retracted) {
+        flags.insert(0, Flag::Retracted);
+    }
+    if r.integrity.iter().any(|f| f == "expression_of_concern")
+        && !flags.contains(&Flag::ExpressionOfConcern)
+    {
+        flags.push(Flag::ExpressionOfConcern);
+    }
+    if flags.is_empty() {
+        return;
+    }
+    e.text(" [");
+    for (i, f) in flags.iter().enumerate() {
+        if i > 0 {
+            e.text("; ");
+        }
+        e.text(f.label());
+        let notices = integrity
+            .notices
+            .iter()
+            .filter(|n| n.flag == *f)
+            .filter_map(|n| n.pmid.as_deref());
+        for (k, p) in notices.enumerate() {
+            e.text(if k == 0 { ", see PMID " } else { ", " });
+            e.link(p, &format!("https://pubmed.ncbi.nlm.nih.gov/{p}/"));
+        }
+    }
+    e.text("]");
 }
 
 /// One entry written out; Markdown also links the PubMed record (where the style did not

@@ -42,6 +42,8 @@ impl Entry {
         if text.is_empty() {
             return;
         }
+        let narrowed = narrow_spaces(text);
+        let text = narrowed.as_str();
         match self.runs.last_mut() {
             Some(r) if r.italic == italic && r.link.is_none() && link.is_none() => {
                 r.text.push_str(text)
@@ -126,6 +128,25 @@ impl Entry {
         }
         out
     }
+}
+
+/// A space before `:`, `;`, `?`, `!` or `»` turned into a narrow no-break space, as citeproc-js
+/// does to every string it writes, whatever the locale ("Calif. : 1997" → "Calif.\u{202f}: 1997").
+pub fn narrow_spaces(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == ' ' && matches!(chars.peek(), Some(':' | ';' | '?' | '!' | '\u{bb}')) {
+            out.push('\u{202f}');
+        } else {
+            out.push(c);
+        }
+        if c == '\u{ab}' && chars.peek() == Some(&' ') {
+            chars.next();
+            out.push('\u{202f}');
+        }
+    }
+    out
 }
 
 /// Markdown's inline specials escaped.
@@ -464,6 +485,19 @@ mod tests {
             "The Limit before et Al"
         );
         assert_eq!(title_case("UPPER CASE"), "UPPER CASE");
+    }
+
+    #[test]
+    fn spaces_before_colons_narrow_as_citeproc_js_writes_them() {
+        assert_eq!(
+            narrow_spaces("J Magn Reson (San Diego, Calif. : 1997)"),
+            "J Magn Reson (San Diego, Calif.\u{202f}: 1997)"
+        );
+        assert_eq!(
+            narrow_spaces("Why ? Yes; no !"),
+            "Why\u{202f}? Yes; no\u{202f}!"
+        );
+        assert_eq!(narrow_spaces("a: b"), "a: b");
     }
 
     #[test]

@@ -263,11 +263,16 @@ pub async fn bibliography(
             (r.key.clone(), style::write(style, r, &place, markup))
         })
         .collect();
-    let retracted: Vec<&String> = records
-        .iter()
-        .filter(|r| r.retracted())
-        .map(|r| &r.key)
-        .collect();
+    let flagged = |flag: &str| -> Vec<&str> {
+        records
+            .iter()
+            .filter(|r| {
+                r.integrity.iter().any(|f| f == flag) || (flag == "retracted" && r.retracted())
+            })
+            .map(|r| r.key.as_str())
+            .collect()
+    };
+    let (retracted, concern) = (flagged("retracted"), flagged("expression_of_concern"));
     let mut warnings = Vec::new();
     if !missing.is_empty() {
         warnings.push(format!(
@@ -278,12 +283,14 @@ pub async fn bibliography(
     }
     if !retracted.is_empty() {
         warnings.push(format!(
-            "Retracted (PubMed publication type), marked [RETRACTED]: {}.",
-            retracted
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            "Retracted, marked [RETRACTED] with the notice's PMID: {}.",
+            retracted.join(", ")
+        ));
+    }
+    if !concern.is_empty() {
+        warnings.push(format!(
+            "Under an expression of concern, marked [EXPRESSION OF CONCERN]: {}.",
+            concern.join(", ")
         ));
     }
     let separator = if markup == Markup::Markdown {
