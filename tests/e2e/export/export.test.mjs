@@ -142,12 +142,19 @@ describe(`exports [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' },
   const strip = (t) => String(t ?? '').trim().replace(/(?<!\.)\.$/, '');
 
   for (const format of FORMATS) {
-    test(`${format}: ${RECORDS} records through resources/read, read back by an independent reader`, async () => {
+    test(`${format}: ${RECORDS} records through resources/read, read back by an independent reader`, async (t) => {
+      const started = performance.now();
       const result = await ok({ operation: 'export', data_access_id: id, format });
+      const called = performance.now();
       const answer = JSON.stringify({ content: result.content, structuredContent: result.structuredContent });
       assert.ok(Buffer.byteLength(answer) < 1024, `the model reads ${Buffer.byteLength(answer)} bytes: ${answer}`);
       assert.equal(result.structuredContent.export.items, RECORDS);
       const { text, link } = await readAll(result);
+      // The figures docs/export.md quotes: the file's size, the export call, reading every page.
+      t.diagnostic(
+        `${EDGE} ${format}: ${Buffer.byteLength(text)} bytes in ${result.structuredContent.export.pages} pages; ` +
+          `export call ${Math.round(called - started)} ms, resources/read of every page ${Math.round(performance.now() - called)} ms`,
+      );
       assert.ok(link.size > 100_000, `size ${link.size}`);
       const file = path.join(dir, link.name);
       writeFileSync(file, text);
