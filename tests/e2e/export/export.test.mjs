@@ -152,7 +152,8 @@ describe(`exports [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' },
       const { text, link } = await readAll(result);
       // The figures docs/export.md quotes: the file's size, the export call, reading every page.
       t.diagnostic(
-        `${EDGE} ${format}: ${Buffer.byteLength(text)} bytes in ${result.structuredContent.export.pages} pages; ` +
+        `${EDGE} ${format}: ${Buffer.byteLength(text)} bytes in ${result.structuredContent.export.pages} pages ` +
+          `(the model read ${Buffer.byteLength(answer)}); ` +
           `export call ${Math.round(called - started)} ms, resources/read of every page ${Math.round(performance.now() - called)} ms`,
       );
       assert.ok(link.size > 100_000, `size ${link.size}`);

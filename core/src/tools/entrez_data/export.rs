@@ -19,9 +19,9 @@ use crate::tools::entrez_data::call::{Bibliography, Choice, Export as ExportCall
 use crate::tools::entrez_data::{render, staging, status_warnings, wait};
 use serde_json::Value;
 
-/// What writing one record of an export costs the Worker, µs of CPU, as
-/// `scripts/bench-worker-cpu.sh` measured it (README, "Exports"): an export counts its bytes
-/// when doing so fits the call's CPU budget.
+/// What writing one record of an export costs the Worker, µs of CPU: an estimate, not a
+/// measurement (`scripts/bench-worker-cpu.sh` has no export case yet; docs/export.md,
+/// "Figures"). An export counts its bytes when doing so fits the call's CPU budget.
 pub const CPU_US_PER_RECORD: u64 = 60;
 /// The same for one row of a query.
 pub const CPU_US_PER_ROW: u64 = 10;
