@@ -4,12 +4,13 @@
 //! on NCBI or on a Durable Object, so what needs measuring is the core's own
 //! work per request. This module exports it to JavaScript, built with the
 //! Worker's compiler settings and run under Node's V8: parsing ([`bench_parse`]),
-//! a batch ([`bench_batch`]), a request ([`Bench::call`]) and a staging step
-//! ([`Bench::step`]). The Worker edge is left out of this build (it needs
+//! a batch ([`bench_batch`]), a request ([`Bench::call`]), a staging step
+//! ([`Bench::step`]) and an export's writing ([`bench_export`]). The Worker edge is left out of this build (it needs
 //! `cloudflare:` modules).
 
 use crate::platform::WorkerPlatform;
 use entrez_mcp_core::config::Config;
+use entrez_mcp_core::export;
 use entrez_mcp_core::http::{Endpoint, HttpRequest, Sessions};
 use entrez_mcp_core::net::Network;
 use entrez_mcp_core::parse::pubmed::parse_pubmed;
@@ -65,6 +66,21 @@ pub fn bench_batch(body: &[u8]) -> u32 {
     };
     let batch = rows::pubmed(articles);
     append_command(&batch).len() as u32
+}
+
+/// Writes records saved as JSON Lines (the `jsonl` export) in `format` (and `style`, for
+/// `text` and `markdown`), as an export's pages are written; returns the bytes written, 0
+/// when the input or a name is not read. Reading the rows from the Durable Object is left out.
+#[wasm_bindgen]
+pub fn bench_export(jsonl: &str, format: &str, style: &str) -> u32 {
+    let (Ok(format), Ok(style)) = (export::Format::named(format), export::style_named(style))
+    else {
+        return 0;
+    };
+    let Ok(records) = export::records_from_jsonl(jsonl) else {
+        return 0;
+    };
+    export::write_all(format, style, records).len() as u32
 }
 
 /// A server whose NCBI and Durable Objects answer at once from memory. The store still

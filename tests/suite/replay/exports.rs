@@ -507,3 +507,26 @@ fn file_of_bibliography(s: &Server, id: &str, me: &RequestContext) -> String {
     assert_eq!(r["isError"], false, "{r}");
     read_all(s, &r, me).0
 }
+
+#[test]
+fn on_the_free_plans_ten_milliseconds_a_page_holds_what_half_of_them_writes() {
+    let replay = Replay::start();
+    let limits = Limits {
+        cpu_budget_ms: 10,
+        ..Limits::default()
+    };
+    let (s, _, _) = server(Some(&replay), limits);
+    let staged = ok(
+        &s,
+        json!({"operation": "fetch_and_stage", "term": "replay-synthetic[all]", "max_records": 100}),
+    );
+    let id = staged["data_access_id"].as_str().unwrap().to_string();
+    let r = export(&s, &id, json!({"format": "ris"}));
+    let st = &r["structuredContent"]["export"];
+    let items = st["items"].as_u64().unwrap();
+    assert!(items > 33, "{r}");
+    assert_eq!(st["pages"].as_u64().unwrap(), items.div_ceil(33), "{r}");
+    let (text, pages) = read_all(&s, &r, &RequestContext::default());
+    assert_eq!(pages, items.div_ceil(33));
+    assert_eq!(pmids_in("ris", &text).len() as u64, items);
+}

@@ -19,12 +19,21 @@ use crate::tools::entrez_data::call::{Bibliography, Choice, Export as ExportCall
 use crate::tools::entrez_data::{render, staging, status_warnings, wait};
 use serde_json::Value;
 
-/// What writing one record of an export costs the Worker, µs of CPU: an estimate, not a
-/// measurement (`scripts/bench-worker-cpu.sh` has no export case yet; docs/export.md,
-/// "Figures"). An export counts its bytes when doing so fits the call's CPU budget.
-pub const CPU_US_PER_RECORD: u64 = 60;
-/// The same for one row of a query.
+/// What writing one record of an export costs the Worker, µs of CPU: the costliest format
+/// measured in the Worker's wasm (`bench_export`, worker/src/cpu_bench.rs: 43 µs for CSV to
+/// 149 µs for a Chicago bibliography in Markdown, the records read from JSON included;
+/// docs/export.md, "Figures"). An export counts its bytes when doing so fits the call's CPU
+/// budget, and a page holds what half that budget writes.
+pub const CPU_US_PER_RECORD: u64 = 150;
+/// The same for one row of a query: an estimate, not measured.
 pub const CPU_US_PER_ROW: u64 = 10;
+
+/// Records (or rows) a page holds: `per_page`, or fewer where writing them would take more
+/// than half the CPU a call may use (the Workers Free plan's 10 ms: 33 records); at least 10.
+pub fn per_page_within(per_page: u64, cpu_budget_ms: u64, cpu_us_per_item: u64) -> u64 {
+    let fits = cpu_budget_ms.saturating_mul(1000) / 2 / cpu_us_per_item.max(1);
+    per_page.min(fits.max(10))
+}
 
 fn known<T: Copy>(c: &Choice<T>, what: &str) -> Result<T> {
     match c {
@@ -94,6 +103,15 @@ async fn exported(
         time_limit,
     )
     .await?;
+    plan.per_page = per_page_within(
+        plan.per_page,
+        staging.limits.cpu_budget_ms,
+        if rows_of_query {
+            CPU_US_PER_ROW
+        } else {
+            CPU_US_PER_RECORD
+        },
+    );
     if plan.count() == 0 {
         return Err(Error::new(
             ErrorKind::InvalidArguments,
@@ -189,8 +207,9 @@ fn linked(info: &DatasetInfo, plan: &Export, warnings: Vec<String>) -> ToolOutpu
         |b| format!("{} bytes", render::thousands(b)),
     );
     let uri = plan.uri(None);
+    // The URI is the link's (and the structured result's): the text does not repeat it.
     let mut text = format!(
-        "Exported {} {noun} as {what}: {size}, {pages} page(s). resources/read {uri}{} returns it; it lasts as long as its dataset (until {}).",
+        "Exported {} {noun} as {what}: {size}, {pages} page(s), linked: resources/read returns it{}; it lasts as long as its dataset (until {}).",
         render::thousands(plan.count()),
         if pages > 1 { format!(" (?page=1…{pages})") } else { String::new() },
         crate::staging::iso8601(info.expires_ms)
@@ -389,4 +408,17 @@ pub fn page_meta(plan: &Export, page: u64) -> Value {
         "bytes": plan.bytes,
         "next": (page < pages).then(|| plan.uri(Some(page + 1))),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_fits_half_the_cpu_budget() {
+        assert_eq!(per_page_within(200, 30_000, CPU_US_PER_RECORD), 200);
+        assert_eq!(per_page_within(200, 10, CPU_US_PER_RECORD), 33);
+        assert_eq!(per_page_within(1_000, 10, CPU_US_PER_ROW), 500);
+        assert_eq!(per_page_within(200, 1, CPU_US_PER_RECORD), 10);
+    }
 }
