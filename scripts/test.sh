@@ -639,7 +639,7 @@ e2e() {
     if [ -n "${DEFAULTS_URL[$edge]:-}" ]; then
       run_suite "defaults-$edge" E2E_URL="${DEFAULTS_URL[$edge]}" E2E_EDGE="$edge" E2E_REPLAY="$eutils_base" -- \
         tests/e2e/defaults/defaults.test.mjs tests/e2e/every-example.test.mjs tests/e2e/sdk-client.test.mjs \
-        tests/e2e/docs-examples.test.mjs
+        tests/e2e/docs-examples.test.mjs tests/e2e/client-snippets.test.mjs
     else
       skip "e2e defaults-$edge" "its server did not start"
       E2E_FAILED=$((E2E_FAILED + 1))
