@@ -137,7 +137,7 @@ worker_rust_env() {
 # benchmark): the parser is the hottest code on the Worker, whose build is otherwise at z for
 # size. At 2 it parses PubMed about 2x faster than at z; 3 measured no faster than 2 (one
 # run, taking turns: parse 1.00x, whole batch 1.00x) for 6.5 KB more of the gzipped module
-# (README, "CPU per request").
+# (docs/src/workers-plans.md, "CPU per request").
 WORKER_PARSE_CONFIG=(--config "profile.release.package.entrez-mcp-parse.opt-level=${ENTREZ_PARSE_OPT:-2}")
 
 # binaryen's wasm-opt pass over a built module, in place (ENTREZ_WASM_OPT=0 skips it).

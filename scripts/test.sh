@@ -171,7 +171,7 @@ worker_bundle() {
   echo "$WORKER_SIZE_LINE"
 }
 # The gzipped bundle (wasm plus JS glue, gzip -9) may not grow past this many bytes: a third
-# below the Free plan's 3 MB (README, "Worker bundle size").
+# below the Free plan's 3 MB (docs/src/workers-plans.md; its history in CHANGELOG.md).
 WORKER_GZIP_CEILING=2000000
 WORKER_SIZE_LINE=""
 WORKER_GZIP_BYTES=0
@@ -559,7 +559,7 @@ e2e() {
   fi
 
   # One more server per edge on the Workers Free plan's budget, as a Free-plan deployment
-  # sets it (README, "CPU per request"): tests/e2e/free-plan runs a literature review there
+  # sets it (docs/src/workers-plans.md, "CPU per request"): tests/e2e/free-plan runs a literature review there
   # with a client that has no MCP Tasks. The Worker's says how its start-up went.
   declare -A FREE_URL=()
   {
@@ -637,7 +637,7 @@ e2e() {
 
   for edge in native worker; do
     if [ -n "${DEFAULTS_URL[$edge]:-}" ]; then
-      run_suite "defaults-$edge" E2E_URL="${DEFAULTS_URL[$edge]}" E2E_EDGE="$edge" E2E_REPLAY="$eutils_base" -- \
+      run_suite "defaults-$edge" E2E_URL="${DEFAULTS_URL[$edge]}" E2E_EDGE="$edge" E2E_REPLAY="$eutils_base" E2E_BIN="$bin" -- \
         tests/e2e/defaults/defaults.test.mjs tests/e2e/every-example.test.mjs tests/e2e/sdk-client.test.mjs \
         tests/e2e/docs-examples.test.mjs tests/e2e/client-snippets.test.mjs
     else
