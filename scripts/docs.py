@@ -43,7 +43,7 @@ def cell(text):
 
 def type_of(prop):
     if "enum" in prop:
-        return " \\| ".join(f"`{v}`" for v in prop["enum"] if v is not None)
+        return ", ".join(f"`{v}`" for v in prop["enum"] if v is not None)
     t = prop.get("type")
     if isinstance(t, list):
         return " or ".join(t)
