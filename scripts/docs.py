@@ -11,6 +11,7 @@
   - a ```json block in docs/src, the README or CHANGELOG.md does not parse;
   - a `bash scripts/NAME` or `cargo bench --bench NAME` command, or a path in backticks
     that names a file of this repository (scripts/, core/, src/, tests/, ...), is gone;
+  - a validation code of core/src/validation/mod.rs is not explained on the validation page;
   - a tool call in a ```json block (`{"name": TOOL, "arguments": {...}}`) names no tool,
     or names a tool whose schema has no such parameter. Whether `validate` accepts each
     call is the end-to-end test tests/e2e/docs-examples.test.mjs.
@@ -190,6 +191,14 @@ def check():
                 continue
             if not (path.parent / target).exists():
                 errors.append(f"{path.name}:{line_of(text, m.start())}: broken link {m.group(1)}")
+    # Every stable code the core defines is explained on the validation page.
+    codes = re.findall(r'pub const [A-Z_]+: &str = "([a-z_]+)";', (ROOT / "core/src/validation/mod.rs").read_text())
+    page = (DOCS / "validation.md").read_text()
+    for code in codes:
+        if f"`{code}`" not in page:
+            errors.append(f"docs/src/validation.md: the code `{code}` (core/src/validation/mod.rs) is not explained")
+    if len(codes) < 50:
+        errors.append(f"core/src/validation/mod.rs: only {len(codes)} codes found; has the list moved?")
     if calls < len(TOOLS):
         errors.append(f"only {calls} example tool calls found in the docs")
     print("\n".join(errors) if errors else f"docs: {calls} example tool calls, every JSON block, command and path checked")
