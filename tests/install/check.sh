@@ -49,6 +49,23 @@ cargo_install() {
 }
 check "cargo install --locked --path . (a binary that answers initialize)" cargo_install
 
+# The usage the docs quote (docs/src/install.md, the ```text block of commands) is the
+# binary's own: every line of it appears in `entrez-mcp --help`.
+usage_quoted() {
+  local help
+  help=$(target/debug/entrez-mcp --help) || return 1
+  python3 - "$help" <<'PY'
+import re, sys
+help_lines = {l.strip() for l in sys.argv[1].splitlines()}
+page = open("docs/src/install.md").read()
+block = next(b for b in re.findall(r"^```text\n(.*?)^```", page, re.S | re.M) if b.startswith("entrez-mcp "))
+missing = [l for l in block.splitlines() if l.strip() and l.strip() not in help_lines]
+print("\n".join(f"not in entrez-mcp --help: {l}" for l in missing) or "every usage line is the binary's")
+sys.exit(1 if missing else 0)
+PY
+}
+check "docs/src/install.md quotes entrez-mcp --help" usage_quoted
+
 # ---------------------------------------------------------------- MCP Bundle
 manifest_schema() {
   "$VENV/check-jsonschema" --schemafile "$MCPB/dist/mcpb-manifest-v0.3.schema.json" manifest.json
