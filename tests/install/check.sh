@@ -82,7 +82,10 @@ bundle() {
   local cmd args listed named
   cmd=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["server"]["mcp_config"]["command"].replace("${__dirname}", sys.argv[2]))' manifest.json "$WORK/unpacked")
   mapfile -t args < <(python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))["server"]["mcp_config"]["args"]))' manifest.json)
-  listed=$(mcp_smoke "$cmd" "${args[@]}" | sort) || return 1
+  # The manifest's env as Claude Desktop sets it when the optional settings are left empty.
+  local env
+  env=$(python3 -c 'import json,re,sys; e=json.load(open(sys.argv[1]))["server"]["mcp_config"].get("env",{}); print(json.dumps({k: re.sub(r"\$\{user_config\.[a-z_]+\}", "", v) for k, v in e.items()}))' manifest.json)
+  listed=$(SMOKE_ENV="$env" SMOKE_NO_KEY=1 mcp_smoke "$cmd" "${args[@]}" | sort) || return 1
   named=$(python3 -c 'import json,sys; print("\n".join(t["name"] for t in json.load(open(sys.argv[1]))["tools"]))' manifest.json | sort)
   [ "$listed" = "$named" ] || { echo "the server lists: $listed"; echo "the manifest names: $named"; return 1; }
 }
