@@ -55,6 +55,19 @@ def type_of(prop):
     return "any"
 
 
+# What a parameter means where its schema says nothing (the listed schemas are kept short,
+# since every conversation reads them): the shared view parameters, and ids.
+MEANING = {
+    "detail": "How much of each record: `brief`, `standard` (the default) or `full` (What the model reads).",
+    "fields": "Only these record fields, e.g. [\"title\", \"mesh_major\"]; the record's id is always kept.",
+    "ids": "Ids as a list, one id, or a string separated by commas, semicolons, spaces or newlines.",
+    "operation": "What to do: see Operations above.",
+    "datetype": "search, link: the date field mindate, maxdate and reldate apply to (modification, publication, Entrez or creation date).",
+    "cmd": "link: ELink's command (neighbor by default; see Operations above).",
+    "tool": "The tool whose call is checked (with `arguments`).",
+}
+
+
 def generated_part(tool):
     schema = json.loads((SCHEMAS / f"{tool}.input.json").read_text())
     lines = [BEGIN.format(tool=tool), ""]
@@ -67,7 +80,7 @@ def generated_part(tool):
         for name, prop in props.items():
             default = prop.get("default")
             default = "" if default is None else f"`{json.dumps(default)}`"
-            desc = prop.get("description", "")
+            desc = prop.get("description") or MEANING.get(name, "")
             if name in required:
                 desc = ("**required.** " + desc).strip()
             lines.append(f"| `{name}` | {cell(type_of(prop))} | {default} | {cell(desc)} |")
