@@ -6,12 +6,13 @@
 #
 # Fails when mdbook logs any warning or error (a missing page, a broken {{#include}}, bad
 # HTML: mdbook itself exits 0 on those), when a relative link or #anchor of the built HTML
-# leads nowhere, when a tool page's generated parameter table no longer matches its schema,
+# leads nowhere (linkinator from npm, and scripts/docs.py's own reading), when a tool page's generated parameter table no longer matches its schema,
 # when a ```json block does not parse, when a `bash scripts/...` command, a `cargo bench`
 # or a repository path the pages name is gone, or when an example tool call names a
 # parameter its tool does not have (scripts/docs.py). Whether `validate` accepts every
 # example call is checked against a running server by tests/e2e/docs-examples.test.mjs.
-# Installs mdbook from crates.io where it is missing (scripts/lib.sh ensure_mdbook).
+# Installs mdbook from crates.io and linkinator from npm where they are missing
+# (scripts/lib.sh ensure_mdbook, ensure_linkinator).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -30,7 +31,12 @@ if grep -qE '(^|\s)(WARN|ERROR)\s' "$out"; then
   rc=1
 fi
 [ -f docs/book/index.html ] || { warn "mdbook wrote no docs/book/index.html"; rc=1; }
-log "links and anchors of the built book"
+log "links and anchors of the built book (linkinator, then scripts/docs.py links)"
+# Links to other sites are not followed (nothing here may depend on the network); every
+# file and #fragment within the book is, from every page.
+ensure_linkinator || die "could not install linkinator"
+"$DOCS_TOOLS/node_modules/.bin/linkinator" docs/book --recurse --check-fragments \
+  --skip '^https?://(?!localhost|127\.0\.0\.1)' --verbosity error || rc=1
 python3 "$ROOT/scripts/docs.py" links docs/book || rc=1
 log "the pages against the schemas, scripts and files they name"
 python3 "$ROOT/scripts/docs.py" check || rc=1

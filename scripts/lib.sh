@@ -258,6 +258,22 @@ ensure_mdbook() {
   cargo install mdbook --version "$MDBOOK_VERSION" --locked --no-default-features --features search --force
 }
 
+# The book's link checker (scripts/docs.sh): linkinator from npm, a maintained checker that
+# also checks #fragments, under target/ apart from node_modules and package-lock.json. It
+# runs on the Node 22 of node_modules/.bin (it needs 22 or later).
+LINKINATOR_VERSION="8.1.0"
+DOCS_TOOLS="$ROOT/target/docs-tools"
+ensure_linkinator() {
+  if [ -x "$DOCS_TOOLS/node_modules/.bin/linkinator" ] \
+    && grep -q "\"version\": \"$LINKINATOR_VERSION\"" "$DOCS_TOOLS/node_modules/linkinator/package.json" 2>/dev/null; then
+    return 0
+  fi
+  ensure_node_modules
+  log "npm install linkinator@$LINKINATOR_VERSION (under target/docs-tools)"
+  mkdir -p "$DOCS_TOOLS"
+  npm install --prefix "$DOCS_TOOLS" --no-save --no-audit --no-fund --loglevel=error "linkinator@$LINKINATOR_VERSION"
+}
+
 # The install channels' checks (tests/install/check.sh): check-jsonschema and hadolint (a
 # static binary in its PyPI wheel) in a venv under target/, and the MCP Bundle CLI
 # (@anthropic-ai/mcpb, which ships the bundle manifest's JSON schemas) from npm under
