@@ -2,7 +2,7 @@
 //!
 //! On the Workers Free plan a request may spend 10 ms of CPU. An isolate's first call of a
 //! tool cost far more: V8 compiles each wasm function the first time it runs, and the tool's
-//! JSON schemas are parsed and compiled (README, "CPU per request"). Start-up, the module's
+//! JSON schemas are parsed and compiled (docs/src/workers-plans.md). Start-up, the module's
 //! evaluation at global scope, is limited apart (1 s on every plan), so the Worker does that
 //! work there: [`rehearse`] sends a typical call of every tool, and the lists a client asks
 //! for, through the same `Endpoint` the Worker serves, to stand-ins of NCBI, PubChem and the
@@ -67,7 +67,7 @@ const BUDGETED_STEPS: usize = 40;
 
 /// How many records the rehearsal stages: enough parsing for V8 to compile the parser's
 /// hottest functions optimized (it does so once a function has run long enough), so that an
-/// isolate's first staging step does not run them as baseline code (README, "CPU per request").
+/// isolate's first staging step does not run them as baseline code (docs/src/workers-plans.md).
 const REHEARSED_RECORDS: u64 = 300;
 
 /// The ids the rehearsal stages (the stand-in answers each with the same article).

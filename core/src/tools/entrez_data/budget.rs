@@ -21,7 +21,7 @@ const PLANNED_SHARE_PERCENT: u64 = 80;
 pub const PER_CALL_US: u64 = 1_000;
 /// What a dataset's first call costs besides [`PER_CALL_US`], µs: its search, the dataset's
 /// creation and admission, and, in an isolate's first staging, code V8 has not yet optimized.
-/// Measured in wasm (README, "CPU per request"): a fresh isolate's first free-plan call ran
+/// Measured in wasm (docs/src/workers-plans.md): a fresh isolate's first free-plan call ran
 /// 3-4 ms over a warm one's after the start-up rehearsal, on a busy machine.
 pub const FIRST_CALL_EXTRA_US: u64 = 3_000;
 /// What each batch costs besides its bytes, µs: the request, the append's envelope.
@@ -40,7 +40,7 @@ pub struct Cost {
 pub fn cost_of(fetch: Fetch) -> Cost {
     // PubMed is measured: 11-12.4 ns per byte for parse, rows and the append's JSON texts
     // (92-104 ms for a 500-article reply of 8.35 MB), 16.7 KB per article in the recorded
-    // replies (README, "CPU per request"; the 7.3 ns measured before the append became JSON
+    // replies (docs/src/workers-plans.md; the 7.3 ns measured before the append became JSON
     // texts let free-plan steps run to 14-16 ms). The other forms are not benchmarked in
     // wasm; they are priced a little above PubMed's rate, and the bytes-per-record estimate
     // gives way to the bytes seen after the first batch.
@@ -61,7 +61,7 @@ pub fn cost_of(fetch: Fetch) -> Cost {
 ///
 /// The model is a fixed cost per call and per batch ([`PER_CALL_US`], [`PER_BATCH_US`]), and
 /// a cost per byte of reply ([`cost_of`]), measured in wasm by `scripts/bench-worker-cpu.sh`
-/// (README, "CPU per request"). With the default budget nothing up to 10,000 records comes
+/// (docs/src/workers-plans.md). With the default budget nothing up to 10,000 records comes
 /// near it, and every call stages its source whole, as it always did.
 #[derive(Debug, Clone)]
 pub struct Meter {
