@@ -7,7 +7,7 @@
 # (scripts/bench-cache.mjs says what each does). Each edge runs the workload on a server
 # with the cache off, then on one with it on; the replays' counts are reset before each.
 #
-# Usage: bash scripts/bench-cache.sh          (figures go into the README, "Cache of upstream answers")
+# Usage: bash scripts/bench-cache.sh          (figures go into docs/src/cache.md)
 #        BENCH_REBUILD_WORKER=0 bash scripts/bench-cache.sh   (reuse build/)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

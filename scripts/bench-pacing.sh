@@ -10,7 +10,7 @@
 # how late the request woke after its slot, waking to arrival at the stand-in), read from the
 # X-Entrez-Pacing header each request carries under ENTREZ_PACING_TRACE=1.
 #
-# Usage: bash scripts/bench-pacing.sh          (figures go into the README, "Pacing")
+# Usage: bash scripts/bench-pacing.sh          (figures go into docs/src/pacing.md)
 #        BENCH_PACING_ROUNDS=3 bash scripts/bench-pacing.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

@@ -7,7 +7,7 @@
 # structuredContent beside the information floor, the characters of the fields the task
 # asks for. scripts/bench-reading.mjs says how each floor is counted.
 #
-# Usage: bash scripts/bench-reading.sh          (figures go into the README, "What the model reads")
+# Usage: bash scripts/bench-reading.sh          (figures go into docs/src/budgets.md)
 #        BENCH_REBUILD_WORKER=0 bash scripts/bench-reading.sh   (reuse build/)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

@@ -3,7 +3,7 @@
 # affiliations, 21 MeSH headings each) staged by one fetch_and_stage call through the native
 # server and through the Worker under wrangler dev, against the same ncbi-replay with NCBI's
 # real limits; every row is counted afterwards. With BENCH_BASELINE=<git revision> the Worker
-# bundle of that revision is built in a worktree and measured beside today's (the README's
+# bundle of that revision is built in a worktree and measured beside today's (docs/src/performance.md's
 # before-and-after), with the same replay and the same records.
 #
 # Usage: bash scripts/bench-staging-edges.sh

@@ -11,7 +11,7 @@
 # one without simd128). NCBI and the Durable Objects are in-memory
 # stand-ins that answer at once: on Workers, waiting on them costs no CPU.
 #
-# Usage: scripts/bench-worker-cpu.sh            (figures go into the README, "CPU per request")
+# Usage: scripts/bench-worker-cpu.sh            (figures go into docs/src/workers-plans.md)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"

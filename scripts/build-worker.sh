@@ -18,7 +18,7 @@ if esb="$(esbuild_bin)"; then
 fi
 # Size matters more than speed for the Worker bundle (Workers' gzip limits: 3 MB free,
 # 10 MB paid); the native binary keeps Cargo.toml's opt-level 3. Measured choices
-# (README, "Worker bundle size"): opt-level z, but the parser at its own level (Cargo.toml,
+# (docs/src/workers-plans.md; its history in CHANGELOG.md): opt-level z, but the parser at its own level (Cargo.toml,
 # [profile.release.package.entrez-mcp-parse]); function names go to wasm-opt, which orders
 # functions by them and leaves them out of its output (ENTREZ_WASM_NAMES=1 keeps them, for
 # readable stack traces while debugging); and
@@ -34,7 +34,7 @@ fi
 # -O1 with duplicate-function elimination (1.3% smaller gzipped), dead-argument
 # elimination and a last clean-up of locals and blocks (0.3%), and orders functions by crate, then by their first bytes of code
 # (scripts/wasm-order-names.mjs: 6.7% smaller gzipped). Its -Oz and -Os shrink the raw module more but grow the gzipped one
-# (README), so they are not used. ENTREZ_WASM_OPT=0 skips the pass.
+# (CHANGELOG.md), so they are not used. ENTREZ_WASM_OPT=0 skips the pass.
 # SIMD (simd128, which Workers' V8 runs) is on: the module is smaller and parsing faster.
 # With the pinned nightly (scripts/lib.sh, the default) the standard library is rebuilt for
 # size, panics abort at once without formatting a message, and panic locations are left

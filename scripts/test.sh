@@ -6,7 +6,9 @@
 #   bash scripts/test.sh --e2e      # only the builds and the end-to-end part (quicker while iterating)
 #
 # Every fuzz target runs for a short while beside the E2E suites (scripts/fuzz.sh;
-# FUZZ_SMOKE_SECONDS, default 30); a crash fails the run.
+# FUZZ_SMOKE_SECONDS, default 30); a crash fails the run. The book is built and checked
+# beside them too (scripts/docs.sh), and the install channels after the native build
+# (tests/install/check.sh).
 #
 # Installs whatever is missing first (scripts/setup.sh). Every server it starts listens on
 # 127.0.0.1 only and is stopped on exit; NCBI, PubChem and PMC are replaced by the
@@ -143,6 +145,13 @@ e2e_binaries() {
 RELEASE_OK=0
 step "native binaries (server: dev profile; stand-ins: e2e profile)" e2e_binaries && RELEASE_OK=1
 
+# What the repository ships for installing the server (tests/install/README.md): cargo
+# install, the MCP Bundle manifest, the MCP Registry entry, the Dockerfile (its image built
+# only where a container engine answers; the check says when it skipped that).
+if [ "$RELEASE_OK" = 1 ]; then
+  step "install channels (tests/install/check.sh)" bash "$ROOT/tests/install/check.sh"
+fi
+
 WORKER_OK=0
 worker_bundle() {
   bash "$ROOT/scripts/build-worker.sh" || return 1
@@ -162,7 +171,7 @@ worker_bundle() {
   echo "$WORKER_SIZE_LINE"
 }
 # The gzipped bundle (wasm plus JS glue, gzip -9) may not grow past this many bytes: a third
-# below the Free plan's 3 MB (README, "Worker bundle size").
+# below the Free plan's 3 MB (docs/src/workers-plans.md; its history in CHANGELOG.md).
 WORKER_GZIP_CEILING=2000000
 WORKER_SIZE_LINE=""
 WORKER_GZIP_BYTES=0
@@ -550,7 +559,7 @@ e2e() {
   fi
 
   # One more server per edge on the Workers Free plan's budget, as a Free-plan deployment
-  # sets it (README, "CPU per request"): tests/e2e/free-plan runs a literature review there
+  # sets it (docs/src/workers-plans.md, "CPU per request"): tests/e2e/free-plan runs a literature review there
   # with a client that has no MCP Tasks. The Worker's says how its start-up went.
   declare -A FREE_URL=()
   {
@@ -634,8 +643,9 @@ e2e() {
 
   for edge in native worker; do
     if [ -n "${DEFAULTS_URL[$edge]:-}" ]; then
-      run_suite "defaults-$edge" E2E_URL="${DEFAULTS_URL[$edge]}" E2E_EDGE="$edge" E2E_REPLAY="$eutils_base" -- \
-        tests/e2e/defaults/defaults.test.mjs tests/e2e/every-example.test.mjs tests/e2e/sdk-client.test.mjs
+      run_suite "defaults-$edge" E2E_URL="${DEFAULTS_URL[$edge]}" E2E_EDGE="$edge" E2E_REPLAY="$eutils_base" E2E_BIN="$bin" -- \
+        tests/e2e/defaults/defaults.test.mjs tests/e2e/every-example.test.mjs tests/e2e/sdk-client.test.mjs \
+        tests/e2e/docs-examples.test.mjs tests/e2e/client-snippets.test.mjs
     else
       skip "e2e defaults-$edge" "its server did not start"
       E2E_FAILED=$((E2E_FAILED + 1))
@@ -698,8 +708,30 @@ if [ "$E2E_ONLY" = 0 ]; then
   PIDS+=("$FUZZ_PID")
 fi
 
+# The book (scripts/docs.sh: mdbook build with no warning, links and anchors, the pages
+# against the schemas and scripts) beside the E2E suites too, at the lowest priority: on a
+# machine without mdbook, installing it from crates.io takes about 5 minutes of CPU that
+# the suites, mostly waiting on paced stand-ins, leave free.
+DOCS_PID=""
+if [ "$E2E_ONLY" = 0 ]; then
+  log "the book in the background (scripts/docs.sh, nice 19; output at the end)"
+  T_DOCS=$(date +%s)
+  setsid nice -n 19 bash "$ROOT/scripts/docs.sh" </dev/null >"$TMP/docs.out" 2>&1 &
+  DOCS_PID=$!
+  PIDS+=("$DOCS_PID")
+fi
+
 e2e
 echo "e2e: $E2E_PASSED passed, $E2E_FAILED failed"
+
+if [ -n "$DOCS_PID" ]; then
+  log "the book: waiting for it to end"
+  wait "$DOCS_PID"
+  docs_rc=$?
+  cat "$TMP/docs.out"
+  SUMMARY+=("$(printf '  %-8s %-52s %5ss' "$([ "$docs_rc" -eq 0 ] && echo ok || echo FAILED)" "the book (scripts/docs.sh, beside the E2E)" $(($(date +%s) - T_DOCS)))")
+  [ "$docs_rc" -eq 0 ] || FAILED_STEPS=$((FAILED_STEPS + 1))
+fi
 
 fuzz_wait() {
   wait "$FUZZ_PID"

@@ -3,7 +3,7 @@
 // compresses best: by crate, and inside a crate by the first bytes of their code, so that
 // functions that begin alike (the same locals, the same first instructions; often a
 // generic's copies, or a derive's) end up side by side inside gzip's 32 KB window.
-// README, "Worker bundle size", measured it: 9 KB smaller gzipped than sorting by name.
+// CHANGELOG.md, "Worker bundle size", measured it: 9 KB smaller gzipped than sorting by name.
 //
 //   node scripts/wasm-order-names.mjs key FILE     names become "<crate>|<code hex>|@<name>"
 //   node scripts/wasm-order-names.mjs unkey FILE   the original names back (ENTREZ_WASM_NAMES=1)

@@ -22,7 +22,7 @@ Usage:
 Configuration comes from the environment: NCBI_API_KEY, NCBI_EMAIL, NCBI_TOOL,
 EUTILS_BASE_URL, PUBCHEM_BASE_URL, PMC_IDCONV_URL, PMC_OA_URL, PMC_CTXP_URL,
 ALLOWED_ORIGINS, ALLOWED_HOSTS, MCP_SESSION_SECRET, MCP_SESSION_TTL_SECS, and for
-HTTP callers MCP_AUTH_MODE (none, bearer, oauth) with MCP_AUTH_* (see the README).";
+HTTP callers MCP_AUTH_MODE (none, bearer, oauth) with MCP_AUTH_* (see docs/src/authorization.md).";
 
     pub(crate) fn main() -> ExitCode {
         let args: Vec<String> = std::env::args().skip(1).collect();

@@ -86,7 +86,8 @@ describe(`budgets [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' },
     assert.equal(typeof a.title, 'string');
     assert.doesNotMatch(textOf(brief), /BACKGROUND: /);
     const picked = await fetch({ fields: ['title'] });
-    for (const rec of picked.structuredContent.records) assert.deepEqual(Object.keys(rec).sort(), ['pmid', 'title']);
+    // integrity comes with every record whatever the fields (a retraction is never left out).
+    for (const rec of picked.structuredContent.records) assert.deepEqual(Object.keys(rec).sort(), ['integrity', 'pmid', 'title']);
     const full = await fetch({ ids: TWENTY.slice(0, 2), detail: 'full' });
     assert.ok(Array.isArray(full.structuredContent.records[0].authors[0].affiliations));
   });

@@ -14,6 +14,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { EDGE, URL_UNDER_TEST } from './helpers.mjs';
 
+const REPLAY = process.env.E2E_REPLAY || '';
+
 describe(`research integrity [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, () => {
   let client;
   const call = async (name, args) => {
@@ -82,5 +84,31 @@ describe(`research integrity [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is 
     assert.deepEqual(r.references[1].disagreed, ['title', 'year']);
     assert.equal(r.summary.retracted, 1);
     assert.match(text, /^Checked 5 references: 2 verified, 1 mismatch, 0 ambiguous, 1 not found, 1 invalid; RETRACTED: ref1 \(PMID 9500320\)\./);
+  });
+
+  test('a hundred references with journal, year, volume and page: two requests, within the pacing', { skip: !REPLAY && 'E2E_REPLAY is not set' }, async () => {
+    // The recorded and documented articles' citation data, over and over.
+    const known = [
+      ['Soc Justice', 1990, '17', '113'], ['Biochim Biophys Acta', 1976, '446', '179'], ['Cryobiology', 2001, '42', '244'],
+      ['J Magn Reson', 2001, '153', '117'], ['Gut', 2017, '66', '1116'], ['Occup Environ Med', 2018, '75', '79'],
+      ['Front Physiol', 2018, '9', '1034'], ['Lancet', 1998, '351', '637'],
+    ];
+    const references = Array.from({ length: 100 }, (_, i) => {
+      const [journal, year, volume, first_page] = known[i % known.length];
+      return { key: `c${i}`, journal, year, volume, first_page };
+    });
+    const stats = async () => (await fetch(`${REPLAY}/__replay/stats`)).json();
+    const before = await stats();
+    const started = performance.now();
+    const [r, text] = await call('entrez_query', { operation: 'check_references', references });
+    const seconds = (performance.now() - started) / 1000;
+    const after = await stats();
+    console.log(`# ${EDGE}: 100 references checked in ${seconds.toFixed(2)} s with ${r.requests} upstream requests`);
+    assert.equal(r.summary.verified, 100, JSON.stringify(r.summary));
+    assert.equal(r.summary.retracted, 12, 'every eighth is the retracted one');
+    assert.ok(r.requests <= 10, `${r.requests} requests`);
+    assert.equal(after.requests - before.requests, r.requests, 'the replay saw what the answer says');
+    assert.equal(after.rate_limited - before.rate_limited, 0, 'no request over NCBI\'s limit');
+    assert.match(text, /^Checked 100 references: 100 verified, 0 mismatch/);
   });
 });

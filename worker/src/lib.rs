@@ -47,7 +47,7 @@ pub fn startup() {
                 failed: vec!["start-up: no random source at global scope (getrandom_backend is not \"custom\")".into()],
             };
         }
-        entrez_mcp_rehearsal::rehearse(Box::new(platform::WorkerPlatform))
+        entrez_mcp_rehearsal::rehearse(|| Box::new(platform::WorkerPlatform))
     });
     STARTED.with(|s| *s.borrow_mut() = Some(report));
 }

@@ -195,7 +195,7 @@ pub fn style_named(name: &str) -> Result<Style> {
 }
 
 /// Records per page: a page of a Worker's read is written within a few milliseconds of
-/// CPU (docs/export.md, "Pages").
+/// CPU (docs/src/export.md, "Pages").
 pub const RECORDS_PER_PAGE: u64 = 200;
 /// Rows of a query per page.
 pub const ROWS_PER_PAGE: u64 = 1_000;

@@ -17,6 +17,7 @@ use crate::staging::{account_of, new_dataset_id, owner_of};
 use crate::tasks::task::{Status, Task};
 use crate::tasks::Step;
 use crate::tools::entrez_data::staging;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// How long the result of a call that ended at once is kept for its task, ms.
@@ -32,7 +33,7 @@ pub const RUN_RETAKE_MS: u64 = 5 * 60 * 1000;
 /// How many times a call run in the background is started before it ends as lost.
 pub const RUN_STARTS: u32 = 3;
 /// A call waiting on PubChem, or run in the background: what to run again, and when.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct PendingCall {
     tool: String,
     arguments: Value,
@@ -51,32 +52,13 @@ impl PendingCall {
         self.listkey.is_empty()
     }
 
-    // Read and written by hand: serde's derives would cost the Worker's bundle a
-    // deserializer of their own for seven fields.
+    /// As it is stored (`{"held": …}` in a kept entry); None for anything else.
     fn read(v: &Value) -> Option<PendingCall> {
-        let text = |k: &str| v.get(k)?.as_str().map(str::to_string);
-        let number = |k: &str| v.get(k)?.as_u64();
-        Some(PendingCall {
-            tool: text("tool")?,
-            arguments: v.get("arguments")?.clone(),
-            listkey: text("listkey")?,
-            polls: number("polls")? as u32,
-            next_ms: number("next_ms")?,
-            wait_ms: number("wait_ms")?,
-            looked_ms: number("looked_ms")?,
-        })
+        PendingCall::deserialize(v).ok()
     }
 
     fn write(&self) -> Value {
-        json!({
-            "tool": self.tool,
-            "arguments": self.arguments.clone(),
-            "listkey": self.listkey,
-            "polls": self.polls,
-            "next_ms": self.next_ms,
-            "wait_ms": self.wait_ms,
-            "looked_ms": self.looked_ms,
-        })
+        crate::json::value(self)
     }
 }
 

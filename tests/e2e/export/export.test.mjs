@@ -150,7 +150,7 @@ describe(`exports [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' },
       assert.ok(Buffer.byteLength(answer) < 1024, `the model reads ${Buffer.byteLength(answer)} bytes: ${answer}`);
       assert.equal(result.structuredContent.export.items, RECORDS);
       const { text, link } = await readAll(result);
-      // The figures docs/export.md quotes: the file's size, the export call, reading every page.
+      // The figures docs/src/export.md quotes: the file's size, the export call, reading every page.
       t.diagnostic(
         `${EDGE} ${format}: ${Buffer.byteLength(text)} bytes in ${result.structuredContent.export.pages} pages ` +
           `(the model read ${Buffer.byteLength(answer)}); ` +

@@ -6,7 +6,7 @@
 //! citeproc-js renders it; the tests hold them to citeproc-js running those files on the
 //! same CSL JSON (`tests/fixtures/csl`, CC BY-SA 3.0, the Citation Style Language project,
 //! <https://citationstyles.org/>). A full CSL processor was measured and left out: see
-//! docs/export.md, "Bibliographies".
+//! docs/src/export.md, "Bibliographies".
 
 pub mod names;
 pub mod pages;

@@ -66,7 +66,7 @@ pub struct Entry {
 }
 
 /// What an account has left.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Allowance {
     /// Datasets it may still create (None: no per-account limit).
     pub datasets_left: Option<u64>,
@@ -81,17 +81,9 @@ pub struct Allowance {
 }
 
 impl Allowance {
-    /// Reads one back from its JSON (the ledger object's answer). By hand: a derived
-    /// deserializer would cost the Worker's bundle a kilobyte for five numbers.
+    /// Reads one back from its JSON (the ledger object's answer); None if it is not one.
     pub fn read(v: &serde_json::Value) -> Option<Allowance> {
-        let left = |k: &str| v.get(k).and_then(serde_json::Value::as_u64);
-        Some(Allowance {
-            datasets_left: left("datasets_left"),
-            bytes_left: left("bytes_left"),
-            stagings_left: left("stagings_left"),
-            total_datasets_left: left("total_datasets_left")?,
-            total_bytes_left: left("total_bytes_left")?,
-        })
+        Allowance::deserialize(v).ok()
     }
 }
 

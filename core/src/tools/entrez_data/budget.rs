@@ -19,6 +19,12 @@ const PLANNED_SHARE_PERCENT: u64 = 80;
 /// What a call costs before and besides its batches, µs of wasm CPU: reading and
 /// checking the arguments, the dataset's creation and finish, the result.
 pub const PER_CALL_US: u64 = 1_000;
+/// What a dataset's first call costs besides [`PER_CALL_US`], µs: its search, the dataset's
+/// creation and admission, and, in an isolate's first staging, code V8 has not yet optimized.
+/// Measured in wasm (docs/src/workers-plans.md): after the start-up rehearsal, a fresh
+/// isolate's first free-plan call ran 3-4 ms over a warm one's; with this much set aside it
+/// takes 6.3-6.7 ms of CPU (8-10 ms wall on a busy machine), the steps after it 4.4 ms median.
+pub const FIRST_CALL_EXTRA_US: u64 = 4_500;
 /// What each batch costs besides its bytes, µs: the request, the append's envelope.
 pub const PER_BATCH_US: u64 = 200;
 
@@ -35,7 +41,7 @@ pub struct Cost {
 pub fn cost_of(fetch: Fetch) -> Cost {
     // PubMed is measured: 11-12.4 ns per byte for parse, rows and the append's JSON texts
     // (92-104 ms for a 500-article reply of 8.35 MB), 16.7 KB per article in the recorded
-    // replies (README, "CPU per request"; the 7.3 ns measured before the append became JSON
+    // replies (docs/src/workers-plans.md; the 7.3 ns measured before the append became JSON
     // texts let free-plan steps run to 14-16 ms). The other forms are not benchmarked in
     // wasm; they are priced a little above PubMed's rate, and the bytes-per-record estimate
     // gives way to the bytes seen after the first batch.
@@ -56,7 +62,7 @@ pub fn cost_of(fetch: Fetch) -> Cost {
 ///
 /// The model is a fixed cost per call and per batch ([`PER_CALL_US`], [`PER_BATCH_US`]), and
 /// a cost per byte of reply ([`cost_of`]), measured in wasm by `scripts/bench-worker-cpu.sh`
-/// (README, "CPU per request"). With the default budget nothing up to 10,000 records comes
+/// (docs/src/workers-plans.md). With the default budget nothing up to 10,000 records comes
 /// near it, and every call stages its source whole, as it always did.
 #[derive(Debug, Clone)]
 pub struct Meter {
@@ -85,6 +91,13 @@ impl Meter {
             bytes: 0,
             records: 0,
         }
+    }
+
+    /// The meter of a dataset's first call, the one a caller waits on: [`FIRST_CALL_EXTRA_US`]
+    /// is spent before any batch, so it stages fewer records and the steps after it the rest.
+    pub fn first_call(mut self) -> Meter {
+        self.spent_us = self.spent_us.saturating_add(FIRST_CALL_EXTRA_US);
+        self
     }
 
     /// Records in the next batch: at most `largest` and `remaining`, as many as the budget
@@ -179,6 +192,28 @@ mod tests {
         // Records twice as long as typical: the call stops instead of taking another batch.
         m.charge(first * 34_000, first);
         assert_eq!(m.next_batch(500, 1_000 - first), 0);
+    }
+
+    #[test]
+    fn a_datasets_first_call_plans_for_its_search_and_a_cold_isolate() {
+        let cost = cost_of(Fetch::Records(Format::PubmedXml));
+        let step = Meter::new(&limits(10, 50), cost).next_batch(500, 1_000);
+        let first = Meter::new(&limits(10, 50), cost).first_call();
+        let planned = first.next_batch(500, 1_000);
+        assert!(
+            planned >= 10 && planned < step,
+            "first call {planned}, a step {step}"
+        );
+        let mut typical = first.clone();
+        typical.charge(planned * 17_000, planned);
+        assert!(typical.spent_us() <= typical.budget_us());
+        assert_eq!(
+            Meter::new(&Limits::default(), cost)
+                .first_call()
+                .next_batch(500, 10_000),
+            500,
+            "the default budget is untouched"
+        );
     }
 
     #[test]

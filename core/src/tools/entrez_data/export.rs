@@ -22,7 +22,7 @@ use serde_json::Value;
 /// What writing one record of an export costs the Worker, µs of CPU: the costliest format
 /// measured in the Worker's wasm (`bench_export`, worker/src/cpu_bench.rs: 43 µs for CSV to
 /// 149 µs for a Chicago bibliography in Markdown, the records read from JSON included;
-/// docs/export.md, "Figures"). An export counts its bytes when doing so fits the call's CPU
+/// docs/src/export.md, "Figures"). An export counts its bytes when doing so fits the call's CPU
 /// budget, and a page holds what half that budget writes.
 pub const CPU_US_PER_RECORD: u64 = 150;
 /// The same for one row of a query: an estimate, not measured.

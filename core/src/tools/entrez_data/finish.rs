@@ -36,6 +36,9 @@ pub(crate) async fn stage(
 ) -> Result<ToolOutput> {
     let staging = run.staging;
     let mut meter = Meter::new(&staging.limits, cost_of(run.fetch));
+    if staged_before == 0 {
+        meter = meter.first_call();
+    }
     let size = run.fetch.batch_size() as u64;
     let known = match &resume.work {
         Work::History {
