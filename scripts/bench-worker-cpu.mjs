@@ -186,6 +186,18 @@ const stageAll = (bench, records) => {
   return calls;
 };
 
+// A chart's drawing and PNG writing (the chart operation after its query): 800×500, as bars
+// of 50 years, a line of 50 years, and 40 horizontal bars with journal-length names.
+report.chart = {};
+for (const [name, points, years, line] of [["50 years, bars", 50, true, false], ["50 years, line", 50, true, true], ["40 names, bars", 40, false, false]]) {
+  const m = builds.simd;
+  for (let i = 0; i < WARMUP; i++) m.bench_chart(points, years, line);
+  const runs = Array.from({ length: RUNS }, () => cpuUs(() => m.bench_chart(points, years, line), 3));
+  const us = median(runs.map((r) => r[0]));
+  report.chart[name] = { cpu_us: us, png_bytes: runs[0][1] };
+  console.log(`chart ${name}: ${(us / 1000).toFixed(2)} ms CPU, ${runs[0][1]} bytes of PNG`);
+}
+
 const plans = [
   { name: "free plan (ENTREZ_CPU_BUDGET_MS=10, ENTREZ_SUBREQUESTS=50)", budget: 10, subrequests: 50, records: 1000, rounds: 5 },
   { name: "default (paid plan: 30,000 ms, 10,000 subrequests)", budget: 30000, subrequests: 10000, records: 1000, rounds: 5 },

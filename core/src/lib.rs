@@ -23,8 +23,9 @@
 //! - `mcp`: the protocol's revisions, request `_meta`, progress and log messages.
 //! - `staging`: datasets without a database: layouts, rows, the read-only policy, the
 //!   store trait, the ledger.
-//! - `export`: a dataset's records as RIS, BibTeX, CSL JSON, MEDLINE, CSV and JSON Lines,
-//!   and bibliographies in five styles, written page by page from the store.
+//! - `export`, `chart`: a dataset's records as RIS, BibTeX, CSL JSON, MEDLINE, CSV and JSON
+//!   Lines, and bibliographies in five styles, written page by page from the store; charts
+//!   drawn as PNG pictures with an embedded font.
 //! - `validation`: findings and reports, and the rules several tools share (databases,
 //!   ids, search terms).
 //! - `framework`: what every tool is built on: the intake, the registry, results and budgets.
@@ -35,6 +36,7 @@
 
 pub mod auth;
 pub mod caller;
+pub mod chart;
 pub mod config;
 pub mod entrez;
 pub mod error;

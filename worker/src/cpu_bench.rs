@@ -5,7 +5,7 @@
 //! work per request. This module exports it to JavaScript, built with the
 //! Worker's compiler settings and run under Node's V8: parsing ([`bench_parse`]),
 //! a batch ([`bench_batch`]), a request ([`Bench::call`]), a staging step
-//! ([`Bench::step`]) and an export's writing ([`bench_export`]). The Worker edge is left out of this build (it needs
+//! ([`Bench::step`]), an export's writing ([`bench_export`]) and a chart's drawing ([`bench_chart`]). The Worker edge is left out of this build (it needs
 //! `cloudflare:` modules).
 
 use crate::platform::WorkerPlatform;
@@ -81,6 +81,32 @@ pub fn bench_export(jsonl: &str, format: &str, style: &str) -> u32 {
         return 0;
     };
     export::write_all(format, style, records).len() as u32
+}
+
+/// Draws a chart of `points` labelled numbers (years from 1975 when `years`, else names of
+/// 30-odd letters, as journals are) as bars or a line, and writes it as PNG, as the chart
+/// operation does after its query; returns the PNG's size in bytes.
+#[wasm_bindgen]
+pub fn bench_chart(points: u32, years: bool, line: bool) -> u32 {
+    use entrez_mcp_core::chart::{draw, Chart, Kind};
+    let points = (0..points)
+        .map(|i| {
+            let label = if years {
+                (1975 + i).to_string()
+            } else {
+                format!("Journal of Something Studies {i}")
+            };
+            (label, f64::from((i * 37) % 101 + 5))
+        })
+        .collect();
+    let chart = Chart {
+        title: "Articles per year".into(),
+        x_label: "Publication year".into(),
+        y_label: "Articles".into(),
+        kind: if line { Kind::Line } else { Kind::Bar },
+        points,
+    };
+    draw::png(&chart).len() as u32
 }
 
 /// A server whose NCBI and Durable Objects answer at once from memory. The store still

@@ -107,6 +107,12 @@ pub mod codes {
     /// export or bibliography: a bibliography style this server does not write; the message
     /// lists those it does.
     pub const UNKNOWN_STYLE: &str = "unknown_style";
+    /// entrez_data chart: a chart name this server does not draw; the message lists those it does.
+    pub const UNKNOWN_CHART: &str = "unknown_chart";
+    /// A chart's statement returns other than one or two columns.
+    pub const CHART_UNSUITABLE: &str = "chart_unsuitable";
+    /// A chart's statement returns more rows than a chart reads, or a year range too long.
+    pub const CHART_TOO_LARGE: &str = "chart_too_large";
     /// Runtime level: NCBI has no record with this id in the database.
     pub const ID_NOT_FOUND: &str = "id_not_found";
 
@@ -219,6 +225,9 @@ pub mod codes {
         SQL_NOT_A_QUERY,
         UNKNOWN_FORMAT,
         UNKNOWN_STYLE,
+        UNKNOWN_CHART,
+        CHART_UNSUITABLE,
+        CHART_TOO_LARGE,
         ID_NOT_FOUND,
     ];
 
@@ -243,6 +252,8 @@ pub mod codes {
         SQL_NOT_A_QUERY,
         UNKNOWN_FORMAT,
         UNKNOWN_STYLE,
+        CHART_UNSUITABLE,
+        CHART_TOO_LARGE,
     ];
 
     /// Every warning code the semantic level can raise.

@@ -12,7 +12,7 @@ use serde_json::Value;
 pub struct DataArgs {
     /// The names of the parameters given, in order.
     pub given: Vec<String>,
-    /// fetch_and_stage, query, schema, list_datasets, drop_dataset, export or bibliography.
+    /// fetch_and_stage, query, schema, list_datasets, drop_dataset, export, bibliography or chart.
     pub operation: Option<String>,
     /// The database staged from, as written.
     pub database: Option<String>,
@@ -40,6 +40,8 @@ pub struct DataArgs {
     pub format: Option<String>,
     /// export and bibliography: the bibliography style, as written.
     pub style: Option<String>,
+    /// chart: a named chart, or bar or line for a chart of `sql`.
+    pub chart: Option<String>,
     /// max_characters (detail and fields are not read by entrez_data).
     pub view: ViewArgs,
     /// `fresh`: ask upstream even when the cache holds the answer.
@@ -69,6 +71,7 @@ impl DataArgs {
             wait_seconds: a.int("wait_seconds"),
             format: a.text("format"),
             style: a.text("style"),
+            chart: a.text("chart"),
             view: ViewArgs::read(&a),
             fresh: a.flag("fresh"),
         }

@@ -34,6 +34,22 @@ pub enum DataCall {
     Export(Export),
     /// A formatted bibliography of PMIDs (in the result) or of a dataset (as a resource).
     Bibliography(Bibliography),
+    /// A dataset drawn as a PNG chart: a named chart or one of a statement's rows.
+    Chart(ChartCall),
+}
+
+/// A chart of a dataset.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChartCall {
+    /// The dataset.
+    pub data_access_id: String,
+    /// A named chart, or bar or line (a chart of `sql`).
+    pub chart: String,
+    /// The statement of a bar or line chart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sql: Option<String>,
+    /// The bars of a "top" chart.
+    pub limit: u64,
 }
 
 /// A value the caller named: one this server knows, or the name as given (which the
@@ -197,6 +213,18 @@ impl DataCall {
                     Format::named(n).ok()
                 }),
                 view: a.view.view(),
+            }),
+            "chart" => DataCall::Chart(ChartCall {
+                data_access_id: a.data_access_id.clone().unwrap_or_default(),
+                chart: a.chart.as_ref().map_or_else(
+                    || if a.sql.is_some() { "bar" } else { "per_year" }.into(),
+                    |c| c.to_ascii_lowercase(),
+                ),
+                sql: a.sql.clone(),
+                limit: a
+                    .limit
+                    .unwrap_or(crate::chart::DEFAULT_TOP)
+                    .clamp(1, crate::chart::MAX_BARS as u64),
             }),
             _ => return None,
         })

@@ -12,6 +12,7 @@ pub mod args;
 pub mod batches;
 pub mod budget;
 pub mod call;
+pub mod chart;
 pub mod cursor;
 pub mod export;
 pub mod finish;
@@ -82,6 +83,7 @@ async fn run(ctx: &ToolContext<'_>, args: DataArgs) -> Result<ToolOutput> {
         DataCall::DropDataset(d) => operations::drop_dataset(ctx, d).await,
         DataCall::Export(e) => export::export(ctx, e, wait_ms).await,
         DataCall::Bibliography(b) => export::bibliography(ctx, b, wait_ms).await,
+        DataCall::Chart(c) => chart::chart(ctx, c, wait_ms).await,
     }
 }
 
@@ -94,6 +96,7 @@ pub const OPERATIONS: &[(&str, ())] = &[
     ("drop_dataset", ()),
     ("export", ()),
     ("bibliography", ()),
+    ("chart", ()),
 ];
 
 /// The server's staging, or an error naming why there is none.

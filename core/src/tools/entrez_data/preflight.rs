@@ -34,6 +34,10 @@ pub async fn check(ctx: &ToolContext<'_>, args: &DataArgs, report: &mut Report) 
             Some(id) => (id, b.sql, false),
             None => return,
         },
+        Some(DataCall::Chart(c)) => {
+            let sql = c.sql.filter(|_| crate::chart::named(&c.chart).is_none());
+            (c.data_access_id, sql, false)
+        }
         Some(DataCall::ListDatasets) | None => return,
     };
     if ctx.staging.is_none() {

@@ -64,6 +64,31 @@ pub fn check(args: &DataArgs, report: &mut Report) {
                 }
             }
         }
+        Some(DataCall::Chart(c)) => {
+            let names = crate::chart::names();
+            if !names.contains(&c.chart.as_str()) {
+                report.error(
+                    codes::UNKNOWN_CHART,
+                    path("chart"),
+                    format!("No chart {:?}. Supported: {}.", c.chart, names.join(", ")),
+                );
+            } else if crate::chart::Kind::named(&c.chart).is_some() && c.sql.is_none() {
+                report.error(
+                    codes::CHART_UNSUITABLE,
+                    path("sql"),
+                    format!("A {} chart draws a statement's rows: give sql (a label column, then a number).", c.chart),
+                );
+            } else if crate::chart::named(&c.chart).is_some() && c.sql.is_some() {
+                report.warn(
+                    codes::IGNORED_PARAMETER,
+                    path("sql"),
+                    format!(
+                        "{} runs its own statement; sql is ignored (chart bar or line draws sql).",
+                        c.chart
+                    ),
+                );
+            }
+        }
         _ => {}
     }
     let op = args.operation.as_deref().unwrap_or("");
@@ -78,7 +103,7 @@ pub fn check(args: &DataArgs, report: &mut Report) {
     if args.given.iter().any(|k| k == "wait_seconds")
         && !matches!(
             op,
-            "fetch_and_stage" | "query" | "schema" | "export" | "bibliography"
+            "fetch_and_stage" | "query" | "schema" | "export" | "bibliography" | "chart"
         )
     {
         report.warn(
