@@ -23,11 +23,12 @@
 //! - `mcp`: the protocol's revisions, request `_meta`, progress and log messages.
 //! - `staging`: datasets without a database: layouts, rows, the read-only policy, the
 //!   store trait, the ledger.
-//! - `export`, `chart`: a dataset's records as RIS, BibTeX, CSL JSON, MEDLINE, CSV and JSON
-//!   Lines, and bibliographies in five styles, written page by page from the store; charts
-//!   drawn as PNG pictures with an embedded font.
+//! - `export`: a dataset's records as RIS, BibTeX, CSL JSON, MEDLINE, CSV and JSON Lines,
+//!   and bibliographies in five styles, written page by page from the store.
 //! - `validation`: findings and reports, and the rules several tools share (databases,
 //!   ids, search terms).
+//! - `chart`: labelled numbers drawn as PNG pictures with an embedded font, the named
+//!   charts of a staged dataset, and what a chart does with rows that do not fit.
 //! - `framework`: what every tool is built on: the intake, the registry, results and budgets.
 //! - `tools`: one folder (or file) per tool, and the catalog that lists them.
 //! - `tasks`: background work: MCP tasks, calls held while PubChem works or run in the

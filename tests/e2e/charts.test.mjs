@@ -1,4 +1,4 @@
-// entrez_data chart through a running edge: the picture is decoded as a person's client
+// entrez_data chart and entrez_query count_by_year through a running edge: the picture is decoded as a person's client
 // would show it. Run: E2E_URL=http://127.0.0.1:PORT/mcp node --test tests/e2e/charts.test.mjs
 //
 // Upstream is the NCBI replay server (replay-synthetic[all]). Client.callTool checks
@@ -116,5 +116,35 @@ describe(`entrez_data chart [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is n
     });
     assert.equal(big.isError, true);
     assert.equal(big.structuredContent.error.code, 'chart_too_large');
+  });
+
+  test('count_by_year of a term is one count a year, drawn', async () => {
+    const r = await client.callTool(
+      {
+        name: 'entrez_query',
+        arguments: { operation: 'count_by_year', term: 'replay-synthetic[all]', mindate: '1988', maxdate: '1995' },
+      },
+      undefined,
+      { timeout: 120_000 },
+    );
+    assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
+    const { png } = picture(r);
+    const st = r.structuredContent;
+    // The replay's made-up counts: 0 before 1990, then 100 + 20 a year.
+    assert.deepEqual(
+      st.counts.map((c) => [c.year, c.count]),
+      [[1988, 0], [1989, 0], [1990, 100], [1991, 120], [1992, 140], [1993, 160], [1994, 180], [1995, 200]],
+    );
+    assert.equal(st.counts[2].term, '(replay-synthetic[all]) AND 1990[pdat]');
+    // 1995's bar (the last of eight slots) is drawn; 1988's is not.
+    const slot = (770 - 80) / 8;
+    assert.ok(same(pixel(png, Math.round(80 + slot * 7.5), 425), BAR), '1995 has a bar');
+    assert.ok(!same(pixel(png, Math.round(80 + slot * 0.5), 400), BAR), '1988 has none');
+    const wide = await client.callTool({
+      name: 'entrez_query',
+      arguments: { operation: 'count_by_year', term: 'x', mindate: '1900', maxdate: '2024' },
+    });
+    assert.equal(wide.isError, true);
+    assert.match(JSON.stringify(wide.structuredContent), /chart_too_large/);
   });
 });

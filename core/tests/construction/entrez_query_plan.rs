@@ -21,6 +21,7 @@ fn planned(args: Value) -> EutilsRequest {
         QueryCall::Spell(c) => plan::spell(&c),
         QueryCall::CitationMatch(c) => plan::citation_match(&c),
         QueryCall::GlobalQuery(_) => panic!("global_query plans one request per database"),
+        QueryCall::CountByYear(_) => panic!("count_by_year plans one request per year"),
         QueryCall::CheckReferences(_) => panic!("check_references plans its requests as it goes"),
     }
 }
@@ -264,6 +265,35 @@ fn global_query_is_a_count_search_per_database() {
         global(json!({"operation": "global_query", "term": "x"})).len(),
         entrez_mcp_core::entrez::databases::GLOBAL_QUERY.len()
     );
+}
+
+#[test]
+fn count_by_year_is_a_count_search_per_year() {
+    let call = match QueryCall::of(&QueryArgs::read(&json!(
+        {"operation": "count_by_year", "term": "crispr[tiab]", "mindate": "2019", "maxdate": "2021"}
+    ))) {
+        Some(QueryCall::CountByYear(c)) => c,
+        other => panic!("{other:?}"),
+    };
+    let urls: Vec<(u32, String)> = plan::count_by_year(&call)
+        .iter()
+        .map(|(y, r)| (*y, url(r)))
+        .collect();
+    let want = |y: u32| {
+        (
+            y,
+            format!("{BASE}esearch.fcgi?db=pubmed&term=%28crispr%5Btiab%5D%29%20AND%20{y}%5Bpdat%5D&rettype=count{ID}"),
+        )
+    };
+    assert_eq!(urls, vec![want(2019), want(2020), want(2021)]);
+    // Years only; anything else plans nothing (validation refuses it first).
+    let call = match QueryCall::of(&QueryArgs::read(&json!(
+        {"operation": "count_by_year", "term": "x", "mindate": "2019/01", "maxdate": "2021"}
+    ))) {
+        Some(QueryCall::CountByYear(c)) => c,
+        other => panic!("{other:?}"),
+    };
+    assert!(plan::count_by_year(&call).is_empty());
 }
 
 #[test]

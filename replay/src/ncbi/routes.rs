@@ -153,6 +153,13 @@ fn esearch(p: &Params, c: &Ctx) -> Reply {
     let term = p.get("term").unwrap_or("");
     let json = p.lower("retmode") == "json";
     let history = p.lower("usehistory") == "y";
+    if db == "pubmed" && !json && p.lower("rettype") == "count" {
+        if let Some((rest, year)) = synthetic::year_clause(term) {
+            let prolog = prolog_of(ESEARCH1, "eSearchResult");
+            let body = synthetic::esearch_count_xml(prolog, synthetic::year_count(rest, year));
+            return Reply::made(Kind::Xml, body, "synthetic:esearch-count-by-year");
+        }
+    }
     if db == "pubmed" && synthetic::is_search_term(term) {
         let (start, max) = (p.number("retstart", 0), p.number("retmax", 20));
         return if json {

@@ -122,6 +122,54 @@ pub fn slice(retstart: u64, retmax: u64) -> std::ops::Range<u64> {
     FIRST_ID + start..FIRST_ID + end
 }
 
+/// A count-only search of one publication year: `TERM AND YYYY[dp]` (or `[pdat]`, or `(TERM)
+/// AND …`), as `entrez_query` count_by_year sends one per year; the rest of the term and the
+/// year.
+pub fn year_clause(term: &str) -> Option<(&str, u32)> {
+    let t = term.trim();
+    let at = t.to_ascii_lowercase().rfind(" and ")?;
+    let (rest, clause) = (t[..at].trim(), t[at + 5..].trim());
+    let lower = clause.to_ascii_lowercase();
+    let year = lower
+        .strip_suffix("[dp]")
+        .or_else(|| lower.strip_suffix("[pdat]"))?;
+    let year: u32 = year
+        .trim()
+        .parse()
+        .ok()
+        .filter(|y| (1000..=9999).contains(y))?;
+    let rest = rest
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or(rest);
+    Some((rest, year))
+}
+
+/// The made-up count of `rest` in `year`: the synthetic search's records spread over
+/// 1990..=2025 (a rising trend, none before or after), and any other term 0 before 1950 and
+/// then a small trend that depends on the term's length, so two terms differ.
+pub fn year_count(rest: &str, year: u32) -> u64 {
+    if is_search_term(rest) {
+        return match year {
+            1990..=2025 => 100 + (year as u64 - 1990) * 20,
+            _ => 0,
+        };
+    }
+    match year {
+        1950.. => (year as u64 - 1950) * 3 + (rest.len() as u64 % 10),
+        _ => 0,
+    }
+}
+
+/// A count-only esearch reply, as NCBI writes one for rettype=count.
+pub fn esearch_count_xml(prolog: &[u8], count: u64) -> Vec<u8> {
+    let mut out = prolog.to_vec();
+    out.extend_from_slice(
+        format!("<eSearchResult><Count>{count}</Count></eSearchResult>\n").as_bytes(),
+    );
+    out
+}
+
 /// The synthetic esearch in XML, in the recorded esearch layout.
 pub fn esearch_xml(prolog: &[u8], retstart: u64, retmax: u64, history: bool) -> Vec<u8> {
     let ids = slice(retstart, retmax);

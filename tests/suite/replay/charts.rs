@@ -1,7 +1,8 @@
 //! Charts of staged datasets (`entrez_data` chart): every named chart and a chart of SQL come
 //! back as a PNG image block, a text summary and the points in structuredContent (checked
 //! against the outputSchema by `data`); too many rows, non-numeric values, empty results and
-//! a loading dataset are said so.
+//! a loading dataset are said so. `entrez_query` count_by_year charts a term's records per
+//! year from one count-only search per year, each count named.
 
 use crate::common::data::*;
 use crate::common::replay::Replay;
@@ -180,4 +181,50 @@ fn bad_input_is_said_and_the_chart_stays_valid() {
     let st = &r["structuredContent"];
     assert_eq!(st["status"], "loading");
     assert!(st["warnings"].to_string().contains("still loading"), "{st}");
+}
+
+#[test]
+fn count_by_year_is_one_count_per_year_drawn() {
+    let replay = Replay::start();
+    let s = crate::common::networked_server(&replay.eutils_base(), None);
+    let r = crate::common::call_tool(
+        &s,
+        "entrez_query",
+        json!({"operation": "count_by_year", "term": "replay-synthetic[all]", "mindate": "1988", "maxdate": "1992"}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    let (_, text) = picture(&r);
+    let st = &r["structuredContent"];
+    // The replay's made-up counts: 0 before 1990, then 100 + 20 a year.
+    let counts: Vec<(u64, u64)> = st["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["year"].as_u64().unwrap(), c["count"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        counts,
+        vec![(1988, 0), (1989, 0), (1990, 100), (1991, 120), (1992, 140)]
+    );
+    assert_eq!(
+        st["counts"][2]["term"],
+        "(replay-synthetic[all]) AND 1990[pdat]"
+    );
+    assert_eq!(st["total"], 360);
+    assert!(text.contains("1991: 120"), "{text}");
+    // More than 50 years, or not years: refused before any search.
+    let r = crate::common::call_tool(
+        &s,
+        "entrez_query",
+        json!({"operation": "count_by_year", "term": "x", "mindate": "1900", "maxdate": "2024"}),
+    );
+    assert_eq!(r["isError"], true);
+    assert!(r.to_string().contains("chart_too_large"), "{r}");
+    assert!(r.to_string().contains("at most 50"), "{r}");
+    let r = crate::common::call_tool(
+        &s,
+        "entrez_query",
+        json!({"operation": "count_by_year", "term": "x", "mindate": "2020/01", "maxdate": "2024"}),
+    );
+    assert!(r.to_string().contains("invalid_date"), "{r}");
 }

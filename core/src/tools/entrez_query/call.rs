@@ -38,6 +38,8 @@ pub enum QueryCall {
     Post(Post),
     /// One count-only esearch per database.
     GlobalQuery(GlobalQuery),
+    /// Records per publication year of a term, one count-only esearch per year, drawn as a chart.
+    CountByYear(CountByYear),
     /// espell.
     Spell(Spell),
     /// ecitmatch.
@@ -311,6 +313,19 @@ pub struct GlobalQuery {
     pub databases: Vec<String>,
 }
 
+/// Records per publication year of a term.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CountByYear {
+    /// The database counted in.
+    pub database: String,
+    /// The Entrez query.
+    pub term: String,
+    /// The first year (mindate), when it is a year.
+    pub from: Option<u32>,
+    /// The last year (maxdate), when it is a year.
+    pub to: Option<u32>,
+}
+
 /// espell.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Spell {
@@ -468,6 +483,12 @@ impl QueryCall {
                         .map(|d| d.to_string())
                         .collect(),
                 },
+            }),
+            "count_by_year" => QueryCall::CountByYear(CountByYear {
+                database: database(&a.database),
+                term: a.term.clone().unwrap_or_default(),
+                from: a.mindate.as_deref().and_then(plan::year_of),
+                to: a.maxdate.as_deref().and_then(plan::year_of),
             }),
             "spell" => QueryCall::Spell(Spell {
                 database: database(&a.database),

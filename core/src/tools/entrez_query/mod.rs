@@ -31,7 +31,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     description: concat!(
         "Every NCBI E-utility, with fetched records parsed into data. info (einfo), search (esearch), summary ",
         "(esummary), fetch (efetch: PubMed/PMC articles, sequences, taxonomy), link (elink), post (epost), global_query ",
-        "(egquery), spell (espell), citation_match (ecitmatch), check_references (up to 100 references, as text, DOI, PMID or ",
+        "(egquery), count_by_year (a PNG chart), spell (espell), citation_match (ecitmatch), check_references (up to 100 references, as text, DOI, PMID or ",
         "fields: verified, mismatch, ambiguous or not_found, with retractions). PubMed records say if retracted or corrected. ",
         "Results hold what fits max_characters (whole abstracts) ",
         "and name the call for the rest; stage big sets with entrez_data. ",
@@ -71,6 +71,7 @@ async fn run(ctx: &ToolContext<'_>, args: QueryArgs) -> Result<ToolOutput> {
         QueryCall::Link(c) => operations::link(ctx, c).await,
         QueryCall::Post(c) => operations::post(ctx, c).await,
         QueryCall::GlobalQuery(c) => operations::global_query(ctx, c).await,
+        QueryCall::CountByYear(c) => operations::count_by_year(ctx, c).await,
         QueryCall::Spell(c) => operations::spell(ctx, c).await,
         QueryCall::CitationMatch(c) => operations::citation_match(ctx, c).await,
         QueryCall::CheckReferences(c) => references::check_references(ctx, c).await,

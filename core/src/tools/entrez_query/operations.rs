@@ -7,7 +7,7 @@ use crate::framework::ToolOutput;
 use crate::json;
 use crate::parse;
 use crate::tools::entrez_query::call::{
-    CitationMatch, GlobalQuery, Info, Link, LinkMode, Post, ReplyMode, Search, Spell,
+    CitationMatch, CountByYear, GlobalQuery, Info, Link, LinkMode, Post, ReplyMode, Search, Spell,
 };
 use crate::tools::entrez_query::plan;
 use crate::tools::entrez_query::render;
@@ -320,4 +320,84 @@ pub async fn global_query(ctx: &ToolContext<'_>, call: &GlobalQuery) -> Result<T
     let structured =
         json!({"operation": "global_query", "term": term, "results": results, "warnings": []});
     Ok(output(structured, text, None))
+}
+
+/// Records per publication year of a term: one paced, cached count-only esearch per year, each
+/// count named with the term it searched, drawn as a PNG chart.
+pub async fn count_by_year(ctx: &ToolContext<'_>, call: &CountByYear) -> Result<ToolOutput> {
+    use crate::chart::{self, Chart, Kind};
+    let client = ctx.entrez()?;
+    let plans = plan::count_by_year(call);
+    let total = plans.len() as f64;
+    let mut counts = Vec::new();
+    let mut warnings = Vec::new();
+    let mut points = Vec::new();
+    for (i, (year, req)) in plans.into_iter().enumerate() {
+        let term = plan::year_term(&call.term, year);
+        let outcome = match client.send(&req).await {
+            Ok(reply) => parse::esearch::parse_esearch_xml(&reply.body).map_err(Error::from),
+            Err(e) => Err(e),
+        };
+        match outcome {
+            Ok(r) if r.errors.is_empty() => {
+                counts.push(json!({"year": year, "count": r.count, "term": term}));
+                points.push((year.to_string(), r.count as f64));
+            }
+            Ok(r) => {
+                let why = r.errors.join("; ");
+                warnings.push(format!(
+                    "{year}: NCBI answered {why}; the year is drawn as 0."
+                ));
+                counts.push(json!({"year": year, "count": null, "term": term, "error": why}));
+                points.push((year.to_string(), 0.0));
+            }
+            // A rate-limit refusal would hit every later year too: stop, say so.
+            Err(e) if e.kind == ErrorKind::RateLimited => return Err(e),
+            Err(e) => {
+                warnings.push(format!("{year}: {}; the year is drawn as 0.", e.message));
+                counts.push(json!({"year": year, "count": null, "term": term, "error": e.message}));
+                points.push((year.to_string(), 0.0));
+            }
+        }
+        if let Some(p) = ctx.progress {
+            p.report((i + 1) as f64, Some(total), &format!("counted {year}"));
+        }
+    }
+    if !counts.is_empty() && counts.iter().all(|c| c["count"].is_null()) {
+        return Err(Error::new(
+            ErrorKind::Upstream,
+            format!("No year's count of \"{}\" was answered.", call.term),
+        )
+        .suggest("Check the term's syntax with operation spell, or retry later."));
+    }
+    let c = Chart {
+        title: format!("Records per year in {}: {}", call.database, call.term),
+        x_label: "Publication year".into(),
+        y_label: format!("Records ({})", call.database),
+        kind: Kind::Bar,
+        points,
+    };
+    let png = chart::draw::png(&c);
+    let mut text = chart::summary(&c);
+    text.push_str(&format!(
+        "\nEach year is one esearch of db={} term=\"(TERM) AND YYYY[pdat]\" rettype=count.",
+        call.database
+    ));
+    for w in &warnings {
+        text.push_str(&format!("\nNote: {w}"));
+    }
+    let sum: u64 = counts.iter().filter_map(|c| c["count"].as_u64()).sum();
+    let structured = json!({
+        "operation": "count_by_year",
+        "database": call.database,
+        "term": call.term,
+        "from": call.from,
+        "to": call.to,
+        "counts": counts,
+        "total": sum,
+        "title": c.title,
+        "image": {"mime_type": "image/png", "width": chart::draw::WIDTH, "height": chart::draw::HEIGHT, "bytes": png.len()},
+        "warnings": warnings,
+    });
+    Ok(ToolOutput::new(structured, text).with_content(Content::image(&png, "image/png")))
 }

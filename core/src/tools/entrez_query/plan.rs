@@ -7,8 +7,8 @@
 
 use crate::entrez::{databases, EutilsRequest, Utility};
 use crate::tools::entrez_query::call::{
-    CitationMatch, Dates, Fetch, GlobalQuery, Info, Link, LinkMode, Post, Records, ReplyMode,
-    Search, Spell, Summary, Version,
+    CitationMatch, CountByYear, Dates, Fetch, GlobalQuery, Info, Link, LinkMode, Post, Records,
+    ReplyMode, Search, Spell, Summary, Version,
 };
 
 /// Default number of ids a search returns.
@@ -222,6 +222,39 @@ pub fn citation_match(call: &CitationMatch) -> EutilsRequest {
         .opt("retmode", call.retmode.as_deref())
         .opt("rettype", call.rettype.as_deref())
         .param("bdata", lines.join("\r"))
+}
+
+/// Most years one count_by_year call counts (one esearch each).
+pub const MAX_YEARS: u32 = 50;
+
+/// A year as count_by_year takes it: four digits.
+pub fn year_of(text: &str) -> Option<u32> {
+    let t = text.trim();
+    (t.len() == 4 && t.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| t.parse().ok())
+        .flatten()
+}
+
+/// One count-only esearch per year, the term limited to the year's publication date
+/// (`(term) AND YYYY[pdat]`), oldest first.
+pub fn count_by_year(call: &CountByYear) -> Vec<(u32, EutilsRequest)> {
+    let (Some(from), Some(to)) = (call.from, call.to) else {
+        return Vec::new();
+    };
+    (from..=to)
+        .map(|year| {
+            let req = EutilsRequest::new(Utility::Search)
+                .param("db", &call.database)
+                .param("term", year_term(&call.term, year))
+                .param("rettype", "count");
+            (year, req)
+        })
+        .collect()
+}
+
+/// The term count_by_year searches for `year`.
+pub fn year_term(term: &str, year: u32) -> String {
+    format!("({term}) AND {year}[pdat]")
 }
 
 /// One count-only esearch per database, the documented replacement for EGQuery.

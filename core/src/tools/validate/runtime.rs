@@ -55,6 +55,7 @@ pub async fn check(ctx: &ToolContext<'_>, args: &QueryArgs, report: &mut Report)
         QueryCall::Info(_)
         | QueryCall::Search(_)
         | QueryCall::GlobalQuery(_)
+        | QueryCall::CountByYear(_)
         | QueryCall::Spell(_)
         | QueryCall::CitationMatch(_)
         // Checking the references is the operation itself.

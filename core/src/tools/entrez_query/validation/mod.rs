@@ -113,6 +113,10 @@ pub const USES: &[(&str, &[&str])] = &[
     ),
     ("post", &["database", "ids", "webenv", "max_characters"]),
     ("global_query", &["term", "databases", "max_characters"]),
+    (
+        "count_by_year",
+        &["database", "term", "mindate", "maxdate", "max_characters"],
+    ),
     ("spell", &["database", "term", "max_characters"]),
     (
         "citation_match",
@@ -219,6 +223,7 @@ pub fn check(_ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
         "spell" => {
             database(args, false, report);
         }
+        "count_by_year" => count_by_year(args, report),
         "check_references" => {
             // A reference that cannot be checked is its own verdict, never the list's failure.
             for (i, r) in args.references.iter().enumerate() {
@@ -499,5 +504,59 @@ fn summary_modes(args: &QueryArgs, json: bool, report: &mut Report) {
         report.suggest(format!(
             "Page with retstart and retmax {JSON_SUMMARY_MAX}, or set retmode to \"xml\"."
         ));
+    }
+}
+
+/// count_by_year: a database, a term, and mindate and maxdate as years, at most
+/// [`plan::MAX_YEARS`] of them, in order.
+fn count_by_year(args: &QueryArgs, report: &mut Report) {
+    let db = database(args, false, report);
+    if let Some(term) = &args.term {
+        terms::check(term, &path("term"), db.as_deref().unwrap_or(""), report);
+    }
+    let mut years = [None, None];
+    for (slot, (name, given)) in [("mindate", &args.mindate), ("maxdate", &args.maxdate)]
+        .into_iter()
+        .enumerate()
+    {
+        let Some(text) = given else { continue };
+        match plan::year_of(text) {
+            Some(y) => years[slot] = Some(y),
+            None => {
+                report.error(
+                    codes::INVALID_DATE,
+                    path(name),
+                    format!(
+                        "count_by_year counts whole years: {name} \"{text}\" is not a year (YYYY)."
+                    ),
+                );
+                report.suggest("Give mindate and maxdate as years, e.g. 2000 and 2024.");
+            }
+        }
+    }
+    if let [Some(from), Some(to)] = years {
+        if from > to {
+            report.error(
+                codes::DATE_RANGE_REVERSED,
+                path("mindate"),
+                format!("mindate {from} is after maxdate {to}."),
+            );
+            report.suggest("Swap mindate and maxdate.");
+        } else if to - from + 1 > plan::MAX_YEARS {
+            report.error(
+                codes::CHART_TOO_LARGE,
+                path("mindate"),
+                format!(
+                    "{from}-{to} is {} years; count_by_year counts at most {} (one search each).",
+                    to - from + 1,
+                    plan::MAX_YEARS
+                ),
+            );
+            report.suggest(format!(
+                "Narrow the range to {} years, e.g. mindate {} and maxdate {to}.",
+                plan::MAX_YEARS,
+                to + 1 - plan::MAX_YEARS
+            ));
+        }
     }
 }
