@@ -252,8 +252,8 @@ pub mod codes {
         SQL_NOT_A_QUERY,
         UNKNOWN_FORMAT,
         UNKNOWN_STYLE,
+        UNKNOWN_CHART,
         CHART_UNSUITABLE,
-        CHART_TOO_LARGE,
     ];
 
     /// Every warning code the semantic level can raise.

@@ -328,6 +328,16 @@ fn search_parameters() -> Vec<Case> {
         ),
         bad(
             Q,
+            json!({"operation": "count_by_year", "term": "asthma", "mindate": "1900", "maxdate": "2024"}),
+            &[("chart_too_large", "$.mindate")],
+        ),
+        bad(
+            Q,
+            json!({"operation": "count_by_year", "term": "asthma", "mindate": "2020/01", "maxdate": "2024"}),
+            &[("invalid_date", "$.mindate")],
+        ),
+        bad(
+            Q,
             s(json!({"mindate": "2024-01-01", "maxdate": "2024/12/31", "datetype": "pdat"})),
             &[
                 ("schema_pattern", "$.mindate"),

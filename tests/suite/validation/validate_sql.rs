@@ -184,6 +184,16 @@ fn datasets_and_sql_are_checked_against_the_real_schema() {
             "sql_error",
             "$.sql",
         ),
+        (
+            json!({"operation": "chart", "data_access_id": id, "chart": "pie"}),
+            "unknown_chart",
+            "$.chart",
+        ),
+        (
+            json!({"operation": "chart", "data_access_id": id, "chart": "line"}),
+            "chart_unsuitable",
+            "$.sql",
+        ),
     ] {
         let report = validate(&s, args.clone(), &me);
         assert_eq!(
