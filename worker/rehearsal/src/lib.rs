@@ -114,6 +114,17 @@ fn calls() -> Vec<(&'static str, &'static str, Value)> {
             json!({"operation": "query", "data_access_id": "{id}", "sql": "SELECT pmid FROM article"}),
         ),
         call("entrez_data", json!({"operation": "list_datasets"})),
+        // Charts: a dataset's (its query answers no rows here: the empty chart) and a term's
+        // counts by year (bars, labels, the PNG's compression), so a first chart draws with
+        // compiled code.
+        call(
+            "entrez_data",
+            json!({"operation": "chart", "data_access_id": "{id}", "chart": "per_year"}),
+        ),
+        call(
+            "entrez_query",
+            json!({"operation": "count_by_year", "database": "pubmed", "term": "asthma[mh]", "mindate": "1990", "maxdate": "2024"}),
+        ),
         call(
             "entrez_external",
             json!({"service": "pubchem", "operation": "compound", "namespace": "cid", "identifier": 2244}),
