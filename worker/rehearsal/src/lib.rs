@@ -155,7 +155,7 @@ fn rehearsal_endpoint(
 
 /// One stateless (2026-07-28) `POST /mcp`, as a client sends it without a key of its own, or
 /// with `key` (`X-NCBI-API-Key`: its datasets are then its own, counted on the ledger).
-fn request(method: &str, name: &str, body: Vec<u8>, key: Option<&str>) -> HttpRequest {
+pub fn request(method: &str, name: &str, body: Vec<u8>, key: Option<&str>) -> HttpRequest {
     let mut request = HttpRequest {
         method: "POST".into(),
         path: "/mcp".into(),
