@@ -114,6 +114,12 @@ fn calls() -> Vec<(&'static str, &'static str, Value)> {
             json!({"operation": "query", "data_access_id": "{id}", "sql": "SELECT pmid FROM article"}),
         ),
         call("entrez_data", json!({"operation": "list_datasets"})),
+        // A bibliography of PMIDs: the record model and a style, so an isolate's first one runs
+        // compiled code. (An export reads a dataset's rows, which these stand-ins do not keep.)
+        call(
+            "entrez_data",
+            json!({"operation": "bibliography", "ids": ["12091962", "9997"], "style": "apa"}),
+        ),
         call(
             "entrez_external",
             json!({"service": "pubchem", "operation": "compound", "namespace": "cid", "identifier": 2244}),
