@@ -11,7 +11,7 @@
 use crate::platform::WorkerPlatform;
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::export;
-use entrez_mcp_core::http::{Endpoint, HttpRequest, Sessions};
+use entrez_mcp_core::http::{Endpoint, Sessions};
 use entrez_mcp_core::net::Network;
 use entrez_mcp_core::parse::pubmed::parse_pubmed;
 use entrez_mcp_core::protocol::Server;
@@ -164,29 +164,14 @@ impl Bench {
     /// One stateless (2026-07-28) `POST /mcp` with this JSON-RPC body, under a caller's own key,
     /// through the same `Endpoint` the Worker serves; returns the reply body.
     pub fn call(&self, method: &str, name: &str, body: &[u8]) -> String {
-        let request = HttpRequest {
-            method: "POST".into(),
-            path: "/mcp".into(),
-            headers: vec![
-                ("host".into(), "localhost".into()),
-                ("content-type".into(), "application/json".into()),
-                (
-                    "accept".into(),
-                    "application/json, text/event-stream".into(),
-                ),
-                ("mcp-protocol-version".into(), "2026-07-28".into()),
-                ("mcp-method".into(), method.into()),
-                ("mcp-name".into(), name.into()),
-                // A caller's key makes its datasets listable (a stateless caller with neither
-                // session nor key stages into the handle pool, which lists nothing).
-                (
-                    "x-ncbi-api-key".into(),
-                    "bench-caller-key-0123456789abcdef".into(),
-                ),
-            ],
-            body: body.to_vec(),
-            client_ip: Some("127.0.0.1".into()),
-        };
+        // A caller's key makes its datasets listable (a stateless caller with neither session
+        // nor key stages into the handle pool, which lists nothing).
+        let request = entrez_mcp_rehearsal::request(
+            method,
+            name,
+            body.to_vec(),
+            Some("bench-caller-key-0123456789abcdef"),
+        );
         let reply = run_now(self.endpoint.handle(request)).expect("no stand-in waits");
         String::from_utf8_lossy(&reply.body).into_owned()
     }

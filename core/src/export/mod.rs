@@ -782,4 +782,16 @@ mod tests {
         );
         assert_eq!(statement_of("SELECT 1; -- x"), "SELECT 1");
     }
+
+    #[test]
+    fn a_statement_loses_its_closing_semicolon_and_comment_only() {
+        assert_eq!(statement_of("SELECT 1;  "), "SELECT 1");
+        assert_eq!(statement_of("SELECT 1; -- the first"), "SELECT 1");
+        assert_eq!(
+            statement_of("SELECT 1 /* x */ ; /* y */"),
+            "SELECT 1 /* x */"
+        );
+        assert_eq!(statement_of("SELECT ';' AS s"), "SELECT ';' AS s");
+        assert_eq!(statement_of("SELECT 1"), "SELECT 1");
+    }
 }

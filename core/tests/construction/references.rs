@@ -3,7 +3,7 @@
 
 use entrez_mcp_core::entrez::EutilsRequest;
 use entrez_mcp_core::net::Method;
-use entrez_mcp_core::tools::entrez_query::call::{CitationMatch, ReplyMode, Search};
+use entrez_mcp_core::tools::entrez_query::call::{CitationMatch, Search};
 use entrez_mcp_core::tools::entrez_query::plan;
 use entrez_mcp_core::tools::entrez_query::references::input::Reference;
 use entrez_mcp_core::tools::entrez_query::references::{citation_line, doi_term, title_term};
@@ -19,21 +19,7 @@ fn url(req: &EutilsRequest) -> String {
 }
 
 fn search(term: String, retmax: u64) -> EutilsRequest {
-    plan::search(&Search {
-        database: "pubmed".into(),
-        term: Some(term),
-        webenv: None,
-        query_key: None,
-        field: None,
-        sort: None,
-        dates: Default::default(),
-        retstart: 0,
-        retmax,
-        usehistory: false,
-        idtype: None,
-        rettype: None,
-        retmode: ReplyMode::Xml,
-    })
+    plan::search(&Search::ids_of("pubmed", term, retmax))
 }
 
 #[test]

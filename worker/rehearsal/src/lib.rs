@@ -125,6 +125,12 @@ fn calls() -> Vec<(&'static str, &'static str, Value)> {
             "entrez_query",
             json!({"operation": "count_by_year", "database": "pubmed", "term": "asthma[mh]", "mindate": "1990", "maxdate": "2024"}),
         ),
+        // A bibliography of PMIDs: the record model and a style, so an isolate's first one runs
+        // compiled code. (An export reads a dataset's rows, which these stand-ins do not keep.)
+        call(
+            "entrez_data",
+            json!({"operation": "bibliography", "ids": ["12091962", "9997"], "style": "apa"}),
+        ),
         call(
             "entrez_external",
             json!({"service": "pubchem", "operation": "compound", "namespace": "cid", "identifier": 2244}),
@@ -166,7 +172,7 @@ fn rehearsal_endpoint(
 
 /// One stateless (2026-07-28) `POST /mcp`, as a client sends it without a key of its own, or
 /// with `key` (`X-NCBI-API-Key`: its datasets are then its own, counted on the ledger).
-fn request(method: &str, name: &str, body: Vec<u8>, key: Option<&str>) -> HttpRequest {
+pub fn request(method: &str, name: &str, body: Vec<u8>, key: Option<&str>) -> HttpRequest {
     let mut request = HttpRequest {
         method: "POST".into(),
         path: "/mcp".into(),

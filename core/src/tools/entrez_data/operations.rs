@@ -6,6 +6,7 @@
 //! mistaken for a complete set.
 
 use crate::error::Result;
+use crate::export::statement_of;
 use crate::framework::budget;
 use crate::framework::content::{Annotations, Role};
 use crate::framework::ToolContext;
@@ -109,26 +110,6 @@ pub async fn query(ctx: &ToolContext<'_>, call: &Query, wait_ms: u64) -> Result<
     let (structured, text) = fitted.take();
     let out = annotated(structured, text).with_content(dataset_link(&info, layout_named(&info)));
     Ok(budget::left_out(out, &fitted, budget, "rows", &[], next))
-}
-
-/// The statement without its closing `;` and what may follow it (white space, comments),
-/// so it can stand inside a subquery.
-fn statement_of(sql: &str) -> &str {
-    let trimmed = sql.trim_end();
-    match trimmed.rfind(';') {
-        Some(i) => {
-            let after = trimmed[i + 1..].trim();
-            let only_comment = after.is_empty()
-                || (after.starts_with("--") && !after.contains('\n'))
-                || (after.starts_with("/*") && after.ends_with("*/"));
-            if only_comment {
-                trimmed[..i].trim_end()
-            } else {
-                trimmed
-            }
-        }
-        None => trimmed,
-    }
 }
 
 /// Tables, columns, keys, indexes, row counts and example queries.
@@ -296,21 +277,4 @@ pub async fn drop_dataset(ctx: &ToolContext<'_>, dataset: &DatasetRef) -> Result
             render::thousands(info.records)
         ),
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::statement_of;
-
-    #[test]
-    fn a_statement_loses_its_closing_semicolon_and_comment_only() {
-        assert_eq!(statement_of("SELECT 1;  "), "SELECT 1");
-        assert_eq!(statement_of("SELECT 1; -- the first"), "SELECT 1");
-        assert_eq!(
-            statement_of("SELECT 1 /* x */ ; /* y */"),
-            "SELECT 1 /* x */"
-        );
-        assert_eq!(statement_of("SELECT ';' AS s"), "SELECT ';' AS s");
-        assert_eq!(statement_of("SELECT 1"), "SELECT 1");
-    }
 }

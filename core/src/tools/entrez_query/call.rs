@@ -160,6 +160,28 @@ pub struct Search {
     pub retmode: ReplyMode,
 }
 
+impl Search {
+    /// The first `retmax` ids of `term` in `database`, as XML, with nothing else set: the
+    /// searches the server makes on its own behalf (a reference's candidates).
+    pub fn ids_of(database: &str, term: String, retmax: u64) -> Search {
+        Search {
+            database: database.into(),
+            term: Some(term),
+            webenv: None,
+            query_key: None,
+            field: None,
+            sort: None,
+            dates: Default::default(),
+            retstart: 0,
+            retmax,
+            usehistory: false,
+            idtype: None,
+            rettype: None,
+            retmode: ReplyMode::Xml,
+        }
+    }
+}
+
 /// The records a summary, fetch or link is about.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]

@@ -325,21 +325,7 @@ pub fn title_term(title: &str) -> Option<String> {
 
 /// The PMIDs a PubMed search returns, at most `retmax`.
 async fn search_ids(ctx: &ToolContext<'_>, term: &str, retmax: u64) -> Result<Vec<String>> {
-    let search = Search {
-        database: "pubmed".into(),
-        term: Some(term.to_string()),
-        webenv: None,
-        query_key: None,
-        field: None,
-        sort: None,
-        dates: Default::default(),
-        retstart: 0,
-        retmax,
-        usehistory: false,
-        idtype: None,
-        rettype: None,
-        retmode: ReplyMode::Xml,
-    };
+    let search = Search::ids_of("pubmed", term.to_string(), retmax);
     let reply = ctx.entrez()?.send(&plan::search(&search)).await?;
     Ok(parse::esearch::parse_esearch_xml(&reply.body)?.ids)
 }
