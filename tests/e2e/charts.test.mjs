@@ -4,7 +4,7 @@
 // Upstream is the NCBI replay server (replay-synthetic[all]). Client.callTool checks
 // structuredContent against the outputSchema; the PNG is decoded with pngjs: 800×500, not
 // blank, and the bar colour (31, 119, 180) where the bars of the largest value stand.
-// E2E_CHART_PNG names a file to keep the per-year chart in.
+// E2E_CHART_PNG names a file to keep the per-year chart in, E2E_CHART_TEXT one for its text.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -66,6 +66,7 @@ describe(`entrez_data chart [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is n
     assert.equal(st.title, 'Articles per year');
     assert.equal(st.points.reduce((s, p) => s + p.value, 0), 200);
     const text = r.content.find((c) => c.type === 'text').text;
+    if (process.env.E2E_CHART_TEXT) writeFileSync(process.env.E2E_CHART_TEXT, text);
     assert.match(text, /total 200/);
     assert.match(text, /SQL: SELECT year/);
     // Not blank: many colours, mostly white.
@@ -116,6 +117,37 @@ describe(`entrez_data chart [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is n
     });
     assert.equal(big.isError, true);
     assert.equal(big.structuredContent.error.code, 'chart_too_large');
+  });
+
+  test('a stacked chart splits each bar by its series, bottom first, with the parts summing to the bar', async () => {
+    const r = await call({
+      operation: 'chart',
+      data_access_id: id,
+      chart: 'stacked',
+      sql: 'SELECT a.year, p.publication_type, COUNT(*) AS n FROM article a JOIN publication_type p USING (pmid) GROUP BY 1, 2 ORDER BY 1',
+    });
+    assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
+    const st = r.structuredContent;
+    assert.equal(st.kind, 'stacked');
+    assert.ok(st.series.length >= 2 && st.series.length <= 8, `series ${st.series}`);
+    for (const p of st.points) {
+      assert.equal(p.parts.length, st.series.length);
+      assert.equal(p.parts.reduce((a, b) => a + b, 0), p.value, `parts of ${p.label}`);
+    }
+    // The tallest bar: its bottom is the first series' colour where that series has a part.
+    const { png } = picture(r);
+    const slot = (770 - 80) / st.points.length;
+    const top = st.points.reduce((best, p, i) => (p.value > st.points[best].value ? i : best), 0);
+    const x = Math.round(80 + slot * (top + 0.5));
+    if (st.points[top].parts[0] > 0) assert.ok(same(pixel(png, x, 428), BAR), `first series at (${x}, 428)`);
+    // The second series' colour (orange) is drawn somewhere: in a bar or the legend.
+    let orange = false;
+    for (let y = 36; y < 430 && !orange; y++) for (let xx = 0; xx < 800 && !orange; xx++) orange = same(pixel(png, xx, y), [255, 127, 14]);
+    assert.ok(orange, 'the second series is drawn');
+    assert.match(r.content.find((c) => c.type === 'text').text, /Series \(bottom first\)/);
+    const two = await call({ operation: 'chart', data_access_id: id, chart: 'stacked', sql: 'SELECT year, COUNT(*) FROM article GROUP BY 1' });
+    assert.equal(two.isError, true);
+    assert.equal(two.structuredContent.error.code, 'chart_unsuitable');
   });
 
   test('count_by_year of a term is one count a year, drawn', async () => {

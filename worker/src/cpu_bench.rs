@@ -99,13 +99,13 @@ pub fn bench_chart(points: u32, years: bool, line: bool) -> u32 {
             (label, f64::from((i * 37) % 101 + 5))
         })
         .collect();
-    let chart = Chart {
-        title: "Articles per year".into(),
-        x_label: "Publication year".into(),
-        y_label: "Articles".into(),
-        kind: if line { Kind::Line } else { Kind::Bar },
+    let chart = Chart::of(
+        "Articles per year".into(),
+        "Publication year".into(),
+        "Articles".into(),
+        if line { Kind::Line } else { Kind::Bar },
         points,
-    };
+    );
     draw::png(&chart).len() as u32
 }
 

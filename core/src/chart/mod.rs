@@ -9,7 +9,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::staging::rows::SqlValue;
 use serde::Serialize;
 
-/// Bars or a line.
+/// Bars, a line, or bars stacked by a third column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -17,6 +17,8 @@ pub enum Kind {
     Bar,
     /// A line through the points, in order.
     Line,
+    /// One bar per category, split by series (label, series, number).
+    Stacked,
 }
 
 impl Kind {
@@ -25,6 +27,7 @@ impl Kind {
         match name.to_ascii_lowercase().as_str() {
             "bar" => Some(Kind::Bar),
             "line" => Some(Kind::Line),
+            "stacked" => Some(Kind::Stacked),
             _ => None,
         }
     }
@@ -41,15 +44,45 @@ pub struct Chart {
     pub y_label: String,
     /// Bars or a line.
     pub kind: Kind,
-    /// (label, value), in the order drawn.
+    /// (label, value), in the order drawn; a stacked bar's value is its parts' sum.
     pub points: Vec<(String, f64)>,
+    /// A stacked chart's series, bottom first; empty for the other kinds.
+    pub series: Vec<String>,
+    /// A stacked chart's parts: per point, one number per series.
+    pub parts: Vec<Vec<f64>>,
 }
+
+impl Chart {
+    /// A chart of `points` with no series.
+    pub fn of(
+        title: String,
+        x_label: String,
+        y_label: String,
+        kind: Kind,
+        points: Vec<(String, f64)>,
+    ) -> Chart {
+        Chart {
+            title,
+            x_label,
+            y_label,
+            kind,
+            points,
+            series: Vec::new(),
+            parts: Vec::new(),
+        }
+    }
+}
+
+/// A stacked chart's series and parts (see [`Chart`]).
+pub type Stacks = (Vec<String>, Vec<Vec<f64>>);
 
 /// A chart's points, and notes on what was changed to draw them.
 pub type Points = (Vec<(String, f64)>, Vec<String>);
 
 /// Most bars one chart draws; past it the smallest are summed into one "Other" bar.
 pub const MAX_BARS: usize = 40;
+/// Most series a stacked chart draws; past it the smallest are summed into "Other".
+pub const MAX_SERIES: usize = 8;
 /// Most rows a chart reads from its statement; past it the chart is refused.
 pub const MAX_ROWS: usize = 1000;
 /// The bars a named "top" chart shows when no limit is given.
@@ -126,8 +159,124 @@ pub fn names() -> Vec<&'static str> {
     NAMED
         .iter()
         .map(|n| n.name)
-        .chain(["bar", "line"])
+        .chain(["bar", "line", "stacked"])
         .collect()
+}
+
+/// A cell as a number, if it is one.
+fn number(v: &SqlValue) -> Option<f64> {
+    match v {
+        SqlValue::Integer(n) => Some(*n as f64),
+        SqlValue::Real(f) if f.is_finite() => Some(*f),
+        SqlValue::Text(s) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()),
+        _ => None,
+    }
+}
+
+/// A cell as a label.
+fn name(v: &SqlValue) -> String {
+    match v {
+        SqlValue::Null => "(none)".to_string(),
+        SqlValue::Integer(n) => n.to_string(),
+        SqlValue::Real(f) => draw::label(*f),
+        SqlValue::Text(s) => s.clone(),
+        SqlValue::Blob(_) => "(blob)".to_string(),
+    }
+}
+
+/// A query's rows (label, series, number) as a stacked chart's points and stacks, and
+/// notes: categories in the statement's order, series largest first; past [`MAX_BARS`]
+/// categories or [`MAX_SERIES`] series the rest are summed into "Other"; rows whose number
+/// is missing, not a number or negative are left out and counted.
+pub fn stacks_of(columns: &[String], rows: &[Vec<SqlValue>]) -> Result<(Points, Stacks)> {
+    if columns.len() != 3 {
+        return Err(Error::new(
+            ErrorKind::InvalidArguments,
+            format!("A stacked chart takes three columns (a label, a series, a number); this statement returns {}: {}.", columns.len(), columns.join(", ")),
+        )
+        .with_code(crate::validation::codes::CHART_UNSUITABLE)
+        .suggest("SELECT the label, the series and the number, e.g. SELECT year, language, COUNT(*) FROM article GROUP BY 1, 2."));
+    }
+    let mut notes = Vec::new();
+    let mut labels: Vec<String> = Vec::new();
+    let mut series: Vec<(String, f64)> = Vec::new();
+    let mut cells: Vec<(usize, usize, f64)> = Vec::new();
+    let mut skipped = 0usize;
+    for r in rows {
+        let Some(v) = number(&r[2]).filter(|v| *v >= 0.0) else {
+            skipped += 1;
+            continue;
+        };
+        let (l, s) = (name(&r[0]), name(&r[1]));
+        let li = labels.iter().position(|x| *x == l).unwrap_or_else(|| {
+            labels.push(l);
+            labels.len() - 1
+        });
+        let si = series.iter().position(|x| x.0 == s).unwrap_or_else(|| {
+            series.push((s, 0.0));
+            series.len() - 1
+        });
+        series[si].1 += v;
+        cells.push((li, si, v));
+    }
+    if skipped > 0 {
+        notes.push(format!(
+            "{skipped} row(s) left out: their value (column {:?}) is missing, not a number or negative.",
+            columns[2]
+        ));
+    }
+    // Series largest first; past MAX_SERIES the smallest share one "Other".
+    let mut order: Vec<usize> = (0..series.len()).collect();
+    order.sort_by(|&a, &b| series[b].1.total_cmp(&series[a].1));
+    let kept = if series.len() > MAX_SERIES {
+        MAX_SERIES - 1
+    } else {
+        series.len()
+    };
+    let mut slot = vec![kept; series.len()];
+    for (rank, &i) in order.iter().enumerate().take(kept) {
+        slot[i] = rank;
+    }
+    let mut names: Vec<String> = order
+        .iter()
+        .take(kept)
+        .map(|&i| series[i].0.clone())
+        .collect();
+    if series.len() > kept {
+        notes.push(format!(
+            "{} series; a stacked chart draws at most {MAX_SERIES}, so the {} smallest are summed into \"Other\".",
+            series.len(),
+            series.len() - kept
+        ));
+        names.push(format!("Other ({})", series.len() - kept));
+    }
+    let mut parts = vec![vec![0.0; names.len()]; labels.len()];
+    for (li, si, v) in cells {
+        parts[li][slot[si]] += v;
+    }
+    let mut points: Vec<(String, f64)> = labels
+        .into_iter()
+        .zip(&parts)
+        .map(|(l, p)| (l, p.iter().sum()))
+        .collect();
+    if points.len() > MAX_BARS {
+        let rest = points.split_off(MAX_BARS - 1);
+        let rest_parts = parts.split_off(MAX_BARS - 1);
+        let mut summed = vec![0.0; names.len()];
+        for p in &rest_parts {
+            for (k, v) in p.iter().enumerate() {
+                summed[k] += v;
+            }
+        }
+        notes.push(format!(
+            "{} categories; a chart draws at most {MAX_BARS} bars, so the last {} (in the statement's order) are summed into \"Other\".",
+            points.len() + rest.len(),
+            rest.len()
+        ));
+        points.push((format!("Other ({})", rest.len()), summed.iter().sum()));
+        parts.push(summed);
+    }
+    Ok(((points, notes), (names, parts)))
 }
 
 /// A query's rows as a chart's points, and notes on what was changed: one column of numbers
@@ -136,19 +285,6 @@ pub fn names() -> Vec<&'static str> {
 /// is summed into "Other".
 pub fn points_of(columns: &[String], rows: &[Vec<SqlValue>], kind: Kind) -> Result<Points> {
     let mut notes = Vec::new();
-    let number = |v: &SqlValue| match v {
-        SqlValue::Integer(n) => Some(*n as f64),
-        SqlValue::Real(f) if f.is_finite() => Some(*f),
-        SqlValue::Text(s) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()),
-        _ => None,
-    };
-    let name = |v: &SqlValue| match v {
-        SqlValue::Null => "(none)".to_string(),
-        SqlValue::Integer(n) => n.to_string(),
-        SqlValue::Real(f) => draw::label(*f),
-        SqlValue::Text(s) => s.clone(),
-        SqlValue::Blob(_) => "(blob)".to_string(),
-    };
     let mut points: Vec<(String, f64)> = Vec::new();
     let mut skipped = 0usize;
     let mut first_bad: Option<String> = None;
@@ -190,7 +326,7 @@ pub fn points_of(columns: &[String], rows: &[Vec<SqlValue>], kind: Kind) -> Resu
                 format!("A chart takes one or two columns (a label, then a number); this statement returns {n}: {}.", columns.join(", ")),
             )
             .with_code(crate::validation::codes::CHART_UNSUITABLE)
-            .suggest("SELECT the label and the number only, e.g. SELECT year, COUNT(*) FROM article GROUP BY year."))
+            .suggest("SELECT the label and the number only, e.g. SELECT year, COUNT(*) FROM article GROUP BY year; or chart stacked for (label, series, number)."))
         }
     }
     if skipped > 0 {
@@ -255,14 +391,28 @@ pub fn summary(c: &Chart) -> String {
         .map(|p| format!("{}: {}", p.0, draw::label(p.1)))
         .collect();
     let more = c.points.len().saturating_sub(40);
+    let by_series = if c.series.is_empty() {
+        String::new()
+    } else {
+        let totals: Vec<String> = c
+            .series
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                let t: f64 = c.parts.iter().filter_map(|p| p.get(k)).sum();
+                format!("{s}: {}", draw::label(t))
+            })
+            .collect();
+        format!("\nSeries (bottom first): {}.", totals.join("; "))
+    };
     format!(
-        "{} — {} {}, total {}, largest {}.\n{}{}",
+        "{} — {} {}, total {}, largest {}.\n{}{}{by_series}",
         c.title,
         c.points.len(),
-        if c.kind == Kind::Bar {
-            "bars"
-        } else {
+        if c.kind == Kind::Line {
             "points"
+        } else {
+            "bars"
         },
         draw::label(total),
         top,
@@ -304,6 +454,41 @@ mod tests {
         assert_eq!(notes.len(), 2);
         let three = points_of(&["a".into(), "b".into(), "c".into()], &[], Kind::Bar);
         assert_eq!(three.unwrap_err().code, "chart_unsuitable");
+    }
+
+    #[test]
+    fn a_stacked_chart_keeps_eight_series_and_its_parts_sum_to_each_bar() {
+        let rows: Vec<Vec<SqlValue>> = (0..10)
+            .flat_map(|s| {
+                ["2001", "2002"].into_iter().map(move |y| {
+                    vec![
+                        SqlValue::Text(y.into()),
+                        SqlValue::Text(format!("s{s}")),
+                        SqlValue::Integer(s + 1),
+                    ]
+                })
+            })
+            .chain([vec![
+                SqlValue::Text("2003".into()),
+                SqlValue::Null,
+                SqlValue::Integer(-1),
+            ]])
+            .collect();
+        let cols: Vec<String> = ["year", "series", "n"].map(String::from).to_vec();
+        let ((points, notes), (series, parts)) = stacks_of(&cols, &rows).unwrap();
+        assert_eq!(series.len(), MAX_SERIES);
+        assert_eq!(series[0], "s9");
+        assert_eq!(series[7], "Other (3)");
+        assert_eq!(
+            points,
+            vec![("2001".to_string(), 55.0), ("2002".to_string(), 55.0)]
+        );
+        assert_eq!(parts[0][7], 1.0 + 2.0 + 3.0);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert_eq!(
+            stacks_of(&cols[..2], &[]).unwrap_err().code,
+            "chart_unsuitable"
+        );
     }
 
     #[test]

@@ -83,7 +83,14 @@ pub async fn chart(ctx: &ToolContext<'_>, call: &ChartCall, wait_ms: u64) -> Res
     if r.total > r.rows.len() as u64 {
         return Err(chart::too_many_rows(r.total));
     }
-    let (mut points, notes) = chart::points_of(&r.columns, &r.rows, kind)?;
+    let ((mut points, notes), (series, parts)) = if kind == Kind::Stacked {
+        chart::stacks_of(&r.columns, &r.rows)?
+    } else {
+        (
+            chart::points_of(&r.columns, &r.rows, kind)?,
+            Default::default(),
+        )
+    };
     if call.chart == "per_year" {
         points = chart::fill_years(points);
     }
@@ -94,20 +101,22 @@ pub async fn chart(ctx: &ToolContext<'_>, call: &ChartCall, wait_ms: u64) -> Res
         match r.columns.len() {
             1 if points.iter().any(|p| p.0.parse::<f64>().is_err()) => (first, "Rows".into()),
             1 => ("Row".into(), first),
+            3 => (first, r.columns.get(2).cloned().unwrap_or_default()),
             _ => (first, r.columns.get(1).cloned().unwrap_or_default()),
         }
     };
-    let title = if title.is_empty() {
+    let title = if title.is_empty() && kind == Kind::Stacked {
+        let by = r.columns.get(1).cloned().unwrap_or_default();
+        format!("{y_label} by {x_label} and {by}")
+    } else if title.is_empty() {
         format!("{y_label} by {x_label}")
     } else {
         title
     };
     let c = Chart {
-        title,
-        x_label,
-        y_label,
-        kind,
-        points,
+        series,
+        parts,
+        ..Chart::of(title, x_label, y_label, kind, points)
     };
     let png = chart::draw::png(&c);
     let mut warnings: Vec<String> = waited.into_iter().collect();
@@ -121,7 +130,7 @@ pub async fn chart(ctx: &ToolContext<'_>, call: &ChartCall, wait_ms: u64) -> Res
     for w in &warnings {
         text.push_str(&format!("\nNote: {w}"));
     }
-    let structured = json!({
+    let mut structured = json!({
         "operation": "chart",
         "data_access_id": info.id,
         "status": render::status(&info),
@@ -131,9 +140,15 @@ pub async fn chart(ctx: &ToolContext<'_>, call: &ChartCall, wait_ms: u64) -> Res
         "x_label": c.x_label,
         "y_label": c.y_label,
         "sql": sql,
-        "points": c.points.iter().map(|p| json!({"label": p.0, "value": p.1})).collect::<Vec<Value>>(),
+        "points": c.points.iter().enumerate().map(|(i, p)| match c.parts.get(i) {
+            Some(parts) => json!({"label": p.0, "value": p.1, "parts": parts}),
+            None => json!({"label": p.0, "value": p.1}),
+        }).collect::<Vec<Value>>(),
         "image": {"mime_type": "image/png", "width": chart::draw::WIDTH, "height": chart::draw::HEIGHT, "bytes": png.len()},
         "warnings": warnings,
     });
+    if !c.series.is_empty() {
+        structured["series"] = json!(c.series);
+    }
     Ok(ToolOutput::new(structured, text).with_content(Content::image(&png, "image/png")))
 }

@@ -370,13 +370,13 @@ pub async fn count_by_year(ctx: &ToolContext<'_>, call: &CountByYear) -> Result<
         )
         .suggest("Check the term's syntax with operation spell, or retry later."));
     }
-    let c = Chart {
-        title: format!("Records per year in {}: {}", call.database, call.term),
-        x_label: "Publication year".into(),
-        y_label: format!("Records ({})", call.database),
-        kind: Kind::Bar,
+    let c = Chart::of(
+        format!("Records per year in {}: {}", call.database, call.term),
+        "Publication year".into(),
+        format!("Records ({})", call.database),
+        Kind::Bar,
         points,
-    };
+    );
     let png = chart::draw::png(&c);
     let mut text = chart::summary(&c);
     text.push_str(&format!(
