@@ -102,6 +102,27 @@ describe(`a literature review on the Free plan's settings, no Tasks [${EDGE}]`, 
     }
   });
 
+  test('a trend by year: as many years as one call can afford are counted and drawn, more are refused naming the limit', async () => {
+    // One NCBI search a year: ENTREZ_SUBREQUESTS=50 and 10 ms of CPU allow fewer than the 50
+    // years the paid plan's settings do (core/src/tools/entrez_query/plan.rs years_per_call).
+    const wide = await client.callTool({
+      name: 'entrez_query',
+      arguments: { operation: 'count_by_year', term: TERM, mindate: '1975', maxdate: '2024' },
+    });
+    assert.equal(wide.isError, true, JSON.stringify(wide.structuredContent));
+    const error = wide.structuredContent.error;
+    const message = JSON.stringify(error);
+    assert.match(message, /chart_too_large/);
+    assert.match(message, /ENTREZ_SUBREQUESTS=50/);
+    const most = Number(/counts at most (\d+) per call/.exec(message)[1]);
+    assert.ok(most >= 10 && most < 50, message);
+    const from = 2024 - most + 1;
+    const fits = await call('entrez_query', { operation: 'count_by_year', term: TERM, mindate: String(from), maxdate: '2024' });
+    assert.equal(fits.counts.length, most);
+    assert.equal(fits.counts[0].year, from);
+    assert.match(JSON.stringify(error.suggestions), new RegExp(`mindate ${from} and maxdate 2024`));
+  });
+
   test('on the Worker, the isolate rehearsed every tool at start-up, without a failure', { skip: EDGE !== 'worker' && 'the Worker only' }, async () => {
     const r = await postModern(URL_UNDER_TEST, 'tools/list', {});
     const report = r.headers.get('x-entrez-startup') || '';

@@ -178,7 +178,10 @@ async fn check_one(
     // Runtime answers depend on NCBI today, dataset answers on the caller's datasets.
     let mut cacheable = level != "runtime";
     if level != "syntax" {
-        let rules = Context { tool_names: names };
+        let rules = Context {
+            tool_names: names,
+            limits: ctx.staging.map(|s| s.limits).unwrap_or_default(),
+        };
         let typed = (target.spec.read)(&arguments);
         let mut report = typed.report(&rules);
         let sound = errors.is_empty() && report.errors.is_empty();

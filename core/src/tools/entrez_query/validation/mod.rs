@@ -144,7 +144,7 @@ const PUBMED_SORTS: &[&str] = &[
 ];
 
 /// The semantic check of one `entrez_query` call.
-pub fn check(_ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
+pub fn check(ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
     let op = args.op();
     let Some((_, uses)) = USES.iter().find(|(o, _)| *o == op) else {
         // The schema names a missing or unknown operation; nothing more to say.
@@ -223,7 +223,7 @@ pub fn check(_ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
         "spell" => {
             database(args, false, report);
         }
-        "count_by_year" => count_by_year(args, report),
+        "count_by_year" => count_by_year(ctx, args, report),
         "check_references" => {
             // A reference that cannot be checked is its own verdict, never the list's failure.
             for (i, r) in args.references.iter().enumerate() {
@@ -507,9 +507,9 @@ fn summary_modes(args: &QueryArgs, json: bool, report: &mut Report) {
     }
 }
 
-/// count_by_year: a database, a term, and mindate and maxdate as years, at most
-/// [`plan::MAX_YEARS`] of them, in order.
-fn count_by_year(args: &QueryArgs, report: &mut Report) {
+/// count_by_year: a database, a term, and mindate and maxdate as years, in order, at most
+/// as many as one call may count on this server ([`plan::years_per_call`]).
+fn count_by_year(ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
     let db = database(args, false, report);
     if let Some(term) = &args.term {
         terms::check(term, &path("term"), db.as_deref().unwrap_or(""), report);
@@ -542,20 +542,24 @@ fn count_by_year(args: &QueryArgs, report: &mut Report) {
                 format!("mindate {from} is after maxdate {to}."),
             );
             report.suggest("Swap mindate and maxdate.");
-        } else if to - from + 1 > plan::MAX_YEARS {
+        } else if to - from + 1 > plan::years_per_call(&ctx.limits) {
+            let most = plan::years_per_call(&ctx.limits);
+            let why = if most < plan::MAX_YEARS {
+                format!(
+                    "this server counts at most {most} per call (one NCBI search a year, within ENTREZ_CPU_BUDGET_MS={} and ENTREZ_SUBREQUESTS={})",
+                    ctx.limits.cpu_budget_ms, ctx.limits.subrequests
+                )
+            } else {
+                format!("count_by_year counts at most {most} per call (one search each)")
+            };
             report.error(
                 codes::CHART_TOO_LARGE,
                 path("mindate"),
-                format!(
-                    "{from}-{to} is {} years; count_by_year counts at most {} (one search each).",
-                    to - from + 1,
-                    plan::MAX_YEARS
-                ),
+                format!("{from}-{to} is {} years; {why}.", to - from + 1),
             );
             report.suggest(format!(
-                "Narrow the range to {} years, e.g. mindate {} and maxdate {to}.",
-                plan::MAX_YEARS,
-                to + 1 - plan::MAX_YEARS
+                "Count {most} years a call: mindate {} and maxdate {to}, then the years before it in further calls.",
+                to + 1 - most
             ));
         }
     }
