@@ -26,6 +26,9 @@ pub struct RequestContext {
     pub principal: Option<crate::auth::Principal>,
     /// The caller's network address (HTTP), which limits anonymous callers.
     pub client_ip: Option<String>,
+    /// Whether the client declared at `initialize` that it renders MCP Apps views (its
+    /// session remembers it); a 2026-07-28 request says so in its own `_meta`.
+    pub renders_views: bool,
 }
 
 /// Who can be on the other end of the channel a request came over.

@@ -21,6 +21,7 @@
 //! - `config`, `caller`: settings (the same names on both edges) and who is calling.
 //! - `entrez`: E-utilities requests as data, NCBI's database table and limits, the client.
 //! - `mcp`: the protocol's revisions, request `_meta`, progress and log messages.
+//! - `apps`: the MCP Apps extension: the `ui://` view, and which clients are shown it.
 //! - `staging`: datasets without a database: layouts, rows, the read-only policy, the
 //!   store trait, the ledger.
 //! - `export`: a dataset's records as RIS, BibTeX, CSL JSON, MEDLINE, CSV and JSON Lines,
@@ -35,6 +36,7 @@
 //!   background, stagings that go on by themselves.
 //! - `protocol`, `http`: JSON-RPC and the dispatcher; Streamable HTTP as plain data.
 
+pub mod apps;
 pub mod auth;
 pub mod caller;
 pub mod chart;

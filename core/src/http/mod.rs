@@ -359,7 +359,7 @@ impl Endpoint {
                 );
             }
         }
-        match context.session_id.as_deref() {
+        let views = match context.session_id.as_deref() {
             None => {
                 return HttpResponse::rpc_error(
                     400,
@@ -376,18 +376,30 @@ impl Endpoint {
                             .with_code("session_not_found"),
                     );
                 }
+                Sessions::renders_views(id)
             }
-        }
+        };
+        let context = RequestContext {
+            renders_views: views,
+            ..context
+        };
         self.answer(message, &context, notifier).await
     }
 
     async fn initialize(&self, message: Incoming, context: RequestContext) -> HttpResponse {
         let mut random = [0u8; 16];
         self.server.platform().fill_random(&mut random);
-        let id = self.sessions.issue(
+        let views = match &message {
+            Incoming::Request { params, .. } => {
+                crate::apps::client_renders_views(params.get("capabilities"))
+            }
+            _ => false,
+        };
+        let id = self.sessions.issue_for(
             random,
             self.server.platform().now_unix_ms(),
             &principal_key(&context),
+            views,
         );
         let context = RequestContext {
             session_id: Some(id.clone()),

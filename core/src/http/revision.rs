@@ -23,6 +23,7 @@ pub(super) fn caller_context(req: &HttpRequest) -> RequestContext {
         stateless: false,
         principal: None,
         client_ip: req.client_ip.clone(),
+        renders_views: false,
     }
 }
 

@@ -1,7 +1,9 @@
 //! MCP session ids that any instance can verify.
 //!
-//! An id is `<32 hex random><16 hex issue time>.<32 hex MAC>`, the MAC being
-//! HMAC-SHA256 of the first part under the session key. A Worker runs in many
+//! An id is `<32 hex random><16 hex issue time>[v].<32 hex MAC>`, the MAC being
+//! HMAC-SHA256 of the first part under the session key; the `v` says the client declared
+//! at `initialize` that it renders MCP Apps views ([`crate::apps`]), which later requests
+//! of the session cannot say again. A Worker runs in many
 //! isolates that share no memory; signing lets every isolate accept the ids
 //! any other issued, while forged or expired ids get 404 and the client starts
 //! a new session, as the specification prescribes.
@@ -47,8 +49,21 @@ impl Sessions {
 
     /// A new session id from 16 random bytes, issued at `now_ms`.
     pub fn issue(&self, random: [u8; 16], now_ms: u64, principal: &str) -> String {
-        let payload = format!("{}{:016x}", hex(&random), now_ms / 1000);
+        self.issue_for(random, now_ms, principal, false)
+    }
+
+    /// A new session id, marked when the client renders MCP Apps views (`views`).
+    pub fn issue_for(&self, random: [u8; 16], now_ms: u64, principal: &str, views: bool) -> String {
+        let mark = if views { "v" } else { "" };
+        let payload = format!("{}{:016x}{mark}", hex(&random), now_ms / 1000);
         format!("{payload}.{}", hex(&self.mac(&payload, principal)[..16]))
+    }
+
+    /// Whether the session `id` (checked [`SessionState::Active`] first) was opened by a
+    /// client that renders MCP Apps views.
+    pub fn renders_views(id: &str) -> bool {
+        id.split_once('.')
+            .is_some_and(|(payload, _)| payload.len() == 49 && payload.ends_with('v'))
     }
 
     /// Checks an id at `now_ms`.
@@ -85,7 +100,8 @@ impl Sessions {
 
     fn verify(&self, id: &str, principal: &str) -> Option<u64> {
         let (payload, mac_hex) = id.split_once('.')?;
-        if payload.len() != 48 || mac_hex.len() != 32 {
+        let marked = payload.len() == 49 && payload.ends_with('v');
+        if (payload.len() != 48 && !marked) || mac_hex.len() != 32 {
             return None;
         }
         let mac = unhex(mac_hex)?;
@@ -94,7 +110,7 @@ impl Sessions {
         m.update(b"\0");
         m.update(principal.as_bytes());
         m.verify_truncated_left(&mac).ok()?;
-        u64::from_str_radix(&payload[32..], 16).ok()
+        u64::from_str_radix(&payload[32..48], 16).ok()
     }
 
     fn mac(&self, payload: &str, principal: &str) -> Vec<u8> {
@@ -130,6 +146,21 @@ mod tests {
         assert!(id.bytes().all(|b| (0x21..=0x7e).contains(&b)));
         assert_eq!(s.check(&id, T0 + 59_000, ""), SessionState::Active);
         assert_eq!(s.check(&id, T0 + 61_000, ""), SessionState::Unknown);
+    }
+
+    #[test]
+    fn a_session_remembers_that_its_client_renders_views_and_the_mark_cannot_be_forged() {
+        let s = Sessions::new(b"k".to_vec(), 60, false);
+        let marked = s.issue_for([7; 16], T0, "", true);
+        let plain = s.issue_for([7; 16], T0, "", false);
+        assert_eq!(s.check(&marked, T0, ""), SessionState::Active);
+        assert!(Sessions::renders_views(&marked) && !Sessions::renders_views(&plain));
+        // Adding the mark to an id without it breaks its MAC.
+        let (payload, mac) = plain.split_once('.').unwrap();
+        assert_eq!(
+            s.check(&format!("{payload}v.{mac}"), T0, ""),
+            SessionState::Unknown
+        );
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub fn capabilities(offer: Offer) -> Value {
     });
     if offer.staging {
         json::set(&mut capabilities, "resources", resources::capability());
+        // The view is a resource, and pages a dataset's rows.
+        capabilities["extensions"] = json!({ (crate::apps::EXTENSION): crate::apps::capability() });
     }
     if offer.validation {
         capabilities["experimental"] =
@@ -89,7 +91,11 @@ pub fn result(requested_version: Option<&str>, offer: Offer, website_url: &str) 
 pub fn discover(offer: Offer) -> Value {
     let mut capabilities = capabilities(offer);
     if offer.tasks {
-        capabilities["extensions"] = json!({ (crate::tasks::task::EXTENSION): {} });
+        json::set(
+            &mut capabilities["extensions"],
+            crate::tasks::task::EXTENSION,
+            json!({}),
+        );
     }
     json!({
         "supportedVersions": SUPPORTED_VERSIONS,

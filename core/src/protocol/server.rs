@@ -95,6 +95,9 @@ pub struct Server {
     page_size: usize,
     // logging/setLevel per session (handshake revision); the key "" is the stdio process.
     session_levels: std::sync::Mutex<Vec<(String, LogLevel)>>,
+    // Whether the stdio process's client said at initialize that it renders MCP Apps views
+    // (an HTTP session's id says it instead).
+    local_views: std::sync::atomic::AtomicBool,
 }
 
 impl Server {
@@ -109,6 +112,7 @@ impl Server {
             staging: None,
             page_size: DEFAULT_PAGE_SIZE,
             session_levels: std::sync::Mutex::new(Vec::new()),
+            local_views: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -221,6 +225,31 @@ impl Server {
                 let key = request.session_id.as_deref().unwrap_or("");
                 let levels = self.session_levels.lock().ok()?;
                 levels.iter().rev().find(|(k, _)| k == key).map(|(_, l)| *l)
+            }
+        }
+    }
+
+    /// Whether the client renders MCP Apps views: a stateless request's own capabilities say
+    /// so, or what its session's client declared at `initialize` (HTTP: the session id;
+    /// stdio: this process's client).
+    fn renders_views(
+        &self,
+        revision: &Revision,
+        params: &Map<String, Value>,
+        request: &RequestContext,
+    ) -> bool {
+        use std::sync::atomic::Ordering;
+        match revision {
+            Revision::Stateless(_) => crate::apps::client_renders_views(
+                params
+                    .get("_meta")
+                    .and_then(|m| m.get(crate::mcp::meta::CLIENT_CAPABILITIES)),
+            ),
+            Revision::Handshake => {
+                request.renders_views
+                    || (request.channel == crate::caller::Channel::Local
+                        && request.session_id.is_none()
+                        && self.local_views.load(Ordering::Relaxed))
             }
         }
     }
@@ -344,6 +373,12 @@ impl Server {
                         "initialize needs params.protocolVersion as a string, e.g. \"2025-11-25\".",
                     )),
                 };
+                if request.channel == crate::caller::Channel::Local && request.session_id.is_none()
+                {
+                    let views = crate::apps::client_renders_views(params.get("capabilities"));
+                    self.local_views
+                        .store(views, std::sync::atomic::Ordering::Relaxed);
+                }
                 Ok(initialize::result(
                     Some(version),
                     self.offer(),
@@ -366,7 +401,11 @@ impl Server {
                 self.set_session_level(request, level);
                 Ok(json!({}))
             }
-            "tools/list" => self.list_tools(revision, params.get("cursor")),
+            "tools/list" => self.list_tools(
+                revision,
+                params.get("cursor"),
+                self.renders_views(revision, &params, request),
+            ),
             "tools/call" => {
                 let name = match params.get("name") {
                     Some(Value::String(n)) => n.as_str(),
@@ -429,7 +468,16 @@ impl Server {
             "resources/list" | "resources/templates/list" | "resources/read" if !staging => {
                 Err(method_not_found(method, revision))
             }
-            "resources/list" => resources::list(&self.context(request, None)).await,
+            "resources/list" => {
+                let mut listed = resources::list(&self.context(request, None)).await?;
+                // The view, for the clients that render it (others find it only by reading).
+                if self.renders_views(revision, &params, request) {
+                    if let Some(all) = listed["resources"].as_array_mut() {
+                        all.insert(0, crate::apps::listed());
+                    }
+                }
+                Ok(listed)
+            }
             "resources/templates/list" => Ok(resources::templates()),
             "resources/read" => {
                 let uri = match params.get("uri") {
@@ -440,6 +488,9 @@ impl Server {
                         ))
                     }
                 };
+                if uri == crate::apps::VIEW_URI {
+                    return Ok(crate::apps::read());
+                }
                 resources::read(&self.context(request, None), uri).await
             }
             other => Err(method_not_found(other, revision)),
@@ -494,8 +545,20 @@ impl Server {
         }
     }
 
-    fn list_tools(&self, revision: &Revision, cursor: Option<&Value>) -> Result<Value, Error> {
-        let all = self.registry.tools();
+    fn list_tools(
+        &self,
+        revision: &Revision,
+        cursor: Option<&Value>,
+        views: bool,
+    ) -> Result<Value, Error> {
+        // The view's own tool only for clients that render views, whose hosts keep it from
+        // the model; every other client's list is what it was.
+        let all: Vec<_> = self
+            .registry
+            .tools()
+            .iter()
+            .filter(|t| views || !crate::apps::app_only(t.spec.name))
+            .collect();
         let start = match cursor {
             None | Some(Value::Null) => 0,
             Some(Value::String(c)) => cursor::decode(c, all.len())?,
@@ -510,6 +573,10 @@ impl Server {
                 let mut d = self.registry.descriptor(t);
                 if tasks && methods::TASK_TOOLS.contains(&t.spec.name) {
                     d["execution"] = json!({ "taskSupport": "optional" });
+                }
+                let app_only = crate::apps::app_only(t.spec.name);
+                if views && (app_only || crate::apps::LINKED_TOOLS.contains(&t.spec.name)) {
+                    d["_meta"] = crate::apps::tool_meta(app_only);
                 }
                 d
             })

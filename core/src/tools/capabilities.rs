@@ -37,7 +37,13 @@ fn run(ctx: &ToolContext<'_>, args: DescribeArgs) -> Result<ToolOutput> {
             .registry
             .get(name)
             .ok_or_else(|| ctx.registry.unknown_tool(name, ErrorKind::NotFound))?],
-        None => ctx.registry.tools().iter().collect(),
+        // What a model may call: the view's own tool is not among them.
+        None => ctx
+            .registry
+            .tools()
+            .iter()
+            .filter(|t| !crate::apps::app_only(t.spec.name))
+            .collect(),
     };
     // The summary stays small enough to read first (its declared 1-3 KB); the
     // other formats carry every parameter and example.

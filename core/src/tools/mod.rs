@@ -3,6 +3,7 @@
 pub mod api_key_status;
 pub mod capabilities;
 pub mod entrez_data;
+pub mod entrez_data_page;
 pub mod entrez_external;
 pub mod entrez_query;
 pub mod tool_info;
@@ -22,6 +23,8 @@ pub const CATALOG: Catalog = Catalog {
         tool_info::SPEC,
         api_key_status::SPEC,
         validate::SPEC,
+        // Only the view calls it; tools/list shows it to clients that render views.
+        entrez_data_page::SPEC,
     ],
-    needs_store: &[entrez_data::SPEC.name],
+    needs_store: &[entrez_data::SPEC.name, entrez_data_page::SPEC.name],
 };

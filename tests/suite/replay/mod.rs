@@ -16,3 +16,4 @@ mod integrity;
 mod pending_tasks;
 mod task_ownership;
 mod tasks;
+mod views;

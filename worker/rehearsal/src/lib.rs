@@ -114,6 +114,11 @@ fn calls() -> Vec<(&'static str, &'static str, Value)> {
             json!({"operation": "query", "data_access_id": "{id}", "sql": "SELECT pmid FROM article"}),
         ),
         call("entrez_data", json!({"operation": "list_datasets"})),
+        // The view's page of rows (a sorted page of the statement, and its count).
+        call(
+            "entrez_data_page",
+            json!({"data_access_id": "{id}", "limit": 25, "order_by": "pmid", "descending": true}),
+        ),
         // Charts: a dataset's (its query answers no rows here: the empty chart) and a term's
         // counts by year (bars, labels, the PNG's compression), so a first chart draws with
         // compiled code.
@@ -123,7 +128,7 @@ fn calls() -> Vec<(&'static str, &'static str, Value)> {
         ),
         call(
             "entrez_query",
-            json!({"operation": "count_by_year", "database": "pubmed", "term": "asthma[mh]", "mindate": "1990", "maxdate": "2024"}),
+            json!({"operation": "count_by_year", "database": "pubmed", "term": "asthma[mh]", "mindate": "2013", "maxdate": "2024"}),
         ),
         // A bibliography of PMIDs: the record model and a style, so an isolate's first one runs
         // compiled code. (An export reads a dataset's rows, which these stand-ins do not keep.)
