@@ -310,3 +310,20 @@ esbuild_bin() {
 free_port() {
   node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
 }
+
+# Chromium for the MCP Apps view's browser test (tests/e2e/view.test.mjs, puppeteer-core
+# drives it): Debian's package, installed when `chromium` is missing. Prints its path;
+# returns non-zero when it cannot be had.
+ensure_chromium() {
+  local bin
+  if ! bin="$(command -v chromium)"; then
+    apt_install chromium || { warn "could not install chromium (the view's browser test needs it)"; return 1; }
+    bin="$(command -v chromium)" || { warn "chromium is still not on PATH after apt-get install"; return 1; }
+  fi
+  echo "$bin"
+}
+
+# The MCP Apps view: view/ bundled into view/dist/view.html (`build_view --check` only compares).
+build_view() {
+  node "$ROOT/view/build.mjs" "$@"
+}

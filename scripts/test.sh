@@ -71,6 +71,13 @@ step "setup (scripts/setup.sh)" bash "$ROOT/scripts/setup.sh" || {
   die "setup failed; nothing else can run"
 }
 
+# Setup has just rebuilt view/dist/view.html from view/: a checked-in page that differs from
+# its source's build shows as a change (and a fresh build must give the same bytes again).
+view_is_current() {
+  build_view --check &&
+    { [ ! -d "$ROOT/.git" ] && [ ! -f "$ROOT/.git" ] || git -C "$ROOT" diff --exit-code --stat -- view/dist/view.html; }
+}
+
 # The Worker's crates as they compile for wasm32: the core and the parser each on its own,
 # with only the features it asks for (nothing the Worker enables may be what makes them
 # compile), then the Worker and the CPU benchmark's variant of it. The bundle step builds
@@ -107,6 +114,7 @@ core_is_pure() {
 
 if [ "$E2E_ONLY" = 0 ]; then
   step "cargo fmt --all -- --check" cargo fmt --all -- --check
+  step "the MCP Apps view as checked in is its source's build" view_is_current
   step "cargo clippy --all-targets -- -D warnings" cargo clippy --all-targets -- -D warnings
   step "cargo clippy (wasm32: parse, core each alone; worker)" wasm_clippy
   step "the core names no edge runtime (cargo tree)" core_is_pure
