@@ -353,24 +353,10 @@ pub fn png(c: &Chart) -> Vec<u8> {
         match c.kind {
             Kind::Bar | Kind::Stacked => {
                 let gap = (slot * 0.15).min(8.0);
-                for (i, (_, v)) in c.points.iter().enumerate() {
+                for i in 0..c.points.len() {
                     let x = l + slot * i as f64;
-                    match c.parts.get(i).filter(|_| !c.series.is_empty()) {
-                        Some(parts) => {
-                            let mut below = 0.0;
-                            for (k, part) in parts.iter().enumerate() {
-                                let colour = SERIES[k % SERIES.len()];
-                                cv.rect(
-                                    x + gap,
-                                    y_of(below + part),
-                                    x + slot - gap,
-                                    y_of(below),
-                                    colour,
-                                );
-                                below += part;
-                            }
-                        }
-                        None => cv.rect(x + gap, y_of(*v), x + slot - gap, y_of(0.0), BAR),
+                    for (from, to, colour) in segments(c, i) {
+                        cv.rect(x + gap, y_of(to), x + slot - gap, y_of(from), colour);
                     }
                 }
             }
@@ -409,22 +395,8 @@ pub fn png(c: &Chart) -> Vec<u8> {
         let gap = (slot * 0.15).min(6.0);
         for (i, (name, v)) in c.points.iter().enumerate() {
             let y = t + slot * i as f64;
-            match c.parts.get(i).filter(|_| !c.series.is_empty()) {
-                Some(parts) => {
-                    let mut before = 0.0;
-                    for (k, part) in parts.iter().enumerate() {
-                        let colour = SERIES[k % SERIES.len()];
-                        cv.rect(
-                            x_of(before),
-                            y + gap,
-                            x_of(before + part),
-                            y + slot - gap,
-                            colour,
-                        );
-                        before += part;
-                    }
-                }
-                None => cv.rect(x_of(0.0), y + gap, x_of(*v), y + slot - gap, BAR),
+            for (from, to, colour) in segments(c, i) {
+                cv.rect(x_of(from), y + gap, x_of(to), y + slot - gap, colour);
             }
             let shown = cv.fit(name, size, l - 20.0);
             let w = cv.measure(&shown, size);
@@ -446,6 +418,26 @@ pub fn png(c: &Chart) -> Vec<u8> {
     }
     legend(&mut cv, &c.series);
     encode(&cv.px, &cv.palette)
+}
+
+/// Point `i`'s bar as (from, to, colour) spans of the value axis: one from 0, or a stacked
+/// bar's parts one on another, bottom first.
+fn segments(c: &Chart, i: usize) -> Vec<(f64, f64, [u8; 3])> {
+    match c.parts.get(i).filter(|_| !c.series.is_empty()) {
+        Some(parts) => {
+            let mut from = 0.0;
+            parts
+                .iter()
+                .enumerate()
+                .map(|(k, part)| {
+                    let span = (from, from + part, SERIES[k % SERIES.len()]);
+                    from += part;
+                    span
+                })
+                .collect()
+        }
+        None => vec![(0.0, c.points.get(i).map_or(0.0, |p| p.1), BAR)],
+    }
 }
 
 /// A stacked chart's series, a swatch and a name each, in a row under the title (cut to fit).

@@ -58,6 +58,11 @@ pub struct ToolContext<'a> {
 }
 
 impl<'a> ToolContext<'a> {
+    /// What one call may spend and stage: the store's limits, or the defaults without one.
+    pub fn limits(&self) -> crate::staging::Limits {
+        self.staging.map(|s| s.limits).unwrap_or_default()
+    }
+
     /// An E-utilities client for this caller, or an error if the server has no network.
     pub fn entrez(&self) -> Result<EntrezClient<'_>, Error> {
         let network = self.network.ok_or_else(|| {

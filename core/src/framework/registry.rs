@@ -220,10 +220,9 @@ impl Registry {
         let call = (tool.spec.read)(&intake.arguments);
         // The semantic rules validate reports: a call they reject never runs.
         let names: Vec<&str> = self.tools.iter().map(|t| t.spec.name).collect();
-        let limits = ctx.staging.map(|s| s.limits).unwrap_or_default();
         let rules = crate::validation::Context {
             tool_names: &names,
-            limits,
+            limits: ctx.limits(),
         };
         let mut report = call.report(&rules);
         report.warnings.splice(0..0, intake.notes);

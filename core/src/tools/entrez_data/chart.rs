@@ -73,11 +73,7 @@ pub async fn chart(ctx: &ToolContext<'_>, call: &ChartCall, wait_ms: u64) -> Res
         .map_err(|e| {
             crate::tools::entrez_data::preflight::explain(
                 e,
-                crate::staging::layouts::ALL
-                    .iter()
-                    .copied()
-                    .find(|l| l.name == info.layout)
-                    .unwrap_or_else(|| crate::staging::layouts::layout_for(&info.database)),
+                crate::tools::entrez_data::operations::layout_named(&info),
             )
         })?;
     if r.total > r.rows.len() as u64 {

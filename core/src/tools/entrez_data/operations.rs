@@ -22,7 +22,8 @@ use crate::tools::entrez_data::finish::dataset_link;
 use crate::tools::entrez_data::{owned_dataset, render, staging, status_warnings, wait};
 use serde_json::Value;
 
-fn layout_named(info: &DatasetInfo) -> &'static Layout {
+/// The layout `info` was staged in (its database's, for a dataset older than the name).
+pub(crate) fn layout_named(info: &DatasetInfo) -> &'static Layout {
     ALL.iter()
         .copied()
         .find(|l| l.name == info.layout)

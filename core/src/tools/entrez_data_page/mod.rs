@@ -11,7 +11,7 @@ use crate::framework::{ToolContext, ToolOutput};
 use crate::json;
 use crate::platform::BoxFuture;
 use crate::staging::guard::QueryPolicy;
-use crate::staging::layouts::named;
+use crate::tools::entrez_data::operations::layout_named;
 use crate::tools::entrez_data::{preflight, render, staging, wait};
 use serde::Deserialize;
 use serde_json::Value;
@@ -62,6 +62,11 @@ impl PageArgs {
     pub fn read(args: &Value) -> PageArgs {
         serde_json::from_value(args.clone()).unwrap_or_default()
     }
+
+    /// Rows on the page: `limit`, or [`DEFAULT_LIMIT`], at most [`MAX_LIMIT`].
+    pub fn page_limit(&self) -> u64 {
+        self.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT)
+    }
 }
 
 impl ToolCall for PageArgs {
@@ -100,11 +105,10 @@ pub fn statements(sql: &str, args: &PageArgs) -> Result<(String, String)> {
                 ErrorKind::InvalidArguments,
                 format!("order_by {c:?} is not a column name."),
             )
-            .with_code("invalid_arguments")
             .suggest("Name one of the columns the statement returns."))
         }
     };
-    let limit = args.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
+    let limit = args.page_limit();
     Ok((
         format!(
             "SELECT * FROM ({inner}){order} LIMIT {limit} OFFSET {}",
@@ -117,13 +121,13 @@ pub fn statements(sql: &str, args: &PageArgs) -> Result<(String, String)> {
 async fn page(ctx: &ToolContext<'_>, args: &PageArgs) -> Result<ToolOutput> {
     let (info, _) = wait::dataset(ctx, &args.data_access_id, 0).await?;
     let staging = staging(ctx)?;
-    let layout = named(&info.layout)?;
+    let layout = layout_named(&info);
     let sql = match &args.sql {
         Some(s) => s.clone(),
         None => format!("SELECT * FROM {}", layout.primary),
     };
     let (rows_sql, count_sql) = statements(&sql, args)?;
-    let limit = args.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
+    let limit = args.page_limit();
     let time = staging.limits.query_time_limit_ms;
     let explain = |e| preflight::explain(e, layout);
     let r = staging
@@ -148,7 +152,6 @@ async fn page(ctx: &ToolContext<'_>, args: &PageArgs) -> Result<ToolOutput> {
                 r.columns.join(", ")
             ),
         )
-        .with_code("invalid_arguments")
         .suggest("Sort by one of the columns the statement returns."));
     }
     let counted = staging

@@ -534,6 +534,7 @@ fn count_by_year(ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
             }
         }
     }
+    let most = plan::years_per_call(&ctx.limits);
     if let [Some(from), Some(to)] = years {
         if from > to {
             report.error(
@@ -542,8 +543,7 @@ fn count_by_year(ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
                 format!("mindate {from} is after maxdate {to}."),
             );
             report.suggest("Swap mindate and maxdate.");
-        } else if to - from + 1 > plan::years_per_call(&ctx.limits) {
-            let most = plan::years_per_call(&ctx.limits);
+        } else if to - from + 1 > most {
             let why = if most < plan::MAX_YEARS {
                 format!(
                     "this server counts at most {most} per call (one NCBI search a year, within ENTREZ_CPU_BUDGET_MS={} and ENTREZ_SUBREQUESTS={})",
