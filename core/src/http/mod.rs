@@ -395,7 +395,7 @@ impl Endpoint {
             }
             _ => false,
         };
-        let id = self.sessions.issue_for(
+        let id = self.sessions.issue(
             random,
             self.server.platform().now_unix_ms(),
             &principal_key(&context),

@@ -47,13 +47,9 @@ impl Sessions {
         self.terminated.is_some()
     }
 
-    /// A new session id from 16 random bytes, issued at `now_ms`.
-    pub fn issue(&self, random: [u8; 16], now_ms: u64, principal: &str) -> String {
-        self.issue_for(random, now_ms, principal, false)
-    }
-
-    /// A new session id, marked when the client renders MCP Apps views (`views`).
-    pub fn issue_for(&self, random: [u8; 16], now_ms: u64, principal: &str, views: bool) -> String {
+    /// A new session id from 16 random bytes, issued at `now_ms` to `principal`, marked when
+    /// its client renders MCP Apps views (`views`).
+    pub fn issue(&self, random: [u8; 16], now_ms: u64, principal: &str, views: bool) -> String {
         let mark = if views { "v" } else { "" };
         let payload = format!("{}{:016x}{mark}", hex(&random), now_ms / 1000);
         format!("{payload}.{}", hex(&self.mac(&payload, principal)[..16]))
@@ -142,7 +138,7 @@ mod tests {
     #[test]
     fn issued_ids_verify_until_they_expire() {
         let s = Sessions::new(b"k".to_vec(), 60, true);
-        let id = s.issue([7; 16], T0, "");
+        let id = s.issue([7; 16], T0, "", false);
         assert!(id.bytes().all(|b| (0x21..=0x7e).contains(&b)));
         assert_eq!(s.check(&id, T0 + 59_000, ""), SessionState::Active);
         assert_eq!(s.check(&id, T0 + 61_000, ""), SessionState::Unknown);
@@ -151,8 +147,8 @@ mod tests {
     #[test]
     fn a_session_remembers_that_its_client_renders_views_and_the_mark_cannot_be_forged() {
         let s = Sessions::new(b"k".to_vec(), 60, false);
-        let marked = s.issue_for([7; 16], T0, "", true);
-        let plain = s.issue_for([7; 16], T0, "", false);
+        let marked = s.issue([7; 16], T0, "", true);
+        let plain = s.issue([7; 16], T0, "", false);
         assert_eq!(s.check(&marked, T0, ""), SessionState::Active);
         assert!(Sessions::renders_views(&marked) && !Sessions::renders_views(&plain));
         // Adding the mark to an id without it breaks its MAC.
@@ -167,9 +163,9 @@ mod tests {
     fn forged_and_foreign_ids_are_unknown() {
         let s = Sessions::new(b"k".to_vec(), 60, false);
         let other = Sessions::new(b"other".to_vec(), 60, false);
-        let id = other.issue([1; 16], T0, "");
+        let id = other.issue([1; 16], T0, "", false);
         assert_eq!(s.check(&id, T0, ""), SessionState::Unknown);
-        let mut tampered = s.issue([1; 16], T0, "");
+        let mut tampered = s.issue([1; 16], T0, "", false);
         tampered.replace_range(0..1, "f");
         assert_eq!(s.check(&tampered, T0, ""), SessionState::Unknown);
         assert_eq!(s.check("nonsense", T0, ""), SessionState::Unknown);
@@ -178,12 +174,12 @@ mod tests {
     #[test]
     fn termination_ends_a_session_once() {
         let s = Sessions::new(b"k".to_vec(), 60, true);
-        let id = s.issue([2; 16], T0, "");
+        let id = s.issue([2; 16], T0, "", false);
         assert!(s.terminate(&id, T0, ""));
         assert_eq!(s.check(&id, T0, ""), SessionState::Unknown);
         assert!(!s.terminate(&id, T0, ""));
         let stateless = Sessions::new(b"k".to_vec(), 60, false);
-        let id2 = stateless.issue([3; 16], T0, "");
+        let id2 = stateless.issue([3; 16], T0, "", false);
         assert!(!stateless.terminate(&id2, T0, ""));
         assert_eq!(stateless.check(&id2, T0, ""), SessionState::Active);
     }
@@ -191,7 +187,7 @@ mod tests {
     #[test]
     fn a_session_is_bound_to_the_caller_who_opened_it() {
         let s = Sessions::new(b"k".to_vec(), 60, true);
-        let alice = s.issue([9; 16], T0, "alice-key");
+        let alice = s.issue([9; 16], T0, "alice-key", false);
         assert_eq!(s.check(&alice, T0, "alice-key"), SessionState::Active);
         assert_eq!(s.check(&alice, T0, "bob-key"), SessionState::Unknown);
         assert_eq!(s.check(&alice, T0, ""), SessionState::Unknown);
