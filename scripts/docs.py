@@ -68,6 +68,15 @@ MEANING = {
 }
 
 
+def full_description(schema, name):
+    """A parameter's full description where the listed schema shortens it (a top-level allOf entry)."""
+    for rule in schema.get("allOf", []):
+        desc = rule.get("properties", {}).get(name, {}).get("description")
+        if desc:
+            return desc
+    return None
+
+
 def generated_part(tool):
     schema = json.loads((SCHEMAS / f"{tool}.input.json").read_text())
     lines = [BEGIN.format(tool=tool), ""]
@@ -80,7 +89,7 @@ def generated_part(tool):
         for name, prop in props.items():
             default = prop.get("default")
             default = "" if default is None else f"`{json.dumps(default)}`"
-            desc = prop.get("description") or MEANING.get(name, "")
+            desc = full_description(schema, name) or prop.get("description") or MEANING.get(name, "")
             if name in required:
                 desc = ("**required.** " + desc).strip()
             lines.append(f"| `{name}` | {cell(type_of(prop))} | {default} | {cell(desc)} |")

@@ -44,7 +44,10 @@ pub fn parameters(tool: &RegisteredTool) -> Vec<Value> {
             p.insert("required".into(), json!(required.contains(&name.as_str())));
             p.insert(
                 "description".into(),
-                prop.get("description").cloned().unwrap_or(json!("")),
+                full_description(&tool.input_schema, name)
+                    .or_else(|| prop.get("description"))
+                    .cloned()
+                    .unwrap_or(json!("")),
             );
             for key in ["enum", "default"] {
                 if let Some(v) = prop.get(key) {
@@ -103,6 +106,16 @@ pub fn describe(tool: &RegisteredTool) -> Value {
             "openWorldHint": a.open_world,
         },
     })
+}
+
+/// A parameter's full description, where the listed schema shortens it: the one a top-level
+/// `allOf` entry gives the property (the listed schema leaves those entries out).
+pub fn full_description<'a>(schema: &'a Value, name: &str) -> Option<&'a Value> {
+    schema
+        .get("allOf")
+        .and_then(Value::as_array)?
+        .iter()
+        .find_map(|rule| rule.pointer(&format!("/properties/{name}/description")))
 }
 
 fn type_of(prop: &Value) -> Value {

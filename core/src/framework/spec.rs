@@ -3,7 +3,7 @@
 /// The one line every lenient tool's description ends with: the shapes intake accepts.
 macro_rules! lenient {
     () => {
-        "Lenient (\"1,2\" lists, numbers as text, db/id/WebEnv names); repairs in call_warnings."
+        "Loose forms (\"1,2\" lists, numbers as text) are repaired in call_warnings."
     };
 }
 pub(crate) use lenient;

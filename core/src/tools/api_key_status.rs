@@ -18,7 +18,7 @@ use crate::net::pacing::{ANONYMOUS_RATE_LIMIT, KEYED_RATE_LIMIT};
 pub const SPEC: ToolSpec = ToolSpec {
     name: "system_api_key_status",
     title: "NCBI API key status",
-    description: "Whether an NCBI API key is in effect and the rate limit that follows (3 requests/s without one, 10 with); who this server takes you for and what you may still stage. Never reveals a key or token.",
+    description: "Whether an NCBI API key is in effect, and the rate limit that follows. Also who this server takes you for and what you may still stage (3 requests/s without a key, 10 with); never reveals a key or token.",
     input_schema: include_str!("../../../schemas/system_api_key_status.input.json"),
     output_schema: include_str!("../../../schemas/system_api_key_status.output.json"),
     annotations: ToolAnnotations::LOCAL_READ_ONLY,

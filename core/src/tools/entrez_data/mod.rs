@@ -41,12 +41,10 @@ pub const SPEC: ToolSpec = ToolSpec {
     name: "entrez_data",
     title: "Stage Entrez records into SQL tables",
     description: concat!(
-        "Stage up to 10,000 Entrez records in a private SQLite dataset and answer questions with SQL. fetch_and_stage ",
-        "(ids, webenv with query_key, or a term searched first) returns data_access_id; query runs one read-only ",
-        "statement; schema shows the tables (pubmed: article, author, mesh, keyword…; each database its own) with ",
-        "example queries; export links a file (RIS, BibTeX, CSL JSON, nbib, CSV, JSONL) read with resources/read; ",
-        "bibliography formats PMIDs or a dataset (Vancouver, APA, AMA, Harvard, Chicago). ",
-        "Datasets expire (24 h by default) and belong to your session or key. ",
+        "Stages up to 10,000 Entrez records in a private SQLite dataset to answer questions with SQL. fetch_and_stage ",
+        "returns data_access_id; query runs one read-only statement; schema lists the tables with example queries; ",
+        "export links a file (RIS, BibTeX, CSL JSON, CSV…) for resources/read; bibliography formats references; chart ",
+        "draws a PNG; list_datasets, drop_dataset. Datasets expire (24 h by default). Details: entrez_tool_info. ",
         crate::framework::spec::lenient!()
     ),
     input_schema: include_str!("../../../../schemas/entrez_data.input.json"),
@@ -58,7 +56,7 @@ pub const SPEC: ToolSpec = ToolSpec {
         idempotent: false,
         open_world: true,
     },
-    typical_output: "1-3 KB for staging, schema and lists; under 1 KB for an export (the file is a resource); queries up to the row limit (100 rows by default)",
+    typical_output: "1-3 KB; an export under 1 KB (the file is a resource); a query up to its row limit (100)",
     text_form: TextForm::Readable,
     read: |args| Box::new(DataArgs::read(args)),
 };

@@ -33,11 +33,10 @@ pub const SPEC: ToolSpec = ToolSpec {
     name: "entrez_external",
     title: "PubChem and PMC services",
     description: concat!(
-        "NCBI services beyond the E-utilities. service pubchem (PUG REST): compound, substance and bioassay lookups, ",
-        "structure_search (identity, substructure, superstructure, similarity, 3-D), pug_rest (any documented PUG REST ",
-        "request, as fields or as PubChem's path). service pmc: id_convert (PMCID, PMID, DOI), oa_service (Open Access ",
-        "links, license, listings), citation_export, bioc (full text). Search PubMed or PMC with entrez_query. ",
-        "Example: {\"service\":\"pubchem\",\"operation\":\"compound\",\"namespace\":\"name\",\"identifier\":\"aspirin\"}. ",
+        "PubChem and PMC services beyond the E-utilities. service pubchem: compound, substance, bioassay, ",
+        "structure_search, pug_rest (any PUG REST request). service pmc: id_convert (PMCID, PMID, DOI), oa_service ",
+        "(Open Access links), citation_export, bioc (full text). Search PubMed or PMC with entrez_query. ",
+        "Parameters per operation and examples: entrez_tool_info. ",
         crate::framework::spec::lenient!()
     ),
     input_schema: include_str!("../../../../schemas/entrez_external.input.json"),

@@ -29,13 +29,11 @@ pub const SPEC: ToolSpec = ToolSpec {
     name: "entrez_query",
     title: "NCBI Entrez E-utilities",
     description: concat!(
-        "Every NCBI E-utility, with fetched records parsed into data. info (einfo), search (esearch), summary ",
-        "(esummary), fetch (efetch: PubMed/PMC articles, sequences, taxonomy), link (elink), post (epost), global_query ",
-        "(egquery), count_by_year (a PNG chart), spell (espell), citation_match (ecitmatch), check_references (up to 100 references, as text, DOI, PMID or ",
-        "fields: verified, mismatch, ambiguous or not_found, with retractions). PubMed records say if retracted or corrected. ",
-        "Results hold what fits max_characters (whole abstracts) ",
-        "and name the call for the rest; stage big sets with entrez_data. ",
-        "Example: {\"operation\":\"search\",\"term\":\"crispr[tiab] AND 2024[dp]\",\"retmax\":5}. ",
+        "Searches and reads any Entrez database (NCBI's E-utilities). info, search, summary, fetch (PubMed/PMC ",
+        "articles, sequences, taxonomy parsed into data), link, post, global_query, count_by_year (a PNG chart), spell, ",
+        "citation_match, check_references (verifies up to 100 references). PubMed records say if retracted or corrected. ",
+        "Results fit max_characters and name the call for the rest; stage big sets with entrez_data. ",
+        "Parameters per operation and examples: entrez_tool_info. ",
         crate::framework::spec::lenient!()
     ),
     input_schema: include_str!("../../../../schemas/entrez_query.input.json"),
