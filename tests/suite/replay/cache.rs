@@ -219,9 +219,8 @@ fn the_history_server_is_never_cached() {
     let search = json!({"operation": "search", "term": "biopython", "usehistory": true});
     let r = query(&s, search.clone());
     query(&s, search);
-    // Each search goes upstream again; its check for retractions (a search without history)
-    // is asked once and then served from the cache.
-    assert_eq!(upstream(&replay), 3);
+    // Each search goes upstream again (it checks for retractions only when asked).
+    assert_eq!(upstream(&replay), 2);
     let webenv = r["structuredContent"]["webenv"]
         .as_str()
         .unwrap()
@@ -229,12 +228,12 @@ fn the_history_server_is_never_cached() {
     let page = json!({"operation": "fetch", "webenv": webenv, "query_key": 1, "retmax": 2});
     query(&s, page.clone());
     let r = query(&s, page);
-    assert_eq!(upstream(&replay), 5);
+    assert_eq!(upstream(&replay), 4);
     assert!(r["structuredContent"].get("cache").is_none());
     let post = json!({"operation": "post", "ids": ["12091962"]});
     query(&s, post.clone());
     query(&s, post);
-    assert_eq!(upstream(&replay), 7);
+    assert_eq!(upstream(&replay), 6);
 }
 
 #[test]
@@ -273,14 +272,14 @@ fn entries_expire_on_time_after_the_ttl_scale() {
     // A search stays 10 minutes; at half scale, 5.
     let (s, clock) = cached(&replay, &[("ENTREZ_CACHE_TTL_SCALE", "0.5")], None);
     let search = json!({"operation": "search", "term": "biopython"});
-    // Two requests each time: the search and its check for retractions.
+    // One request each time: a search checks for retractions only when asked.
     query(&s, search.clone());
     clock.advance_secs(299);
     query(&s, search.clone());
-    assert_eq!(upstream(&replay), 2, "served before its 300 s were up");
+    assert_eq!(upstream(&replay), 1, "served before its 300 s were up");
     clock.advance_secs(1);
     let r = query(&s, search);
-    assert_eq!(upstream(&replay), 4, "served after its 300 s were up");
+    assert_eq!(upstream(&replay), 2, "served after its 300 s were up");
     assert!(r["structuredContent"].get("cache").is_none());
 }
 
@@ -360,8 +359,8 @@ fn no_api_key_is_part_of_a_stored_key_or_value() {
         query(&s, json!({"operation": "search", "term": "biopython"}));
         query(&s, json!({"operation": "info"}));
         let status = call_tool(&s, "system_api_key_status", json!({}));
-        // The search's check for retractions is a fourth entry.
-        assert_eq!(status["structuredContent"]["cache"]["entries"], 4);
+        // One entry each (a search checks for retractions only when asked).
+        assert_eq!(status["structuredContent"]["cache"]["entries"], 3);
     }
     let mut bytes = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {

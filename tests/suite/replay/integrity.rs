@@ -116,11 +116,22 @@ fn summaries_and_searches_say_what_is_retracted() {
         text.contains("1. RETRACTED: retraction notice PMID 20137807"),
         "{text}"
     );
-    // A search: how many matches are retracted, and which of the ids returned.
+    // A search, by default: one request, its ids, and no word on retractions (the records
+    // fetched or summarized next carry their flags).
     let before = replay.stats()["requests"].as_u64().unwrap();
     let (r, text) = query(
         &s,
         json!({"operation": "search", "term": "children[ti] AND 1998[dp]"}),
+    );
+    assert_eq!(r["ids"], json!(["9500320"]));
+    assert!(r.get("flagged").is_none(), "{r}");
+    assert!(!text.contains("RETRACTED"), "{text}");
+    assert_eq!(replay.stats()["requests"].as_u64().unwrap() - before, 1);
+    // Asked for: how many matches are retracted, and which of the ids returned.
+    let before = replay.stats()["requests"].as_u64().unwrap();
+    let (r, text) = query(
+        &s,
+        json!({"operation": "search", "term": "children[ti] AND 1998[dp]", "check_retractions": true}),
     );
     assert_eq!(r["ids"], json!(["9500320"]));
     assert_eq!(r["flagged"]["retracted_count"], 1);
@@ -137,10 +148,54 @@ fn summaries_and_searches_say_what_is_retracted() {
     // A search with none retracted says nothing of it.
     let (r, _) = query(
         &s,
-        json!({"operation": "search", "term": "replay-synthetic[all]", "retmax": 3}),
+        json!({"operation": "search", "term": "replay-synthetic[all]", "retmax": 3, "check_retractions": "true"}),
     );
     assert_eq!(r["flagged"]["retracted_count"], 0);
     assert!(r["warnings"].as_array().unwrap().is_empty(), "{r}");
+}
+
+#[test]
+fn thirty_concurrent_searches_send_thirty_requests_and_fetched_records_keep_their_flags() {
+    // With a key (10 requests/s at the stand-in and in the pacer), so the 30 take about 3 s;
+    // with a retraction check each, they would be 60 requests and about 6 s.
+    let replay = Replay::start();
+    let s = networked_server(&replay.eutils_base(), Some("test-key-0123456789"));
+    let before = replay.stats();
+    let answers: Vec<Value> = std::thread::scope(|scope| {
+        let calls: Vec<_> = (0..30)
+            .map(|i| {
+                let s = &s;
+                scope.spawn(move || {
+                    call_tool(
+                        s,
+                        "entrez_query",
+                        json!({"operation": "search", "term": format!("biopython {i}")}),
+                    )
+                })
+            })
+            .collect();
+        calls.into_iter().map(|c| c.join().unwrap()).collect()
+    });
+    let after = replay.stats();
+    let sent = |stats: &Value, key: &str| stats[key].as_u64().unwrap();
+    assert_eq!(sent(&after, "requests") - sent(&before, "requests"), 30);
+    assert_eq!(sent(&after, "rate_limited"), sent(&before, "rate_limited"));
+    for a in &answers {
+        assert_eq!(a["isError"], false, "{a}");
+        assert!(a["structuredContent"].get("flagged").is_none(), "{a}");
+    }
+    // The record itself still says it is retracted, fetched or summarized.
+    let (r, text) = query(
+        &s,
+        json!({"operation": "fetch", "ids": ["9500320"], "detail": "brief"}),
+    );
+    assert_eq!(flags(&r["records"][0])[0], "retracted", "{r}");
+    assert!(
+        text.contains("RETRACTED among them: PMID 9500320."),
+        "{text}"
+    );
+    let (r, _) = query(&s, json!({"operation": "summary", "ids": ["9500320"]}));
+    assert_eq!(flags(&r["docs"][0])[0], "retracted", "{r}");
 }
 
 #[test]

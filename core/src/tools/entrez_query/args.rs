@@ -51,6 +51,8 @@ pub struct QueryArgs {
     pub retmax: Option<u64>,
     /// esearch: keep the result on the history server.
     pub usehistory: bool,
+    /// esearch in PubMed: also ask how many matches are retracted.
+    pub check_retractions: bool,
     /// `acc` for accessions.
     pub idtype: Option<String>,
     /// The rettype, as written.
@@ -114,6 +116,7 @@ impl QueryArgs {
             retstart: a.int("retstart"),
             retmax: a.int("retmax"),
             usehistory: a.flag("usehistory"),
+            check_retractions: a.flag("check_retractions"),
             idtype: a.text("idtype"),
             rettype: a.text("rettype"),
             retmode: a.text("retmode"),

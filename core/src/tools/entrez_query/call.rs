@@ -150,6 +150,10 @@ pub struct Search {
     pub retmax: u64,
     /// Whether the result is kept on the history server.
     pub usehistory: bool,
+    /// PubMed: whether a second search counts the retracted matches (off by default: one
+    /// request per search; summaries and records carry each record's flags).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub check_retractions: bool,
     /// `acc`: accessions instead of UIDs (sequence databases).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub idtype: Option<String>,
@@ -175,6 +179,7 @@ impl Search {
             retstart: 0,
             retmax,
             usehistory: false,
+            check_retractions: false,
             idtype: None,
             rettype: None,
             retmode: ReplyMode::Xml,
@@ -419,6 +424,7 @@ impl QueryCall {
                 retstart: a.retstart.unwrap_or(0),
                 retmax: a.retmax.unwrap_or(plan::DEFAULT_SEARCH_RETMAX),
                 usehistory: a.usehistory,
+                check_retractions: a.check_retractions,
                 idtype: a.idtype.clone(),
                 rettype: lower(&a.rettype),
                 retmode: reply_mode(a),

@@ -42,6 +42,7 @@ pub async fn search_retractions(
         retstart: 0,
         retmax: MOST_LISTED,
         usehistory: false,
+        check_retractions: false,
         rettype: None,
         sort: None,
         retmode: ReplyMode::Xml,

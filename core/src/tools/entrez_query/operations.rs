@@ -100,8 +100,10 @@ pub async fn search(ctx: &ToolContext<'_>, call: &Search) -> Result<ToolOutput> 
     }
     warnings.extend(r.warnings.output_messages.iter().cloned());
     warnings.extend(r.errors.iter().map(|e| format!("NCBI: {e}")));
-    // PubMed: how many of the matches are retracted, and which of those returned.
-    let flagged = if db == "pubmed" {
+    // PubMed, when asked: how many of the matches are retracted, and which of those returned.
+    // A search shows ids, not records, so by default it costs one request; the summaries
+    // and records fetched next carry each record's flags.
+    let flagged = if db == "pubmed" && call.check_retractions {
         let (flagged, said) =
             crate::tools::entrez_query::integrity::search_retractions(ctx, call, &r.ids, r.count)
                 .await;

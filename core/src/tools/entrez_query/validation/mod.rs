@@ -45,6 +45,7 @@ pub const USES: &[(&str, &[&str])] = &[
             "retstart",
             "retmax",
             "usehistory",
+            "check_retractions",
             "idtype",
             "rettype",
             "retmode",
