@@ -1,8 +1,7 @@
 // entrez-mcp's MCP Apps view: charts of entrez_data (chart) and entrez_query (count_by_year),
 // and tables of staged datasets paged through the app-only tool entrez_data_page.
 
-import './jitless.js';
-import { App, applyDocumentTheme, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps';
+import { App, applyDocumentTheme, applyHostStyleVariables } from './apps.js';
 import { h, button } from './dom.js';
 import { createChart } from './chart.js';
 import { saveFile } from './download.js';

@@ -110,6 +110,13 @@ mod tests {
         for outside in ["<script src", "<link", "@import", "url(http"] {
             assert!(!html.contains(outside), "the view loads {outside}");
         }
+        // What a host loads for every result it renders: at most 150,000 bytes (it was
+        // 620,371 with the SDK's App; view/README.md has the figures).
+        assert!(
+            VIEW_HTML.len() <= 150_000,
+            "the view is {} bytes",
+            VIEW_HTML.len()
+        );
         assert_eq!(tool_meta(true)["ui"]["visibility"], json!(["app"]));
         assert_eq!(tool_meta(false)["ui/resourceUri"], VIEW_URI);
         assert_eq!(read()["contents"][0]["mimeType"], MIME_TYPE);
