@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Worker bundle (the crate in worker/) into build/ (build/worker/shim.mjs,
-# build/index.js, build/index_bg.wasm).
+# build/index.js, build/index_bg.wasm), and its static assets into build/assets/ (the view).
 # wrangler runs this as its [build] command; it is also run directly by scripts/test.sh.
 #
 # Nothing comes from GitHub: WASM_BINDGEN_BIN points worker-build at the wasm-bindgen CLI
@@ -52,5 +52,8 @@ worker_rust_env
 (cd "$ROOT/worker" && worker-build --release "$@" -- "${WORKER_PARSE_CONFIG[@]}")
 rm -rf "$ROOT/build"
 mv "$ROOT/worker/build" "$ROOT/build"
+# The MCP Apps view, served from static assets (wrangler.toml's [assets]) rather than the wasm.
+mkdir -p "$ROOT/build/assets"
+cp "$ROOT/view/dist/view.html" "$ROOT/build/assets/view.html"
 
 worker_wasm_opt "$ROOT/build/index_bg.wasm"

@@ -4,7 +4,8 @@
 //! native binary reads from its environment. The endpoint is built once per
 //! isolate. Sessions are signed with `MCP_SESSION_SECRET`, so every isolate
 //! accepts every other isolate's ids; they end by expiry, not DELETE, because
-//! isolates share no memory in which to record a termination.
+//! isolates share no memory in which to record a termination. The MCP Apps view
+//! is a static asset, read once per isolate through the `ASSETS` binding.
 
 use crate::cache::CacheApiAnswers;
 use crate::data::DurableStore;
@@ -22,11 +23,46 @@ use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::{Limits, Staging};
 use futures_util::StreamExt;
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use worker::{event, Context, Env, Request, Response, Result};
 
 thread_local! {
     static ENDPOINT: OnceCell<&'static Endpoint> = const { OnceCell::new() };
+    static VIEW: OnceCell<&'static str> = const { OnceCell::new() };
+    static VIEW_ASKED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The asset the view is (wrangler.toml's `[assets]`, filled by scripts/build-worker.sh).
+const VIEW_ASSET: &str = "https://assets.invalid/view.html";
+
+/// The MCP Apps view's HTML, once [`load_view`] has read it.
+fn view() -> Option<&'static str> {
+    VIEW.with(|cell| cell.get().copied())
+}
+
+/// Reads the view from the static assets, once per isolate: it is not in the wasm (the
+/// native binary embeds it). Without it, no client is offered the view.
+async fn load_view(env: &Env) {
+    if VIEW_ASKED.with(|asked| asked.replace(true)) {
+        return;
+    }
+    let html = async {
+        let mut reply = env.assets("ASSETS")?.fetch(VIEW_ASSET, None).await?;
+        if reply.status_code() != 200 {
+            return Err(worker::Error::RustError(format!(
+                "status {}",
+                reply.status_code()
+            )));
+        }
+        reply.text().await
+    }
+    .await;
+    match html {
+        Ok(html) => VIEW.with(|cell| {
+            let _ = cell.set(Box::leak(html.into_boxed_str()));
+        }),
+        Err(e) => worker::console_warn!("the MCP Apps view could not be read from ASSETS: {e}"),
+    }
 }
 
 pub(crate) fn lookup(env: &Env, name: &str) -> Option<String> {
@@ -71,7 +107,9 @@ fn build(env: &Env) -> std::result::Result<Endpoint, String> {
             ResponseCache::new(Box::new(store), config.cache)
         }),
     };
-    let mut server = Server::new(config, Box::new(WorkerPlatform))?.with_network(network);
+    let mut server = Server::new(config, Box::new(WorkerPlatform))?
+        .with_network(network)
+        .with_view(view);
     let trace = lookup(env, "ENTREZ_STAGING_TRACE").as_deref() == Some("1");
     match DurableStore::from_env(env, trace) {
         Some(store) => {
@@ -107,6 +145,7 @@ pub(crate) fn endpoint(env: &Env) -> std::result::Result<&'static Endpoint, Stri
 #[event(fetch)]
 async fn fetch(mut req: Request, env: Env, _ctx: Context) -> Result<Response> {
     console_error_panic_hook::set_once();
+    load_view(&env).await;
     let endpoint = match endpoint(&env) {
         Ok(e) => e,
         Err(message) => return Response::error(format!("server failed to start: {message}"), 500),

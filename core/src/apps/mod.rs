@@ -18,7 +18,10 @@ pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
 pub const MIME_TYPE: &str = "text/html;profile=mcp-app";
 /// The view's address.
 pub const VIEW_URI: &str = "ui://entrez-mcp/view.html";
-/// The view: HTML, its scripts and styles inline (built by `scripts/build-view.sh`).
+/// The view: HTML, its scripts and styles inline (built by `scripts/build-view.sh`), built
+/// into the binary by the feature `embedded-view` (the native binary's). The Worker leaves it
+/// out of its wasm and serves it from its static assets ([`crate::protocol::Server::with_view`]).
+#[cfg(feature = "embedded-view")]
 pub const VIEW_HTML: &str = include_str!("../../../view/dist/view.html");
 /// The tools whose results the view shows.
 pub const LINKED_TOOLS: &[&str] = &["entrez_data", "entrez_query"];
@@ -73,12 +76,24 @@ pub fn listed() -> Value {
     })
 }
 
-/// `resources/read` of the view.
-pub fn read() -> Value {
+/// Where the view's HTML comes from: the binary, or the edge's static assets once read
+/// (`None` while there is none: the view is then neither read nor offered).
+pub type ViewSource = fn() -> Option<&'static str>;
+
+/// The view built into this binary, if it was (feature `embedded-view`).
+pub fn embedded() -> Option<&'static str> {
+    #[cfg(feature = "embedded-view")]
+    return Some(VIEW_HTML);
+    #[cfg(not(feature = "embedded-view"))]
+    None
+}
+
+/// `resources/read` of the view, whose HTML is `html`.
+pub fn read(html: &str) -> Value {
     json!({ "contents": [{
         "uri": VIEW_URI,
         "mimeType": MIME_TYPE,
-        "text": VIEW_HTML,
+        "text": html,
         "_meta": resource_meta(),
     }]})
 }
@@ -102,6 +117,7 @@ mod tests {
         assert!(!client_renders_views(None));
     }
 
+    #[cfg(feature = "embedded-view")]
     #[test]
     fn the_view_is_one_html_document_that_asks_for_nothing_outside() {
         let html = VIEW_HTML.to_ascii_lowercase();
@@ -119,6 +135,6 @@ mod tests {
         );
         assert_eq!(tool_meta(true)["ui"]["visibility"], json!(["app"]));
         assert_eq!(tool_meta(false)["ui/resourceUri"], VIEW_URI);
-        assert_eq!(read()["contents"][0]["mimeType"], MIME_TYPE);
+        assert_eq!(read(VIEW_HTML)["contents"][0]["mimeType"], MIME_TYPE);
     }
 }

@@ -98,6 +98,8 @@ pub struct Server {
     // Whether the stdio process's client said at initialize that it renders MCP Apps views
     // (an HTTP session's id says it instead).
     local_views: std::sync::atomic::AtomicBool,
+    // The MCP Apps view's HTML, where the edge keeps it.
+    view: crate::apps::ViewSource,
 }
 
 impl Server {
@@ -113,7 +115,15 @@ impl Server {
             page_size: DEFAULT_PAGE_SIZE,
             session_levels: std::sync::Mutex::new(Vec::new()),
             local_views: std::sync::atomic::AtomicBool::new(false),
+            view: crate::apps::embedded,
         })
+    }
+
+    /// Where the MCP Apps view's HTML comes from, instead of the binary (the Worker's static
+    /// assets). While the source has none, no client is offered the view.
+    pub fn with_view(mut self, view: crate::apps::ViewSource) -> Server {
+        self.view = view;
+        self
     }
 
     /// Gives the server a way to reach NCBI; without one, upstream tools say so.
@@ -239,6 +249,9 @@ impl Server {
         request: &RequestContext,
     ) -> bool {
         use std::sync::atomic::Ordering;
+        if (self.view)().is_none() {
+            return false;
+        }
         match revision {
             Revision::Stateless(_) => crate::apps::client_renders_views(
                 params
@@ -489,7 +502,9 @@ impl Server {
                     }
                 };
                 if uri == crate::apps::VIEW_URI {
-                    return Ok(crate::apps::read());
+                    if let Some(html) = (self.view)() {
+                        return Ok(crate::apps::read(html));
+                    }
                 }
                 resources::read(&self.context(request, None), uri).await
             }

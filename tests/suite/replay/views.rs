@@ -44,6 +44,34 @@ fn tool<'a>(tools: &'a [Value], name: &str) -> Option<&'a Value> {
 }
 
 #[test]
+fn the_view_comes_from_where_the_edge_keeps_it_and_without_one_is_offered_to_nobody() {
+    // The Worker's source: the static assets, once read (here, a page of its own).
+    const FROM_ASSETS: &str = "<!doctype html><title>from the assets</title>";
+    let (s, _, _) = server(None, Limits::default());
+    let s = s.with_view(|| Some(FROM_ASSETS));
+    initialize(&s, ui_capabilities());
+    assert_eq!(listed(&s, None).len(), 8);
+    let read = rpc(
+        &s,
+        json!({"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": VIEW_URI}}),
+    );
+    assert_eq!(read["result"]["contents"][0]["text"], FROM_ASSETS);
+    // No view to serve (the assets could not be read): a client that renders views is
+    // linked to nothing, and the address is not found.
+    let (s, _, _) = server(None, Limits::default());
+    let s = s.with_view(|| None);
+    initialize(&s, ui_capabilities());
+    let tools = listed(&s, None);
+    assert_eq!(tools.len(), 7);
+    assert!(tools.iter().all(|t| t.get("_meta").is_none()), "{tools:?}");
+    let read = rpc(
+        &s,
+        json!({"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": VIEW_URI}}),
+    );
+    assert!(read.get("error").is_some(), "{read}");
+}
+
+#[test]
 fn a_client_that_renders_views_is_linked_to_the_view_and_others_see_what_they_saw() {
     // stdio: the client's initialize decides for the process.
     let (with, _, _) = server(None, Limits::default());
