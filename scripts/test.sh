@@ -198,8 +198,11 @@ run_suite() {
   shift
   log "e2e: $label"
   # A cap for a hung run, not a measure: the slowest edge's suites take about 5 minutes here.
-  # A test may take 2 minutes unless the suite says otherwise (SUITE_TEST_TIMEOUT_MS).
-  env "${envs[@]}" timeout 1800 node --test --test-concurrency=1 --test-timeout="${SUITE_TEST_TIMEOUT_MS:-120000}" \
+  # A test may take 2 minutes unless the suite says otherwise (SUITE_TEST_TIMEOUT_MS). Every
+  # test file runs with the output-schema check preloaded (tests/e2e/schema-check.mjs): a tool
+  # result that breaks schemas/ fails its file, whether or not the file imports helpers.mjs.
+  env "${envs[@]}" timeout 1800 node --import "$ROOT/tests/e2e/schema-check.mjs" --test --test-concurrency=1 \
+    --test-timeout="${SUITE_TEST_TIMEOUT_MS:-120000}" \
     --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$tap" "$@"
   rc=$?
