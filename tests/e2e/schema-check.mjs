@@ -68,7 +68,11 @@ export function resultProblem(tool, result) {
     return `${tool}: no structuredContent (isError ${result.isError})`;
   }
   if (!validate(result.structuredContent)) {
-    const errors = validate.errors.slice(0, 5).map((e) => `${e.instancePath || '$'} ${e.message}`);
+    // The deepest first: under anyOf, the branch that nearly matched says the most.
+    const errors = [...validate.errors]
+      .sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length)
+      .slice(0, 5)
+      .map((e) => `${e.instancePath || '$'} ${e.message}`);
     return `${tool}: structuredContent breaks schemas/${tool}.output.json: ${errors.join('; ')}`;
   }
   // The server checks its own results first and answers a broken one with an internal error:

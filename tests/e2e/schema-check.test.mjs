@@ -2,8 +2,9 @@
 // scripts/test.sh's --import) can fail a suite: a stand-in MCP server on 127.0.0.1 answers
 // system_api_key_status with the edge's own result, or with that result broken (a rate limit
 // the schema's enum does not allow), and a child `node --test` calls it once, through the SDK
-// client (which swallows the error) or a raw POST, without looking at the result. The broken
-// result must fail the child's run and name the schema; the edge's own must pass.
+// client (which swallows the error), a raw POST, or the SDK's stdio transport to a stand-in
+// over stdio, without looking at the result. The broken result must fail the child's run and
+// name the schema; the edge's own must pass.
 // Run: E2E_URL=http://127.0.0.1:PORT/mcp node --test tests/e2e/schema-check.test.mjs
 
 import { test, describe, before, after } from 'node:test';
@@ -69,7 +70,7 @@ describe(`output schemas are checked in every suite [${EDGE}]`, { skip: !URL_UND
     assert.match(resultProblem('system_api_key_status', { content: [], isError: false }) || '', /no structuredContent/);
   });
 
-  for (const mode of ['sdk', 'raw']) {
+  for (const mode of ['sdk', 'raw', 'stdio']) {
     test(`a result that breaks its schema fails a suite that never reads it (${mode})`, async () => {
       const url = `http://127.0.0.1:${server.address().port}/mcp`;
       // A run of its own, not a subtest of this one (node marks its children with NODE_TEST_CONTEXT).
@@ -78,7 +79,7 @@ describe(`output schemas are checked in every suite [${EDGE}]`, { skip: !URL_UND
       const run = () =>
         new Promise((resolve) => {
           const child = spawn(process.execPath, ['--test', '--test-reporter=tap', FIXTURE], {
-            env: { ...env, FIXTURE_URL: url, FIXTURE_MODE: mode },
+            env: { ...env, FIXTURE_URL: url, FIXTURE_MODE: mode, FIXTURE_RESULT: JSON.stringify(answer) },
             timeout: 60_000,
           });
           let stdout = '';
