@@ -1,8 +1,8 @@
 // Every tool result an end-to-end suite receives is checked against its tool's output schema as
 // schemas/ declares it (the source of truth, read here, not what the server lists), on whichever
-// edge: results the SDK clients return (both lines' Client.callTool, stdio included) and every
+// edge: results the SDK 1.x client returns (Client.callTool, stdio included) and every
 // tools/call, tasks/get and tasks/result answered over HTTP through fetch (raw JSON-RPC suites
-// too). tools/list must list each tool's outputSchema exactly as schemas/ has it. A result that
+// and the 2026 client line, which the suites use over HTTP only). tools/list must list each tool's outputSchema exactly as schemas/ has it. A result that
 // breaks its schema throws where the SDK returns it, and fails its test file at exit whichever
 // way it came. helpers.mjs imports this module; scripts/test.sh also preloads it into every
 // suite (node --import), so no suite goes unchecked. The Python clients are not covered here.
@@ -20,21 +20,26 @@ const KEY = Symbol.for('entrez-mcp.e2e.schema-check');
 /** The shared state of this process: the validators, what was checked, what broke. */
 function state() {
   if (globalThis[KEY]) return globalThis[KEY];
-  const Ajv2020 = require('ajv/dist/2020').default;
-  const addFormats = require('ajv-formats').default;
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
+  // ajv is loaded, and each schema compiled, on a tool's first result: a test file pays for
+  // what it checks (loading it and compiling every schema cost about half a second a file).
+  let ajv;
+  const load = () => {
+    if (ajv) return ajv;
+    const Ajv2020 = require('ajv/dist/2020').default;
+    const addFormats = require('ajv-formats').default;
+    ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    return ajv;
+  };
   const schemas = new Map();
   for (const file of readdirSync(SCHEMAS).filter((f) => f.endsWith('.output.json'))) {
     const tool = file.slice(0, -'.output.json'.length);
     schemas.set(tool, JSON.parse(readFileSync(join(SCHEMAS, file), 'utf8')));
   }
-  // Compiled on a tool's first result: compiling all of them costs a third of a second, and
-  // many test files call only one or two tools.
   const compiled = new Map();
   const validator = (tool) => {
     if (!schemas.has(tool)) return null;
-    if (!compiled.has(tool)) compiled.set(tool, ajv.compile(schemas.get(tool)));
+    if (!compiled.has(tool)) compiled.set(tool, load().compile(schemas.get(tool)));
     return compiled.get(tool);
   };
   const s = { schemas, validator, checked: 0, listed: 0, violations: [], taskTools: new Map(), pending: new Set() };
@@ -244,7 +249,6 @@ if (!globalThis[KEY]) {
   state();
   patchFetch();
   await patchClient('@modelcontextprotocol/sdk/client/index.js');
-  await patchClient('@modelcontextprotocol/client');
   process.on('exit', () => {
     const { violations, checked } = globalThis[KEY];
     if (process.env.E2E_SCHEMA_CHECK_REPORT) {
