@@ -200,6 +200,29 @@ describe(`entrez_data chart [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is n
       const centre = (ink[0] + ink[ink.length - 1]) / 2;
       assert.ok(Math.abs(centre - (UP.l + slot * (i + 0.5))) <= 2, `bar ${i}'s label centred at ${centre}`);
     });
+    // Stacked parts: each series' run of its colour from the axis up, the first lowest.
+    const parts = [['2001', 'a', 5], ['2001', 'b', 10], ['2002', 'a', 20], ['2002', 'b', 4], ['2003', 'a', 0], ['2003', 'b', 12]];
+    const stacked = await call({
+      operation: 'chart', data_access_id: id, chart: 'stacked',
+      sql: parts.map(([y, k, v]) => `SELECT '${y}', '${k}', ${v}`).join(' UNION ALL '),
+    });
+    assert.equal(stacked.isError, false, JSON.stringify(stacked.structuredContent));
+    // The series' order (bottom first) is the chart's to choose and its legend's to say; the values are the SQL's.
+    const series = stacked.structuredContent.series;
+    assert.deepEqual([...series].sort(), ['a', 'b']);
+    const c = picture(stacked).png;
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      const x = Math.round(UP.l + ((UP.r - UP.l) / 3) * (i + 0.5));
+      let y = UP.axis;
+      for (const colour of [BAR, [255, 127, 14]]) {
+        let run = 0;
+        while (y - 1 - run >= 0 && pixel(c, x, y - 1 - run).every((v, k) => v === colour[k])) run++;
+        runs.push(run);
+        y -= run;
+      }
+    }
+    assertProportional(runs, ['2001', '2002', '2003'].flatMap((y) => series.map((k) => parts.find((p) => p[0] === y && p[1] === k)[2])));
     // Names as labels: horizontal bars, each value's label just past its bar's end, each name
     // ending left of the axis on its bar's rows.
     const names = [['alpha', 12], ['beta', 3], ['gamma', 48], ['delta', 30]];

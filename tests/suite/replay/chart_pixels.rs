@@ -301,3 +301,60 @@ fn per_year_bars_match_the_years_counted_in_sql() {
     let p = picture_of(&r);
     assert_proportional(&upright_heights(&p, values.len()), &values);
 }
+
+#[test]
+fn stacked_parts_are_as_tall_as_the_sql_says_bottom_first() {
+    let (s, clock, store) = server(None, Limits::default());
+    let id = stage_direct(&store, "local", clock.now_unix_ms());
+    // (year, series, value): the test's own parts.
+    let rows = [
+        ("2001", "a", 5.0),
+        ("2001", "b", 10.0),
+        ("2002", "a", 20.0),
+        ("2002", "b", 4.0),
+        ("2003", "a", 0.0),
+        ("2003", "b", 12.0),
+    ];
+    let sql = rows
+        .iter()
+        .map(|(y, k, v)| format!("SELECT '{y}', '{k}', {v}"))
+        .collect::<Vec<_>>()
+        .join(" UNION ALL ");
+    let r = chart(&s, &id, json!({"chart": "stacked", "sql": sql}));
+    // The series' order (bottom first) is the chart's to choose and its legend's to say; the
+    // values are the SQL's.
+    let series: Vec<String> = r["structuredContent"]["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    let mut sorted = series.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["a", "b"]);
+    let p = picture_of(&r);
+    let colours = [BAR, [255, 127, 14]];
+    let slot = 690.0 / 3.0;
+    let mut sizes = Vec::new();
+    for i in 0..3 {
+        let x = (80.0 + slot * (i as f64 + 0.5)).round() as usize;
+        // Each series' run of its colour, from the axis up, the first series lowest.
+        let mut y = 430;
+        for colour in colours {
+            let run = (0..y).rev().take_while(|&yy| p.at(x, yy) == colour).count();
+            sizes.push(run);
+            y -= run;
+        }
+    }
+    let values: Vec<f64> = ["2001", "2002", "2003"]
+        .iter()
+        .flat_map(|y| {
+            series.iter().map(move |k| {
+                rows.iter()
+                    .find(|r| r.0 == *y && r.1 == k)
+                    .map_or(0.0, |r| r.2)
+            })
+        })
+        .collect();
+    assert_proportional(&sizes, &values);
+}
