@@ -93,8 +93,15 @@ function inkColumns(png, [x0, x1], [y0, y1]) {
   return out;
 }
 
-/** A SQL that returns these (label, value) rows: the values are the test's own. */
-const literalSql = (points) => points.map(([l, v]) => `SELECT '${l}', ${v}`).join(' UNION ALL ');
+/**
+ * A SQL that returns these rows (label, value, or label, series, value): the values are the
+ * test's own. One VALUES clause, not a compound SELECT: the Worker's SQLite allows only five
+ * terms in one.
+ */
+const literalSql = (rows) => {
+  const cells = rows.map((r) => `(${r.map((c) => (typeof c === 'number' ? c : `'${c}'`)).join(', ')})`);
+  return `SELECT ${rows[0].map((_, i) => `column${i + 1}`).join(', ')} FROM (VALUES ${cells.join(', ')})`;
+};
 
 /** Each record's publication year as the stand-in's own XML gives it (PubDate's Year, or a MedlineDate's first). */
 async function yearsFromReplay(n) {
@@ -204,7 +211,7 @@ describe(`entrez_data chart [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is n
     const parts = [['2001', 'a', 5], ['2001', 'b', 10], ['2002', 'a', 20], ['2002', 'b', 4], ['2003', 'a', 0], ['2003', 'b', 12]];
     const stacked = await call({
       operation: 'chart', data_access_id: id, chart: 'stacked',
-      sql: parts.map(([y, k, v]) => `SELECT '${y}', '${k}', ${v}`).join(' UNION ALL '),
+      sql: literalSql(parts),
     });
     assert.equal(stacked.isError, false, JSON.stringify(stacked.structuredContent));
     // The series' order (bottom first) is the chart's to choose and its legend's to say; the values are the SQL's.

@@ -173,12 +173,14 @@ fn ink_columns(p: &Picture, (x0, x1): (usize, usize), (y0, y1): (usize, usize)) 
         .collect()
 }
 
+/// A SQL returning these (label, value) rows, the test's own: one VALUES clause, not a
+/// compound SELECT (the Worker's SQLite allows five terms in one; the same SQL runs on both).
 fn literal_sql(points: &[(&str, f64)]) -> String {
-    points
+    let rows: Vec<String> = points
         .iter()
-        .map(|(l, v)| format!("SELECT '{l}', {v}"))
-        .collect::<Vec<_>>()
-        .join(" UNION ALL ")
+        .map(|(l, v)| format!("('{l}', {v})"))
+        .collect();
+    format!("SELECT column1, column2 FROM (VALUES {})", rows.join(", "))
 }
 
 fn chart(s: &entrez_mcp_core::protocol::Server, id: &str, args: Value) -> Value {
@@ -315,11 +317,14 @@ fn stacked_parts_are_as_tall_as_the_sql_says_bottom_first() {
         ("2003", "a", 0.0),
         ("2003", "b", 12.0),
     ];
-    let sql = rows
+    let cells: Vec<String> = rows
         .iter()
-        .map(|(y, k, v)| format!("SELECT '{y}', '{k}', {v}"))
-        .collect::<Vec<_>>()
-        .join(" UNION ALL ");
+        .map(|(y, k, v)| format!("('{y}', '{k}', {v})"))
+        .collect();
+    let sql = format!(
+        "SELECT column1, column2, column3 FROM (VALUES {})",
+        cells.join(", ")
+    );
     let r = chart(&s, &id, json!({"chart": "stacked", "sql": sql}));
     // The series' order (bottom first) is the chart's to choose and its legend's to say; the
     // values are the SQL's.
