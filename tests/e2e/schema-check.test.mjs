@@ -18,7 +18,7 @@ import { EDGE, URL_UNDER_TEST, resultProblem } from './helpers.mjs';
 
 const FIXTURE = fileURLToPath(new URL('./schema-check/fixture.mjs', import.meta.url));
 
-/** A minimal MCP server over HTTP answering every tools/call with `result()`. */
+/** A minimal MCP server over HTTP answering every tools/call with `result(path)`. */
 function standIn(result) {
   const server = http.createServer((req, res) => {
     if (req.method !== 'POST') {
@@ -37,7 +37,7 @@ function standIn(result) {
         msg.method === 'initialize'
           ? { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'stand-in', version: '0' } }
           : msg.method === 'tools/call'
-            ? result()
+            ? result(req.url)
             : {};
       res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'stand-in-session' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: answer }));
@@ -49,14 +49,14 @@ function standIn(result) {
 describe(`output schemas are checked in every suite [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, () => {
   let real;
   let server;
-  let answer;
 
   before(async () => {
     const client = new Client({ name: 'entrez-mcp-e2e-schema-check', version: '1.0.0' }, { capabilities: {} });
     await client.connect(new StreamableHTTPClientTransport(new URL(URL_UNDER_TEST)), { timeout: 15_000 });
     real = await client.callTool({ name: 'system_api_key_status', arguments: {} });
     await client.close();
-    server = await standIn(() => answer);
+    // /good/mcp answers the edge's own result, /bad/mcp the broken one.
+    server = await standIn((path) => (path.startsWith('/good/') ? real : broken()));
   });
 
   after(() => server?.close());
@@ -72,12 +72,12 @@ describe(`output schemas are checked in every suite [${EDGE}]`, { skip: !URL_UND
 
   for (const mode of ['sdk', 'raw', 'stdio']) {
     test(`a result that breaks its schema fails a suite that never reads it (${mode})`, async () => {
-      const url = `http://127.0.0.1:${server.address().port}/mcp`;
       // A run of its own, not a subtest of this one (node marks its children with NODE_TEST_CONTEXT).
       const { NODE_TEST_CONTEXT, ...env } = process.env;
-      // Asynchronously: the stand-in answers from this process's event loop.
-      const run = () =>
+      // Asynchronously (the stand-in answers from this process's event loop), both at once.
+      const run = (which, answer) =>
         new Promise((resolve) => {
+          const url = `http://127.0.0.1:${server.address().port}/${which}/mcp`;
           const child = spawn(process.execPath, ['--test', '--test-reporter=tap', FIXTURE], {
             env: { ...env, FIXTURE_URL: url, FIXTURE_MODE: mode, FIXTURE_RESULT: JSON.stringify(answer) },
             timeout: 60_000,
@@ -88,12 +88,9 @@ describe(`output schemas are checked in every suite [${EDGE}]`, { skip: !URL_UND
           child.stderr.on('data', (c) => (stderr += c));
           child.on('close', (status) => resolve({ status, stdout, stderr }));
         });
-      answer = real;
-      const fine = await run();
+      const [fine, bad] = await Promise.all([run('good', real), run('bad', broken())]);
       assert.equal(fine.status, 0, `the edge's own result failed the run: ${fine.stdout}${fine.stderr}`);
       assert.match(fine.stdout, /^# pass 1$/m, fine.stdout);
-      answer = broken();
-      const bad = await run();
       assert.notEqual(bad.status, 0, `a broken result passed: ${bad.stdout}${bad.stderr}`);
       assert.match(bad.stdout + bad.stderr, /breaks schemas\/system_api_key_status\.output\.json/);
     });
