@@ -327,3 +327,55 @@ ensure_chromium() {
 build_view() {
   node "$ROOT/view/build.mjs" "$@"
 }
+
+# view_is_current: view/ copied to a temporary folder (under target/, so that node_modules
+# resolves) and built there, its page compared byte for byte with the checked-in
+# view/dist/view.html; nothing is written in place.
+view_is_current() {
+  local dir rc
+  mkdir -p "$ROOT/target"
+  dir="$(mktemp -d "$ROOT/target/view-check.XXXXXX")" || return 1
+  cp -r "$ROOT/view/." "$dir/" && rm -rf "$dir/dist" && node "$dir/build.mjs" >/dev/null
+  rc=$?
+  if [ "$rc" -eq 0 ] && ! cmp "$dir/dist/view.html" "$ROOT/view/dist/view.html"; then
+    warn "view/dist/view.html is not what view/ builds: run bash scripts/build-view.sh and commit it"
+    rc=1
+  fi
+  rm -rf "$dir"
+  [ "$rc" -eq 0 ] && echo "view/dist/view.html is what view/ builds (built apart in a temporary folder)"
+  return "$rc"
+}
+
+# The repository's own files, NUL-separated: git's list where there is a checkout, else every
+# file but those .gitignore names (builds, installs, the fuzzers' output, the built book).
+repo_files() {
+  if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git -C "$ROOT" ls-files -z
+  else
+    (cd "$ROOT" && find . \( -path ./target -o -path ./build -o -path ./worker/build -o -path ./node_modules \
+      -o -path ./.wrangler -o -path ./fuzz/target -o -path ./fuzz/corpus -o -path ./fuzz/artifacts \
+      -o -path ./fuzz/coverage -o -path ./docs/book -o -name .git \) -prune -o -type f ! -name '*.log' \
+      ! -name .dev.vars -print0 | sed -z 's|^\./||')
+  fi
+}
+
+# repo_digest: one `sha256sum` line per file of the repository, sorted (a file gone shows as gone).
+repo_digest() {
+  (cd "$ROOT" && repo_files | sort -z | xargs -0 -r sha256sum 2>&1)
+}
+
+# start_job OUT COMMAND...: COMMAND at the lowest priority in a session of its own, in the
+# background, its output in OUT; sets JOB_PID to a process whose exit status is COMMAND's
+# however this shell was started: under job control a background job leads its own process
+# group, so setsid must fork, and without -w it would exit 0 at once while COMMAND runs on.
+# PIDS gets both, for scripts/servers.sh to stop on exit (the session by its leader's pid,
+# which the job writes to OUT.session first).
+start_job() {
+  local out="$1"
+  shift
+  setsid -w bash -c 'echo $$ >"$0.session"; exec nice -n 19 "$@"' "$out" "$@" </dev/null >"$out" 2>&1 &
+  JOB_PID=$!
+  PIDS+=("$JOB_PID")
+  for _ in $(seq 1 50); do [ -s "$out.session" ] && break; sleep 0.1; done
+  [ -s "$out.session" ] && PIDS+=("$(cat "$out.session")")
+}

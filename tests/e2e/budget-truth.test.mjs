@@ -80,7 +80,9 @@ function assertWhole(record, truthOf, text, cutAllowed = false) {
   assert.ok(t, `a record nobody asked for: ${record.pmid}`);
   assert.ok(same(record.title, t.title), `${record.pmid}: title ${record.title}`);
   assert.ok(holds(text, t.title), `${record.pmid}: the title is not whole in the text`);
-  if (record.abstract_text === undefined) return;
+  // fetch's default detail carries each record's abstract: a record without the field is not
+  // one whose abstract was checked, and fails rather than passing unread.
+  assert.ok('abstract_text' in record, `${record.pmid}: no abstract_text, so its abstract cannot be checked`);
   if (record.abstract_text === null) {
     assert.equal(t.sections.length, 0, `${record.pmid}: an abstract went missing`);
     return;
@@ -143,6 +145,13 @@ describe(`budgets against upstream truth [${EDGE}]`, { skip: !(URL_UNDER_TEST &&
       if (alone) assert.equal(sc.records.length, 1);
       for (const record of sc.records) assertWhole(record, known, text, alone);
       const shown = sc.records.map((a) => a.pmid);
+      // Every budget shows at least one record, so the checks above ran on something; and
+      // at least one shown has an abstract that was compared with the truth.
+      assert.ok(shown.length >= 1, `no record shown at ${budget ?? 'the default'} characters`);
+      assert.ok(
+        sc.records.some((rec) => typeof rec.abstract_text === 'string' && known.get(rec.pmid).sections.length > 0),
+        'no record shown carries an abstract to compare',
+      );
       const left = sc.budget?.left_out_ids || [];
       // Shown, then the ids left out (at a small budget the first of them, for the next call),
       // in order; and the count of those left out makes up the rest.

@@ -233,3 +233,7 @@ export async function assertFetched(assert, replay, ids, { again = 0 } = {}) {
   }
   return { batches, twice };
 }
+
+// Every suite that imports these helpers checks each tool result against schemas/ (the check
+// installs itself on import; scripts/test.sh also preloads it).
+export { checkToolResult, checkToolList, resultProblem, schemaCheckReport } from './schema-check.mjs';

@@ -6,7 +6,9 @@
 # Needs target/debug/entrez-mcp (built when missing). Installs check-jsonschema, hadolint
 # and the MCP Bundle CLI where missing (scripts/lib.sh ensure_install_tools). A container
 # build is skipped, with the reason, where neither docker nor podman can build; every other
-# check always runs. Exit status is non-zero if any check failed.
+# check always runs. Exit status is non-zero if any check failed. Each skip is counted in the
+# last line and, where ENTREZ_SKIPS_FILE names a file, appended to it as `check|reason`
+# (scripts/test.sh lists them in its summary).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 cd "$ROOT"
@@ -24,7 +26,12 @@ trap cleanup EXIT
 FAILED=0
 ok() { printf '  ok       %s\n' "$1"; }
 bad() { printf '  FAILED   %s\n' "$1"; FAILED=$((FAILED + 1)); }
-skipped() { printf '  skipped  %s (%s)\n' "$1" "$2"; }
+SKIPPED=0
+skipped() {
+  printf '  skipped  %s (%s)\n' "$1" "$2"
+  SKIPPED=$((SKIPPED + 1))
+  [ -z "${ENTREZ_SKIPS_FILE:-}" ] || printf '%s|%s\n' "$1" "$2" >>"$ENTREZ_SKIPS_FILE"
+}
 check() { # check LABEL COMMAND...: runs it, output kept in $WORK/log and shown on failure
   local label="$1"
   shift
@@ -126,5 +133,9 @@ else
   skipped "Dockerfile: container build and run" "$why"
 fi
 
-[ "$FAILED" -eq 0 ] && echo "install channels: every check passed" || echo "install channels: $FAILED check(s) failed"
+if [ "$FAILED" -eq 0 ] && [ "$SKIPPED" -eq 0 ]; then
+  echo "install channels: every check passed"
+else
+  echo "install channels: $FAILED check(s) failed, $SKIPPED could not run here (skipped)"
+fi
 [ "$FAILED" -eq 0 ]

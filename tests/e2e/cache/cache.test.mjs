@@ -91,8 +91,8 @@ describe(`cache [${EDGE}]`, { skip: (!URL_UNDER_TEST || !REPLAY) && 'E2E_URL or 
     assert.deepEqual(b.structuredContent.records, a.structuredContent.records);
   });
 
-  test('PubChem and PMC lookups are kept too', async () => {
-    if (!EXTERNAL) return;
+  // Without the external stand-in this cannot run: a listed skip, not a pass.
+  test('PubChem and PMC lookups are kept too', { skip: !EXTERNAL && 'E2E_EXTERNAL_REPLAY is not set' }, async () => {
     const compound = { service: 'pubchem', operation: 'compound', namespace: 'cid', identifier: 2244 };
     const before = await upstream(EXTERNAL);
     await ok('entrez_external', compound);
@@ -212,7 +212,8 @@ describe(`cache [${EDGE}]`, { skip: (!URL_UNDER_TEST || !REPLAY) && 'E2E_URL or 
     const c = (await ok('system_api_key_status', {})).structuredContent.cache;
     assert.ok(c.hits >= 5 && c.misses >= 5 && c.shared >= 4, JSON.stringify(c));
     assert.ok(c.hit_rate > 0 && c.hit_rate < 1);
-    if (!STATE) return;
+    // Where the cache keeps its files is the run's to say: without it, nothing here can look.
+    assert.ok(STATE, 'E2E_CACHE_STATE is not set: the stored files cannot be searched for keys');
     // Kept last, so the byte bound has not dropped it yet.
     await ok('entrez_query', { operation: 'fetch', database: 'pubmed', ids: ['12091962'], retmode: 'xml' });
     const files = filesUnder(STATE);

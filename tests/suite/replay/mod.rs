@@ -4,6 +4,7 @@ mod background_calls;
 mod background_staging;
 mod budgets;
 mod cache;
+mod chart_pixels;
 mod charts;
 mod entrez_data_guard;
 mod entrez_data_lifecycle;
