@@ -13,6 +13,7 @@
 
 pub mod compare;
 pub mod input;
+pub mod read;
 
 use crate::error::Result;
 use crate::framework::budget;
