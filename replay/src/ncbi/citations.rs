@@ -47,6 +47,10 @@ pub struct Citation {
     pub authors: Vec<String>,
     /// The article's own DOI.
     pub doi: String,
+    /// Its PMC id ("PMC5442267"), when PMC holds it.
+    pub pmcid: String,
+    /// ArticleDate Year: when it came out online, if before print.
+    pub epub_year: String,
     /// PublicationType labels.
     pub types: Vec<String>,
     /// CommentsCorrections other than Cites.
@@ -114,32 +118,16 @@ impl Catalogue {
     }
 
     /// The ids a field-tagged term finds among the records held (recorded and documented,
-    /// not synthetic), or None when a clause is not one the replay can evaluate.
+    /// not synthetic), in the records' order; None when a clause is not one the replay can
+    /// evaluate (an untagged word, an unknown tag, NOT). Clauses combine with AND and OR and
+    /// parentheses, as PubMed reads them ([`Query`]).
     pub fn search(&self, term: &str) -> Option<Vec<u64>> {
-        // `a[doi] OR b[doi]`: each side on its own, the union in the records' order.
-        let sides = split_on(term, " or ");
-        if sides.len() > 1 {
-            let mut hits = Vec::new();
-            for side in &sides {
-                hits.extend(self.search(side)?);
+        let query = Query::parse(term)?;
+        let mut ids = Vec::new();
+        for c in &self.records {
+            if query.matches(c)? {
+                ids.push(c.pmid);
             }
-            return Some(
-                self.records
-                    .iter()
-                    .map(|c| c.pmid)
-                    .filter(|p| hits.contains(p))
-                    .collect(),
-            );
-        }
-        let clauses = clauses(term)?;
-        let mut ids: Vec<u64> = Vec::new();
-        'records: for c in &self.records {
-            for (value, tag) in &clauses {
-                if !matches(c, value, tag)? {
-                    continue 'records;
-                }
-            }
-            ids.push(c.pmid);
         }
         Some(ids)
     }
@@ -168,9 +156,13 @@ impl Catalogue {
         if !c.doi.is_empty() {
             ids.push(json!({"idtype": "doi", "idtypen": 3, "value": c.doi}));
         }
+        if !c.pmcid.is_empty() {
+            ids.push(json!({"idtype": "pmc", "idtypen": 8, "value": c.pmcid}));
+        }
         Some(json!({
             "uid": pmid.to_string(),
             "pubdate": c.year,
+            "epubdate": c.epub_year,
             "source": c.iso,
             "authors": authors,
             "title": c.title,
@@ -207,7 +199,7 @@ impl Catalogue {
             .records
             .iter()
             .filter(|c| squeeze(&c.iso) == j || squeeze(&c.journal) == j)
-            .filter(|c| year.is_empty() || c.year == year.trim())
+            .filter(|c| year.is_empty() || c.year == year.trim() || c.epub_year == year.trim())
             .filter(|c| volume.is_empty() || c.volume == volume.trim())
             .filter(|c| page.is_empty() || c.first_page() == page.trim())
             .filter(|c| {
@@ -251,59 +243,338 @@ fn squeeze(s: &str) -> String {
         .to_ascii_lowercase()
 }
 
-/// `a[ti] AND "b c"[au] AND (x[dp])` as (value, tag) pairs; None for anything else (OR,
-/// NOT, an untagged word), which the replay leaves to its recordings.
-fn clauses(term: &str) -> Option<Vec<(String, String)>> {
+/// A PubMed query: tagged clauses joined by AND and OR, grouped by parentheses. AND binds
+/// tighter than OR, as in PubMed's left-to-right reading of `a AND b OR c AND d` only when
+/// parenthesized; the terms this project and its users send always group with parentheses.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Query {
+    /// `value[tag]`.
+    Clause(String, String),
+    /// Every part.
+    And(Vec<Query>),
+    /// Any part.
+    Or(Vec<Query>),
+}
+
+impl Query {
+    /// The query a term is; None for what the replay does not evaluate (NOT, an untagged word).
+    pub fn parse(term: &str) -> Option<Query> {
+        let tokens = tokens(term)?;
+        let mut at = 0;
+        let q = or_of(&tokens, &mut at)?;
+        (at == tokens.len()).then_some(q)
+    }
+
+    fn matches(&self, c: &Citation) -> Option<bool> {
+        Some(match self {
+            Query::Clause(value, tag) => matches(c, value, tag)?,
+            Query::And(parts) => {
+                let mut all = true;
+                for p in parts {
+                    all &= p.matches(c)?;
+                }
+                all
+            }
+            Query::Or(parts) => {
+                let mut any = false;
+                for p in parts {
+                    any |= p.matches(c)?;
+                }
+                any
+            }
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Open,
+    Close,
+    And,
+    Or,
+    Clause(String, String),
+}
+
+/// The term's tokens: parentheses, AND, OR (any case) and `value[tag]` clauses (a value
+/// may be several words or quoted); None for NOT or a clause without a tag.
+fn tokens(term: &str) -> Option<Vec<Token>> {
     let mut out = Vec::new();
-    for part in split_and(term) {
-        let part = part
-            .trim()
-            .trim_start_matches('(')
-            .trim_end_matches(')')
-            .trim();
-        let open = part.rfind('[')?;
-        let tag = part[open + 1..]
+    let mut current = String::new();
+    let mut quoted = false;
+    let flush = |current: &mut String, out: &mut Vec<Token>| -> Option<()> {
+        let word = current.trim().to_string();
+        current.clear();
+        if word.is_empty() {
+            return Some(());
+        }
+        let open = word.rfind('[')?;
+        let tag = word[open + 1..]
             .strip_suffix(']')?
             .trim()
             .to_ascii_lowercase();
-        let value = part[..open].trim().trim_matches('"').trim().to_string();
-        if value.is_empty() || value.to_ascii_uppercase().contains(" NOT ") {
+        let value = word[..open].trim().trim_matches('"').trim().to_string();
+        if value.is_empty() {
             return None;
         }
-        out.push((value, tag));
-    }
-    (!out.is_empty()).then_some(out)
-}
-
-/// The term split on its top-level ` AND `s (any case), quotes respected.
-fn split_and(term: &str) -> Vec<String> {
-    split_on(term, " and ")
-}
-
-/// The term split on `word` (lower case, with its spaces) outside quotes, any case.
-fn split_on(term: &str, word: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut current = String::new();
-    let mut quoted = false;
+        out.push(Token::Clause(value, tag));
+        Some(())
+    };
     let chars: Vec<char> = term.chars().collect();
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
         if c == '"' {
             quoted = !quoted;
-        }
-        let n = word.chars().count();
-        let rest: String = chars[i..chars.len().min(i + n)].iter().collect();
-        if !quoted && rest.eq_ignore_ascii_case(word) {
-            parts.push(std::mem::take(&mut current));
-            i += n;
+            current.push(c);
+            i += 1;
             continue;
+        }
+        if !quoted && (c == '(' || c == ')') {
+            flush(&mut current, &mut out)?;
+            out.push(if c == '(' { Token::Open } else { Token::Close });
+            i += 1;
+            continue;
+        }
+        if !quoted && c.is_whitespace() {
+            // A boolean word stands alone between spaces or parentheses.
+            let rest: String = chars[i + 1..].iter().take(4).collect();
+            let word_end = |n: usize| {
+                chars
+                    .get(i + 1 + n)
+                    .is_none_or(|c| c.is_whitespace() || *c == '(')
+            };
+            let upper = rest.to_ascii_uppercase();
+            if upper.starts_with("AND") && word_end(3) {
+                flush(&mut current, &mut out)?;
+                out.push(Token::And);
+                i += 4;
+                continue;
+            }
+            if upper.starts_with("OR") && word_end(2) {
+                flush(&mut current, &mut out)?;
+                out.push(Token::Or);
+                i += 3;
+                continue;
+            }
+            if upper.starts_with("NOT") && word_end(3) {
+                return None;
+            }
+            // A clause ends at its tag; the next words start another (an implied AND).
+            if current.trim_end().ends_with(']') {
+                flush(&mut current, &mut out)?;
+                out.push(Token::And);
+            }
         }
         current.push(c);
         i += 1;
     }
-    parts.push(current);
-    parts
+    flush(&mut current, &mut out)?;
+    // Leading or doubled implied ANDs (before a boolean word) are not clauses.
+    let mut cleaned: Vec<Token> = Vec::new();
+    for t in out {
+        let doubled = matches!(t, Token::And | Token::Or | Token::Close)
+            && matches!(cleaned.last(), Some(Token::And));
+        if doubled {
+            cleaned.pop();
+        }
+        cleaned.push(t);
+    }
+    Some(cleaned)
+}
+
+fn or_of(t: &[Token], at: &mut usize) -> Option<Query> {
+    let mut parts = vec![and_of(t, at)?];
+    while t.get(*at) == Some(&Token::Or) {
+        *at += 1;
+        parts.push(and_of(t, at)?);
+    }
+    Some(if parts.len() == 1 {
+        parts.remove(0)
+    } else {
+        Query::Or(parts)
+    })
+}
+
+fn and_of(t: &[Token], at: &mut usize) -> Option<Query> {
+    let mut parts = vec![atom(t, at)?];
+    while t.get(*at) == Some(&Token::And) {
+        *at += 1;
+        parts.push(atom(t, at)?);
+    }
+    Some(if parts.len() == 1 {
+        parts.remove(0)
+    } else {
+        Query::And(parts)
+    })
+}
+
+fn atom(t: &[Token], at: &mut usize) -> Option<Query> {
+    match t.get(*at)? {
+        Token::Open => {
+            *at += 1;
+            let q = or_of(t, at)?;
+            (t.get(*at) == Some(&Token::Close)).then_some(())?;
+            *at += 1;
+            Some(q)
+        }
+        Token::Clause(v, tag) => {
+            *at += 1;
+            Some(Query::Clause(v.clone(), tag.clone()))
+        }
+        _ => None,
+    }
+}
+
+/// PubMed's stopwords: words its search ignores (PubMed Help, "Stopwords").
+const STOPWORDS: &[&str] = &[
+    "a",
+    "about",
+    "again",
+    "all",
+    "almost",
+    "also",
+    "although",
+    "always",
+    "among",
+    "an",
+    "and",
+    "another",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "done",
+    "due",
+    "during",
+    "each",
+    "either",
+    "enough",
+    "especially",
+    "etc",
+    "for",
+    "found",
+    "from",
+    "further",
+    "had",
+    "has",
+    "have",
+    "having",
+    "here",
+    "how",
+    "however",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "kg",
+    "km",
+    "made",
+    "mainly",
+    "make",
+    "may",
+    "mg",
+    "might",
+    "ml",
+    "mm",
+    "most",
+    "mostly",
+    "must",
+    "nearly",
+    "neither",
+    "no",
+    "nor",
+    "obtained",
+    "of",
+    "often",
+    "on",
+    "our",
+    "overall",
+    "perhaps",
+    "pmid",
+    "quite",
+    "rather",
+    "really",
+    "regarding",
+    "seem",
+    "seen",
+    "several",
+    "should",
+    "show",
+    "showed",
+    "shown",
+    "shows",
+    "significantly",
+    "since",
+    "so",
+    "some",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "then",
+    "there",
+    "therefore",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "thus",
+    "to",
+    "upon",
+    "use",
+    "used",
+    "using",
+    "various",
+    "very",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "which",
+    "while",
+    "with",
+    "within",
+    "without",
+    "would",
+];
+
+/// Whether PubMed ignores this word in a search.
+pub fn is_stopword(w: &str) -> bool {
+    STOPWORDS.contains(&w)
+}
+
+/// A title's words, lower case, as PubMed indexes them: split at anything not a letter or
+/// digit.
+fn words(s: &str) -> Vec<String> {
+    s.to_lowercase()
+        .split(|ch: char| !ch.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(String::from)
+        .collect()
 }
 
 /// Whether `c` matches one clause; None for a tag the replay does not evaluate.
@@ -311,11 +582,22 @@ fn matches(c: &Citation, value: &str, tag: &str) -> Option<bool> {
     let v = value.to_ascii_lowercase();
     Some(match tag {
         "doi" | "aid" | "lid" | "location id" => c.doi.eq_ignore_ascii_case(value),
+        "pmcid" | "pmc" => !c.pmcid.is_empty() && c.pmcid.eq_ignore_ascii_case(value.trim()),
         "ti" | "title" => {
-            let title = c.title.to_ascii_lowercase();
-            v.split(|ch: char| !ch.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .all(|w| title.contains(w))
+            // Whole words, stopwords ignored; a trailing * truncates (PubMed's wildcard).
+            let title = words(&c.title);
+            let wild = v.ends_with('*');
+            let asked = words(&v);
+            let last = asked.len().saturating_sub(1);
+            asked
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| !is_stopword(w))
+                .all(|(i, w)| {
+                    title
+                        .iter()
+                        .any(|t| t == w || (wild && i == last && t.starts_with(w.as_str())))
+                })
         }
         "au" | "author" | "1au" => {
             let last = v.split_whitespace().next().unwrap_or("");
@@ -325,7 +607,10 @@ fn matches(c: &Citation, value: &str, tag: &str) -> Option<bool> {
                 _ => authors.iter().any(|a| a.starts_with(last)),
             }
         }
-        "dp" | "pdat" | "publication date" => c.year == value.trim(),
+        // PubMed's publication date is the print date and the electronic one.
+        "dp" | "pdat" | "publication date" => {
+            c.year == value.trim() || (!c.epub_year.is_empty() && c.epub_year == value.trim())
+        }
         "ta" | "journal" => {
             squeeze(&c.iso) == squeeze(value) || squeeze(&c.journal) == squeeze(value)
         }
@@ -411,6 +696,9 @@ fn read(bytes: &[u8]) -> Option<Citation> {
     if let Some(at) = hay.find("<PubDate>") {
         c.year = element(hay, "Year", at).map(|(t, _)| t).unwrap_or_default();
     }
+    if let Some(at) = hay.find("<ArticleDate") {
+        c.epub_year = element(hay, "Year", at).map(|(t, _)| t).unwrap_or_default();
+    }
     c.volume = text("Volume");
     c.issue = text("Issue");
     c.pages = match text("MedlinePgn") {
@@ -449,14 +737,15 @@ fn read(bytes: &[u8]) -> Option<Citation> {
         let Some((value, end)) = element(hay, "ArticleId", start) else {
             break;
         };
-        if attribute(hay, start, "IdType").as_deref() == Some("doi") && c.doi.is_empty() {
-            // The article's own DOI is in PubmedData; a cited work's is inside ReferenceList.
-            let in_references = hay[..start]
-                .rfind("<ReferenceList")
-                .is_some_and(|r| hay[r..start].find("</ReferenceList>").is_none());
-            if !in_references {
-                c.doi = value;
-            }
+        // The article's own ids are in PubmedData; a cited work's are inside ReferenceList.
+        let in_references = hay[..start]
+            .rfind("<ReferenceList")
+            .is_some_and(|r| hay[r..start].find("</ReferenceList>").is_none());
+        let kind = attribute(hay, start, "IdType");
+        if kind.as_deref() == Some("doi") && c.doi.is_empty() && !in_references {
+            c.doi = value;
+        } else if kind.as_deref() == Some("pmc") && c.pmcid.is_empty() && !in_references {
+            c.pmcid = value;
         }
         at = end;
     }
@@ -536,6 +825,39 @@ mod tests {
         );
         assert_eq!(cat.search("a[ti] OR b"), None);
         assert_eq!(cat.search("x[mh]"), None);
+    }
+
+    #[test]
+    fn searches_read_and_or_parentheses_stopwords_and_whole_words_as_pubmed_does() {
+        let cat = catalogue();
+        // Two references' title clauses in one search: each group ANDed, the groups ORed.
+        assert_eq!(
+            cat.search("(ileal[ti] AND colitis[ti] AND children[ti]) OR (leucocyte[ti] AND telomere[ti] AND pancreatic[ti])"),
+            Some(vec![27_797_938, 9_500_320, 20_137_807])
+        );
+        // A stopword asks nothing; a word is a whole word, not a piece of one.
+        assert_eq!(
+            cat.search("the[ti] AND of[ti] AND leucocyte[ti]"),
+            Some(vec![27_797_938])
+        );
+        assert_eq!(cat.search("telom[ti]"), Some(vec![]));
+        assert_eq!(cat.search("telom*[ti]"), Some(vec![27_797_938]));
+        // A typo finds nothing; a looser OR of the rarer words with the author and year does.
+        assert_eq!(cat.search("leucocyte[ti] AND telomare[ti]"), Some(vec![]));
+        assert_eq!(
+            cat.search(
+                "(leucocyte[ti] OR telomare[ti] OR pancreatic[ti]) AND bao[1au] AND 2017[dp]"
+            ),
+            Some(vec![27_797_938])
+        );
+        // The electronic year is a publication date too; a PMCID is searchable.
+        assert_eq!(
+            cat.search("leucocyte[ti] AND 2016[dp]"),
+            Some(vec![27_797_938])
+        );
+        assert_eq!(cat.search("PMC5442267[pmcid]"), Some(vec![27_797_938]));
+        assert_eq!(cat.search("a[ti] NOT b[ti]"), None);
+        assert_eq!(cat.search("(a[ti] OR b[ti]"), None);
     }
 
     #[test]
