@@ -159,7 +159,7 @@ impl Reference {
             r.style = Some("fields");
         }
         r.check();
-        if r.invalid.is_none() && r.is_empty() {
+        if r.invalid.is_none() && r.is_empty() && !r.unread() {
             r.invalid = Some("the reference names nothing to look up (give text, a PMID, a DOI, a title, or journal, year, volume and first page)".into());
         }
         r

@@ -138,17 +138,30 @@ fn answer(
         .iter()
         .filter_map(|r| r["key"].as_str().map(String::from))
         .collect();
-    // The references left out, exactly as the caller gave them (the input schema takes them).
-    let rest: Vec<Value> = call.references[fitted.shown..]
+    // The references left out, and the unchecked among those shown, exactly as the caller
+    // gave them (the input schema takes them): one next_call finishes the list.
+    let rest: Vec<Value> = call.references[..fitted.shown]
         .iter()
-        .map(|r| r.given.clone())
+        .zip(&results)
+        .filter(|(_, r)| r["verdict"] == "unchecked")
+        .map(|(given, _)| given.given.clone())
+        .chain(
+            call.references[fitted.shown..]
+                .iter()
+                .map(|r| r.given.clone()),
+        )
         .collect();
-    let again = (!rest.is_empty()).then(|| {
+    let again = (fitted.shown < results.len()).then(|| {
         let mut a = serde_json::Map::new();
         a.insert("operation".into(), json!("check_references"));
         a.insert("references".into(), json!(rest));
         budget::next_call("entrez_query", a, &call.view)
     });
+    // A cut answer's one next_call is budget.next_call (the unchecked shown are in it too).
+    let mut out = out;
+    if let (Some(_), Value::Object(map)) = (&again, &mut out.structured) {
+        map.insert("next_call".into(), Value::Null);
+    }
     budget::left_out(
         out,
         &fitted,

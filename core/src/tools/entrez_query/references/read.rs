@@ -352,7 +352,14 @@ fn free_text(s: &str, r: &mut Read) {
         return;
     }
     // Vancouver/NLM and AMA: "Authors. Title. Journal. 2019;5(2):1-10."
-    if let Some(at) = sentences.iter().rposition(|t| vancouver_tail(t)) {
+    let tail = sentences
+        .iter()
+        .rposition(|t| vancouver_tail(t))
+        .or_else(|| {
+            (sentences.len() >= 3 && year_sentence(sentences[sentences.len() - 1]))
+                .then(|| sentences.len() - 1)
+        });
+    if let Some(at) = tail {
         if at >= 1 {
             let tail = sentences[at];
             let starts_with_year = tail.chars().next().is_some_and(|c| c.is_ascii_digit());
@@ -382,7 +389,12 @@ fn free_text(s: &str, r: &mut Read) {
     let has_year = s
         .split(|c: char| !c.is_ascii_digit())
         .any(|w| w.len() == 4 && lone_year(w).is_some());
-    if sentences.len() == 1 && s.split_whitespace().count() >= 3 && !has_year {
+    // (a title of two sentences too, unless the first is an author list).
+    let authors_first = sentences.len() > 1 && {
+        let (_, initials) = first_author(sentences[0]);
+        initials.is_some() || sentences[0].contains(" et al")
+    };
+    if !authors_first && s.split_whitespace().count() >= 3 && !has_year && !s.contains(';') {
         r.style = Some("title_only");
         r.title = Some(s.trim_end_matches('.').to_string());
     }
@@ -507,6 +519,16 @@ fn vancouver_tail(t: &str) -> bool {
         && t[semi + 1..]
             .trim_start()
             .starts_with(|c: char| c.is_ascii_alphanumeric())
+}
+
+/// "2018", "2018 Feb", "2018 Feb 3": a source with no volume yet (ahead of print).
+fn year_sentence(t: &str) -> bool {
+    let mut words = t.split_whitespace();
+    words.next().and_then(lone_year).is_some()
+        && words.all(|w| {
+            (w.len() <= 4 && w.chars().all(char::is_alphabetic))
+                || (w.len() <= 2 && w.chars().all(|c| c.is_ascii_digit()))
+        })
 }
 
 /// The words of `t` before its first digit: a journal before its year.
@@ -711,14 +733,15 @@ pub fn first_author(list: &str) -> (String, Option<String>) {
         .next()
         .unwrap_or(first);
     let words: Vec<&str> = first.split_whitespace().collect();
-    if words.len() >= 2 && is_initials(words[words.len() - 1]) && !is_initials(words[0]) {
+    let short = words.len() <= 4;
+    if short && words.len() >= 2 && is_initials(words[words.len() - 1]) && !is_initials(words[0]) {
         // Vancouver: "Beane Freeman LE".
         return (
             words[..words.len() - 1].join(" "),
             Some(letters(words[words.len() - 1])),
         );
     }
-    if words.len() >= 2 && is_initials(words[0]) {
+    if short && words.len() >= 2 && is_initials(words[0]) {
         // IEEE: "A. J. Wakefield".
         let at = words
             .iter()

@@ -213,8 +213,12 @@ pub fn verdict(r: &Reference, f: &Found, docs: &BTreeMap<String, Candidate>) -> 
         let mut listed: Vec<&Candidate> = by_title.iter().map(|n| n.c).collect();
         if listed.is_empty() {
             listed = f.by_title.iter().filter_map(|p| docs.get(p)).collect();
-            if let Some(t) = &r.title {
-                listed.retain(|c| compare::title_similarity(t, &c.title) >= compare::LIKE_TITLE);
+            match &r.title {
+                Some(t) => {
+                    listed.retain(|c| compare::title_similarity(t, &c.title) >= compare::LIKE_TITLE)
+                }
+                // A citation's candidates: those its journal, year and volume agree with.
+                None => listed.retain(|c| compare::compare(r, c).disagreed.is_empty()),
             }
         }
         listed.dedup_by(|a, b| a.pmid == b.pmid);
