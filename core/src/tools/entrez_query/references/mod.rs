@@ -80,7 +80,15 @@ fn answer(
             .flatten()
             .filter_map(Value::as_str)
             .collect();
-        if flags.contains(&Flag::Retracted.name()) {
+        // The paper meant: a verified one, or the one a mismatch's title or citation names
+        // (an identifier's record may be another paper the citation borrowed the id of).
+        let meant = r["verdict"] == "verified"
+            || (r["verdict"] == "mismatch"
+                && matches!(
+                    r["matched_by"].as_str(),
+                    Some("title_search" | "citation_match")
+                ));
+        if meant && flags.contains(&Flag::Retracted.name()) {
             retracted.push(format!(
                 "{} (PMID {})",
                 r["key"].as_str().unwrap_or(""),
