@@ -204,13 +204,14 @@ fn each_cause_of_a_wrong_verdict_is_gone() {
         {"key": "doi-after-pages", "text": "Smith J. Made up findings on nothing at all. J Test. 2020;5:1-10. doi:10.1136/gutjnl-2016-312510"},
         {"key": "bibtex", "text": "@article{bao2017, author={Bao, Ying and Prescott, Jennifer}, title={Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer}, journal={Gut}, year={2017}, volume={66}, number={6}, pages={1116--1122}, doi={10.1136/gutjnl-2016-312510}}"},
         // "Surname X. A title": the initial before a title that starts with "A".
-        {"key": "initial-then-a", "text": "Example A, Sample B. A documented example of an article corrected by two errata. J Doc Ex. 2019;12(3):100-9."},
+        {"key": "initial-then-a", "text": "Example A, Sample B. A documented example of an article corrected by two errata. J Doc Ex. 2019."},
         // Harvard and Chicago lines were not read.
         {"key": "harvard", "text": "Lerro, C.C., Beane Freeman, L.E. and DellaValle, C.T. (2018) 'Occupational pesticide exposure and subclinical hypothyroidism among male pesticide applicators', Occupational and Environmental Medicine, 75(2), pp. 79-89."},
         {"key": "chicago", "text": "Guo, Fumin, Dante Capaldi, and Miranda Kirby. 2018. “Development of a Pulmonary Imaging Biomarker Pipeline for Phenotyping of Chronic Lung Disease.” Journal of Medical Imaging 5 (2): 026002."},
         {"key": "unreadable", "text": "see that 2019 group paper, the one in some journal; 12 pages or so"},
         // A correct citation with a wrong DOI; a typo in a title with no volume or page.
         {"key": "wrong-doi", "text": "Bao Y, Prescott J. Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer. Gut. 2017;66(6):1116-22. doi:10.1136/oemed-2017-104431"},
+        {"key": "doi-not-found", "text": "Bao Y, Prescott J. Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer. Gut. 2017;66(6):1116-22. doi:10.1136/gutjnl-0000-000000"},
         {"key": "typo", "text": "Lerro CC, Beane Freeman LE. Occupational pesticide exposure and subclinical hypothyroidsm among male pesticide applicators. Occup Environ Med. 2018."},
         // A PMCID is not a PMID.
         {"key": "pmcid", "text": "Smith J. Made up findings on nothing at all. J Test. 2020;5:1-10. PMCID: PMC5771820"}
@@ -231,6 +232,7 @@ fn each_cause_of_a_wrong_verdict_is_gone() {
         ("chicago", "verified"),
         ("unreadable", "unreadable"),
         ("wrong-doi", "mismatch"),
+        ("doi-not-found", "mismatch"),
         ("typo", "verified"),
         ("pmcid", "mismatch"),
     ];
@@ -298,6 +300,18 @@ fn each_cause_of_a_wrong_verdict_is_gone() {
         (Some("28775130"), Some("doi"))
     );
     assert_eq!(w["also"][0]["pmid"], "27797938", "{w}");
+    let n = by_key(&r, "doi-not-found");
+    assert_eq!(
+        (n["pmid"].as_str(), n["matched_by"].as_str()),
+        (Some("27797938"), Some("citation_match"))
+    );
+    assert!(
+        n["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Its DOI 10.1136/gutjnl-0000-000000 is not in PubMed"),
+        "{n}"
+    );
     assert_eq!(by_key(&r, "typo")["pmid"], "28775130");
     let c = by_key(&r, "pmcid");
     assert_eq!(
