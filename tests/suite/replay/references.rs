@@ -213,6 +213,8 @@ fn each_cause_of_a_wrong_verdict_is_gone() {
         {"key": "wrong-doi", "text": "Bao Y, Prescott J. Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer. Gut. 2017;66(6):1116-22. doi:10.1136/oemed-2017-104431"},
         {"key": "doi-not-found", "text": "Bao Y, Prescott J. Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer. Gut. 2017;66(6):1116-22. doi:10.1136/gutjnl-0000-000000"},
         {"key": "typo", "text": "Lerro CC, Beane Freeman LE. Occupational pesticide exposure and subclinical hypothyroidsm among male pesticide applicators. Occup Environ Med. 2018."},
+        // An identifier with too little else to compare is not verified.
+        {"key": "id-and-author", "pmid": "27797938", "authors": ["Bao Y"]},
         // A PMCID is not a PMID.
         {"key": "pmcid", "text": "Smith J. Made up findings on nothing at all. J Test. 2020;5:1-10. PMCID: PMC5771820"}
     ]);
@@ -234,6 +236,7 @@ fn each_cause_of_a_wrong_verdict_is_gone() {
         ("wrong-doi", "mismatch"),
         ("doi-not-found", "mismatch"),
         ("typo", "verified"),
+        ("id-and-author", "ambiguous"),
         ("pmcid", "mismatch"),
     ];
     let want: Vec<(String, String)> = want
@@ -313,6 +316,10 @@ fn each_cause_of_a_wrong_verdict_is_gone() {
         "{n}"
     );
     assert_eq!(by_key(&r, "typo")["pmid"], "28775130");
+    assert!(by_key(&r, "id-and-author")["message"]
+        .as_str()
+        .unwrap()
+        .contains("agrees only on first_author"));
     let c = by_key(&r, "pmcid");
     assert_eq!(
         (

@@ -87,6 +87,19 @@ pub fn verdict(r: &Reference, f: &Found, docs: &BTreeMap<String, Candidate>) -> 
         .map(|c| named(c, "citation_match"));
     let mut by_title: Vec<Named> = Vec::new();
     if let Some(t) = &r.title {
+        // A batch's candidates are every reference's in it: only a title sharing one of
+        // this one's three longest words is compared (cheap where CPU is counted).
+        let mut words: Vec<String> = t
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.chars().count() >= 4)
+            .map(str::to_lowercase)
+            .collect();
+        words.sort_by_key(|w| std::cmp::Reverse(w.chars().count()));
+        words.truncate(3);
+        let near = |c: &Candidate| {
+            let title = c.title.to_lowercase();
+            words.is_empty() || words.iter().any(|w| title.contains(w.as_str()))
+        };
         let mut seen: Vec<&str> = Vec::new();
         for p in f
             .by_title
@@ -97,6 +110,7 @@ pub fn verdict(r: &Reference, f: &Found, docs: &BTreeMap<String, Candidate>) -> 
         {
             if let Some(c) = docs.get(p) {
                 if !seen.contains(&c.pmid.as_str())
+                    && near(c)
                     && compare::title_similarity(t, &c.title) >= compare::SAME_TITLE
                 {
                     seen.push(&c.pmid);
