@@ -6,7 +6,7 @@
 //! not recognized says so. What is wrong with the input itself (empty, too long, a
 //! malformed DOI) makes the reference `invalid`, never the whole list.
 
-use super::read;
+use super::{parts, read};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -119,11 +119,11 @@ impl Reference {
             Some(Value::Array(list)) => list
                 .iter()
                 .filter_map(Value::as_str)
-                .map(|a| read::first_author(a).0)
+                .map(|a| parts::first_author(a).0)
                 .filter(|n| !n.is_empty())
                 .collect(),
             Some(Value::String(s)) => {
-                let (family, initials) = read::first_author(s);
+                let (family, initials) = parts::first_author(s);
                 r.initials = initials;
                 vec![family].into_iter().filter(|n| !n.is_empty()).collect()
             }
@@ -131,7 +131,7 @@ impl Reference {
         };
         if let Some(Value::Array(list)) = v.get("authors") {
             if let Some(first) = list.first().and_then(Value::as_str) {
-                r.initials = read::first_author(first).1;
+                r.initials = parts::first_author(first).1;
             }
         }
         if !authors.is_empty() {
@@ -153,7 +153,7 @@ impl Reference {
             r.issue = Some(is);
         }
         if let Some(p) = text("first_page").or_else(|| text("page")) {
-            r.first_page = Some(read::first_page(&p));
+            r.first_page = Some(parts::first_page(&p));
         }
         if text("text").is_none() {
             r.style = Some("fields");

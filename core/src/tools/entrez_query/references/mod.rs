@@ -8,9 +8,12 @@
 //! `unchecked` with a `next_call`. Each record's `integrity` comes with its verdict.
 
 pub mod compare;
+pub mod identifiers;
 pub mod input;
 pub mod lookup;
+pub mod parts;
 pub mod read;
+pub mod tagged;
 pub mod verdict;
 
 use crate::error::Result;
