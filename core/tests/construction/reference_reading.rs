@@ -149,3 +149,41 @@ fn a_line_of_no_known_layout_says_so() {
     );
     assert!(!Reference::from_text("doi:10.1136/gutjnl-2016-312510").unread());
 }
+
+/// A line and what it cites: first author, year, volume, first page.
+type Case = (
+    &'static str,
+    (&'static str, i32, &'static str, &'static str),
+);
+
+#[test]
+fn other_real_shapes_are_read() {
+    let cases: [Case; 6] = [
+        ("Holshue ML, DeBolt C, Lindquist S, et al. First case of 2019 novel coronavirus in the United States. N Engl J Med 2020;382:929-36.", ("Holshue", 2020, "382", "929")),
+        ("Wang D, Hu B, Hu C, et al. Clinical characteristics of 138 hospitalized patients with 2019 novel coronavirus-infected pneumonia in Wuhan, China. JAMA. 2020;323(11):1061-1069. doi:10.1001/jama.2020.1585", ("Wang", 2020, "323", "1061")),
+        ("Fumin Guo, Dante Capaldi, and Miranda Kirby, “Development of a Pulmonary Imaging Biomarker Pipeline,” Journal of Medical Imaging 5, no. 2 (2018): 026002.", ("Guo", 2018, "5", "026002")),
+        ("Lerro, C. C. et al. (2018) Occupational pesticide exposure and subclinical hypothyroidism. Occupational and Environmental Medicine, 75(2), pp. 79–89.", ("Lerro", 2018, "75", "79")),
+        ("[12] Y. Bao et al., “Leucocyte telomere length and risk of pancreatic cancer,” Gut, vol. 66, no. 6, pp. 1116–1122, Jun. 2017, doi: 10.1136/gutjnl-2016-312510.", ("Bao", 2017, "66", "1116")),
+        ("Bao Y, Prescott J, Yuan C, et al. Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer. Gut. 2017 Jun;66(6):1116-1122. doi: 10.1136/gutjnl-2016-312510. Epub 2016 Oct 21. PMID: 27797938; PMCID: PMC5442267.", ("Bao", 2017, "66", "1116")),
+    ];
+    let mut wrong = Vec::new();
+    for (line, (author, year, volume, page)) in cases {
+        let r = Reference::from_text(line);
+        let got = (
+            r.authors.first().map(String::as_str),
+            r.year,
+            r.volume.as_deref(),
+            r.first_page.as_deref(),
+        );
+        if got != (Some(author), Some(year), Some(volume), Some(page))
+            || r.title.is_none()
+            || r.journal.is_none()
+        {
+            wrong.push(format!(
+                "{line}\n    {got:?} title {:?} journal {:?}",
+                r.title, r.journal
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

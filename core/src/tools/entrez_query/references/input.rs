@@ -1,7 +1,7 @@
 //! One reference as the caller gave it, read into what PubMed can be asked about.
 //!
 //! A reference comes as free text (a line of a bibliography, BibTeX or RIS), a DOI, a PMID,
-//! a PMCID, or fields (title, authors, journal, year, volume, issue, first page). Free text
+//! a PMCID, or fields (title, authors, journal, year, volume, first page). Free text
 //! is read by [`super::read`]; which fields were read is kept, and a line whose layout was
 //! not recognized says so. What is wrong with the input itself (empty, too long, a
 //! malformed DOI) makes the reference `invalid`, never the whole list.
@@ -106,9 +106,6 @@ impl Reference {
         if let Some(p) = text("pmid") {
             r.pmid = Some(p);
         }
-        if let Some(p) = text("pmcid") {
-            r.pmcid = Some(p.to_ascii_uppercase());
-        }
         if let Some(d) = text("doi") {
             r.doi = Some(d);
         }
@@ -148,9 +145,6 @@ impl Reference {
         }
         if let Some(vol) = text("volume") {
             r.volume = Some(vol);
-        }
-        if let Some(is) = text("issue") {
-            r.issue = Some(is);
         }
         if let Some(p) = text("first_page").or_else(|| text("page")) {
             r.first_page = Some(parts::first_page(&p));

@@ -123,10 +123,15 @@ pub fn source(s: &str, r: &mut Read) {
                 None => (head, None),
             };
             let vol = number(vol);
-            if !vol.is_empty() {
+            let no_volume = vol.is_empty();
+            if !no_volume {
                 bare.push(vol);
             }
-            if let Some(is) = issue.filter(|x| !x.is_empty()) {
+            // Chicago's notes: "5, no. 2 (2018): 026002", the year in brackets.
+            let bracketed_year = issue.and_then(lone_year).filter(|_| no_volume);
+            if bracketed_year.is_some() {
+                r.year = bracketed_year;
+            } else if let Some(is) = issue.filter(|x| !x.is_empty()) {
                 r.issue = Some(is.to_string());
                 if let Some(v) = bare.pop() {
                     if lone_year(&v).is_some()
@@ -216,8 +221,18 @@ pub fn first_author(list: &str) -> (String, Option<String>) {
         .split(" & ")
         .next()
         .unwrap_or(first);
+    let first = first
+        .trim_end_matches('.')
+        .trim_end_matches(" et al")
+        .trim();
     let words: Vec<&str> = first.split_whitespace().collect();
     let short = words.len() <= 4;
+    let given_first = |chunk: &str| {
+        let w: Vec<&str> = chunk.split_whitespace().collect();
+        (2..=3).contains(&w.len())
+            && w.iter()
+                .all(|x| x.starts_with(char::is_uppercase) && !is_initials(x))
+    };
     if short && words.len() >= 2 && is_initials(words[words.len() - 1]) && !is_initials(words[0]) {
         // Vancouver: "Beane Freeman LE".
         return (
@@ -233,6 +248,17 @@ pub fn first_author(list: &str) -> (String, Option<String>) {
             .unwrap_or(words.len() - 1);
         let initials: String = words[..at].iter().map(|w| letters(w)).collect();
         return (words[at..].join(" "), Some(initials));
+    }
+    // Chicago's notes: "Fumin Guo, Dante Capaldi, and Miranda Kirby" (given names first).
+    let second = parts
+        .get(1)
+        .map(|g| g.trim_start_matches("and ").trim_start_matches("& "));
+    if given_first(first) && second.is_none_or(given_first) {
+        let initials: String = words[..words.len() - 1]
+            .iter()
+            .filter_map(|w| w.chars().next())
+            .collect();
+        return (words[words.len() - 1].to_string(), Some(initials));
     }
     // Inverted: "Wakefield" then "A. J." or "Andrew J.".
     let given = parts
