@@ -158,7 +158,8 @@ type Case = (
 
 #[test]
 fn other_real_shapes_are_read() {
-    let cases: [Case; 6] = [
+    let cases: [Case; 7] = [
+        ("Mann BJ, Torian BE, Vedvick TS, Petri WA. Sequence of a cysteine-rich galactose-specific lectin of Entamoeba histolytica. Proc. Natl. Acad. Sci. U.S.A. 1991;88(8):3248-52.", ("Mann", 1991, "88", "3248")),
         ("Holshue ML, DeBolt C, Lindquist S, et al. First case of 2019 novel coronavirus in the United States. N Engl J Med 2020;382:929-36.", ("Holshue", 2020, "382", "929")),
         ("Wang D, Hu B, Hu C, et al. Clinical characteristics of 138 hospitalized patients with 2019 novel coronavirus-infected pneumonia in Wuhan, China. JAMA. 2020;323(11):1061-1069. doi:10.1001/jama.2020.1585", ("Wang", 2020, "323", "1061")),
         ("Fumin Guo, Dante Capaldi, and Miranda Kirby, “Development of a Pulmonary Imaging Biomarker Pipeline,” Journal of Medical Imaging 5, no. 2 (2018): 026002.", ("Guo", 2018, "5", "026002")),
@@ -186,4 +187,11 @@ fn other_real_shapes_are_read() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // An abbreviation with periods is the journal's, not the end of the title.
+    let r = Reference::from_text(cases[0].0);
+    assert_eq!(r.journal.as_deref(), Some("Proc Natl Acad Sci U.S.A"));
+    assert_eq!(
+        r.title.as_deref(),
+        Some("Sequence of a cysteine-rich galactose-specific lectin of Entamoeba histolytica")
+    );
 }

@@ -134,6 +134,17 @@ fn free_text(s: &str, r: &mut Read) {
                 source_part = tail[journal.len()..].to_string();
             }
             source(&source_part, r);
+            // An abbreviation with periods ("Proc. Natl. Acad. Sci. U.S.A.") was cut into
+            // one-word sentences: they are the journal's, not the title's.
+            let mut journal_at = journal_at;
+            let mut journal = journal;
+            let abbreviated = |w: &str| {
+                !w.contains(' ') && w.len() <= 8 && w.chars().all(|c| c.is_alphabetic() || c == '.')
+            };
+            while journal_at >= 3 && abbreviated(sentences[journal_at - 1]) {
+                journal_at -= 1;
+                journal = format!("{} {journal}", sentences[journal_at]);
+            }
             r.journal = Some(journal).filter(|j| !j.is_empty());
             if journal_at >= 2 {
                 r.style = Some("vancouver");
