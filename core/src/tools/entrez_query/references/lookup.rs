@@ -356,11 +356,7 @@ async fn batched_titles(
             continue;
         }
         *left -= 1;
-        let term = chunk
-            .iter()
-            .map(|(_, c)| format!("({c})"))
-            .collect::<Vec<_>>()
-            .join(" OR ");
+        let term = batch_term(chunk.iter().map(|(_, c)| c.as_str()));
         let retmax = (chunk.len() as u64) * 5;
         match search_ids(ctx, l, &term, retmax).await {
             Ok(ids) => {
@@ -478,6 +474,14 @@ pub fn citation_line(r: &Reference, i: usize) -> Citation {
             .unwrap_or_default(),
         key: format!("k{i}"),
     }
+}
+
+/// Several references' clauses as one search: each parenthesized, ORed.
+pub fn batch_term<'a>(clauses: impl Iterator<Item = &'a str>) -> String {
+    clauses
+        .map(|c| format!("({c})"))
+        .collect::<Vec<_>>()
+        .join(" OR ")
 }
 
 /// One search for several DOIs: each quoted (DOIs hold parentheses and semicolons) and

@@ -23,7 +23,7 @@ use crate::framework::ToolOutput;
 use crate::json;
 use crate::parse::pubmed::integrity::Flag;
 use crate::tools::entrez_query::call::CheckReferences;
-pub use lookup::{citation_line, doi_term, id_term, loose_term, title_term};
+pub use lookup::{batch_term, citation_line, doi_term, id_term, loose_term, title_term};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
