@@ -5,7 +5,8 @@
 //! years agree when the cited year is the record's print or electronic year, never "within
 //! one"; the first author when the record's first author has that family name (and the
 //! same first initial, when both give one); journals when one is the other or its
-//! abbreviation; volume, issue and first page when they are the same.
+//! abbreviation; volume and first page when they are the same, an issue when it is the
+//! record's or part of its double issue.
 
 use crate::parse::esummary::{headline, DocSummary};
 use crate::parse::pubmed::integrity::Integrity;
@@ -284,7 +285,16 @@ pub fn compare(r: &Reference, c: &Candidate) -> Comparison {
     }
     if let Some(i) = &r.issue {
         if !c.issue.is_empty() {
-            judge("issue", squeeze(i) == squeeze(&c.issue));
+            // "3" agrees with a double issue "3-4"; "Suppl 1" with "Suppl 1".
+            let parts = |s: &str| {
+                s.split(|c: char| !c.is_alphanumeric())
+                    .map(squeeze)
+                    .collect::<Vec<_>>()
+            };
+            let same = squeeze(i) == squeeze(&c.issue)
+                || parts(&c.issue).contains(&squeeze(i))
+                || parts(i).contains(&squeeze(&c.issue));
+            judge("issue", same);
         }
     }
     if let Some(p) = &r.first_page {
@@ -367,6 +377,19 @@ mod tests {
             "Wakefield AJ, et al. Lancet. 1998;351:637-41"
         );
         assert_eq!(title_similarity("A: B.", "a b"), 1.0);
+    }
+
+    #[test]
+    fn an_issue_agrees_with_a_double_issue_it_is_part_of() {
+        let mut w = wakefield();
+        w.issue = "3-4".into();
+        let cited = |issue: &str| Reference {
+            issue: Some(issue.into()),
+            ..Reference::default()
+        };
+        assert_eq!(compare(&cited("3"), &w).agreed, ["issue"]);
+        assert_eq!(compare(&cited("3-4"), &w).agreed, ["issue"]);
+        assert_eq!(compare(&cited("5"), &w).disagreed, ["issue"]);
     }
 
     #[test]
