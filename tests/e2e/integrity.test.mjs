@@ -4,6 +4,11 @@
 // dataset; a reference list comes back with one verdict per reference.
 // Run: E2E_URL=http://127.0.0.1:PORT/mcp E2E_REPLAY=... node --test tests/e2e/integrity.test.mjs
 //
+// The reference benchmark (tests/fixtures/references/corpus.json, 284 references with known
+// truth built from the stand-in's records by scripts/references_corpus.py) holds the same
+// bar on every edge: no wrong citation verified, >= 95% of correct ones verified and none
+// not_found, every retracted one flagged, <= 10 upstream requests per 100 references.
+//
 // The retracted (9500320, and its notice 20137807), corrected (99000001) and concerned
 // (99000003) records are tests/fixtures/ncbi/documented's, written to the PubMed DTD: NCBI
 // itself is unreachable from the tests, and no recording of such records exists.
@@ -12,6 +17,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readFileSync } from 'node:fs';
 import { EDGE, URL_UNDER_TEST } from './helpers.mjs';
 
 const REPLAY = process.env.E2E_REPLAY || '';
@@ -110,5 +116,37 @@ describe(`research integrity [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is 
     assert.equal(after.requests - before.requests, r.requests, 'the replay saw what the answer says');
     assert.equal(after.rate_limited - before.rate_limited, 0, 'no request over NCBI\'s limit');
     assert.match(text, /^Checked 100 references: 100 verified, 0 mismatch/);
+  });
+
+  test('the reference benchmark: no wrong citation verified, in at most 10 requests per 100', async () => {
+    const corpus = JSON.parse(readFileSync(new URL('../fixtures/references/corpus.json', import.meta.url), 'utf8'));
+    const table = {};
+    const failures = [];
+    const started = performance.now();
+    for (let at = 0; at < corpus.length; at += 100) {
+      const chunk = corpus.slice(at, at + 100);
+      const references = chunk.map((e) => (typeof e.reference === 'string' ? { key: e.id, text: e.reference } : { ...e.reference, key: e.id }));
+      const [r] = await call('entrez_query', { operation: 'check_references', references, max_characters: 200000 });
+      assert.equal(r.references.length, chunk.length, JSON.stringify(r.budget));
+      assert.ok(r.requests <= 10, `${chunk.length} references took ${r.requests} requests`);
+      chunk.forEach((e, i) => {
+        const v = r.references[i];
+        table[e.kind] ??= {};
+        table[e.kind][v.verdict] = (table[e.kind][v.verdict] ?? 0) + 1;
+        const wrong = e.kind === 'correct' ? v.verdict !== 'verified' || v.pmid !== e.truth_pmid : v.verdict === 'verified';
+        const unflagged = e.retracted && !(v.integrity?.flags ?? []).includes('retracted');
+        if (wrong || unflagged) failures.push(`${e.id} ${e.kind} → ${v.verdict} ${v.pmid ?? ''}: ${v.message}`);
+      });
+    }
+    console.log(`# ${EDGE}: ${corpus.length} references checked in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`# ${JSON.stringify(table)}`);
+    const correct = table.correct;
+    const total = Object.values(correct).reduce((a, b) => a + b, 0);
+    assert.equal(correct.not_found ?? 0, 0, failures.join('\n'));
+    assert.ok((correct.verified ?? 0) * 100 >= total * 95, failures.join('\n'));
+    for (const [kind, row] of Object.entries(table)) {
+      if (kind !== 'correct') assert.equal(row.verified ?? 0, 0, `${kind}: ${failures.join('\n')}`);
+    }
+    assert.deepEqual(failures, []);
   });
 });

@@ -171,6 +171,9 @@ pub mod codes {
     /// check_references: a reference that cannot be checked (empty, too long, a malformed
     /// DOI or PMID); it is answered `invalid`, the others are checked.
     pub const INVALID_REFERENCE: &str = "invalid_reference";
+    /// check_references: a line in no known citation layout; it is answered `unreadable`
+    /// with the parts that could not be told apart, never `not_found`.
+    pub const UNREADABLE_REFERENCE: &str = "unreadable_reference";
     /// Runtime level: the upstream check did not finish within its budget; nothing was concluded.
     pub const RUNTIME_BUDGET_EXCEEDED: &str = "runtime_budget_exceeded";
     /// Runtime level: the upstream check could not be made (no network, NCBI failed).
@@ -281,6 +284,7 @@ pub mod codes {
         SUSPICIOUS_STRUCTURE,
         AMBIGUOUS_ID,
         INVALID_REFERENCE,
+        UNREADABLE_REFERENCE,
         RUNTIME_BUDGET_EXCEEDED,
         RUNTIME_UNAVAILABLE,
         RUNTIME_PARTIAL,

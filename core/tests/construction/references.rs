@@ -6,7 +6,9 @@ use entrez_mcp_core::net::Method;
 use entrez_mcp_core::tools::entrez_query::call::{CitationMatch, Search};
 use entrez_mcp_core::tools::entrez_query::plan;
 use entrez_mcp_core::tools::entrez_query::references::input::Reference;
-use entrez_mcp_core::tools::entrez_query::references::{citation_line, doi_term, title_term};
+use entrez_mcp_core::tools::entrez_query::references::{
+    batch_term, citation_line, doi_term, id_term, loose_term, title_term,
+};
 use serde_json::json;
 
 const BASE: &str = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/";
@@ -55,4 +57,39 @@ fn dois_share_one_search_and_titles_search_their_longest_words() {
         "ileal[ti] AND lymphoid[ti] AND nodular[ti] AND hyperplasia[ti] AND specific[ti] AND colitis[ti] AND pervasive[ti] AND developmental[ti] AND disorder[ti] AND children[ti]"
     );
     assert_eq!(title_term("A of"), None);
+}
+
+#[test]
+fn titles_are_batched_into_one_search_with_a_looser_clause_for_typos() {
+    // Stopwords and words under three letters are not searched (PubMed ignores stopwords).
+    let a =
+        title_term("The treatment of AIDS behind the walls of correctional facilities").unwrap();
+    assert_eq!(a, "treatment[ti] AND aids[ti] AND behind[ti] AND walls[ti] AND correctional[ti] AND facilities[ti]");
+    let typo = Reference::from_text("Lerro CC. Occupational pesticide exposure and subclinical hypothyroidsm among male pesticide applicators. Occup Environ Med. 2018.");
+    let loose = loose_term(&typo).unwrap();
+    assert_eq!(
+        loose,
+        "(hypothyroidsm[ti] OR occupational[ti] OR subclinical[ti] OR applicators[ti] OR pesticide[ti] OR exposure[ti]) AND \"lerro\"[1au] AND 2018[dp]"
+    );
+    let term = batch_term([a.as_str(), loose.as_str()].into_iter());
+    assert_eq!(
+        url(&search(term, 10)),
+        format!("{BASE}esearch.fcgi?db=pubmed&term=%28treatment%5Bti%5D%20AND%20aids%5Bti%5D%20AND%20behind%5Bti%5D%20AND%20walls%5Bti%5D%20AND%20correctional%5Bti%5D%20AND%20facilities%5Bti%5D%29%20OR%20%28%28hypothyroidsm%5Bti%5D%20OR%20occupational%5Bti%5D%20OR%20subclinical%5Bti%5D%20OR%20applicators%5Bti%5D%20OR%20pesticide%5Bti%5D%20OR%20exposure%5Bti%5D%29%20AND%20%22lerro%22%5B1au%5D%20AND%202018%5Bdp%5D%29&retstart=0&retmax=10{ID}")
+    );
+    // A DOI and a PMCID share one search; a PMCID is searched as a PMCID, never as a PMID.
+    let refs = [
+        Reference::from_text("doi:10.1136/gutjnl-2016-312510"),
+        Reference::from_text("PMCID: PMC5771820"),
+    ];
+    assert_eq!(
+        id_term(refs.iter()),
+        "\"10.1136/gutjnl-2016-312510\"[doi] OR PMC5771820[pmcid]"
+    );
+    // Too little to keep a loose search narrow: none.
+    assert_eq!(
+        loose_term(&Reference::from_text(
+            "Occupational pesticide exposure and subclinical hypothyroidism"
+        )),
+        None
+    );
 }

@@ -211,6 +211,12 @@ fn links_posts_and_the_rest() -> Vec<Case> {
                 ("invalid_reference", "$.references[2]"),
             ],
         ),
+        // A line in no known layout is said to be unreadable before it is sent.
+        warned(
+            Q,
+            json!({"operation": "check_references", "references": ["PMID: 9500320", "see that 2019 paper from the group; 12 pages"]}),
+            &[("unreadable_reference", "$.references[1]")],
+        ),
         bad(
             Q,
             json!({"operation": "check_references"}),

@@ -8,6 +8,7 @@
 //! construction). Synthetic PMIDs are answered from the recorded article they clone.
 
 use crate::ncbi::fixtures::Corpus;
+use crate::ncbi::query::Query;
 use crate::ncbi::synthetic::{is_synthetic, FIRST_ID};
 use serde_json::{json, Value};
 
@@ -47,6 +48,10 @@ pub struct Citation {
     pub authors: Vec<String>,
     /// The article's own DOI.
     pub doi: String,
+    /// Its PMC id ("PMC5442267"), when PMC holds it.
+    pub pmcid: String,
+    /// ArticleDate Year: when it came out online, if before print.
+    pub epub_year: String,
     /// PublicationType labels.
     pub types: Vec<String>,
     /// CommentsCorrections other than Cites.
@@ -114,32 +119,16 @@ impl Catalogue {
     }
 
     /// The ids a field-tagged term finds among the records held (recorded and documented,
-    /// not synthetic), or None when a clause is not one the replay can evaluate.
+    /// not synthetic), in the records' order; None when a clause is not one the replay can
+    /// evaluate (an untagged word, an unknown tag, NOT). Clauses combine with AND and OR and
+    /// parentheses, as PubMed reads them ([`Query`]).
     pub fn search(&self, term: &str) -> Option<Vec<u64>> {
-        // `a[doi] OR b[doi]`: each side on its own, the union in the records' order.
-        let sides = split_on(term, " or ");
-        if sides.len() > 1 {
-            let mut hits = Vec::new();
-            for side in &sides {
-                hits.extend(self.search(side)?);
+        let query = Query::parse(term)?;
+        let mut ids = Vec::new();
+        for c in &self.records {
+            if query.matches(c)? {
+                ids.push(c.pmid);
             }
-            return Some(
-                self.records
-                    .iter()
-                    .map(|c| c.pmid)
-                    .filter(|p| hits.contains(p))
-                    .collect(),
-            );
-        }
-        let clauses = clauses(term)?;
-        let mut ids: Vec<u64> = Vec::new();
-        'records: for c in &self.records {
-            for (value, tag) in &clauses {
-                if !matches(c, value, tag)? {
-                    continue 'records;
-                }
-            }
-            ids.push(c.pmid);
         }
         Some(ids)
     }
@@ -168,9 +157,13 @@ impl Catalogue {
         if !c.doi.is_empty() {
             ids.push(json!({"idtype": "doi", "idtypen": 3, "value": c.doi}));
         }
+        if !c.pmcid.is_empty() {
+            ids.push(json!({"idtype": "pmc", "idtypen": 8, "value": c.pmcid}));
+        }
         Some(json!({
             "uid": pmid.to_string(),
             "pubdate": c.year,
+            "epubdate": c.epub_year,
             "source": c.iso,
             "authors": authors,
             "title": c.title,
@@ -207,7 +200,7 @@ impl Catalogue {
             .records
             .iter()
             .filter(|c| squeeze(&c.iso) == j || squeeze(&c.journal) == j)
-            .filter(|c| year.is_empty() || c.year == year.trim())
+            .filter(|c| year.is_empty() || c.year == year.trim() || c.epub_year == year.trim())
             .filter(|c| volume.is_empty() || c.volume == volume.trim())
             .filter(|c| page.is_empty() || c.first_page() == page.trim())
             .filter(|c| {
@@ -244,100 +237,11 @@ fn summary_wording(ref_type: &str) -> String {
 
 /// Lower case, letters and digits only: "Proc Natl Acad Sci U S A" and
 /// "proc natl acad sci u s a" meet.
-fn squeeze(s: &str) -> String {
+pub(crate) fn squeeze(s: &str) -> String {
     s.chars()
         .filter(char::is_ascii_alphanumeric)
         .collect::<String>()
         .to_ascii_lowercase()
-}
-
-/// `a[ti] AND "b c"[au] AND (x[dp])` as (value, tag) pairs; None for anything else (OR,
-/// NOT, an untagged word), which the replay leaves to its recordings.
-fn clauses(term: &str) -> Option<Vec<(String, String)>> {
-    let mut out = Vec::new();
-    for part in split_and(term) {
-        let part = part
-            .trim()
-            .trim_start_matches('(')
-            .trim_end_matches(')')
-            .trim();
-        let open = part.rfind('[')?;
-        let tag = part[open + 1..]
-            .strip_suffix(']')?
-            .trim()
-            .to_ascii_lowercase();
-        let value = part[..open].trim().trim_matches('"').trim().to_string();
-        if value.is_empty() || value.to_ascii_uppercase().contains(" NOT ") {
-            return None;
-        }
-        out.push((value, tag));
-    }
-    (!out.is_empty()).then_some(out)
-}
-
-/// The term split on its top-level ` AND `s (any case), quotes respected.
-fn split_and(term: &str) -> Vec<String> {
-    split_on(term, " and ")
-}
-
-/// The term split on `word` (lower case, with its spaces) outside quotes, any case.
-fn split_on(term: &str, word: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut current = String::new();
-    let mut quoted = false;
-    let chars: Vec<char> = term.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '"' {
-            quoted = !quoted;
-        }
-        let n = word.chars().count();
-        let rest: String = chars[i..chars.len().min(i + n)].iter().collect();
-        if !quoted && rest.eq_ignore_ascii_case(word) {
-            parts.push(std::mem::take(&mut current));
-            i += n;
-            continue;
-        }
-        current.push(c);
-        i += 1;
-    }
-    parts.push(current);
-    parts
-}
-
-/// Whether `c` matches one clause; None for a tag the replay does not evaluate.
-fn matches(c: &Citation, value: &str, tag: &str) -> Option<bool> {
-    let v = value.to_ascii_lowercase();
-    Some(match tag {
-        "doi" | "aid" | "lid" | "location id" => c.doi.eq_ignore_ascii_case(value),
-        "ti" | "title" => {
-            let title = c.title.to_ascii_lowercase();
-            v.split(|ch: char| !ch.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .all(|w| title.contains(w))
-        }
-        "au" | "author" | "1au" => {
-            let last = v.split_whitespace().next().unwrap_or("");
-            let authors: Vec<String> = c.authors.iter().map(|a| a.to_ascii_lowercase()).collect();
-            match tag {
-                "1au" => authors.first().is_some_and(|a| a.starts_with(last)),
-                _ => authors.iter().any(|a| a.starts_with(last)),
-            }
-        }
-        "dp" | "pdat" | "publication date" => c.year == value.trim(),
-        "ta" | "journal" => {
-            squeeze(&c.iso) == squeeze(value) || squeeze(&c.journal) == squeeze(value)
-        }
-        "vi" | "volume" => c.volume == value.trim(),
-        "pg" | "pagination" => c.first_page() == value.trim(),
-        "pt" | "publication type" => c.types.iter().any(|t| t.eq_ignore_ascii_case(value)),
-        "uid" | "pmid" => value
-            .split([',', ' '])
-            .filter_map(|i| i.trim().parse::<u64>().ok())
-            .any(|i| i == c.pmid),
-        _ => return None,
-    })
 }
 
 /// The text of the first `<tag ...>…</tag>` at or after `from`, tags inside stripped.
@@ -411,6 +315,9 @@ fn read(bytes: &[u8]) -> Option<Citation> {
     if let Some(at) = hay.find("<PubDate>") {
         c.year = element(hay, "Year", at).map(|(t, _)| t).unwrap_or_default();
     }
+    if let Some(at) = hay.find("<ArticleDate") {
+        c.epub_year = element(hay, "Year", at).map(|(t, _)| t).unwrap_or_default();
+    }
     c.volume = text("Volume");
     c.issue = text("Issue");
     c.pages = match text("MedlinePgn") {
@@ -449,14 +356,15 @@ fn read(bytes: &[u8]) -> Option<Citation> {
         let Some((value, end)) = element(hay, "ArticleId", start) else {
             break;
         };
-        if attribute(hay, start, "IdType").as_deref() == Some("doi") && c.doi.is_empty() {
-            // The article's own DOI is in PubmedData; a cited work's is inside ReferenceList.
-            let in_references = hay[..start]
-                .rfind("<ReferenceList")
-                .is_some_and(|r| hay[r..start].find("</ReferenceList>").is_none());
-            if !in_references {
-                c.doi = value;
-            }
+        // The article's own ids are in PubmedData; a cited work's are inside ReferenceList.
+        let in_references = hay[..start]
+            .rfind("<ReferenceList")
+            .is_some_and(|r| hay[r..start].find("</ReferenceList>").is_none());
+        let kind = attribute(hay, start, "IdType");
+        if kind.as_deref() == Some("doi") && c.doi.is_empty() && !in_references {
+            c.doi = value;
+        } else if kind.as_deref() == Some("pmc") && c.pmcid.is_empty() && !in_references {
+            c.pmcid = value;
         }
         at = end;
     }
@@ -536,6 +444,39 @@ mod tests {
         );
         assert_eq!(cat.search("a[ti] OR b"), None);
         assert_eq!(cat.search("x[mh]"), None);
+    }
+
+    #[test]
+    fn searches_read_and_or_parentheses_stopwords_and_whole_words_as_pubmed_does() {
+        let cat = catalogue();
+        // Two references' title clauses in one search: each group ANDed, the groups ORed.
+        assert_eq!(
+            cat.search("(ileal[ti] AND colitis[ti] AND children[ti]) OR (leucocyte[ti] AND telomere[ti] AND pancreatic[ti])"),
+            Some(vec![27_797_938, 9_500_320, 20_137_807])
+        );
+        // A stopword asks nothing; a word is a whole word, not a piece of one.
+        assert_eq!(
+            cat.search("the[ti] AND of[ti] AND leucocyte[ti]"),
+            Some(vec![27_797_938])
+        );
+        assert_eq!(cat.search("telom[ti]"), Some(vec![]));
+        assert_eq!(cat.search("telom*[ti]"), Some(vec![27_797_938]));
+        // A typo finds nothing; a looser OR of the rarer words with the author and year does.
+        assert_eq!(cat.search("leucocyte[ti] AND telomare[ti]"), Some(vec![]));
+        assert_eq!(
+            cat.search(
+                "(leucocyte[ti] OR telomare[ti] OR pancreatic[ti]) AND bao[1au] AND 2017[dp]"
+            ),
+            Some(vec![27_797_938])
+        );
+        // The electronic year is a publication date too; a PMCID is searchable.
+        assert_eq!(
+            cat.search("leucocyte[ti] AND 2016[dp]"),
+            Some(vec![27_797_938])
+        );
+        assert_eq!(cat.search("PMC5442267[pmcid]"), Some(vec![27_797_938]));
+        assert_eq!(cat.search("a[ti] NOT b[ti]"), None);
+        assert_eq!(cat.search("(a[ti] OR b[ti]"), None);
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod hostile;
 pub mod limiter;
 pub mod params;
 pub mod pubmed;
+pub mod query;
 pub mod routes;
 pub mod server;
 pub mod stats;

@@ -302,7 +302,7 @@ fn a_reference_list_gets_one_verdict_each() {
         .contains("is not a DOI"));
     assert_eq!(
         r["summary"],
-        json!({"verified": 4, "mismatch": 1, "ambiguous": 0, "not_found": 1, "invalid": 2, "unchecked": 0, "retracted": 1})
+        json!({"verified": 4, "mismatch": 1, "ambiguous": 0, "not_found": 1, "unreadable": 0, "invalid": 2, "unchecked": 0, "retracted": 1})
     );
     assert!(
         text.starts_with("Checked 8 references: 4 verified, 1 mismatch, 0 ambiguous, 1 not found, 2 invalid; RETRACTED: ref1 (PMID 9500320)."),

@@ -15,6 +15,7 @@ mod exports;
 mod hostile_upstream;
 mod integrity;
 mod pending_tasks;
+mod references;
 mod task_ownership;
 mod tasks;
 mod views;

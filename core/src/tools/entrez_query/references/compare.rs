@@ -2,8 +2,11 @@
 //!
 //! Titles are compared by the Sørensen–Dice coefficient of their character pairs, on lower
 //! case letters and digits only, so punctuation, case and a subtitle's colon do not count;
-//! years agree within one (an epub year and a print year); the first author agrees when
-//! the record lists an author of that family name; journals when one names the other.
+//! years agree when the cited year is the record's print or electronic year, never "within
+//! one"; the first author when the record's first author has that family name (and the
+//! same first initial, when both give one); journals when one is the other or its
+//! abbreviation; volume and first page when they are the same, an issue when it is the
+//! record's or part of its double issue.
 
 use crate::parse::esummary::{headline, DocSummary};
 use crate::parse::pubmed::integrity::Integrity;
@@ -28,10 +31,14 @@ pub struct Candidate {
     pub source: String,
     /// Its journal's full name.
     pub journal: String,
-    /// Its year.
+    /// Its (print) year.
     pub year: Option<i32>,
+    /// Its electronic publication year, when ESummary gives one.
+    pub epub_year: Option<i32>,
     /// Its volume.
     pub volume: String,
+    /// Its issue.
+    pub issue: String,
     /// Its pages, "637-41".
     pub pages: String,
     /// Its DOI.
@@ -77,7 +84,9 @@ impl Candidate {
             source: field("source"),
             journal: field("fulljournalname"),
             year: h.year.map(i32::from),
+            epub_year: field("epubdate").get(..4).and_then(|y| y.parse().ok()),
             volume: field("volume"),
+            issue: field("issue"),
             pages: field("pages"),
             doi: id_of("doi"),
             pmcid: id_of("pmc")
@@ -85,6 +94,11 @@ impl Candidate {
                 .filter(|p| p.starts_with("PMC")),
             integrity: Integrity::of_summary(&d.fields),
         }
+    }
+
+    /// The first author's family name ("Beane Freeman" of "Beane Freeman LE").
+    pub fn first_author(&self) -> Option<String> {
+        self.authors.first().map(|a| family_of(a).0)
     }
 
     /// "Wakefield AJ, et al. Lancet. 1998;351:637-41".
@@ -136,6 +150,96 @@ pub fn title_similarity(a: &str, b: &str) -> f64 {
     (score * 100.0).round() / 100.0
 }
 
+/// "Beane Freeman LE" → ("Beane Freeman", "LE"); a group's name stays whole.
+fn family_of(name: &str) -> (String, String) {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    match words.as_slice() {
+        [.., last]
+            if words.len() >= 2 && last.chars().all(|c| c.is_uppercase()) && last.len() <= 3 =>
+        {
+            (words[..words.len() - 1].join(" "), last.to_string())
+        }
+        _ => (name.trim().to_string(), String::new()),
+    }
+}
+
+/// Letters and digits only, lower case: "Garcia-Tabar" and "García Tabar" meet but for
+/// the accent; accents are folded for the common Latin letters.
+fn squeeze(s: &str) -> String {
+    s.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ä' | 'ã' | 'å' => 'a',
+            'é' | 'è' | 'ê' | 'ë' => 'e',
+            'í' | 'ì' | 'î' | 'ï' => 'i',
+            'ó' | 'ò' | 'ô' | 'ö' | 'õ' | 'ø' => 'o',
+            'ú' | 'ù' | 'û' | 'ü' => 'u',
+            'ñ' => 'n',
+            'ç' => 'c',
+            other => other,
+        })
+        .filter(|c| c.is_alphanumeric())
+        .collect()
+}
+
+/// Words that abbreviations leave out.
+const JOURNAL_STOPWORDS: &[&str] = &[
+    "the", "of", "and", "in", "for", "on", "et", "de", "la", "le", "und", "fur",
+];
+
+/// A journal name's words, lower case, parenthetical place names and small words left out.
+fn journal_words(s: &str) -> Vec<String> {
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split(|c: char| !c.is_alphanumeric())
+        .map(squeeze)
+        .filter(|w| !w.is_empty() && !JOURNAL_STOPWORDS.contains(&w.as_str()))
+        .collect()
+}
+
+/// Whether a cited journal is the record's: the same words, or each word of one the start
+/// of the other's word in order ("Occup Environ Med" and "Occupational and Environmental
+/// Medicine", "J Med Imaging" and "Journal of Medical Imaging").
+pub fn journal_agrees(cited: &str, names: &[&str]) -> bool {
+    let c = journal_words(cited);
+    if c.is_empty() {
+        return false;
+    }
+    names.iter().any(|n| {
+        let n = journal_words(n);
+        if n.is_empty() {
+            return false;
+        }
+        let abbreviates = |short: &[String], long: &[String]| {
+            short.len() == long.len()
+                && short
+                    .iter()
+                    .zip(long)
+                    .all(|(s, l)| l.starts_with(s.as_str()))
+        };
+        c == n || abbreviates(&c, &n) || abbreviates(&n, &c)
+    })
+}
+
+/// "e1034" and "1034", "026002" and "26002": the same page or article number.
+fn same_page(a: &str, b: &str) -> bool {
+    let norm = |p: &str| {
+        squeeze(p)
+            .trim_start_matches('e')
+            .trim_start_matches('0')
+            .to_string()
+    };
+    !a.trim().is_empty() && norm(a) == norm(b)
+}
+
 /// `c` against what `r` says.
 pub fn compare(r: &Reference, c: &Candidate) -> Comparison {
     let mut cmp = Comparison {
@@ -154,44 +258,59 @@ pub fn compare(r: &Reference, c: &Candidate) -> Comparison {
         cmp.title_similarity = similarity;
         judge("title", similarity >= SAME_TITLE);
     }
-    if let (Some(y), Some(cy)) = (r.year, c.year) {
-        judge("year", (y - cy).abs() <= 1);
+    if let (Some(y), Some(_)) = (r.year, c.year.or(c.epub_year)) {
+        judge("year", c.year == Some(y) || c.epub_year == Some(y));
     }
-    if let Some(first) = r.authors.first() {
-        let family = plain(first);
-        let listed = c.authors.iter().any(|a| {
-            plain(a).split(' ').next().is_some_and(|f| {
-                !f.is_empty() && (f == family || family.starts_with(f) || f.starts_with(&family))
-            })
-        });
-        if !c.authors.is_empty() {
-            judge("first_author", listed);
-        }
+    if let (Some(first), Some(record)) = (r.authors.first(), c.authors.first()) {
+        let (family, initials) = family_of(record);
+        let same_family = squeeze(first) == squeeze(&family);
+        let same_initial = match (
+            r.initials.as_deref().and_then(|i| i.chars().next()),
+            initials.chars().next(),
+        ) {
+            (Some(a), Some(b)) => a.eq_ignore_ascii_case(&b),
+            _ => true,
+        };
+        judge("first_author", same_family && same_initial);
     }
     if let Some(j) = &r.journal {
-        let j = plain(j).replace("the ", "");
-        let names = [plain(&c.source), plain(&c.journal)];
-        if names.iter().any(|n| !n.is_empty()) {
-            judge(
-                "journal",
-                names
-                    .iter()
-                    .any(|n| !n.is_empty() && (n.contains(&j) || j.contains(n.as_str()))),
-            );
+        if !(c.source.is_empty() && c.journal.is_empty()) {
+            judge("journal", journal_agrees(j, &[&c.source, &c.journal]));
         }
     }
     if let Some(v) = &r.volume {
         if !c.volume.is_empty() {
-            judge("volume", v.trim() == c.volume);
+            judge("volume", squeeze(v) == squeeze(&c.volume));
+        }
+    }
+    if let Some(i) = &r.issue {
+        if !c.issue.is_empty() {
+            // "3" agrees with a double issue "3-4"; "Suppl 1" with "Suppl 1".
+            let parts = |s: &str| {
+                s.split(|c: char| !c.is_alphanumeric())
+                    .map(squeeze)
+                    .collect::<Vec<_>>()
+            };
+            let same = squeeze(i) == squeeze(&c.issue)
+                || parts(&c.issue).contains(&squeeze(i))
+                || parts(i).contains(&squeeze(&c.issue));
+            judge("issue", same);
         }
     }
     if let Some(p) = &r.first_page {
         let first = c.pages.split(['-', ',', ' ']).next().unwrap_or("");
         if !first.is_empty() {
-            judge("first_page", p.trim() == first);
+            judge("first_page", same_page(p, first));
         }
     }
     cmp
+}
+
+/// Whether what agrees is enough to call a record the cited one: the title, or the
+/// journal or year with the volume or first page.
+pub fn confirms(cmp: &Comparison) -> bool {
+    let has = |f: &str| cmp.agreed.contains(&f);
+    has("title") || ((has("journal") || has("year")) && (has("volume") || has("first_page")))
 }
 
 #[cfg(test)]
@@ -206,7 +325,9 @@ mod tests {
             source: "Lancet".into(),
             journal: "Lancet (London, England)".into(),
             year: Some(1998),
+            epub_year: None,
             volume: "351".into(),
+            issue: "9103".into(),
             pages: "637-41".into(),
             doi: None,
             pmcid: None,
@@ -227,6 +348,7 @@ mod tests {
                 "first_author",
                 "journal",
                 "volume",
+                "issue",
                 "first_page"
             ]
         );
@@ -255,5 +377,82 @@ mod tests {
             "Wakefield AJ, et al. Lancet. 1998;351:637-41"
         );
         assert_eq!(title_similarity("A: B.", "a b"), 1.0);
+    }
+
+    #[test]
+    fn an_issue_agrees_with_a_double_issue_it_is_part_of() {
+        let mut w = wakefield();
+        w.issue = "3-4".into();
+        let cited = |issue: &str| Reference {
+            issue: Some(issue.into()),
+            ..Reference::default()
+        };
+        assert_eq!(compare(&cited("3"), &w).agreed, ["issue"]);
+        assert_eq!(compare(&cited("3-4"), &w).agreed, ["issue"]);
+        assert_eq!(compare(&cited("5"), &w).disagreed, ["issue"]);
+    }
+
+    #[test]
+    fn a_year_agrees_only_when_it_is_the_print_or_the_electronic_year() {
+        let mut w = wakefield();
+        let cited = |year: i32| Reference {
+            year: Some(year),
+            ..Reference::default()
+        };
+        // Cause: any year within one of the record's was accepted.
+        assert_eq!(compare(&cited(1999), &w).disagreed, ["year"]);
+        assert_eq!(compare(&cited(1997), &w).disagreed, ["year"]);
+        assert_eq!(compare(&cited(1998), &w).agreed, ["year"]);
+        w.epub_year = Some(1997);
+        assert_eq!(compare(&cited(1997), &w).agreed, ["year"]);
+    }
+
+    #[test]
+    fn journals_agree_with_their_abbreviations_and_authors_by_first_author() {
+        assert!(journal_agrees(
+            "Occupational and environmental medicine",
+            &["Occup Environ Med", ""]
+        ));
+        assert!(journal_agrees(
+            "Journal of Medical Imaging",
+            &[
+                "J Med Imaging (Bellingham)",
+                "Journal of medical imaging (Bellingham, Wash.)"
+            ]
+        ));
+        assert!(journal_agrees(
+            "The Lancet",
+            &["Lancet", "Lancet (London, England)"]
+        ));
+        assert!(!journal_agrees(
+            "Nature",
+            &["Lancet", "Lancet (London, England)"]
+        ));
+        assert!(!journal_agrees(
+            "J Med",
+            &["J Med Imaging (Bellingham)", ""]
+        ));
+        let r = |name: &str, initials: Option<&str>| Reference {
+            authors: vec![name.into()],
+            initials: initials.map(String::from),
+            ..Reference::default()
+        };
+        assert_eq!(
+            compare(&r("Wakefield", Some("AJ")), &wakefield()).agreed,
+            ["first_author"]
+        );
+        assert_eq!(
+            compare(&r("Murch", None), &wakefield()).disagreed,
+            ["first_author"],
+            "the second author is not the first"
+        );
+        assert_eq!(
+            compare(&r("Wakefield", Some("B")), &wakefield()).disagreed,
+            ["first_author"]
+        );
+        assert_eq!(
+            compare(&r("Wake", None), &wakefield()).disagreed,
+            ["first_author"]
+        );
     }
 }

@@ -237,6 +237,16 @@ pub fn check(ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
                             r.key
                         ),
                     );
+                } else if r.unread() {
+                    report.warn(
+                        codes::UNREADABLE_REFERENCE,
+                        item_path("references", i),
+                        format!(
+                            "{}: no known citation layout (Vancouver, AMA, APA, Harvard, Chicago, MLA, IEEE, BibTeX, RIS), so its {} cannot be told apart; it will be answered unreadable. Give it as fields or with its PMID or DOI.",
+                            r.key,
+                            r.missing().join(", ")
+                        ),
+                    );
                 }
             }
         }
