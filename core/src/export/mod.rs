@@ -173,25 +173,35 @@ impl Format {
     }
 }
 
+/// What an unknown style is told: the five built in, and how any other CSL style is had
+/// (the records as CSL JSON or RIS, formatted by a reference manager).
+pub fn unknown_style_message(name: &str) -> String {
+    let names: Vec<&str> = style::STYLES.iter().map(|s| s.1).collect();
+    format!(
+        "Unknown bibliography style {name:?}. Built in: {}. Any other of the CSL project's \
+         styles (Nature, Cell, IEEE, MLA, a journal's own) comes from exporting the records \
+         as csl_json or ris and formatting them in a reference manager (Zotero: File > \
+         Import, then Create Bibliography from Items) or any CSL processor.",
+        names.join(", ")
+    )
+}
+
+/// The suggestion beside [`unknown_style_message`].
+pub const OTHER_STYLES: &str = "For another style: entrez_data operation export with format \"csl_json\" (or \"ris\"), then import the file into Zotero, Mendeley or EndNote and pick the style there.";
+
 /// The error for a style nobody named right, listing the styles.
 pub fn style_named(name: &str) -> Result<Style> {
     Style::named(name).ok_or_else(|| {
         let names: Vec<&str> = style::STYLES.iter().map(|s| s.1).collect();
-        let mut e = Error::new(
-            ErrorKind::InvalidArguments,
-            format!(
-                "Unknown bibliography style {name:?}. Supported: {}.",
-                names.join(", ")
-            ),
-        )
-        .with_code("unknown_style")
-        .with_details(json!({ "style": name, "supported": names }));
+        let mut e = Error::new(ErrorKind::InvalidArguments, unknown_style_message(name))
+            .with_code("unknown_style")
+            .with_details(json!({ "style": name, "supported": names }));
         if let Some(near) =
             crate::suggest::closest(&name.to_ascii_lowercase(), names.iter().copied())
         {
             e = e.suggest(format!("Did you mean \"{near}\"?"));
         }
-        e
+        e.suggest(OTHER_STYLES)
     })
 }
 
@@ -782,7 +792,13 @@ mod tests {
             .unwrap_err()
             .message
             .starts_with("Parquet is not offered"));
-        assert_eq!(style_named("mla").unwrap_err().code, "unknown_style");
+        let e = style_named("mla").unwrap_err();
+        assert_eq!(e.code, "unknown_style");
+        assert!(e
+            .message
+            .contains("Built in: vancouver, apa, ama, harvard, chicago."));
+        assert!(e.message.contains("csl_json or ris"), "{}", e.message);
+        assert!(e.suggestions.iter().any(|s| s.contains("csl_json")));
     }
 
     #[test]
