@@ -468,14 +468,14 @@ fn built_one(pmid: &str) -> PubmedArticle {
 #[test]
 fn a_journal_without_an_iso_abbreviation_falls_back_to_medline_ta() {
     // <ISOAbbreviation> absent, <MedlineTA>Rev Salud Publica Nutr</MedlineTA>.
-    let a = built_one("90000002");
+    let a = built_one("99000002");
     assert_eq!(
         a.iso_abbreviation.as_deref(),
         Some("Rev Salud Publica Nutr")
     );
     // Where both are given, the ISO abbreviation is kept (pubmed7: both "J Med Imaging (Bellingham)").
     assert_eq!(
-        built_one("90000001").iso_abbreviation.as_deref(),
+        built_one("99000001").iso_abbreviation.as_deref(),
         Some("J Orthop Trauma")
     );
 }
@@ -483,13 +483,13 @@ fn a_journal_without_an_iso_abbreviation_falls_back_to_medline_ta() {
 #[test]
 fn an_article_number_is_read_where_there_are_no_pages() {
     // No <Pagination>; <ELocationID EIdType="pii">e0252345</ELocationID>.
-    let a = built_one("90000006");
+    let a = built_one("99000006");
     assert_eq!(
         (a.pages, a.article_number.as_deref()),
         (None, Some("e0252345"))
     );
     // With pages, no article number (pubmed6 has MedlinePgn 1034 and no pii).
-    let p = built_one("90000001");
+    let p = built_one("99000001");
     assert_eq!(
         (p.pages.as_deref(), p.article_number),
         (Some("1203-10"), None)
@@ -499,7 +499,7 @@ fn an_article_number_is_read_where_there_are_no_pages() {
 #[test]
 fn title_markup_is_kept_beside_the_plain_title_where_it_nests() {
     // <ArticleTitle>Resistance of <i>Escherichia coli</i> to … Ca<sup>2+</sup> signalling.
-    let a = built_one("90000013");
+    let a = built_one("99000013");
     assert_eq!(
         a.title,
         "Resistance of Escherichia coli to fluoroquinolones and Ca2+ signalling."
@@ -509,7 +509,7 @@ fn title_markup_is_kept_beside_the_plain_title_where_it_nests() {
         Some("Resistance of <i>Escherichia coli</i> to fluoroquinolones and Ca<sup>2+</sup> signalling.")
     );
     assert_eq!(
-        built_one("90000001").title_markup,
+        built_one("99000001").title_markup,
         None,
         "no markup, none kept"
     );

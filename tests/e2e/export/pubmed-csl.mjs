@@ -219,3 +219,21 @@ export function joinSets(texts) {
   const inner = texts.map((t) => t.slice(t.indexOf('>', t.indexOf('<PubmedArticleSet')) + 1, t.lastIndexOf('</PubmedArticleSet>')));
   return `<?xml version="1.0"?>\n<PubmedArticleSet>${inner.join('\n')}</PubmedArticleSet>\n`;
 }
+
+/** What the round-trip readers compare (tests/e2e/python/read_exports.py): title as plain
+ * text, authors as [family with its particle, given] or [group name, ""], year, journal,
+ * DOI; read from a CSL JSON item of this mapping. */
+export function citation(it) {
+  return {
+    title: it.title.replace(/<\/?(i|b|sup|sub)>/g, ''),
+    // CSL JSON carries the title's markup (rich text).
+    richTitle: it.title,
+    authors: (it.author || []).map((a) =>
+      a.literal !== undefined ? [a.literal, ''] : [[a['non-dropping-particle'], a.family].filter(Boolean).join(' '), a.given || ''],
+    ),
+    year: it.issued ? it.issued['date-parts'][0][0] : null,
+    journal: it['container-title'] ?? null,
+    doi: it.DOI ?? null,
+  };
+}
+
