@@ -63,8 +63,9 @@ const locales = { 'en-US': LOCALE };
 const localeOf = (lang) => (locales[lang] ??= plus('locales', lang));
 
 /** The official CSL file of a style of this server's or of a journal's, as XML. */
+const styles = {};
 export function styleXml(style) {
-  return STYLES[style] ? readFileSync(path.join(CSL_DIR, STYLES[style]), 'utf8') : plus('styles', JOURNAL_STYLES[style]);
+  return (styles[style] ??= STYLES[style] ? readFileSync(path.join(CSL_DIR, STYLES[style]), 'utf8') : plus('styles', JOURNAL_STYLES[style]));
 }
 
 /**
