@@ -236,6 +236,11 @@ fn et_al_of(style: Style) -> Option<(usize, usize)> {
     matches!(style, Style::Harvard).then_some((4, 1))
 }
 
+/// The names a citation shows when `shown` of them are.
+fn cite(all: &[String], shown: usize) -> &[String] {
+    &all[..shown.min(all.len())]
+}
+
 /// CSL 1.0.2's `disambiguate-add-names`: entries whose citations read alike (the same
 /// family names before "et al.", the same year) get names added, one at a time to all of
 /// them, until their names differ or no name is left to add.
@@ -249,26 +254,17 @@ fn add_names(records: &[Record], places: &mut [(usize, Place)], (min, first): (u
             })
             .collect()
     };
-    let cite = |all: &[String], shown: usize| -> Vec<String> {
-        if all.len() >= min {
-            all[..shown.min(all.len())].to_vec()
-        } else {
-            all.to_vec()
-        }
-    };
     let lists: Vec<Vec<String>> = places.iter().map(|(i, _)| families(&records[*i])).collect();
-    let years: Vec<Option<i64>> = places.iter().map(|(i, _)| records[*i].year).collect();
-    let mut done = vec![false; places.len()];
-    for a in 0..places.len() {
-        if done[a] || lists[a].len() < min {
-            continue;
+    // Entries grouped by how their citation reads before any name is added: one pass.
+    let mut groups: std::collections::HashMap<(Option<i64>, &[String]), Vec<usize>> =
+        std::collections::HashMap::new();
+    for (b, list) in lists.iter().enumerate() {
+        if list.len() >= min {
+            let year = records[places[b].0].year;
+            groups.entry((year, &list[..first])).or_default().push(b);
         }
-        let group: Vec<usize> = (0..places.len())
-            .filter(|b| years[*b] == years[a] && cite(&lists[*b], first) == cite(&lists[a], first))
-            .collect();
-        for b in &group {
-            done[*b] = true;
-        }
+    }
+    for group in groups.into_values().filter(|g| g.len() > 1) {
         let distinct: std::collections::HashSet<&Vec<String>> =
             group.iter().map(|b| &lists[*b]).collect();
         if distinct.len() < 2 {
@@ -279,7 +275,7 @@ fn add_names(records: &[Record], places: &mut [(usize, Place)], (min, first): (u
         let mut shown = first;
         while shown < longest {
             shown += 1;
-            let cites: std::collections::HashSet<Vec<String>> =
+            let cites: std::collections::HashSet<&[String]> =
                 group.iter().map(|b| cite(&lists[*b], shown)).collect();
             if cites.len() == distinct.len() {
                 break;
