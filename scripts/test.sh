@@ -707,8 +707,9 @@ e2e() {
   if [ "$RELEASE_OK" = 1 ]; then
     mkdir -p "$TMP/stdio-data"
     run_suite "stdio-native" E2E_BIN="$bin" ENTREZ_DATA_DIR="$TMP/stdio-data" -- tests/e2e/stdio.test.mjs
-    # The five bibliography styles against citeproc-js on hand-made edge cases (entrez-mcp export --from).
-    run_suite "styles-native" E2E_BIN="$bin" -- tests/e2e/export/styles.test.mjs
+    # The five bibliography styles against citeproc-js on hand-made edge cases (entrez-mcp export --from);
+    # the CSL JSON and styles against the tests' own mapping of every PubMed fixture's XML, ten styles.
+    run_suite "styles-native" E2E_BIN="$bin" -- tests/e2e/export/styles.test.mjs tests/e2e/export/truth.test.mjs
     mkdir -p "$TMP/python-stdio-data"
     # The stdio server inherits the client's environment: the E2E settings, upstreams at the replays.
     # shellcheck disable=SC2046 # one NAME=value word per line of the settings file

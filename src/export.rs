@@ -1,7 +1,7 @@
 //! `entrez-mcp export`: a staged dataset written straight to a file (or standard output),
 //! in any format `entrez_data export` offers, by whoever runs the binary on the machine that
-//! holds the datasets (`ENTREZ_DATA_DIR`); or records saved as JSON Lines written again in
-//! another format (`--from`). The pages are the same the MCP resources serve, joined.
+//! holds the datasets (`ENTREZ_DATA_DIR`); or records saved as JSON Lines, or a PubMed XML
+//! file, written in another format (`--from`). The pages are the same the MCP resources serve, joined.
 
 use entrez_mcp_core::export::{self, style::Style, Format, Request};
 use entrez_mcp_core::platform::Platform;
@@ -15,8 +15,9 @@ pub const USAGE: &str = "  entrez-mcp export DATA_ACCESS_ID [--format F] [--styl
                                            write a staged dataset (or the records or rows SQL selects) to PATH or stdout;
                                            F: ris (default), bibtex, csl_json, medline, csv, jsonl, text, markdown;
                                            S (text, markdown): vancouver (default), apa, ama, harvard, chicago
-  entrez-mcp export --from FILE.jsonl [--format F] [--style S] [--output PATH]
-                                           write records saved as JSON Lines (format jsonl) in another format";
+  entrez-mcp export --from FILE [--format F] [--style S] [--output PATH]
+                                           write records saved as JSON Lines (format jsonl), or a PubMed XML
+                                           file (efetch db=pubmed retmode=xml), in another format";
 
 /// What the command line asked for.
 struct Args {
@@ -61,7 +62,9 @@ fn parse(args: &[String]) -> Result<Args, String> {
         i += 2;
     }
     if a.dataset.is_some() == a.from.is_some() {
-        return Err("export takes a DATA_ACCESS_ID or --from FILE.jsonl".into());
+        return Err(
+            "export takes a DATA_ACCESS_ID or --from FILE (JSON Lines or PubMed XML)".into(),
+        );
     }
     Ok(a)
 }
@@ -77,8 +80,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     if let Some(file) = &a.from {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-        let records =
-            export::records_from_jsonl(&text).map_err(|e| format!("{file}: {}", e.message))?;
+        let records = if text.trim_start().starts_with('<') {
+            export::record::from_pubmed_xml(text.as_bytes(), &[])
+                .map_err(|e| format!("{file}: {e}"))?
+        } else {
+            export::records_from_jsonl(&text).map_err(|e| format!("{file}: {}", e.message))?
+        };
         out.write_all(export::write_all(a.format, a.style, records).as_bytes())
             .map_err(|e| e.to_string())?;
         return out.flush().map_err(|e| e.to_string());

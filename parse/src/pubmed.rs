@@ -16,7 +16,7 @@ pub(crate) mod read;
 
 pub use self::integrity::{Correction, Integrity};
 
-use self::flatten::{opt_text, text};
+use self::flatten::{opt_text, text, text_and_markup};
 use self::read::{
     attr_is, attr_raw, children, first_year, month_name, normalize_orcid, pmcid, root, truncation,
 };
@@ -49,6 +49,10 @@ pub struct PubmedArticle {
     pub integrity: Integrity,
     /// Article title as plain text (inline HTML and MathML flattened).
     pub title: String,
+    /// The title with its italics, bold, superscripts and subscripts kept as `<i>`, `<b>`,
+    /// `<sup>`, `<sub>` (CSL JSON's rich text), where it has any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title_markup: Option<String>,
     /// Every `AbstractText`, in order.
     pub abstract_sections: Vec<AbstractSection>,
     /// The abstract as one string: one "LABEL: text" line per section.
@@ -57,7 +61,8 @@ pub struct PubmedArticle {
     pub authors: Vec<Author>,
     /// Full journal title.
     pub journal: Option<String>,
-    /// ISO journal abbreviation (MEDLINE: the TA tag).
+    /// ISO journal abbreviation, else NLM's title abbreviation (`MedlineTA`; MEDLINE: the
+    /// TA tag).
     pub iso_abbreviation: Option<String>,
     /// The journal's ISSN, print or electronic, as given first.
     pub issn: Option<String>,
@@ -67,6 +72,10 @@ pub struct PubmedArticle {
     pub issue: Option<String>,
     /// Pages, e.g. "113-25" (MedlinePgn, else StartPage-EndPage).
     pub pages: Option<String>,
+    /// An electronic article's number (`ELocationID EIdType="pii"`, e.g. "e0212345"), where
+    /// the record has no pages and the identifier reads as an article number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub article_number: Option<String>,
     /// Publication year (from PubDate/Year or the start of a MedlineDate).
     pub year: Option<i32>,
     /// Publication date as written, e.g. "2009 Jun 1" or "1998 Dec-1999 Jan".
@@ -156,12 +165,20 @@ pub struct Keyword {
 struct Ids {
     doi: Option<String>,
     elocation_doi: Option<String>,
+    elocation_pii: Option<String>,
+    medline_ta: Option<String>,
     pmc: Option<String>,
 }
 
 impl Ids {
     fn apply(self, rec: &mut PubmedArticle) {
         rec.doi = self.doi.or(self.elocation_doi);
+        if rec.iso_abbreviation.is_none() {
+            rec.iso_abbreviation = self.medline_ta;
+        }
+        if rec.pages.is_none() {
+            rec.article_number = self.elocation_pii.filter(|p| article_number(p));
+        }
         rec.pmcid = self.pmc.as_deref().and_then(pmcid);
         rec.abstract_text = join_abstract(&rec.abstract_sections);
         rec.integrity = Integrity::of(&rec.corrections, &rec.publication_types);
@@ -236,6 +253,12 @@ fn citation(x: &mut Xml<'_>, rec: &mut PubmedArticle, ids: &mut Ids) -> Result<(
         match name {
             "PMID" => rec.pmid = text(x)?,
             "Article" => article_body(x, rec, ids)?,
+            "MedlineJournalInfo" => children(x, |x, _, name| {
+                if name == "MedlineTA" {
+                    ids.medline_ta = opt_text(x)?;
+                }
+                Ok(())
+            })?,
             "MeshHeadingList" => mesh_list(x, &mut rec.mesh)?,
             "KeywordList" => keywords(x, &mut rec.keywords)?,
             "CommentsCorrectionsList" => comments_corrections(x, &mut rec.corrections)?,
@@ -280,10 +303,13 @@ fn article_body(x: &mut Xml<'_>, rec: &mut PubmedArticle, ids: &mut Ids) -> Resu
     children(x, |x, s, name| {
         match name {
             "Journal" => journal(x, rec)?,
-            "ArticleTitle" => rec.title = text(x)?,
+            "ArticleTitle" => (rec.title, rec.title_markup) = text_and_markup(x)?,
             "Pagination" => rec.pages = pagination(x)?,
             "ELocationID" if attr_is(s, "EIdType", "doi") && ids.elocation_doi.is_none() => {
                 ids.elocation_doi = opt_text(x)?
+            }
+            "ELocationID" if attr_is(s, "EIdType", "pii") && ids.elocation_pii.is_none() => {
+                ids.elocation_pii = opt_text(x)?
             }
             "Abstract" => abstract_sections(x, &mut rec.abstract_sections)?,
             "AuthorList" if !attr_is(s, "Type", "editors") => authors(x, &mut rec.authors)?,
@@ -362,6 +388,19 @@ fn pagination(x: &mut Xml<'_>) -> Result<Option<String>, ParseError> {
         (Some(s), Some(e)) => Some(format!("{s}-{e}")),
         (s, _) => s,
     }))
+}
+
+/// Whether a publisher item identifier reads as an article number ("e0212345", "1034",
+/// "eabc1234") rather than a publisher's internal PII ("S0140-6736(20)30183-5").
+fn article_number(pii: &str) -> bool {
+    let p = pii.trim();
+    let elsevier = p.len() > 5 && p.starts_with('S') && p[1..5].bytes().all(|b| b.is_ascii_digit());
+    !p.is_empty()
+        && p.len() <= 12
+        && !elsevier
+        && p.bytes().any(|b| b.is_ascii_digit())
+        && p.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
 }
 
 fn abstract_sections(x: &mut Xml<'_>, out: &mut Vec<AbstractSection>) -> Result<(), ParseError> {

@@ -167,6 +167,9 @@ pub fn record(r: &Record, out: &mut String) {
                 None => escape(&start),
             },
         );
+    } else if let Some(n) = &r.article_number {
+        // An electronic article's number, where BibTeX styles print pages.
+        field("pages", escape(n));
     }
     if let Some(d) = &r.doi {
         field("doi", escape(d));

@@ -68,6 +68,21 @@ pub fn language(record: &Record) -> Option<String> {
     }
 }
 
+/// A family name's particle and the name after it ("van der Berg" → ("van der", "Berg")):
+/// the lower-case words that lead it, as CSL processors read a family name.
+pub fn particle(family: &str) -> (Option<String>, String) {
+    let words: Vec<&str> = family.split_whitespace().collect();
+    let lead = words
+        .iter()
+        .take_while(|w| w.chars().next().is_some_and(char::is_lowercase))
+        .count();
+    if lead > 0 && lead < words.len() {
+        (Some(words[..lead].join(" ")), words[lead..].join(" "))
+    } else {
+        (None, family.trim().to_string())
+    }
+}
+
 /// One record as a CSL JSON item.
 pub fn item(record: &Record) -> Value {
     let mut m = Map::new();
@@ -85,14 +100,19 @@ pub fn item(record: &Record) -> Value {
             Kind::Book => "book",
         })),
     );
-    put("title", Some(json!(citation_title(&record.title))));
+    let title = record.title_markup.as_deref().unwrap_or(&record.title);
+    put("title", Some(json!(citation_title(title))));
     let authors: Vec<Value> = record
         .authors
         .iter()
         .filter_map(|a| match (&a.family, &a.collective) {
             (Some(f), _) => {
                 let mut n = Map::new();
-                n.insert("family".into(), json!(f));
+                let (particle, family) = particle(f);
+                n.insert("family".into(), json!(family));
+                if let Some(p) = particle {
+                    n.insert("non-dropping-particle".into(), json!(p));
+                }
                 if let Some(g) = a.given_or_initials() {
                     n.insert("given".into(), json!(g));
                 }
@@ -112,19 +132,23 @@ pub fn item(record: &Record) -> Value {
         put("container-title", text(&record.journal));
         put("container-title-short", text(&record.journal_abbrev));
     }
-    if let Some(year) = record.year {
-        let mut parts = vec![json!(year)];
-        if let (Some(month), day) = record.month_day() {
-            parts.push(json!(month));
-            if let Some(d) = day {
-                parts.push(json!(d));
-            }
+    if let Some(issued) = record.issued() {
+        let mut date = Map::new();
+        let mut parts = vec![json!(issued.from)];
+        parts.extend(issued.to.map(|to| json!(to)));
+        date.insert("date-parts".into(), Value::Array(parts));
+        if let Some(season) = issued.season {
+            date.insert("season".into(), json!(season));
         }
-        put("issued", Some(json!({ "date-parts": [parts] })));
+        put("issued", Some(Value::Object(date)));
     }
     put("volume", text(&record.volume));
     put("issue", text(&record.issue));
-    put("page", text(&record.pages));
+    let page = record.full_pages();
+    if page.is_none() {
+        put("number", text(&record.article_number));
+    }
+    put("page", page.map(Value::String));
     put("DOI", text(&record.doi));
     put("PMID", record.pmid.map(|p| json!(p.to_string())));
     put("PMCID", text(&record.pmcid));
@@ -192,8 +216,71 @@ mod tests {
         assert_eq!(v["issued"], json!({"date-parts": [[2019, 8, 26]]}));
         assert_eq!(v["PMID"], "31452104");
         assert_eq!(v["language"], "en");
-        assert_eq!(v["page"], "663-75");
+        assert_eq!(v["page"], "663-675");
         assert_eq!(citation_title("Why?."), "Why?");
         assert_eq!(citation_title("Wait..."), "Wait...");
+    }
+
+    #[test]
+    fn an_item_carries_numbers_seasons_ranges_particles_and_markup() {
+        let base = Record {
+            key: "1".into(),
+            title: "Resistance of E. coli.".into(),
+            year: Some(2020),
+            ..Record::default()
+        };
+        // An article number where there are no pages; pages win where there are.
+        let numbered = Record {
+            article_number: Some("e0252345".into()),
+            ..base.clone()
+        };
+        assert_eq!(item(&numbered)["number"], "e0252345");
+        assert_eq!(item(&numbered).get("page"), None);
+        let paged = Record {
+            pages: Some("1203-10".into()),
+            ..numbered.clone()
+        };
+        assert_eq!(item(&paged)["page"], "1203-1210");
+        assert_eq!(item(&paged).get("number"), None);
+        // Seasons and date ranges.
+        let dated = |d: &str| {
+            item(&Record {
+                pub_date: Some(d.into()),
+                ..base.clone()
+            })["issued"]
+                .clone()
+        };
+        assert_eq!(
+            dated("2020 Winter"),
+            json!({"date-parts": [[2020]], "season": "Winter"})
+        );
+        assert_eq!(
+            dated("2020 Jan-Feb"),
+            json!({"date-parts": [[2020, 1], [2020, 2]]})
+        );
+        assert_eq!(
+            dated("2020 Dec-2021 Jan"),
+            json!({"date-parts": [[2020, 12], [2021, 1]]})
+        );
+        // A particle apart, a suffix kept.
+        let named = Record {
+            authors: vec![Author {
+                family: Some("van der Berg".into()),
+                given: Some("Pieter".into()),
+                suffix: Some("Jr".into()),
+                ..Author::default()
+            }],
+            ..base.clone()
+        };
+        assert_eq!(
+            item(&named)["author"][0],
+            json!({"family": "Berg", "non-dropping-particle": "van der", "given": "Pieter", "suffix": "Jr"})
+        );
+        // The title's markup, where the record has it.
+        let marked = Record {
+            title_markup: Some("Resistance of <i>E. coli</i>.".into()),
+            ..base
+        };
+        assert_eq!(item(&marked)["title"], "Resistance of <i>E. coli</i>");
     }
 }

@@ -52,7 +52,7 @@ fn source(r: &Record) -> String {
     if let Some(i) = &r.issue {
         s.push_str(&format!("({i})"));
     }
-    if let Some(p) = &r.pages {
+    if let Some(p) = r.pages.as_ref().or(r.article_number.as_ref()) {
         s.push(':');
         s.push_str(p);
     }
@@ -85,6 +85,9 @@ pub fn record(r: &Record, out: &mut String) {
     field(out, "TI", &r.title);
     if let Some(p) = &r.pages {
         field(out, "PG", p);
+    }
+    if let Some(n) = r.article_number.as_ref().filter(|_| r.pages.is_none()) {
+        field(out, "LID", &format!("{n} [pii]"));
     }
     if let Some(d) = &r.doi {
         field(out, "LID", &format!("{d} [doi]"));

@@ -11,6 +11,7 @@
 
 pub mod bibtex;
 pub mod csl;
+pub mod date;
 pub mod medline;
 pub mod read;
 pub mod record;
@@ -172,25 +173,35 @@ impl Format {
     }
 }
 
+/// What an unknown style is told: the five built in, and how any other CSL style is had
+/// (the records as CSL JSON or RIS, formatted by a reference manager).
+pub fn unknown_style_message(name: &str) -> String {
+    let names: Vec<&str> = style::STYLES.iter().map(|s| s.1).collect();
+    format!(
+        "Unknown bibliography style {name:?}. Built in: {}. Any other of the CSL project's \
+         styles (Nature, Cell, IEEE, MLA, a journal's own) comes from exporting the records \
+         as csl_json or ris and formatting them in a reference manager (Zotero: File > \
+         Import, then Create Bibliography from Items) or any CSL processor.",
+        names.join(", ")
+    )
+}
+
+/// The suggestion beside [`unknown_style_message`].
+pub const OTHER_STYLES: &str = "For another style: entrez_data operation export with format \"csl_json\" (or \"ris\"), then import the file into Zotero, Mendeley or EndNote and pick the style there.";
+
 /// The error for a style nobody named right, listing the styles.
 pub fn style_named(name: &str) -> Result<Style> {
     Style::named(name).ok_or_else(|| {
         let names: Vec<&str> = style::STYLES.iter().map(|s| s.1).collect();
-        let mut e = Error::new(
-            ErrorKind::InvalidArguments,
-            format!(
-                "Unknown bibliography style {name:?}. Supported: {}.",
-                names.join(", ")
-            ),
-        )
-        .with_code("unknown_style")
-        .with_details(json!({ "style": name, "supported": names }));
+        let mut e = Error::new(ErrorKind::InvalidArguments, unknown_style_message(name))
+            .with_code("unknown_style")
+            .with_details(json!({ "style": name, "supported": names }));
         if let Some(near) =
             crate::suggest::closest(&name.to_ascii_lowercase(), names.iter().copied())
         {
             e = e.suggest(format!("Did you mean \"{near}\"?"));
         }
-        e
+        e.suggest(OTHER_STYLES)
     })
 }
 
@@ -213,6 +224,9 @@ pub enum Items {
         /// Year letters of an author-date bibliography, by position in `keys`.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         suffixes: Vec<(u64, String)>,
+        /// Names shown before "et al." where disambiguation added names, by position.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        names: Vec<(u64, usize)>,
     },
     /// The rows of one read-only statement.
     Rows {
@@ -440,6 +454,7 @@ pub async fn prepare(
             Items::Records {
                 keys,
                 suffixes: Vec::new(),
+                names: Vec::new(),
             }
         }
     };
@@ -496,15 +511,20 @@ async fn arranged(
     let arranged = style::arrange(style, &records);
     let mut ordered = Vec::with_capacity(records.len());
     let mut suffixes = Vec::new();
+    let mut names = Vec::new();
     for (n, (i, place)) in arranged.into_iter().enumerate() {
         ordered.push(records[i].key.clone());
         if let Some(s) = place.suffix {
             suffixes.push((n as u64, s));
         }
+        if let Some(k) = place.names {
+            names.push((n as u64, k));
+        }
     }
     Ok(Items::Records {
         keys: ordered,
         suffixes,
+        names,
     })
 }
 
@@ -545,6 +565,10 @@ pub fn write_records(
             .map(|(_, s)| s.clone()),
         Items::Rows { .. } => None,
     };
+    let names_at = |n: u64| match &export.items {
+        Items::Records { names, .. } => names.iter().find(|(at, _)| *at == n).map(|(_, k)| *k),
+        Items::Rows { .. } => None,
+    };
     match export.format {
         Format::Ris => records.iter().for_each(|r| ris::record(r, out)),
         Format::Bibtex => records.iter().for_each(|r| bibtex::record(r, out)),
@@ -572,6 +596,7 @@ pub fn write_records(
                 let place = Place {
                     number: n as usize + 1,
                     suffix: suffix_at(n),
+                    names: names_at(n),
                 };
                 out.push_str(&style::write(style, r, &place, markup));
                 out.push_str(if markup == Markup::Markdown {
@@ -611,9 +636,10 @@ pub fn records_from_jsonl(text: &str) -> Result<Vec<Record>> {
 
 /// `records` whole in one format (a bibliography in its style's order), as one file.
 pub fn write_all(format: Format, style: Style, records: Vec<Record>) -> String {
-    let (records, suffixes) = if format.bibliography() {
+    let (records, suffixes, names) = if format.bibliography() {
         let arranged = style::arrange(style, &records);
         let mut suffixes = Vec::new();
+        let mut names = Vec::new();
         let ordered: Vec<Record> = arranged
             .into_iter()
             .enumerate()
@@ -621,12 +647,15 @@ pub fn write_all(format: Format, style: Style, records: Vec<Record>) -> String {
                 if let Some(s) = place.suffix {
                     suffixes.push((n as u64, s));
                 }
+                if let Some(k) = place.names {
+                    names.push((n as u64, k));
+                }
                 records[i].clone()
             })
             .collect();
-        (ordered, suffixes)
+        (ordered, suffixes, names)
     } else {
-        (records, Vec::new())
+        (records, Vec::new(), Vec::new())
     };
     let export = Export {
         id: String::new(),
@@ -636,6 +665,7 @@ pub fn write_all(format: Format, style: Style, records: Vec<Record>) -> String {
         items: Items::Records {
             keys: records.iter().map(|r| r.key.clone()).collect(),
             suffixes,
+            names,
         },
         per_page: records.len().max(1) as u64,
         created_ms: 0,
@@ -762,7 +792,13 @@ mod tests {
             .unwrap_err()
             .message
             .starts_with("Parquet is not offered"));
-        assert_eq!(style_named("mla").unwrap_err().code, "unknown_style");
+        let e = style_named("mla").unwrap_err();
+        assert_eq!(e.code, "unknown_style");
+        assert!(e
+            .message
+            .contains("Built in: vancouver, apa, ama, harvard, chicago."));
+        assert!(e.message.contains("csl_json or ris"), "{}", e.message);
+        assert!(e.suggestions.iter().any(|s| s.contains("csl_json")));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! `pubmed` or `pmc` layout: a staged dataset's rows (queried page by page) and a fetched
 //! batch's rows (a bibliography of PMIDs) go through the same [`Assembler`].
 
+pub use crate::export::date::{month_number, Issued};
 use crate::staging::rows::SqlValue;
 use crate::staging::schema::{Layout, Table};
 use serde::{Deserialize, Serialize};
@@ -140,6 +141,10 @@ pub struct Record {
     pub kind: Kind,
     /// Title as plain text.
     pub title: String,
+    /// The title with `<i>`, `<b>`, `<sup>`, `<sub>` kept (CSL JSON's rich text), where it
+    /// has any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title_markup: Option<String>,
     /// Authors in order.
     pub authors: Vec<Author>,
     /// Full journal title.
@@ -160,6 +165,9 @@ pub struct Record {
     /// Pages as PubMed writes them ("663-75").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pages: Option<String>,
+    /// An electronic article's number, where it has no pages ("e0212345").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub article_number: Option<String>,
     /// Publication year.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
@@ -255,6 +263,28 @@ impl Record {
             .map(|p| format!("https://pubmed.ncbi.nlm.nih.gov/{p}/"))
     }
 
+    /// The pages with every range written out in full ("1203-10, 1215" → "1203-1210, 1215"),
+    /// as CSL's `page` carries them.
+    pub fn full_pages(&self) -> Option<String> {
+        let pages = self.pages.as_deref()?.trim();
+        if pages.is_empty() {
+            return None;
+        }
+        let ranges: Vec<String> = pages
+            .split(',')
+            .map(|range| match range.trim().split_once('-') {
+                Some((a, b)) => format!("{}-{}", a.trim(), expand_end_page(a.trim(), b.trim())),
+                None => range.trim().to_string(),
+            })
+            .collect();
+        Some(ranges.join(", "))
+    }
+
+    /// The publication date as CSL carries it.
+    pub fn issued(&self) -> Option<Issued> {
+        Issued::of(self.pub_date.as_deref(), self.year)
+    }
+
     /// First and last page, the last written out ("663-75" → ("663", Some("675"))).
     pub fn page_span(&self) -> Option<(String, Option<String>)> {
         let pages = self.pages.as_deref()?.trim();
@@ -271,21 +301,6 @@ impl Record {
             None => Some((first.to_string(), None)),
         }
     }
-}
-
-/// "Aug" or "August" (any case) as 8.
-pub fn month_number(word: &str) -> Option<u32> {
-    const MONTHS: [&str; 12] = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ];
-    let w = word.trim_end_matches('.').to_ascii_lowercase();
-    if w.len() < 3 || w.contains('-') {
-        return None;
-    }
-    MONTHS
-        .iter()
-        .position(|m| w.starts_with(m) && m.starts_with(&w[..3]))
-        .map(|i| i as u32 + 1)
 }
 
 /// The end page with the digits NLM leaves out put back: ("663", "75") → "675". An end that
@@ -405,6 +420,8 @@ impl Assembler {
                         record.volume = s(row, "volume");
                         record.issue = s(row, "issue");
                         record.pages = if pubmed { s(row, "pages") } else { None };
+                        record.article_number = s(row, "article_number");
+                        record.title_markup = s(row, "title_markup");
                         record.year = n(row, "year");
                         record.pub_date = s(row, "pub_date");
                         record.language = s(row, "language")
@@ -476,6 +493,34 @@ impl Assembler {
     }
 }
 
+/// The records of a PubMed XML reply (`efetch db=pubmed retmode=xml`) read as a staged
+/// dataset's are: parsed, made the `pubmed` layout's rows, assembled; in the order of
+/// `ids`, or in the reply's order when `ids` is empty.
+pub fn from_pubmed_xml(
+    body: &[u8],
+    ids: &[String],
+) -> Result<Vec<Record>, crate::parse::error::ParseError> {
+    let articles = crate::parse::pubmed::parse_pubmed(body)?;
+    let order: Vec<String> = if ids.is_empty() {
+        articles.iter().map(|a| a.pmid.trim().to_string()).collect()
+    } else {
+        ids.to_vec()
+    };
+    let batch = crate::staging::rows::pubmed(articles);
+    let assembler = Assembler {
+        layout: batch.layout,
+    };
+    let tables: Vec<TableRows<'_>> = batch
+        .tables
+        .iter()
+        .map(|t| TableRows {
+            table: t.table,
+            rows: (0..t.len()).map(|i| t.row(i)).collect(),
+        })
+        .collect();
+    Ok(assembler.assemble(&order, &tables))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -499,6 +544,15 @@ mod tests {
         };
         assert_eq!(r.month_day(), (Some(8), Some(26)));
         assert_eq!(r.page_span(), Some(("663".into(), Some("675".into()))));
+    }
+
+    #[test]
+    fn pages_ranges_and_seasons_are_read_in_full() {
+        let r = Record {
+            pages: Some("1203-10, 1215-8".into()),
+            ..Record::default()
+        };
+        assert_eq!(r.full_pages().as_deref(), Some("1203-1210, 1215-1218"));
     }
 
     #[test]

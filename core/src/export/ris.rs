@@ -55,6 +55,9 @@ pub fn record(r: &Record, out: &mut String) {
         if let Some(e) = end {
             line(out, "EP", &e);
         }
+    } else if let Some(n) = &r.article_number {
+        // An electronic article's number where its pages would be (Zotero reads it as pages).
+        line(out, "SP", n);
     }
     if let Some(d) = &r.doi {
         line(out, "DO", d);
@@ -118,5 +121,25 @@ mod tests {
             out,
             "TY  - JOUR\r\nAU  - O'Brien, Séamus\r\nTI  - A title over two lines\r\nT2  - Journal\r\nPY  - 2019\r\nDA  - 2019/08//\r\nSP  - 663\r\nEP  - 675\r\nAN  - 1\r\nDB  - PubMed\r\nUR  - https://pubmed.ncbi.nlm.nih.gov/1/\r\nER  - \r\n\r\n"
         );
+    }
+
+    #[test]
+    fn an_article_number_goes_where_pages_go() {
+        let r = Record {
+            key: "1".into(),
+            title: "T".into(),
+            article_number: Some("e0252345".into()),
+            ..Record::default()
+        };
+        let mut ris = String::new();
+        record(&r, &mut ris);
+        assert!(ris.contains("SP  - e0252345\r\n"), "{ris}");
+        let mut bib = String::new();
+        crate::export::bibtex::record(&r, &mut bib);
+        assert!(bib.contains("pages = {e0252345}"), "{bib}");
+        let mut nbib = String::new();
+        crate::export::medline::record(&r, &mut nbib);
+        assert!(nbib.contains("LID - e0252345 [pii]\n"), "{nbib}");
+        assert!(nbib.contains(":e0252345."), "{nbib}");
     }
 }

@@ -67,7 +67,14 @@ const KINDS: &[Levels] = &[
         ],
         // abstract_text already holds every section with its label; the links behind
         // `integrity` (comments and corrections) are detail `full`'s.
-        standard_drops: &["abstract_sections", "mesh", "issn", "corrections"],
+        // title_markup repeats the title with its italics for citation formats.
+        standard_drops: &[
+            "abstract_sections",
+            "mesh",
+            "issn",
+            "corrections",
+            "title_markup",
+        ],
     },
     Levels {
         kind: Kind::PmcArticle,

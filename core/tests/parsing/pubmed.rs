@@ -447,3 +447,79 @@ fn records_serialize_with_stable_field_names() {
     assert_eq!(v["pmcid"], "PMC6022861");
     assert!(v["abstract_sections"].is_array());
 }
+
+/// The records built to the PubMed DTD for issue #54 (tests/fixtures/export/pubmed-dtd,
+/// not recorded: its README says so).
+fn built() -> Vec<PubmedArticle> {
+    parse_pubmed(include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/export/pubmed-dtd/records.xml"
+    )))
+    .expect("parses")
+}
+
+fn built_one(pmid: &str) -> PubmedArticle {
+    built()
+        .into_iter()
+        .find(|a| a.pmid == pmid)
+        .unwrap_or_else(|| panic!("no PMID {pmid}"))
+}
+
+#[test]
+fn a_journal_without_an_iso_abbreviation_falls_back_to_medline_ta() {
+    // <ISOAbbreviation> absent, <MedlineTA>Rev Salud Publica Nutr</MedlineTA>.
+    let a = built_one("99000002");
+    assert_eq!(
+        a.iso_abbreviation.as_deref(),
+        Some("Rev Salud Publica Nutr")
+    );
+    // Where both are given, the ISO abbreviation is kept (pubmed7: both "J Med Imaging (Bellingham)").
+    assert_eq!(
+        built_one("99000001").iso_abbreviation.as_deref(),
+        Some("J Orthop Trauma")
+    );
+}
+
+#[test]
+fn an_article_number_is_read_where_there_are_no_pages() {
+    // No <Pagination>; <ELocationID EIdType="pii">e0252345</ELocationID>.
+    let a = built_one("99000006");
+    assert_eq!(
+        (a.pages, a.article_number.as_deref()),
+        (None, Some("e0252345"))
+    );
+    // With pages, no article number (pubmed6 has MedlinePgn 1034 and no pii).
+    let p = built_one("99000001");
+    assert_eq!(
+        (p.pages.as_deref(), p.article_number),
+        (Some("1203-10"), None)
+    );
+}
+
+#[test]
+fn title_markup_is_kept_beside_the_plain_title_where_it_nests() {
+    // <ArticleTitle>Resistance of <i>Escherichia coli</i> to … Ca<sup>2+</sup> signalling.
+    let a = built_one("99000013");
+    assert_eq!(
+        a.title,
+        "Resistance of Escherichia coli to fluoroquinolones and Ca2+ signalling."
+    );
+    assert_eq!(
+        a.title_markup.as_deref(),
+        Some("Resistance of <i>Escherichia coli</i> to fluoroquinolones and Ca<sup>2+</sup> signalling.")
+    );
+    assert_eq!(
+        built_one("99000001").title_markup,
+        None,
+        "no markup, none kept"
+    );
+    // pubmed6: A &quot;<i>Blood Relationship&quot;</i> Between … — the italics cross a
+    // quotation, which CSL's rich text cannot nest: the plain title only.
+    let b = one(fixture!("pubmed6.xml"));
+    assert!(
+        b.title.starts_with("A \"Blood Relationship\" Between"),
+        "{}",
+        b.title
+    );
+    assert_eq!(b.title_markup, None);
+}

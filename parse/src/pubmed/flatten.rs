@@ -70,6 +70,20 @@ impl Flat {
         self.pending_space = false;
     }
 
+    /// Appends a markup tag: a pending space goes before an opening tag and after a
+    /// closing one, so "of <i>E. coli</i> to" keeps its spaces outside the tags.
+    fn push_tag(&mut self, tag: &str) {
+        if tag.starts_with("</") {
+            let pending = self.pending_space;
+            self.pending_space = false;
+            self.out.push_str(tag);
+            self.pending_space = pending;
+        } else {
+            self.flush_space();
+            self.out.push_str(tag);
+        }
+    }
+
     /// Marks a word boundary (block elements, paragraph breaks).
     pub(crate) fn space(&mut self) {
         self.pending_space = true;
@@ -365,6 +379,97 @@ pub(crate) fn flatten_skipping(
             _ => {}
         }
     }
+}
+
+/// Inline markup a citation carries on (CSL's rich text): italics, bold, superscript and
+/// subscript.
+fn is_citation_markup(name: &str) -> bool {
+    matches!(name, "i" | "b" | "sup" | "sub")
+}
+
+/// After a `Start`, the element's content as [`text`] reads it, and again with `<i>`, `<b>`,
+/// `<sup>` and `<sub>` kept as tags (CSL JSON's rich text) where it has any of them. Other
+/// elements (MathML, underline) are flattened as [`text`] flattens them.
+pub(crate) fn text_and_markup(x: &mut Xml<'_>) -> Result<(String, Option<String>), ParseError> {
+    let root = x.depth();
+    let (mut plain, mut marked) = (Flat::default(), Flat::default());
+    let mut any = false;
+    loop {
+        match x.event()? {
+            Event::Start(s) => {
+                let name = local(&s);
+                if is_citation_markup(name) {
+                    marked.push_tag(&format!("<{name}>"));
+                    any = true;
+                } else if name != "u" {
+                    let mut inner = Flat::default();
+                    flatten_into(x, &mut inner)?;
+                    let inner = inner.finish();
+                    plain.push_text(&inner);
+                    marked.push_text(&inner);
+                }
+            }
+            Event::End(e) => {
+                if x.depth() < root {
+                    break;
+                }
+                let name: &str = e.local_name().into_inner();
+                if is_citation_markup(name) {
+                    marked.push_tag(&format!("</{name}>"));
+                }
+            }
+            Event::Text(t) => {
+                plain.push_text(&t);
+                marked.push_text(&t);
+            }
+            Event::CData(c) => {
+                plain.push_text(&c);
+                marked.push_text(&c);
+            }
+            Event::GeneralRef(r) => {
+                push_ref(&mut plain, &r);
+                push_ref(&mut marked, &r);
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    let marked = marked.finish();
+    Ok((plain.finish(), (any && nested(&marked)).then_some(marked)))
+}
+
+/// Whether every tag of marked text holds whole pairs of double quotes: a tag that opens
+/// or closes inside a quotation (`"<i>Blood relationship"</i>`) cannot nest in CSL's rich
+/// text, and citeproc-js would print such tags as they are.
+fn nested(marked: &str) -> bool {
+    let mut quotes = 0usize;
+    let mut open: Vec<usize> = Vec::new();
+    let mut rest = marked;
+    while let Some(c) = rest.chars().next() {
+        if let Some(tag) = ["<i>", "<b>", "<sup>", "<sub>"]
+            .iter()
+            .find(|t| rest.starts_with(**t))
+        {
+            open.push(quotes);
+            rest = &rest[tag.len()..];
+            continue;
+        }
+        if let Some(tag) = ["</i>", "</b>", "</sup>", "</sub>"]
+            .iter()
+            .find(|t| rest.starts_with(**t))
+        {
+            if open.pop().is_some_and(|at| (quotes - at) % 2 == 1) {
+                return false;
+            }
+            rest = &rest[tag.len()..];
+            continue;
+        }
+        if matches!(c, '"' | '\u{201c}' | '\u{201d}') {
+            quotes += 1;
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    true
 }
 
 /// After a `Start`, the element's content as one line of readable text.

@@ -2,16 +2,18 @@
 // format, each file read page by page with resources/read, written to disk and read back
 // by an independent reader (Python rispy, bibtexparser, nbib, csv, json; tests/e2e/python/
 // read_exports.py), every record's PMID, title, authors, year, journal and DOI compared
-// with the dataset's own rows; CSL JSON checked against the CSL schema and rendered by
-// citeproc-js; bibliographies (20 PMIDs in each style, and the whole dataset in APA)
-// compared with what citeproc-js renders from the same CSL JSON with the official styles.
+// with the stand-in's own records: the recorded PubMed XML mapped by this test's own code
+// (pubmed-csl.mjs; a synthetic PMID is the recorded article it clones, round-robin, under
+// its own id). CSL JSON is checked against the CSL schema and against that mapping, and
+// bibliographies (20 PMIDs in each style, and the whole dataset in APA) against what
+// citeproc-js renders from the mapping with the official styles.
 // Run: E2E_URL=http://127.0.0.1:PORT/mcp E2E_PYTHON=target/e2e-python/bin/python \
 //        node --test tests/e2e/export/export.test.mjs
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +22,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { EDGE, URL_UNDER_TEST, callerKeyHeaders } from '../helpers.mjs';
 import { render, CSL_DIR, STYLES, INTEGRITY_FLAG } from './citeproc.mjs';
+import { citation, items as mapped } from './pubmed-csl.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -31,6 +34,26 @@ const PAGE_META = 'entrez-mcp/export-page';
 // The six recorded PubMed articles (8 records) and synthetic clones: 20 PMIDs.
 const RECORDED = ['12091962', '9997', '11748933', '11700088', '27797938', '28775130', '30108519', '29963580'];
 const TWENTY = [...RECORDED, ...Array.from({ length: 12 }, (_, i) => String(90_000_101 + i))];
+// The stand-in's recorded articles in its order (replay/src/ncbi/fixtures.rs: pubmed1, 2,
+// 4-7), mapped from their XML; synthetic PMIDs from 90000001 clone them round-robin.
+const FIXTURES = path.join(ROOT, '../shared/fixtures/ncbi/eutils');
+const TEMPLATES = readdirSync(FIXTURES)
+  .filter((f) => /^pubmed\d*\.xml$/.test(f))
+  .sort()
+  .flatMap((f) => mapped(readFileSync(path.join(FIXTURES, f), 'utf8')));
+const FIRST_SYNTHETIC = 90_000_001;
+/** The CSL JSON item the stand-in's XML for `pmid` maps to. */
+function upstream(pmid) {
+  const id = String(pmid);
+  const recorded = TEMPLATES.find((t) => t.id === id);
+  if (recorded) return recorded;
+  const template = TEMPLATES[(Number(id) - FIRST_SYNTHETIC) % TEMPLATES.length];
+  assert.ok(template && Number(id) >= FIRST_SYNTHETIC, `PMID ${id} is neither recorded nor synthetic`);
+  return { ...template, id, PMID: id };
+}
+// The citation's variables a style can print.
+const FIELDS = ['type', 'title', 'author', 'container-title', 'container-title-short', 'issued', 'volume', 'issue', 'page', 'number', 'DOI', 'PMID', 'PMCID', 'ISSN', 'language'];
+const pick = (it) => Object.fromEntries(FIELDS.filter((f) => it[f] !== undefined).map((f) => [f, it[f]]));
 
 /**
  * fetch, sent again once when the connection it reused had been closed: the server closes a
@@ -118,19 +141,11 @@ describe(`exports [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' },
     });
     id = staged.structuredContent.data_access_id;
     assert.equal(staged.structuredContent.records, RECORDS, JSON.stringify(staged.structuredContent));
-    const articles = await rows('SELECT pmid, title, year, journal, doi FROM article ORDER BY pmid');
-    const authors = await rows(
-      'SELECT pmid, last_name, fore_name, initials, collective_name FROM author ORDER BY pmid, position',
-    );
-    truth = new Map(
-      articles.map(([pmid, title, year, journal, doi]) => [String(pmid), { title, year, journal, doi, authors: [] }]),
-    );
-    for (const [pmid, last, fore, initials, collective] of authors) {
-      truth.get(String(pmid)).authors.push(
-        last ? [last, fore || (initials || '').split('').join(' ')] : [collective, ''],
-      );
-    }
+    // The truth is the stand-in's XML for each PMID staged, never the staged rows.
+    const pmids = (await rows('SELECT pmid FROM article ORDER BY pmid')).map(([p]) => String(p));
+    truth = new Map(pmids.map((p) => [p, citation(upstream(p))]));
     assert.equal(truth.size, RECORDS);
+    assert.ok(TEMPLATES.length >= 8, 'the recorded PubMed fixtures are read');
     dir = mkdtempSync(path.join(os.tmpdir(), 'entrez-export-'));
   });
 
@@ -167,7 +182,7 @@ describe(`exports [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' },
         const want = truth.get(pmid);
         assert.ok(want, `${format}: unknown PMID ${pmid}`);
         seen.add(pmid);
-        assert.equal(strip(got.title), strip(want.title), `${format} ${pmid} title`);
+        assert.equal(strip(got.title), strip(format === 'csl_json' ? want.richTitle : want.title), `${format} ${pmid} title`);
         assert.deepEqual(got.authors, want.authors, `${format} ${pmid} authors`);
         assert.equal(String(got.year ?? ''), String(want.year ?? ''), `${format} ${pmid} year`);
         assert.equal(got.journal ?? null, want.journal, `${format} ${pmid} journal`);
@@ -182,6 +197,8 @@ describe(`exports [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' },
         const schema = JSON.parse(readFileSync(path.join(CSL_DIR, 'csl-data.json'), 'utf8'));
         const items = JSON.parse(text);
         assert.ok(ajv.validate(schema, items), JSON.stringify(ajv.errors?.slice(0, 3)));
+        // Every variable a style prints is the one the stand-in's XML gives.
+        for (const it of items) assert.deepEqual(pick(it), pick(upstream(it.id)), `csl_json ${it.id}`);
         // citeproc-js reads every item (and the APA bibliography of the whole dataset matches ours below).
         assert.equal(render('vancouver', items.slice(0, 50)).length, 50);
       }
@@ -194,7 +211,7 @@ describe(`exports [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' },
     const answer = JSON.stringify({ content: result.content, structuredContent: result.structuredContent });
     assert.ok(Buffer.byteLength(answer) < 1024, answer);
     const ours = (await readAll(result)).text.trimEnd().split('\n').map((l) => l.replace(INTEGRITY_FLAG, ''));
-    const theirs = render('apa', csl);
+    const theirs = render('apa', csl.map((it) => upstream(it.id)));
     assert.equal(ours.length, RECORDS);
     assert.equal(theirs.length, RECORDS);
     for (let i = 0; i < RECORDS; i++) {
@@ -207,15 +224,19 @@ describe(`exports [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' },
     }
   });
 
-  test('20 PMIDs in each of the five styles match citeproc-js', async () => {
+  test('20 PMIDs in each of the five styles match citeproc-js on the stand-in\'s XML', async () => {
     const staged = await ok({ operation: 'fetch_and_stage', ids: TWENTY });
     const twenty = staged.structuredContent.data_access_id;
     const exported = JSON.parse(
       (await readAll(await ok({ operation: 'export', data_access_id: twenty, format: 'csl_json' }))).text,
     );
-    // Cited in the order given.
-    const items = TWENTY.map((p) => exported.find((i) => i.PMID === p));
-    assert.ok(items.every(Boolean), 'every PMID exported');
+    // Cited in the order given; what citeproc-js renders is the stand-in's XML, mapped.
+    const items = TWENTY.map(upstream);
+    for (const p of TWENTY) {
+      const it = exported.find((i) => i.PMID === p);
+      assert.ok(it, `PMID ${p} exported`);
+      assert.deepEqual(pick(it), pick(upstream(p)), `csl_json ${p}`);
+    }
     for (const style of Object.keys(STYLES)) {
       const r = await ok({ operation: 'bibliography', ids: TWENTY, style, format: 'text' });
       assert.equal(r.structuredContent.count, 20, JSON.stringify(r.structuredContent.warnings));

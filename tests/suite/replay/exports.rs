@@ -300,7 +300,11 @@ fn unknown_formats_and_styles_name_the_supported_ones() {
     assert!(e["details"]["errors"][0]["message"]
         .as_str()
         .unwrap()
-        .ends_with("Supported: vancouver, apa, ama, harvard, chicago."));
+        .contains("Built in: vancouver, apa, ama, harvard, chicago. Any other"));
+    assert!(e["details"]["errors"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("exporting the records as csl_json or ris"));
     let e = err(
         &s,
         json!({"operation": "bibliography", "ids": ["1"], "format": "ris"}),

@@ -6,7 +6,7 @@
 use super::names::{names, Name};
 use super::pages::{dashed, pages, Range};
 use super::text::{title_case, typographic, Entry};
-use super::{article, english, month_long, Place};
+use super::{article, english, month_long, year_span, Place};
 use crate::export::csl::citation_title;
 use crate::export::record::Record;
 
@@ -76,7 +76,7 @@ pub(super) fn apa(r: &Record, place: &Place) -> Entry {
             ))
         }
     };
-    let year = match r.year {
+    let year = match year_span(r) {
         Some(y) => format!("{y}{}", place.suffix.as_deref().unwrap_or("")),
         None => match &place.suffix {
             Some(s) => format!("n.d.-{s}"),
@@ -118,9 +118,12 @@ pub(super) fn apa(r: &Record, place: &Place) -> Entry {
             }
             e.text(&format!("({})", dashed(i, DASH)));
         }
-        if let Some(p) = &r.pages {
+        if let Some(p) = &r.full_pages() {
             e.text(", ");
             e.text(&pages(p, Range::Expanded, DASH));
+        } else if let Some(n) = &r.article_number {
+            e.text(", Article ");
+            e.text(n);
         }
     }
     e.punct(".");
@@ -140,7 +143,7 @@ pub(super) fn harvard(r: &Record, place: &Place) -> Entry {
     let list = names(&r.authors);
     let book = !article(r);
     let title = typographic(citation_title(&r.title));
-    let year = match (r.year, &place.suffix) {
+    let year = match (year_span(r), &place.suffix) {
         (Some(y), s) => format!("{y}{}", s.as_deref().unwrap_or("")),
         (None, Some(s)) => format!("no date {s}"),
         (None, None) => "no date".to_string(),
@@ -155,9 +158,15 @@ pub(super) fn harvard(r: &Record, place: &Place) -> Entry {
                 e.italic(&cased(r, &typographic(j)));
             }
         }
-        n if n >= 4 => {
-            e.text(&inverted_initials(&list[0], "."));
-            e.text(" ");
+        n if n >= 4 && place.names.is_none_or(|k| k < n) => {
+            // The first, or as many as disambiguation added, then "et al.".
+            let k = place.names.unwrap_or(1).max(1);
+            let shown: Vec<String> = list[..k]
+                .iter()
+                .map(|n| inverted_initials(n, "."))
+                .collect();
+            e.text(&shown.join(", "));
+            e.text(if k > 1 { ", " } else { " " });
             e.italic("et al.");
         }
         1 => e.text(&inverted_initials(&list[0], ".")),
@@ -195,7 +204,7 @@ pub(super) fn harvard(r: &Record, place: &Place) -> Entry {
         if !serial.is_empty() {
             tail.push(serial);
         }
-        if let Some(p) = &r.pages {
+        if let Some(p) = &r.full_pages() {
             let written = pages(p, Range::AsGiven, DASH);
             let label = if written.contains(['-', '\u{2013}', ',', '&']) {
                 "pp."
@@ -299,7 +308,7 @@ pub(super) fn chicago(r: &Record, place: &Place) -> Entry {
             shown[n - 1]
         )),
     };
-    let year = match (r.year, &place.suffix) {
+    let year = match (year_span(r), &place.suffix) {
         (Some(y), s) => format!("{y}{}", s.as_deref().unwrap_or("")),
         (None, Some(s)) => format!("n.d.-{s}"),
         (None, None) => "n.d.".to_string(),
@@ -333,6 +342,11 @@ pub(super) fn chicago(r: &Record, place: &Place) -> Entry {
         if let Some(j) = &r.journal {
             e.text(" ");
             e.italic(&cased(r, &typographic(j)));
+            // The pages, else the article's number (CMOS 14.71).
+            let locator = r
+                .full_pages()
+                .map(|p| pages(&p, Range::Chicago16, DASH))
+                .or_else(|| r.article_number.clone());
             let (month, day) = r.month_day();
             let month_day = month.map(|m| match day {
                 Some(d) => format!("{} {d}", month_long(m)),
@@ -346,19 +360,19 @@ pub(super) fn chicago(r: &Record, place: &Place) -> Entry {
                     (None, Some(m)) => e.text(&format!(" ({})", month_long(m))),
                     (None, None) => {}
                 }
-                if let Some(p) = &r.pages {
+                if let Some(p) = &locator {
                     e.text(": ");
-                    e.text(&pages(p, Range::Chicago16, DASH));
+                    e.text(p);
                 }
             } else if let Some(i) = &r.issue {
                 e.text(&format!(", no. {}", dashed(i, DASH)));
-                if let Some(p) = &r.pages {
+                if let Some(p) = &locator {
                     e.text(": ");
-                    e.text(&pages(p, Range::Chicago16, DASH));
+                    e.text(p);
                 }
-            } else if let Some(p) = &r.pages {
+            } else if let Some(p) = &locator {
                 e.text(", ");
-                e.text(&pages(p, Range::Chicago16, DASH));
+                e.text(p);
             } else if r.doi.is_some() && r.year.is_some() {
                 e.text(", ahead of print");
                 if let Some(md) = month_day {

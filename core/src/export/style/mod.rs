@@ -104,6 +104,9 @@ pub struct Place {
     pub number: usize,
     /// The letter that tells apart one author's works of one year, in author-date styles.
     pub suffix: Option<String>,
+    /// Names shown before "et al." where CSL's disambiguation added names to tell two
+    /// entries apart ("Smith, J., Brown, A., et al." beside "Smith, J., Green, P., et al.").
+    pub names: Option<usize>,
 }
 
 /// Whether a record's titles are English, which title case applies to.
@@ -189,7 +192,7 @@ pub fn arrange(style: Style, records: &[Record]) -> Vec<(usize, Place)> {
                     i,
                     Place {
                         number: i + 1,
-                        suffix: None,
+                        ..Place::default()
                     },
                 )
             })
@@ -219,7 +222,69 @@ pub fn arrange(style: Style, records: &[Record]) -> Vec<(usize, Place)> {
     for (n, slot) in places.iter_mut().enumerate() {
         slot.1.number = n + 1;
     }
+    if let Some(et_al) = et_al_of(style) {
+        add_names(records, &mut places, et_al);
+    }
     places
+}
+
+/// Where an author-date style's bibliography cuts its author list: (at least this many
+/// names, show this many), for the styles whose in-text citation cuts it the same way
+/// (Harvard: four or more are the first and "et al."), so that CSL's disambiguation by
+/// added names shows in the bibliography too.
+fn et_al_of(style: Style) -> Option<(usize, usize)> {
+    matches!(style, Style::Harvard).then_some((4, 1))
+}
+
+/// The names a citation shows when `shown` of them are.
+fn cite(all: &[String], shown: usize) -> &[String] {
+    &all[..shown.min(all.len())]
+}
+
+/// CSL 1.0.2's `disambiguate-add-names`: entries whose citations read alike (the same
+/// family names before "et al.", the same year) get names added, one at a time to all of
+/// them, until their names differ or no name is left to add.
+fn add_names(records: &[Record], places: &mut [(usize, Place)], (min, first): (usize, usize)) {
+    let families = |r: &Record| -> Vec<String> {
+        names::names(&r.authors)
+            .iter()
+            .map(|n| match &n.literal {
+                Some(l) => fold(l),
+                None => fold(&n.family_with_particle()),
+            })
+            .collect()
+    };
+    let lists: Vec<Vec<String>> = places.iter().map(|(i, _)| families(&records[*i])).collect();
+    // Entries grouped by how their citation reads before any name is added: one pass.
+    let mut groups: std::collections::HashMap<(Option<i64>, &[String]), Vec<usize>> =
+        std::collections::HashMap::new();
+    for (b, list) in lists.iter().enumerate() {
+        if list.len() >= min {
+            let year = records[places[b].0].year;
+            groups.entry((year, &list[..first])).or_default().push(b);
+        }
+    }
+    for group in groups.into_values().filter(|g| g.len() > 1) {
+        let distinct: std::collections::HashSet<&Vec<String>> =
+            group.iter().map(|b| &lists[*b]).collect();
+        if distinct.len() < 2 {
+            // The same names throughout: the year's letters tell them apart.
+            continue;
+        }
+        let longest = group.iter().map(|b| lists[*b].len()).max().unwrap_or(first);
+        let mut shown = first;
+        while shown < longest {
+            shown += 1;
+            let cites: std::collections::HashSet<&[String]> =
+                group.iter().map(|b| cite(&lists[*b], shown)).collect();
+            if cites.len() == distinct.len() {
+                break;
+            }
+        }
+        for b in group {
+            places[b].1.names = Some(shown);
+        }
+    }
 }
 
 /// "a", "b", … "z", "aa", "ab", … as CSL's year suffixes run.
@@ -452,6 +517,16 @@ fn month_long(m: u32) -> &'static str {
     MONTHS.get(m as usize - 1).copied().unwrap_or("")
 }
 
+/// The year as the author-date styles and AMA print it: "2019", or "2018–2019" for an issue
+/// dated across two years ("2018 Dec-2019 Jan").
+fn year_span(r: &Record) -> Option<String> {
+    let y = r.year?;
+    Some(match r.issued().and_then(|i| i.to) {
+        Some(to) if to[0] != y => format!("{y}\u{2013}{}", to[0]),
+        _ => y.to_string(),
+    })
+}
+
 /// Whether the record is a journal article (books are written as books).
 fn article(r: &Record) -> bool {
     r.kind == Kind::Article
@@ -472,5 +547,87 @@ mod tests {
         assert_eq!(letters(26), "aa");
         assert_eq!(fold("Müller-Ørsted, J."), "mullerorstedj");
         assert_eq!(natural_cmp("p9", "p10"), std::cmp::Ordering::Less);
+    }
+
+    fn person(family: &str, initials: &str) -> crate::export::record::Author {
+        crate::export::record::Author {
+            family: Some(family.into()),
+            initials: Some(initials.into()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn harvard_adds_names_to_tell_et_al_entries_apart() {
+        let with = |second: &str, title: &str| Record {
+            key: title.into(),
+            title: title.into(),
+            year: Some(2019),
+            authors: vec![
+                person("Smith", "J"),
+                person(second, "A"),
+                person("Wilson", "M"),
+                person("Taylor", "R"),
+            ],
+            ..Record::default()
+        };
+        let records = vec![with("Brown", "One"), with("Green", "Two"), {
+            let mut r = with("Brown", "Three");
+            r.year = Some(2020);
+            r
+        }];
+        let written: Vec<String> = arrange(Style::Harvard, &records)
+            .iter()
+            .map(|(i, place)| write(Style::Harvard, &records[*i], place, Markup::Text))
+            .collect();
+        assert!(
+            written
+                .iter()
+                .any(|w| w.starts_with("Smith, J., Brown, A., et al. (2019)")),
+            "{written:?}"
+        );
+        assert!(
+            written
+                .iter()
+                .any(|w| w.starts_with("Smith, J., Green, A., et al. (2019)")),
+            "{written:?}"
+        );
+        // Another year's entry reads alike with no other: the first name only.
+        assert!(
+            written
+                .iter()
+                .any(|w| w.starts_with("Smith, J. et al. (2020)")),
+            "{written:?}"
+        );
+    }
+
+    #[test]
+    fn vancouver_writes_seasons_and_ranges_as_citing_medicine() {
+        let on = |date: &str| {
+            let r = Record {
+                title: "T".into(),
+                journal_abbrev: Some("J".into()),
+                year: date[..4].parse().ok(),
+                pub_date: Some(date.into()),
+                volume: Some("1".into()),
+                ..Record::default()
+            };
+            write(
+                Style::Vancouver,
+                &r,
+                &Place {
+                    number: 1,
+                    ..Place::default()
+                },
+                Markup::Text,
+            )
+        };
+        assert_eq!(on("1990 Spring"), "1. T. J. 1990 Spring;1.");
+        assert_eq!(on("2019 Jan-Feb"), "1. T. J. 2019 Jan\u{2013}Feb;1.");
+        assert_eq!(
+            on("2018 Dec-2019 Jan"),
+            "1. T. J. 2018 Dec\u{2013}2019 Jan;1."
+        );
+        assert_eq!(on("2019 Jan 3-9"), "1. T. J. 2019 Jan 3\u{2013}9;1.");
     }
 }

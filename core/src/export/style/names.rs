@@ -26,17 +26,7 @@ impl Name {
     pub fn of(author: &Author) -> Option<Name> {
         match (&author.family, &author.collective) {
             (Some(f), _) => {
-                let f = typographic(f.trim());
-                let words: Vec<&str> = f.split(' ').collect();
-                let lead = words
-                    .iter()
-                    .take_while(|w| w.chars().next().is_some_and(char::is_lowercase))
-                    .count();
-                let (particle, family) = if lead > 0 && lead < words.len() {
-                    (Some(words[..lead].join(" ")), words[lead..].join(" "))
-                } else {
-                    (None, f.clone())
-                };
+                let (particle, family) = crate::export::csl::particle(&typographic(f.trim()));
                 Some(Name {
                     family,
                     particle,

@@ -7,7 +7,7 @@
 use super::names::{names, Name};
 use super::pages::{dashed, pages, Range};
 use super::text::{title_case, typographic, Entry};
-use super::{article, english, month_long, month_short, Place};
+use super::{article, english, month_long, month_short, year_span, Place};
 use crate::export::csl::citation_title;
 use crate::export::record::Record;
 
@@ -56,6 +56,49 @@ fn journal_short(r: &Record) -> Option<String> {
         .filter(|j| !j.trim().is_empty())
 }
 
+/// A journal issue's date as Citing Medicine writes it: "2019 Aug 26", "1990 Spring",
+/// "2019 Jan–Feb", "2019 Jan 3–9", "2018 Dec–2019 Jan".
+fn nlm_date(r: &Record) -> Option<String> {
+    let issued = r.issued()?;
+    let part = |p: &[i64]| -> String {
+        let mut out = Vec::new();
+        if let Some(m) = p.get(1).and_then(|m| u32::try_from(*m).ok()) {
+            out.push(month_short(m).to_string());
+        }
+        if let Some(d) = p.get(2) {
+            out.push(d.to_string());
+        }
+        out.join(" ")
+    };
+    let from = &issued.from;
+    let mut d = from[0].to_string();
+    let first = part(from);
+    if !first.is_empty() {
+        d.push(' ');
+        d.push_str(&first);
+    }
+    if let Some(season) = &issued.season {
+        d.push(' ');
+        d.push_str(&dashed(season, DASH));
+    }
+    if let Some(to) = &issued.to {
+        d.push_str(DASH);
+        if to[0] != from[0] {
+            d.push_str(&to[0].to_string());
+            let rest = part(to);
+            if !rest.is_empty() {
+                d.push(' ');
+                d.push_str(&rest);
+            }
+        } else if to.len() == 3 && to[1] == from[1] {
+            d.push_str(&to[2].to_string());
+        } else {
+            d.push_str(&part(to));
+        }
+    }
+    Some(d)
+}
+
 /// Vancouver: "1. Smith JA, O’Brien S. Title. J Abbr. 2019 Aug 26;18(9):663–75.
 /// doi:10.… PubMed PMID: 31452104; PubMed Central PMCID: PMC….".
 pub(super) fn vancouver(r: &Record, place: &Place) -> Entry {
@@ -73,20 +116,11 @@ pub(super) fn vancouver(r: &Record, place: &Place) -> Entry {
         part(&mut e, &a);
     }
     part(&mut e, &typographic(citation_title(&r.title)));
-    let date = r.year.map(|y| {
-        let mut d = y.to_string();
-        if article(r) {
-            let (m, day) = r.month_day();
-            if let Some(m) = m {
-                d.push(' ');
-                d.push_str(month_short(m));
-                if let Some(day) = day {
-                    d.push_str(&format!(" {day}"));
-                }
-            }
-        }
-        d
-    });
+    let date = if article(r) {
+        nlm_date(r)
+    } else {
+        r.year.map(|y| y.to_string())
+    };
     if article(r) {
         if let Some(j) = journal_short(r) {
             part(&mut e, &j);
@@ -98,11 +132,15 @@ pub(super) fn vancouver(r: &Record, place: &Place) -> Entry {
         if let Some(i) = &r.issue {
             serial.push_str(&format!("({})", dashed(i, DASH)));
         }
-        if let Some(p) = &r.pages {
+        let locator = r
+            .full_pages()
+            .map(|p| pages(&p, Range::Minimal, DASH))
+            .or_else(|| r.article_number.clone());
+        if let Some(p) = locator {
             if !serial.is_empty() {
                 serial.push(':');
             }
-            serial.push_str(&pages(p, Range::Minimal, DASH));
+            serial.push_str(&p);
         }
         let joined: Vec<String> = date
             .into_iter()
@@ -193,8 +231,8 @@ pub(super) fn ama(r: &Record, place: &Place) -> Entry {
         }
         let mut when = String::new();
         if r.volume.is_some() || r.issue.is_some() {
-            if let Some(y) = r.year {
-                when.push_str(&y.to_string());
+            if let Some(y) = year_span(r) {
+                when.push_str(&y);
             }
         } else if let Some(y) = r.year {
             let (m, d) = r.month_day();
@@ -217,11 +255,15 @@ pub(super) fn ama(r: &Record, place: &Place) -> Entry {
             .filter(|x| !x.is_empty())
             .collect::<Vec<_>>()
             .join(";");
-        if let Some(p) = &r.pages {
+        let locator = r
+            .full_pages()
+            .map(|p| pages(&p, Range::Expanded, "-"))
+            .or_else(|| r.article_number.clone());
+        if let Some(p) = locator {
             if !s.is_empty() {
                 s.push(':');
             }
-            s.push_str(&pages(p, Range::Expanded, "-"));
+            s.push_str(&p);
         }
         if !s.is_empty() {
             sep(&mut e);

@@ -82,9 +82,23 @@ impl Entry {
             .find(|c| !matches!(c, '\u{201d}' | '\u{2019}'));
         if p.starts_with('.') && matches!(last, Some('.' | '?' | '!')) {
             self.text(&p[1..]);
-        } else {
-            self.text(p);
+            return;
         }
+        // American English puts a period or comma inside the quotes that end the text
+        // before it (CSL's punctuation-in-quote, as the en-US locale sets it).
+        if p.starts_with(['.', ',']) {
+            if let Some(run) = self.runs.last_mut().filter(|r| r.link.is_none()) {
+                let quotes = closing_quotes(&run.text);
+                if quotes > 0 {
+                    let at = run.text.len() - quotes;
+                    run.text.insert_str(at, &p[..1]);
+                    let rest = p[1..].to_string();
+                    self.text(&rest);
+                    return;
+                }
+            }
+        }
+        self.text(p);
     }
 
     /// A title in typographic quotes, the punctuation that follows it (`after`, "," or
@@ -94,12 +108,16 @@ impl Entry {
     pub fn quoted(&mut self, title: &str, after: &str) {
         let inner = flip_quotes(&typographic(title));
         let mut s = String::from("\u{201c}");
-        s.push_str(&inner);
-        let ends = inner.chars().last();
+        // Punctuation goes inside the title's own closing quotes too: “… ‘affordable,’”.
+        let quotes = closing_quotes(&inner);
+        let (body, closing) = inner.split_at(inner.len() - quotes);
+        s.push_str(body);
+        let ends = body.chars().last();
         match after {
             "." if matches!(ends, Some('?' | '!' | '.')) => {}
             a => s.push_str(a),
         }
+        s.push_str(closing);
         s.push('\u{201d}');
         self.text(&s);
     }
@@ -186,16 +204,68 @@ pub fn typographic(s: &str) -> String {
     out
 }
 
-/// Double quotes as single ones and single as double, for text that goes inside quotes.
+/// Which `’` of `s` close a single quote (one is open and no letter follows) rather than
+/// being apostrophes, by byte offset.
+fn closing_singles(s: &str) -> Vec<usize> {
+    let mut open = 0usize;
+    let mut out = Vec::new();
+    let mut chars = s.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\u{2018}' => open += 1,
+            '\u{2019}' if open > 0 && !chars.peek().is_some_and(|(_, n)| n.is_alphanumeric()) => {
+                open -= 1;
+                out.push(at);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The quotation marks of text that goes inside quotes one level down, as citeproc-js nests
+/// them: the text's own quotes, double or single, become single, quotes inside those
+/// double, and so on (an apostrophe stays one).
 fn flip_quotes(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '\u{201c}' => '\u{2018}',
-            '\u{201d}' => '\u{2019}',
-            '\u{2018}' => '\u{201c}',
+    let closing = closing_singles(s);
+    // The level of each quote open: true where it is written single.
+    let mut open: Vec<bool> = Vec::new();
+    s.char_indices()
+        .map(|(at, c)| match c {
+            '\u{201c}' | '\u{2018}' => {
+                let single = open.len().is_multiple_of(2);
+                open.push(single);
+                if single {
+                    '\u{2018}'
+                } else {
+                    '\u{201c}'
+                }
+            }
+            '\u{201d}' => match open.pop() {
+                Some(false) => '\u{201d}',
+                _ => '\u{2019}',
+            },
+            '\u{2019}' if closing.contains(&at) => match open.pop() {
+                Some(false) => '\u{201d}',
+                _ => '\u{2019}',
+            },
             c => c,
         })
         .collect()
+}
+
+/// The bytes of closing quotation marks that end `s` (`”`, and a `’` that closes a `‘`).
+fn closing_quotes(s: &str) -> usize {
+    let closing = closing_singles(s);
+    let mut n = 0;
+    for (at, c) in s.char_indices().rev() {
+        match c {
+            '\u{201d}' => n += c.len_utf8(),
+            '\u{2019}' if closing.contains(&at) => n += c.len_utf8(),
+            _ => break,
+        }
+    }
+    n
 }
 
 /// Words that title case leaves in lower case inside a title: English articles,
@@ -418,7 +488,7 @@ pub fn title_case(s: &str) -> String {
             }
             let lower = piece.to_lowercase();
             let capitalize = (piece.chars().count() > 1 && !is_stop_word(&lower))
-                || (j == word_count - 1 && following_hyphen)
+                || (j == word_count - 1 && following_hyphen && !is_stop_word(&lower))
                 || first
                 || after_punct;
             if capitalize && *piece == lower {
@@ -485,6 +555,12 @@ mod tests {
             "The Limit before et Al"
         );
         assert_eq!(title_case("UPPER CASE"), "UPPER CASE");
+        // Short words inside a hyphenated compound stay low (CMOS 8.161), inner capitals stay.
+        assert_eq!(
+            title_case("cost-of-care talks on mRNA and SARS-CoV-2 in long-term care"),
+            "Cost-of-Care Talks on mRNA and SARS-CoV-2 in Long-Term Care"
+        );
+        assert_eq!(title_case("x-ray findings"), "X-Ray Findings");
     }
 
     #[test]
@@ -522,5 +598,29 @@ mod tests {
             typographic("O'Brien's \"test\""),
             "O\u{2019}Brien\u{2019}s \u{201c}test\u{201d}"
         );
+    }
+
+    #[test]
+    fn quotes_nest_and_punctuation_goes_inside_them() {
+        let title = typographic("\"Cost-of-care\" talks: what patients call 'affordable'");
+        // Inside a quoted title the title's own quotes, double or single, turn single.
+        let mut e = Entry::default();
+        e.quoted(&title, ",");
+        assert_eq!(
+            e.render(Markup::Text),
+            "\u{201c}\u{2018}Cost-of-care\u{2019} talks: what patients call \u{2018}affordable,\u{2019}\u{201d}"
+        );
+        // Unquoted, the period that follows goes inside the title's closing quote.
+        let mut e = Entry::default();
+        e.text(&title);
+        e.punct(". ");
+        assert!(e
+            .render(Markup::Text)
+            .ends_with("\u{2018}affordable.\u{2019} "));
+        // An apostrophe is not a closing quote.
+        let mut e = Entry::default();
+        e.text(&typographic("the nurses' view"));
+        e.punct(". ");
+        assert_eq!(e.render(Markup::Text), "the nurses\u{2019} view. ");
     }
 }

@@ -69,6 +69,8 @@ pub fn pubmed(articles: Vec<PubmedArticle>) -> RowBatch {
             SqlValue::opt_text(joined(&a.language, "; ")),
             SqlValue::flag(a.integrity.retracted()),
             SqlValue::opt_text(flags(&a.integrity)),
+            SqlValue::opt_text(a.article_number),
+            SqlValue::opt_text(a.title_markup),
         ]);
         for (i, s) in a.abstract_sections.into_iter().enumerate() {
             b.table(ABSTRACT_SECTION).push([

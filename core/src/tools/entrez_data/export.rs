@@ -374,25 +374,12 @@ async fn fetch_records(
         crate::tools::entrez_data::plan::Slice::Ids(ids),
     );
     let reply = client.send(&request).await?;
-    let articles = crate::parse::pubmed::parse_pubmed(&reply.body).map_err(|e| {
+    files::record::from_pubmed_xml(&reply.body, ids).map_err(|e| {
         Error::new(
             ErrorKind::Upstream,
             format!("PubMed's reply could not be read: {e}"),
         )
-    })?;
-    let batch = crate::staging::rows::pubmed(articles);
-    let Some(assembler) = Assembler::for_layout(batch.layout) else {
-        return Err(Error::internal("the pubmed layout has no records"));
-    };
-    let tables: Vec<files::record::TableRows<'_>> = batch
-        .tables
-        .iter()
-        .map(|t| files::record::TableRows {
-            table: t.table,
-            rows: (0..t.len()).map(|i| t.row(i)).collect(),
-        })
-        .collect();
-    Ok(assembler.assemble(ids, &tables))
+    })
 }
 
 /// The structured summary of one page read (`_meta` of `resources/read`).

@@ -143,15 +143,13 @@ fn style_known(style: &Choice<Style>, report: &mut Report) {
         report.error(
             codes::UNKNOWN_STYLE,
             path("style"),
-            format!(
-                "Unknown bibliography style {name:?}. Supported: {}.",
-                names.join(", ")
-            ),
+            crate::export::unknown_style_message(name),
         );
         if let Some(near) =
             crate::suggest::closest(&name.to_ascii_lowercase(), names.iter().copied())
         {
             report.suggest(format!("Use style \"{near}\"."));
         }
+        report.suggest(crate::export::OTHER_STYLES);
     }
 }
