@@ -32,9 +32,17 @@ pub fn literal(key: &str) -> String {
     }
 }
 
-/// `SELECT <the table's columns> FROM t WHERE key IN (…) ORDER BY <its primary key>`.
-fn select(table: &Table, key_column: &str, keys: &[String]) -> String {
-    let columns: Vec<&str> = table.columns.iter().map(|c| c.name).collect();
+/// `SELECT <the table's columns> FROM t WHERE key IN (…) ORDER BY <its primary key>`;
+/// a column in `missing` (one a dataset staged by an older build lacks) reads as NULL.
+fn select(table: &Table, key_column: &str, keys: &[String], missing: &[&str]) -> String {
+    let columns: Vec<String> = table
+        .columns
+        .iter()
+        .map(|c| match missing.contains(&c.name) {
+            true => format!("NULL AS {}", c.name),
+            false => c.name.to_string(),
+        })
+        .collect();
     let list: Vec<String> = keys.iter().map(|k| literal(k)).collect();
     format!(
         "SELECT {} FROM {} WHERE {key_column} IN ({}) ORDER BY {}",
@@ -105,8 +113,19 @@ pub async fn records(
         if !tables.contains(&table.name) {
             continue;
         }
-        let sql_for = |set: &[String]| select(table, key_column, set);
-        let rows = rows_for(store, dataset, keys, &sql_for, time_limit_ms).await?;
+        // A dataset staged before a column was added to its layout still exports: the
+        // column SQLite says is missing reads as NULL (each at most once).
+        let mut missing: Vec<&str> = Vec::new();
+        let rows = loop {
+            let sql_for = |set: &[String]| select(table, key_column, set, &missing);
+            match rows_for(store, dataset, keys, &sql_for, time_limit_ms).await {
+                Ok(rows) => break rows,
+                Err(e) => match missing_column(table, &e.to_string()) {
+                    Some(c) if !missing.contains(&c) => missing.push(c),
+                    _ => return Err(e),
+                },
+            }
+        };
         read.push((table, rows));
     }
     let views: Vec<TableRows<'_>> = read
@@ -117,6 +136,16 @@ pub async fn records(
         })
         .collect();
     Ok(assembler.assemble(keys, &views))
+}
+
+/// The column of `table` an SQLite "no such column: X" message names, if any.
+fn missing_column(table: &Table, message: &str) -> Option<&'static str> {
+    let rest = &message[message.find("no such column: ")? + "no such column: ".len()..];
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    table.columns.iter().map(|c| c.name).find(|c| *c == name)
 }
 
 /// Every key of the dataset's primary table, in key order, or those of `sql`'s key
@@ -171,10 +200,28 @@ mod tests {
     fn a_table_is_read_for_its_keys_in_key_order() {
         let author = &PUBMED.tables[2];
         assert_eq!(
-            select(author, "pmid", &["2".into(), "10".into()]),
+            select(author, "pmid", &["2".into(), "10".into()], &[]),
             "SELECT pmid, position, last_name, fore_name, initials, suffix, collective_name, orcid FROM author WHERE pmid IN (2,10) ORDER BY pmid, position"
+        );
+        assert_eq!(
+            select(author, "pmid", &["2".into()], &["orcid"]),
+            "SELECT pmid, position, last_name, fore_name, initials, suffix, collective_name, NULL AS orcid FROM author WHERE pmid IN (2) ORDER BY pmid, position"
         );
         assert_eq!(literal("PMC1'2"), "'PMC1''2'");
         assert_eq!(literal("12345678901234567890"), "'12345678901234567890'");
+    }
+
+    #[test]
+    fn a_column_an_older_dataset_lacks_is_named_by_sqlites_message() {
+        let article = &PUBMED.tables[0];
+        assert_eq!(
+            missing_column(
+                article,
+                "sql_error: no such column: title_markup: SQLITE_ERROR"
+            ),
+            Some("title_markup")
+        );
+        assert_eq!(missing_column(article, "no such column: nonsense"), None);
+        assert_eq!(missing_column(article, "syntax error"), None);
     }
 }
