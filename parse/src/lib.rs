@@ -46,6 +46,7 @@ pub mod pmc;
 pub mod pmc_oa;
 pub mod pubmed;
 pub mod records;
+pub mod s3_list;
 pub mod sequence;
 pub mod taxonomy;
 pub mod tinyseq;

@@ -11,6 +11,7 @@ mod entrez_data_replay;
 mod entrez_external_replay;
 mod entrez_query_replay;
 mod exports;
+mod full_text;
 mod hostile_upstream;
 mod integrity;
 mod pending_tasks;

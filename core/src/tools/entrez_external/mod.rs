@@ -36,7 +36,7 @@ pub const SPEC: ToolSpec = ToolSpec {
         "NCBI services beyond the E-utilities. service pubchem (PUG REST): compound, substance and bioassay lookups, ",
         "structure_search (identity, substructure, superstructure, similarity, 3-D), pug_rest (any documented PUG REST ",
         "request, as fields or as PubChem's path). service pmc: id_convert (PMCID, PMID, DOI), oa_service (Open Access ",
-        "links, license, listings), citation_export, bioc (full text). Search PubMed or PMC with entrez_query. ",
+        "links, license, listings), citation_export, bioc (full text), full_text (sections by any id). Search PubMed or PMC with entrez_query. ",
         "Example: {\"service\":\"pubchem\",\"operation\":\"compound\",\"namespace\":\"name\",\"identifier\":\"aspirin\"}. ",
         crate::framework::spec::lenient!()
     ),
@@ -65,6 +65,7 @@ pub const OPERATIONS: &[(&str, ())] = &[
     ("oa_service", ()),
     ("citation_export", ()),
     ("bioc", ()),
+    ("full_text", ()),
 ];
 
 crate::framework::spec::upstream_call!(ExternalArgs, check: crate::tools::entrez_external::validation::check, run: run);
@@ -101,5 +102,6 @@ async fn run(ctx: &ToolContext<'_>, args: ExternalArgs) -> Result<ToolOutput> {
         ExternalCall::OaService(c) => pmc::oa::oa_service(ctx, c, &view).await,
         ExternalCall::CitationExport(c) => pmc::citation_export(ctx, c, &view).await,
         ExternalCall::Bioc(c) => pmc::bioc::bioc(ctx, c, &view).await,
+        ExternalCall::FullText(c) => pmc::fulltext::full_text(ctx, c, &view).await,
     }
 }
