@@ -36,7 +36,7 @@ pub const SPEC: ToolSpec = ToolSpec {
         "NCBI services beyond the E-utilities. service pubchem (PUG REST): compound, substance and bioassay lookups, ",
         "structure_search (identity, substructure, superstructure, similarity, 3-D), pug_rest (any documented PUG REST ",
         "request, as fields or as PubChem's path). service pmc: id_convert (PMCID, PMID, DOI), oa_service (Open Access ",
-        "links, license, listings), citation_export, bioc (full text), full_text (sections by any id). Search PubMed or PMC with entrez_query. ",
+        "links, license, listings), citation_export, bioc (full text), full_text (any id). Search PubMed or PMC with entrez_query. ",
         "Example: {\"service\":\"pubchem\",\"operation\":\"compound\",\"namespace\":\"name\",\"identifier\":\"aspirin\"}. ",
         crate::framework::spec::lenient!()
     ),
