@@ -108,6 +108,29 @@ pub struct Section {
     pub back: bool,
 }
 
+impl PmcArticle {
+    /// Each section's heading path: the titles from its top-level section down, joined by
+    /// " > " ("" for text directly in the body; "(untitled)" for a section without a title).
+    pub fn heading_paths(&self) -> Vec<String> {
+        let mut stack: Vec<String> = Vec::new();
+        self.sections
+            .iter()
+            .map(|s| {
+                stack.truncate(s.level.saturating_sub(1));
+                if s.level > 0 {
+                    stack.push(
+                        s.title
+                            .clone()
+                            .filter(|t| !t.is_empty())
+                            .unwrap_or_else(|| "(untitled)".into()),
+                    );
+                }
+                stack.join(" > ")
+            })
+            .collect()
+    }
+}
+
 /// Parses an `efetch db=pmc` body into articles.
 pub fn parse_pmc(bytes: &[u8]) -> Result<Vec<PmcArticle>, ParseError> {
     parse(bytes).map_err(|e| truncation(e, bytes, WHAT))

@@ -58,22 +58,11 @@ fn matches(terms: &[String], heading: &str) -> bool {
 
 /// The article as a reader wants it, every part kept (the filter and the budget come after).
 pub fn article_value(a: &PmcArticle) -> Value {
-    let mut stack: Vec<String> = Vec::new();
-    let mut paths = Vec::new();
+    let paths = a.heading_paths();
     let mut sections = Vec::new();
     let mut back = Vec::new();
-    for s in &a.sections {
+    for (s, path) in a.sections.iter().zip(&paths) {
         let heading = s.title.clone().unwrap_or_default();
-        stack.truncate(s.level.saturating_sub(1));
-        if s.level > 0 {
-            stack.push(if heading.is_empty() {
-                "(untitled)".into()
-            } else {
-                heading.clone()
-            });
-        }
-        let path = stack.join(" > ");
-        paths.push(path.clone());
         let entry = json!({"path": path, "heading": heading, "level": s.level, "text": s.text});
         if s.back {
             back.push(entry);
