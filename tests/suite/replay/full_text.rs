@@ -257,3 +257,20 @@ fn an_article_without_open_full_text_answers_its_abstract_and_says_why() {
     assert_eq!(a["full_text"], false);
     assert!(a["reason"].as_str().unwrap().contains("not open"), "{a}");
 }
+
+#[test]
+fn detail_brief_gives_headings_and_sizes_and_fields_pick_the_keys() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server(&ncbi, &external);
+    let r = full_text(&s, json!({"ids": ["PMC3531190"], "detail": "brief"}));
+    let a = &r["structuredContent"]["articles"][0];
+    let intro = texts(between(JATS, "<sec id=\"s1\">", "</sec>"), "p")[0].clone();
+    let first = &a["sections"][0];
+    assert!(first.get("text").is_none(), "{first}");
+    assert_eq!(first["characters"], intro.chars().count());
+    let r = full_text(&s, json!({"ids": ["PMC3531190"], "fields": ["title"]}));
+    let a = &r["structuredContent"]["articles"][0];
+    assert_eq!(a["title"], texts(JATS, "article-title")[0]);
+    assert!(a.get("sections").is_none(), "{a}");
+    assert_eq!(a["source"], "pmc_cloud");
+}
