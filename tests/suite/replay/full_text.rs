@@ -274,3 +274,29 @@ fn detail_brief_gives_headings_and_sizes_and_fields_pick_the_keys() {
     assert!(a.get("sections").is_none(), "{a}");
     assert_eq!(a["source"], "pmc_cloud");
 }
+
+#[test]
+fn pubmeds_retraction_flag_reaches_every_article() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server(&ncbi, &external);
+    // The documented integrity fixture's retracted record (RetractionIn), not in PMC.
+    let fixture = include_str!("../../fixtures/ncbi/documented/pubmed_integrity.xml");
+    let record = fixture
+        .split("<PubmedArticle>")
+        .find(|a| a.contains("<PMID Version=\"1\">9500320</PMID>"))
+        .unwrap();
+    assert!(record.contains("RefType=\"RetractionIn\""));
+    let r = full_text(&s, json!({"ids": ["9500320", "PMC3531190"]}));
+    let articles = &r["structuredContent"]["articles"];
+    assert_eq!(articles[0]["retracted"], true, "{}", articles[0]);
+    assert!(articles[0]["integrity"]["flags"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("retracted")));
+    assert!(r["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("RETRACTED"));
+    // The cloud article: PMC's metadata says not retracted, and so does PubMed.
+    assert_eq!(articles[1]["retracted"], false);
+}

@@ -404,6 +404,7 @@ pub async fn full_text(
         sections::trim(&mut a, room, &t.id);
         articles.push(a);
     }
+    flag_integrity(ctx, &mut articles, &mut notes).await;
     let with_text = articles.iter().filter(|a| a["full_text"] == true).count();
     if articles.iter().all(|a| a["source"] == "none") {
         let reasons: Vec<String> = articles
@@ -458,6 +459,50 @@ pub async fn full_text(
     Ok(fit::listed(structured, list, view, render, None, |left| {
         fit::pmc_ids("full_text", left, &extra)
     }))
+}
+
+/// PubMed's integrity flags (retracted, expression of concern, corrected) for every article
+/// with a PMID, from one efetch `db=pubmed`; `retracted` is true when PubMed or the Cloud
+/// Service's metadata says so.
+async fn flag_integrity(ctx: &ToolContext<'_>, articles: &mut [Value], notes: &mut Vec<String>) {
+    let pmids: Vec<String> = articles
+        .iter()
+        .filter_map(|a| a["pmid"].as_str().map(String::from))
+        .collect();
+    if pmids.is_empty() {
+        return;
+    }
+    let request = EutilsRequest::new(Utility::Fetch)
+        .param("db", "pubmed")
+        .param("id", pmids.join(","))
+        .param("retmode", "xml");
+    let parsed = match ctx.entrez() {
+        Ok(client) => match client.send(&request).await {
+            Ok(r) => crate::parse::pubmed::parse_pubmed(&r.body).ok(),
+            Err(_) => None,
+        },
+        Err(_) => None,
+    };
+    let Some(records) = parsed else {
+        notes.push("PubMed's retraction and correction flags could not be read; retracted comes from PMC's metadata only.".into());
+        return;
+    };
+    for a in articles.iter_mut() {
+        let Some(r) = records
+            .iter()
+            .find(|r| a["pmid"].as_str() == Some(r.pmid.as_str()))
+        else {
+            continue;
+        };
+        let flags: Vec<&str> = r.integrity.flags.iter().map(|f| f.name()).collect();
+        let retracted = r.integrity.retracted() || a["retracted"] == true;
+        json::set(
+            a,
+            "integrity",
+            json!({"flags": flags, "headline": r.integrity.headline()}),
+        );
+        json::set(a, "retracted", json!(retracted));
+    }
 }
 
 /// The text block: each article's text, then the warnings.

@@ -226,6 +226,9 @@ pub fn text(a: &Value) -> String {
     if a["retracted"] == true {
         out.push_str(" · RETRACTED");
     }
+    if let Some(h) = a["integrity"]["headline"].as_str() {
+        out.push_str(&format!("\n{h}"));
+    }
     if let Some(r) = a["reason"].as_str() {
         out.push_str(&format!("\nNo full text: {r}"));
     }
