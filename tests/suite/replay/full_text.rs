@@ -18,6 +18,11 @@ const RECORDED_PMC: &str = include_str!("../../fixtures/ncbi/eutils/efetch_pmc.x
 const PUBMED1: &str = include_str!("../../fixtures/ncbi/eutils/pubmed1.xml");
 
 fn server(ncbi: &Replay, external: &ExternalReplay) -> Server {
+    server_with(ncbi, external, None)
+}
+
+/// With `subrequests`, a dataset store whose limits allow that many requests a call.
+fn server_with(ncbi: &Replay, external: &ExternalReplay, subrequests: Option<u64>) -> Server {
     let eutils = ncbi.eutils_base();
     let env: Vec<(String, Option<String>)> = ["PMC_IDCONV_URL", "PMC_CLOUD_URL", "PMC_BIOC_URL"]
         .iter()
@@ -31,13 +36,25 @@ fn server(ncbi: &Replay, external: &ExternalReplay) -> Server {
             .find(|(name, _)| name == k)
             .and_then(|(_, v)| v.clone()),
     });
-    Server::new(config, Box::new(SystemPlatform))
+    let s = Server::new(config, Box::new(SystemPlatform))
         .unwrap()
         .with_network(Network {
             transport: Box::new(ReqwestTransport::new().unwrap()),
             pacer: Box::new(MemoryPacer::new()),
             cache: None,
-        })
+        });
+    match subrequests {
+        Some(n) => {
+            let limits = entrez_mcp_core::staging::Limits {
+                subrequests: n,
+                ..Default::default()
+            };
+            let store = entrez_mcp::store::SqliteStore::in_memory().unwrap();
+            s.with_staging(entrez_mcp_core::staging::Staging::new(store, limits))
+                .unwrap()
+        }
+        None => s,
+    }
 }
 
 fn full_text(s: &Server, extra: Value) -> Value {
@@ -299,4 +316,29 @@ fn pubmeds_retraction_flag_reaches_every_article() {
         .contains("RETRACTED"));
     // The cloud article: PMC's metadata says not retracted, and so does PubMed.
     assert_eq!(articles[1]["retracted"], false);
+}
+
+#[test]
+fn the_free_plans_subrequests_read_a_few_articles_and_name_the_rest() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    // The Workers Free plan: 50 subrequests a call.
+    let s = server_with(&ncbi, &external, Some(50));
+    let ids = [
+        "PMC3531190",
+        "PMC8435807",
+        "PMC5334499",
+        "23193287",
+        "10.1093/nar/gks1195",
+        "9997",
+    ];
+    let r = full_text(&s, json!({"ids": ids}));
+    let sc = &r["structuredContent"];
+    let read = sc["articles"].as_array().unwrap().len();
+    assert!(read < ids.len(), "{read}");
+    let budget = &sc["budget"];
+    let next = &budget["next_call"]["arguments"];
+    assert_eq!(next["operation"], "full_text");
+    assert_eq!(next["ids"], json!(ids[read..]), "{budget}");
+    let before = external.stats()["log"].as_array().unwrap().len();
+    assert!(before <= 50, "{before} requests to the PMC stand-in");
 }

@@ -14,7 +14,7 @@ use crate::framework::{budget, ToolContext, ToolOutput};
 use crate::json;
 use crate::parse::pmc::{parse_pmc, PmcArticle};
 use crate::tools::entrez_external::call::{normalize_pmcid, FullText, IdConvert, IdType};
-use crate::tools::entrez_external::client::ExternalClient;
+use crate::tools::entrez_external::client::{ExternalClient, EXTERNAL_RETRY};
 use crate::tools::entrez_external::fit::{self, List};
 use crate::tools::entrez_external::plan::Service;
 use crate::tools::entrez_external::pmc::ids::kind;
@@ -384,6 +384,19 @@ fn finish(
     v
 }
 
+/// Requests one article takes on the cloud path (listing, metadata, JATS).
+const PER_ARTICLE: u64 = 3;
+/// Requests a call takes whatever its articles: the ID Converter (one per id type) and
+/// PubMed's flags.
+const PER_CALL: u64 = 4;
+
+/// How many articles one call may read within `subrequests` (the Workers Free plan allows
+/// 50), each request counted with its retries; at least one.
+pub fn articles_within(subrequests: u64) -> usize {
+    let slots = subrequests / u64::from(EXTERNAL_RETRY.max_attempts).max(1);
+    (slots.saturating_sub(PER_CALL) / PER_ARTICLE).max(1) as usize
+}
+
 /// full_text: every id resolved, each article read and cut to the budget.
 pub async fn full_text(
     ctx: &ToolContext<'_>,
@@ -395,7 +408,17 @@ pub async fn full_text(
     let mut notes = Vec::new();
     let mut articles = Vec::new();
     let room = budget::room(view.max_characters);
-    for t in &targets {
+    let fits = articles_within(ctx.limits().subrequests);
+    let unlisted: Vec<String> = targets.iter().skip(fits).map(|t| t.id.clone()).collect();
+    if !unlisted.is_empty() {
+        notes.push(format!(
+            "ENTREZ_SUBREQUESTS ({}) lets one call read {fits} article(s) (up to {PER_ARTICLE} requests each, every one retried up to {} times); {} more are left for the next call.",
+            ctx.limits().subrequests,
+            EXTERNAL_RETRY.max_attempts,
+            unlisted.len()
+        ));
+    }
+    for t in targets.iter().take(fits) {
         let mut a = one(ctx, &cloud_client, t, &mut notes).await?;
         sections::filter(&mut a, &request.sections);
         if view.detail == Detail::Brief {
@@ -449,7 +472,7 @@ pub async fn full_text(
         kind: Kind::Other,
         noun: "articles",
         keep: &["id", "source", "full_text", "license", "retracted"],
-        unlisted: &[],
+        unlisted: &unlisted,
     };
     let extra: Vec<(&str, Value)> = if request.sections.is_empty() {
         Vec::new()
@@ -519,4 +542,15 @@ pub fn render(r: &Value) -> String {
         out.push_str(&format!("\nwarning: {}", w.as_str().unwrap_or("")));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_free_plans_fifty_subrequests_read_four_articles_a_call() {
+        // 50 / 3 attempts = 16 requests; 4 for the call, 3 an article.
+        assert_eq!(super::articles_within(50), 4);
+        assert_eq!(super::articles_within(10_000), 1_109);
+        assert_eq!(super::articles_within(1), 1);
+    }
 }
