@@ -412,7 +412,7 @@ pub async fn full_text(
     let unlisted: Vec<String> = targets.iter().skip(fits).map(|t| t.id.clone()).collect();
     if !unlisted.is_empty() {
         notes.push(format!(
-            "ENTREZ_SUBREQUESTS ({}) lets one call read {fits} article(s) (up to {PER_ARTICLE} requests each, every one retried up to {} times); {} more are left for the next call.",
+            "ENTREZ_SUBREQUESTS ({}) lets one call read {fits} article(s) ({PER_ARTICLE} requests each from the Cloud Service, each tried up to {} times); {} more are left for the next call.",
             ctx.limits().subrequests,
             EXTERNAL_RETRY.max_attempts,
             unlisted.len()
