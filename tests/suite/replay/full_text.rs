@@ -142,7 +142,7 @@ fn a_pmid_a_pmcid_and_a_doi_come_back_as_sectioned_full_text_from_the_cloud() {
         .collect();
     let r = full_text(
         &s,
-        json!({"ids": ["23193287", "PMC8435807", "10.1093/nar/gks1195"]}),
+        json!({"ids": ["23193287", "PMC5334499", "10.1093/nar/gks1195"]}),
     );
     let sc = &r["structuredContent"];
     assert_eq!(sc["count"], 3);
@@ -199,11 +199,15 @@ fn a_pmid_a_pmcid_and_a_doi_come_back_as_sectioned_full_text_from_the_cloud() {
         .collect();
     assert!(back.contains(&texts(JATS, "ack")[0].as_str()), "{back:?}");
     assert!(back.contains(&texts(JATS, "funding-statement")[0].as_str()));
-    // The PMCID: the recorded JATS, served by the cloud stand-in, its body as recorded.
+    // The PMCID, from the cloud stand-in's own JATS; its metadata marks it retracted.
     let b = &sc["articles"][1];
     assert_eq!(b["source"], "pmc_cloud");
-    let recorded = texts(between(RECORDED_PMC, "<body>", "</body>"), "p");
-    assert_eq!(b["sections"][0]["text"], recorded[0]);
+    let jats = include_str!("../../fixtures/external/pmc/cloud/PMC5334499.xml");
+    assert_eq!(
+        b["sections"][0]["text"],
+        texts(between(jats, "<body>", "</body>"), "p")[0]
+    );
+    assert_eq!(b["retracted"], true);
     // The DOI: the same article as the PMID.
     let c = &sc["articles"][2];
     assert_eq!(c["pmcid"], "PMC3531190");
@@ -341,4 +345,23 @@ fn the_free_plans_subrequests_read_a_few_articles_and_name_the_rest() {
     assert_eq!(next["ids"], json!(ids[read..]), "{budget}");
     let before = external.stats()["log"].as_array().unwrap().len();
     assert!(before <= 50, "{before} requests to the PMC stand-in");
+}
+
+#[test]
+fn when_the_cloud_has_no_jats_efetch_gives_the_text() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server(&ncbi, &external);
+    // PMC8435807's folder is listed, its XML answers 404: efetch db=pmc (the recording) steps in.
+    let r = full_text(&s, json!({"ids": ["PMC8435807"]}));
+    let a = &r["structuredContent"]["articles"][0];
+    assert_eq!(a["source"], "efetch_pmc", "{a}");
+    assert_eq!(a["full_text"], true);
+    let recorded = texts(between(RECORDED_PMC, "<body>", "</body>"), "p");
+    assert_eq!(a["sections"][0]["text"], recorded[0]);
+    assert_eq!(a["version"], 1);
+    assert!(r["structuredContent"]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w.as_str().unwrap().contains("404")));
 }
