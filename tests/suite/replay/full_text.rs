@@ -365,3 +365,24 @@ fn when_the_cloud_has_no_jats_efetch_gives_the_text() {
         .iter()
         .any(|w| w.as_str().unwrap().contains("404")));
 }
+
+#[test]
+fn an_embargoed_article_says_until_when() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server(&ncbi, &external);
+    let table: Value =
+        serde_json::from_str(include_str!("../../fixtures/external/pmc/idconv.json")).unwrap();
+    let row = table["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["live"] == "false")
+        .unwrap();
+    let pmid = row["pmid"].to_string();
+    let r = full_text(&s, json!({"ids": [pmid]}));
+    let a = &r["structuredContent"]["articles"][0];
+    assert_eq!(a["full_text"], false);
+    let reason = a["reason"].as_str().unwrap();
+    assert!(reason.contains("embargoed"), "{reason}");
+    assert!(reason.contains(row["release-date"].as_str().unwrap()));
+}

@@ -30,6 +30,18 @@ struct Target {
     doi: Option<String>,
     /// Why no PMCID: the converter's message.
     unresolved: Option<String>,
+    /// The release date the ID Converter gives for an article not yet live (an embargo).
+    embargo: Option<String>,
+}
+
+/// The release date of a record the ID Converter marks as not live (`live`/`release-date`,
+/// on the record or its versions, as its CSV's IsLive and ReleaseDate columns say).
+fn embargo_of(r: &Value) -> Option<String> {
+    let not_live = |v: &Value| matches!(v, Value::Bool(false)) || v.as_str() == Some("false");
+    std::iter::once(r)
+        .chain(r["versions"].as_array().into_iter().flatten())
+        .find(|v| not_live(&v["live"]))
+        .map(|v| text(&v["release-date"]).unwrap_or_else(|| "a later date".into()))
 }
 
 fn text(v: &Value) -> Option<String> {
@@ -52,6 +64,7 @@ async fn resolve(ctx: &ToolContext<'_>, ids: &[String]) -> Result<Vec<Target>> {
             pmid: (kind(id) == Some(IdType::Pmid)).then(|| id.clone()),
             doi: (kind(id) == Some(IdType::Doi)).then(|| id.clone()),
             unresolved: None,
+            embargo: None,
         })
         .collect();
     let client = ExternalClient::new(ctx, Service::Pmc)?;
@@ -99,12 +112,14 @@ async fn resolve(ctx: &ToolContext<'_>, ids: &[String]) -> Result<Vec<Target>> {
                 if let Some(r) = record.filter(|r| r["status"].as_str() != Some("error")) {
                     t.pmid = text(&r["pmid"]);
                     t.doi = text(&r["doi"]);
+                    t.embargo = embargo_of(r);
                 }
                 continue;
             }
             match record {
                 Some(r) if r["status"].as_str() != Some("error") => {
                     t.pmcid = text(&r["pmcid"]);
+                    t.embargo = embargo_of(r);
                     t.pmid = t.pmid.take().or_else(|| text(&r["pmid"]));
                     t.doi = t.doi.take().or_else(|| text(&r["doi"]));
                     if t.pmcid.is_none() {
@@ -301,7 +316,9 @@ async fn one(
                 }
             }
         }
-        reason = Some(if meta.is_some() {
+        reason = Some(if let Some(date) = &t.embargo {
+            format!("it is in PMC but embargoed: the ID Converter says it is not live until {date}; until then NCBI gives its abstract and front matter only")
+        } else if meta.is_some() {
             "PMC's Cloud Service lists it, but its text could not be read from the Cloud Service, efetch or BioC".into()
         } else {
             "it is in PMC but not open: it is not in PMC's Open Access Subset or Author Manuscript Dataset (or is still embargoed), so NCBI gives its abstract and front matter only".into()
