@@ -15,6 +15,7 @@ mod full_text;
 mod hostile_upstream;
 mod integrity;
 mod pending_tasks;
+mod pmc_dataset;
 mod task_ownership;
 mod tasks;
 mod views;
