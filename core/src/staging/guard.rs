@@ -23,8 +23,10 @@ pub const DENIED_FUNCTIONS: &[&str] = &[
     "sqlite_dbpage",
 ];
 
-/// Pragmas a query may run: each only describes the schema and changes nothing.
+/// Pragmas a query may run: each only describes the schema or reads a counter and changes
+/// nothing (`data_version` is read by FTS5 itself whenever a query uses its index).
 pub const INTROSPECTION_PRAGMAS: &[&str] = &[
+    "data_version",
     "table_info",
     "table_xinfo",
     "index_list",

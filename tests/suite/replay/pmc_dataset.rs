@@ -166,6 +166,38 @@ fn two_hundred_pmc_articles_stage_and_answer_a_full_text_query() {
         !rows.is_empty() && rows.is_subset(&e.results_hr),
         "{rows:?}"
     );
+    // Natively the FTS5 index: listed without its shadow tables, its example ranked by bm25,
+    // and the same articles as instr() through it.
+    let names: Vec<&str> = schema["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"section_fts"), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n.starts_with("section_fts_")),
+        "{names:?}"
+    );
+    let ranked = schema["example_queries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["sql"].as_str().unwrap().contains("bm25"))
+        .unwrap()["sql"]
+        .clone();
+    let ranked = sql(&s, id, ranked.as_str().unwrap());
+    assert_eq!(ranked["row_count"], 50, "{ranked}");
+    let ranks: Vec<f64> = ranked["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r[2].as_f64().unwrap())
+        .collect();
+    assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
+    assert!(column(&ranked, 0).is_subset(&e.results_hr));
+    let fts = "SELECT DISTINCT s.pmcid FROM section_fts JOIN section s ON s.rowid = section_fts.rowid WHERE section_fts MATCH 'path:result* AND text:\"hazard ratio\"*'";
+    assert_eq!(column(&sql(&s, id, fts), 0), e.results_hr);
 
     let stats = replay.stats();
     assert_eq!(stats["rate_limited"], 0, "{stats}");

@@ -161,6 +161,20 @@ pub const PUBMED: Layout = Layout {
     ],
 };
 
+/// FTS5 over `section` (external content: the index holds no second copy of the text),
+/// ranked with bm25; `"hazard ratio"*` also matches "hazard ratios".
+pub const PMC_FULL_TEXT: super::FullTextIndex = super::FullTextIndex {
+    table: "section_fts",
+    ddl: &[
+        "CREATE VIRTUAL TABLE IF NOT EXISTS section_fts USING fts5(title, path, text, content='section', content_rowid='rowid')",
+        "INSERT INTO section_fts(section_fts) VALUES ('rebuild')",
+    ],
+    example: Example {
+        title: "Results that report a hazard ratio, ranked (FTS5 index section_fts, natively only)",
+        sql: "SELECT s.pmcid, s.path, bm25(section_fts) AS rank FROM section_fts JOIN section s ON s.rowid = section_fts.rowid WHERE section_fts MATCH 'path:result* AND text:\"hazard ratio\"*' ORDER BY rank LIMIT 50",
+    },
+};
+
 /// PMC full text from `efetch db=pmc`.
 pub const PMC: Layout = Layout {
     name: "pmc",
