@@ -146,7 +146,9 @@ fn two_hundred_pmc_articles_stage_and_answer_a_full_text_query() {
     let replay = Replay::start();
     let (s, _, _) = server(Some(&replay), Limits::default());
     let args = json!({"operation": "fetch_and_stage", "database": "pmc", "ids": pmcids()});
+    let started = std::time::Instant::now();
     let st = ok(&s, args);
+    let elapsed = started.elapsed();
     assert_eq!(st["status"], "complete", "{st}");
     assert_eq!(st["layout"], "pmc");
     assert_eq!(st["records"], COUNT);
@@ -199,6 +201,10 @@ fn two_hundred_pmc_articles_stage_and_answer_a_full_text_query() {
     let fts = "SELECT DISTINCT s.pmcid FROM section_fts JOIN section s ON s.rowid = section_fts.rowid WHERE section_fts MATCH 'path:result* AND text:\"hazard ratio\"*'";
     assert_eq!(column(&sql(&s, id, fts), 0), e.results_hr);
 
+    eprintln!(
+        "200 PMC articles staged in {elapsed:?}: {} bytes, {} rows",
+        st["bytes"], st["rows"]
+    );
     let stats = replay.stats();
     assert_eq!(stats["rate_limited"], 0, "{stats}");
     let fetches = fetched(&stats);
