@@ -571,6 +571,7 @@ e2e() {
       echo "PUBCHEM_BASE_URL=$external_base/rest/pug/"
       echo "PMC_IDCONV_URL=$external_base/tools/idconv/api/v1/articles/"
       echo "PMC_OA_URL=$external_base/pmc/utils/oa/oa.fcgi"
+      echo "PMC_CLOUD_URL=$external_base/pmc-oa-opendata/"
       echo "PMC_CTXP_URL=$external_base/api/ctxp/v1/"
       echo "PMC_BIOC_URL=$external_base/research/bionlp/RESTful/pmcoa.cgi/"
     fi

@@ -20,7 +20,7 @@ Usage:
   entrez-mcp --version
 
 Configuration comes from the environment: NCBI_API_KEY, NCBI_EMAIL, NCBI_TOOL,
-EUTILS_BASE_URL, PUBCHEM_BASE_URL, PMC_IDCONV_URL, PMC_OA_URL, PMC_CTXP_URL,
+EUTILS_BASE_URL, PUBCHEM_BASE_URL, PMC_IDCONV_URL, PMC_CLOUD_URL, PMC_OA_URL, PMC_CTXP_URL,
 ALLOWED_ORIGINS, ALLOWED_HOSTS, MCP_SESSION_SECRET, MCP_SESSION_TTL_SECS, and for
 HTTP callers MCP_AUTH_MODE (none, bearer, oauth) with MCP_AUTH_* (see docs/src/authorization.md).";
 

@@ -13,7 +13,9 @@ pub const DEFAULT_PUBCHEM_BASE_URL: &str = "https://pubchem.ncbi.nlm.nih.gov/res
 /// Default PMC ID Converter API URL.
 pub const DEFAULT_PMC_IDCONV_URL: &str =
     "https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/";
-/// Default PMC OA web service URL.
+/// Default PMC Cloud Service bucket URL (HTTPS; the bucket `pmc-oa-opendata`).
+pub const DEFAULT_PMC_CLOUD_URL: &str = "https://pmc-oa-opendata.s3.amazonaws.com/";
+/// Default PMC OA web service URL (retired by NCBI in August 2026; kept for mirrors).
 pub const DEFAULT_PMC_OA_URL: &str = "https://www.ncbi.nlm.nih.gov/pmc/utils/oa/oa.fcgi";
 /// Default literature citation exporter URL.
 pub const DEFAULT_PMC_CTXP_URL: &str = "https://pmc.ncbi.nlm.nih.gov/api/ctxp/v1/";
@@ -42,8 +44,10 @@ pub struct Config {
     pub pubchem_base_url: String,
     /// `PMC_IDCONV_URL`.
     pub pmc_idconv_url: String,
-    /// `PMC_OA_URL`.
+    /// `PMC_OA_URL`: the retired OA web service, or a mirror of it (date listings only).
     pub pmc_oa_url: String,
+    /// `PMC_CLOUD_URL`: PMC's Cloud Service bucket (article versions, metadata, JATS).
+    pub pmc_cloud_url: String,
     /// `PMC_CTXP_URL`.
     pub pmc_ctxp_url: String,
     /// `PMC_BIOC_URL`.
@@ -104,6 +108,9 @@ impl Config {
             pmc_idconv_url: get("PMC_IDCONV_URL")
                 .unwrap_or_else(|| DEFAULT_PMC_IDCONV_URL.to_string()),
             pmc_oa_url: get("PMC_OA_URL").unwrap_or_else(|| DEFAULT_PMC_OA_URL.to_string()),
+            pmc_cloud_url: get("PMC_CLOUD_URL")
+                .map(|u| format!("{}/", u.trim_end_matches('/')))
+                .unwrap_or_else(|| DEFAULT_PMC_CLOUD_URL.to_string()),
             pmc_ctxp_url: get("PMC_CTXP_URL").unwrap_or_else(|| DEFAULT_PMC_CTXP_URL.to_string()),
             pmc_bioc_url: get("PMC_BIOC_URL").unwrap_or_else(|| DEFAULT_PMC_BIOC_URL.to_string()),
             allowed_origins: list("ALLOWED_ORIGINS").unwrap_or_default(),

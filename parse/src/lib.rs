@@ -18,7 +18,7 @@
 //! - `sequence`: the sequence record every sequence format fills.
 //! - `medline`, `pubmed`: PubMed's two formats, which share the article record.
 //! - `einfo`, `einfo_json`, `elink`, `epost`, `esearch`, `espell`, `esummary`, `ecitmatch`,
-//!   `fasta`, `flatfile`, `gbseq`, `generic`, `ipg`, `pmc`, `pmc_oa`, `taxonomy`, `tinyseq`:
+//!   `fasta`, `flatfile`, `gbseq`, `generic`, `ipg`, `pmc`, `pmc_oa`, `s3_list`, `taxonomy`, `tinyseq`:
 //!   one parser per reply.
 //! - `records`: efetch's records, whatever the format.
 
@@ -46,6 +46,7 @@ pub mod pmc;
 pub mod pmc_oa;
 pub mod pubmed;
 pub mod records;
+pub mod s3_list;
 pub mod sequence;
 pub mod taxonomy;
 pub mod tinyseq;

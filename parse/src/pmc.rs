@@ -67,6 +67,29 @@ pub struct PmcArticle {
     pub license_url: Option<String>,
     /// Body sections flattened in document order.
     pub sections: Vec<Section>,
+    /// Funding statements (or award sources and ids), from the front matter; read by full
+    /// text, not part of the record.
+    #[serde(skip)]
+    pub funding: Vec<String>,
+    /// Figures and tables with their captions and (tables) rows, in document order; read by
+    /// full text, not part of the record.
+    #[serde(skip)]
+    pub floats: Vec<Float>,
+}
+
+/// A figure or table: label, caption, and a table's rows as text (cells joined by ` | `).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Float {
+    /// `figure` or `table`.
+    pub kind: &'static str,
+    /// E.g. "Table 1".
+    pub label: Option<String>,
+    /// The caption's text (title and paragraphs).
+    pub caption: Option<String>,
+    /// A table's rows, header rows first; empty for figures.
+    pub rows: Vec<String>,
+    /// The position of the section it sits in.
+    pub section: usize,
 }
 
 /// One section of the body, its paragraphs as text.
@@ -80,6 +103,32 @@ pub struct Section {
     pub title: Option<String>,
     /// Paragraphs separated by blank lines.
     pub text: String,
+    /// Whether it is back matter (acknowledgements, appendices, notes); not part of the record.
+    #[serde(skip)]
+    pub back: bool,
+}
+
+impl PmcArticle {
+    /// Each section's heading path: the titles from its top-level section down, joined by
+    /// " > " ("" for text directly in the body; "(untitled)" for a section without a title).
+    pub fn heading_paths(&self) -> Vec<String> {
+        let mut stack: Vec<String> = Vec::new();
+        self.sections
+            .iter()
+            .map(|s| {
+                stack.truncate(s.level.saturating_sub(1));
+                if s.level > 0 {
+                    stack.push(
+                        s.title
+                            .clone()
+                            .filter(|t| !t.is_empty())
+                            .unwrap_or_else(|| "(untitled)".into()),
+                    );
+                }
+                stack.join(" > ")
+            })
+            .collect()
+    }
 }
 
 /// Parses an `efetch db=pmc` body into articles.
@@ -139,20 +188,32 @@ fn article(x: &mut Xml<'_>, article_type: Option<String>) -> Result<PmcArticle, 
                 }
                 Ok(())
             })?,
-            "body" => body(x, &mut rec.sections)?,
-            "back" => children(x, |x, _, name| {
-                match name {
-                    "ack" | "sec" | "app" => section(x, &mut rec.sections, 1, default_title(name))?,
-                    "app-group" => children(x, |x, _, name| {
-                        if name == "app" {
-                            section(x, &mut rec.sections, 1, None)?;
-                        }
-                        Ok(())
-                    })?,
-                    _ => {}
+            "body" => body(x, &mut rec.sections, &mut rec.floats)?,
+            "back" => {
+                let from = rec.sections.len();
+                children(x, |x, _, name| {
+                    match name {
+                        "ack" | "sec" | "app" | "notes" => section(
+                            x,
+                            &mut rec.sections,
+                            &mut rec.floats,
+                            1,
+                            default_title(name),
+                        )?,
+                        "app-group" => children(x, |x, _, name| {
+                            if name == "app" {
+                                section(x, &mut rec.sections, &mut rec.floats, 1, None)?;
+                            }
+                            Ok(())
+                        })?,
+                        _ => {}
+                    }
+                    Ok(())
+                })?;
+                for s in &mut rec.sections[from..] {
+                    s.back = true;
                 }
-                Ok(())
-            })?,
+            }
             _ => {}
         }
         Ok(())
@@ -165,14 +226,18 @@ fn default_title(name: &str) -> Option<&'static str> {
     (name == "ack").then_some("Acknowledgments")
 }
 
-fn body(x: &mut Xml<'_>, out: &mut Vec<Section>) -> Result<(), ParseError> {
+fn body(
+    x: &mut Xml<'_>,
+    out: &mut Vec<Section>,
+    floats: &mut Vec<Float>,
+) -> Result<(), ParseError> {
     // Paragraphs directly in <body> (a short correction, an editorial) gather
     // into an untitled level-0 section opened where the first one appears.
     let mut loose: Option<usize> = None;
     children(x, |x, _, name| {
         if name == "sec" {
             loose = None;
-            return section(x, out, 1, None);
+            return section(x, out, floats, 1, None);
         }
         let idx = *loose.get_or_insert_with(|| {
             out.push(Section {
@@ -181,8 +246,21 @@ fn body(x: &mut Xml<'_>, out: &mut Vec<Section>) -> Result<(), ParseError> {
             });
             out.len() - 1
         });
-        block(x, name, &mut out[idx].text)
+        block(x, name, &mut out[idx].text, floats, idx)
     })?;
+    // Dropping an empty loose section moves the positions after it; floats follow them.
+    let kept: Vec<usize> = out
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.level > 0 || !s.text.is_empty())
+        .map(|(i, _)| i)
+        .collect();
+    for f in floats.iter_mut() {
+        f.section = kept
+            .iter()
+            .position(|&i| i >= f.section)
+            .unwrap_or(f.section);
+    }
     out.retain(|s| s.level > 0 || !s.text.is_empty());
     for (i, s) in out.iter_mut().enumerate() {
         s.position = i;
@@ -193,6 +271,7 @@ fn body(x: &mut Xml<'_>, out: &mut Vec<Section>) -> Result<(), ParseError> {
 fn section(
     x: &mut Xml<'_>,
     out: &mut Vec<Section>,
+    floats: &mut Vec<Float>,
     level: usize,
     title: Option<&str>,
 ) -> Result<(), ParseError> {
@@ -201,7 +280,7 @@ fn section(
         position: idx,
         level,
         title: title.map(str::to_string),
-        text: String::new(),
+        ..Section::default()
     });
     children(x, |x, _, name| match name {
         "title" => {
@@ -209,15 +288,31 @@ fn section(
             Ok(())
         }
         "label" => Ok(()),
-        "sec" if level < MAX_LEVEL => section(x, out, level + 1, None),
-        _ => block(x, name, &mut out[idx].text),
+        "sec" if level < MAX_LEVEL => section(x, out, floats, level + 1, None),
+        _ => block(x, name, &mut out[idx].text, floats, idx),
     })
 }
 
-/// One block-level child of a section, appended to `text` as a paragraph.
-fn block(x: &mut Xml<'_>, name: &str, text: &mut String) -> Result<(), ParseError> {
+/// One block-level child of a section, appended to `text` as a paragraph; a figure or table
+/// adds its "label: caption" there and itself to `floats`.
+fn block(
+    x: &mut Xml<'_>,
+    name: &str,
+    text: &mut String,
+    floats: &mut Vec<Float>,
+    section: usize,
+) -> Result<(), ParseError> {
     let paragraph = match name {
-        "fig" | "table-wrap" => caption(x)?,
+        "fig" | "table-wrap" => {
+            let mut f = float(x, name)?;
+            f.section = section;
+            let line = match (&f.label, &f.caption) {
+                (Some(l), Some(c)) => Some(format!("{l}: {c}")),
+                (l, c) => c.clone().or(l.clone()),
+            };
+            floats.push(f);
+            line
+        }
         "title" | "label" | "ref-list" | "fn-group" | "supplementary-material" => return Ok(()),
         _ => opt_text(x)?,
     };
@@ -230,19 +325,46 @@ fn block(x: &mut Xml<'_>, name: &str, text: &mut String) -> Result<(), ParseErro
     Ok(())
 }
 
-/// A figure's or table's "label: caption".
-fn caption(x: &mut Xml<'_>) -> Result<Option<String>, ParseError> {
-    let (mut label, mut caption) = (None, None);
+/// A figure or table: its label, caption and (tables) rows.
+fn float(x: &mut Xml<'_>, name: &str) -> Result<Float, ParseError> {
+    let mut f = Float {
+        kind: if name == "fig" { "figure" } else { "table" },
+        ..Float::default()
+    };
     children(x, |x, _, name| {
         match name {
-            "label" => label = opt_text(x)?,
-            "caption" => caption = opt_text(x)?,
+            "label" => f.label = opt_text(x)?,
+            "caption" => f.caption = opt_text(x)?,
+            "table" if f.kind == "table" => rows(x, &mut f.rows, 0)?,
+            "alternatives" if f.kind == "table" => children(x, |x, _, name| {
+                if name == "table" && f.rows.is_empty() {
+                    rows(x, &mut f.rows, 0)?;
+                }
+                Ok(())
+            })?,
             _ => {}
         }
         Ok(())
     })?;
-    Ok(match (label, caption) {
-        (Some(l), Some(c)) => Some(format!("{l}: {c}")),
-        (l, c) => c.or(l),
+    Ok(f)
+}
+
+/// A table's rows (in `thead`, `tbody`, `tfoot` or directly in the table), each as its cells'
+/// text joined by ` | `.
+fn rows(x: &mut Xml<'_>, out: &mut Vec<String>, depth: usize) -> Result<(), ParseError> {
+    children(x, |x, _, name| match name {
+        "tr" => {
+            let mut cells = Vec::new();
+            children(x, |x, _, name| {
+                if matches!(name, "td" | "th") {
+                    cells.push(opt_text(x)?.unwrap_or_default());
+                }
+                Ok(())
+            })?;
+            out.push(cells.join(" | "));
+            Ok(())
+        }
+        "thead" | "tbody" | "tfoot" if depth < 2 => rows(x, out, depth + 1),
+        _ => Ok(()),
     })
 }

@@ -6,6 +6,13 @@ use rusqlite::Connection;
 
 use crate::store_error;
 
+/// Tables a query may name: not SQLite's own, nor the shadow tables behind an FTS5 index
+/// (`<index>_data`, `_idx`, `_docsize`, `_config`, `_content`).
+const SHOWN_TABLES: &str = "SELECT name FROM sqlite_schema s WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+AND NOT EXISTS (SELECT 1 FROM sqlite_schema v WHERE v.type = 'table' AND v.sql LIKE 'CREATE VIRTUAL TABLE%' \
+AND s.name IN (v.name || '_data', v.name || '_idx', v.name || '_docsize', v.name || '_config', v.name || '_content')) \
+ORDER BY s.rowid";
+
 /// Tables, columns, keys and indexes as SQLite itself reports them, with
 /// row counts from `count` (the replica holds no rows; the real store does).
 pub fn tables(
@@ -13,7 +20,7 @@ pub fn tables(
     mut count: impl FnMut(&str) -> Result<u64>,
 ) -> Result<Vec<TableInfo>> {
     let names: Vec<String> = conn
-        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+        .prepare(SHOWN_TABLES)
         .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
         .map_err(store_error)?;
     names

@@ -18,7 +18,7 @@ use entrez_mcp_core::error::{Error, ErrorKind, Result};
 use entrez_mcp_core::platform::BoxFuture;
 use entrez_mcp_core::staging::guard::QueryPolicy;
 use entrez_mcp_core::staging::is_dataset_id;
-use entrez_mcp_core::staging::layouts::named;
+use entrez_mcp_core::staging::layouts::{full_text_index, named};
 use entrez_mcp_core::staging::rows::RowBatch;
 use entrez_mcp_core::staging::store::{
     Appended, Caps, DatasetInfo, DatasetStore, Lease, NewDataset, QueryResult, Status, TableCount,
@@ -263,6 +263,12 @@ impl Inner {
         guard
             .execute_batch(&layout.index_ddl().join(";\n"))
             .map_err(store_error)?;
+        // The bundled SQLite has FTS5: the layout's full-text index, if any, is built here.
+        if let Some(ft) = full_text_index(layout) {
+            guard
+                .execute_batch(&ft.ddl.join(";\n"))
+                .map_err(store_error)?;
+        }
         // Everything staged reaches the disk before the catalog may call it complete.
         match &self.dir {
             Some(dir) => {

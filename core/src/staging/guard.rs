@@ -23,8 +23,10 @@ pub const DENIED_FUNCTIONS: &[&str] = &[
     "sqlite_dbpage",
 ];
 
-/// Pragmas a query may run: each only describes the schema and changes nothing.
+/// Pragmas a query may run: each only describes the schema or reads a counter and changes
+/// nothing (`data_version` is read by FTS5 itself whenever a query uses its index).
 pub const INTROSPECTION_PRAGMAS: &[&str] = &[
+    "data_version",
     "table_info",
     "table_xinfo",
     "index_list",
@@ -251,12 +253,21 @@ pub fn timed_out(limit_ms: u64) -> Error {
 
 /// The error for SQL that SQLite could not compile or run.
 pub fn sql_error(message: &str) -> Error {
-    Error::new(
+    let e = Error::new(
         ErrorKind::InvalidArguments,
         format!("SQLite rejected the query: {message}."),
     )
-    .with_code("sql_error")
-    .suggest("Call operation schema for the exact table and column names of this dataset, and its example queries.")
+    .with_code("sql_error");
+    if message.contains("pattern too complex") {
+        // Durable Objects' SQLite caps LIKE and GLOB patterns at 50 bytes (SQLITE_LIMIT_LIKE_PATTERN_LENGTH).
+        return Error::new(
+            ErrorKind::InvalidArguments,
+            format!("SQLite rejected the query: {message}: a LIKE or GLOB pattern is longer than this SQLite allows (50 bytes in Cloudflare's Durable Objects)."),
+        )
+        .with_code("sql_error")
+        .suggest("Look for a long phrase with instr(lower(text), 'the phrase') > 0 instead of LIKE, or split the pattern into shorter LIKE terms joined by AND.");
+    }
+    e.suggest("Call operation schema for the exact table and column names of this dataset, and its example queries.")
 }
 
 /// Limits that apply to one query. Natively the time limit is enforced by a progress handler.
@@ -288,6 +299,15 @@ impl QueryPolicy {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_like_pattern_too_long_for_the_worker_says_so_and_suggests_instr() {
+        let e = super::sql_error("LIKE or GLOB pattern too complex");
+        assert!(e.message.contains("50 bytes"), "{}", e.message);
+        assert!(e.suggestions[0].contains("instr("));
+        let other = super::sql_error("no such table: x");
+        assert!(!other.message.contains("50 bytes"));
+    }
+
     use super::*;
 
     #[test]

@@ -577,3 +577,57 @@ fn friendly_operations_send_each_option_as_pug_rest_documents_it() {
         format!("{PUG}compound/cid/2244/JSON?record_type=3d")
     );
 }
+
+#[test]
+fn cloud_service_requests_are_s3_listings_and_keys_on_the_configured_bucket() {
+    // PMC's Cloud Service (pmc.ncbi.nlm.nih.gov/tools/pmcaws): the bucket pmc-oa-opendata,
+    // one folder per article version, listed with ListObjectsV2 by prefix and delimiter.
+    let cfg = config();
+    let bucket = "https://pmc-oa-opendata.s3.amazonaws.com/";
+    let listing = pmc_plan::cloud_listing(&cfg, "PMC3531190");
+    assert_eq!(
+        get(&listing),
+        format!("{bucket}?list-type=2&prefix=PMC3531190.&delimiter=%2F")
+    );
+    assert_eq!(listing.max_bytes, pmc_plan::CLOUD_LISTING_MAX_BYTES);
+    let meta = pmc_plan::cloud_object(&cfg, "PMC3531190.2/PMC3531190.2.json", 1000);
+    assert_eq!(
+        get(&meta),
+        format!("{bucket}PMC3531190.2/PMC3531190.2.json")
+    );
+    assert_eq!(meta.max_bytes, 1000);
+    // A mirror or stand-in is named by PMC_CLOUD_URL (with or without the last slash).
+    let mirror = Config::from_lookup(|k| {
+        (k == "PMC_CLOUD_URL").then(|| "http://127.0.0.1:9/pmc-oa-opendata".to_string())
+    });
+    assert_eq!(
+        get(&pmc_plan::cloud_listing(&mirror, "PMC1")),
+        "http://127.0.0.1:9/pmc-oa-opendata/?list-type=2&prefix=PMC1.&delimiter=%2F"
+    );
+    // The metadata's URLs are keys of this bucket, or nothing: never followed elsewhere.
+    for (url, key) in [
+        (
+            "s3://pmc-oa-opendata/PMC1.1/PMC1.1.xml",
+            Some("PMC1.1/PMC1.1.xml"),
+        ),
+        (
+            "https://pmc-oa-opendata.s3.amazonaws.com/PMC1.1/PMC1.1.txt",
+            Some("PMC1.1/PMC1.1.txt"),
+        ),
+        (
+            "https://s3.amazonaws.com/pmc-oa-opendata/PMC1.1/PMC1.1.json",
+            Some("PMC1.1/PMC1.1.json"),
+        ),
+        ("s3://other-bucket/PMC1.1/PMC1.1.xml", None),
+        ("https://elsewhere.example/PMC1.1.xml", None),
+        ("s3://pmc-oa-opendata/../PMC1.1.xml", None),
+        ("s3://pmc-oa-opendata/PMC1.1//x.xml", None),
+        ("s3://pmc-oa-opendata/PMC1.1/x?y=1", None),
+    ] {
+        assert_eq!(pmc_plan::cloud_key(url).as_deref(), key, "{url}");
+    }
+    assert_eq!(
+        pmc_plan::cloud_https("PMC1.1/PMC1.1.xml"),
+        "https://pmc-oa-opendata.s3.amazonaws.com/PMC1.1/PMC1.1.xml"
+    );
+}

@@ -368,6 +368,22 @@ fn every_documented_call_is_valid_and_sent_as_documented() {
             ));
             continue;
         };
+        // NCBI retired the OA web service in August 2026: by id, its successor is PMC's
+        // Cloud Service, whose listing of the article's version folders comes first.
+        let url = entry["url"].as_str().unwrap_or("");
+        if let Some((_, id)) = url.split_once("oa.fcgi?id=") {
+            let listing = format!(
+                "https://pmc-oa-opendata.s3.amazonaws.com/?list-type=2&prefix={id}.&delimiter=%2F"
+            );
+            if first.contains(&listing) {
+                compared += 1;
+            } else {
+                failures.push(format!(
+                    "{label}: sent {first}, not the Cloud Service's {listing}"
+                ));
+            }
+            continue;
+        }
         match compare(&label, &corpus, &entry, first, &result) {
             Ok(()) => compared += 1,
             Err(e) => failures.push(e),

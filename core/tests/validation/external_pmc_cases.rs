@@ -51,6 +51,14 @@ fn valid_pmc() -> Vec<Case> {
             &[("default_chosen", "$.idtype")],
         ),
         ok(T, pm("oa_service", json!({"ids": ["PMC3531190"]}))),
+        // full_text takes PMIDs, PMCIDs and DOIs in one call, and sections by heading.
+        ok(
+            T,
+            pm(
+                "full_text",
+                json!({"ids": ["23193287", "PMC3531190", "10.1093/nar/gks1195"], "sections": ["methods"]}),
+            ),
+        ),
         ok(
             T,
             pm("oa_service", json!({"ids": ["pmc5334499", "PMC3531190"]})),
@@ -147,6 +155,24 @@ fn bad_pmc_ids() -> Vec<Case> {
             T,
             pm("oa_service", json!({"ids": ["10.1093/nar/gks1195"]})),
             &[("invalid_id", "$.ids[0]")],
+        ),
+        bad(
+            T,
+            pm("full_text", json!({"ids": ["23193287", "NIHMS311352"]})),
+            &[("invalid_id", "$.ids[1]")],
+        ),
+        bad(
+            T,
+            pm("full_text", json!({"ids": many[..21].to_vec()})),
+            &[("schema_max_items", "$.ids"), ("too_many_ids", "$.ids")],
+        ),
+        warned(
+            T,
+            pm(
+                "bioc",
+                json!({"ids": ["PMC3531190"], "sections": ["methods"]}),
+            ),
+            &[("ignored_parameter", "$.sections")],
         ),
         bad(
             T,

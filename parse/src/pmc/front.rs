@@ -103,6 +103,7 @@ pub(super) fn article_meta(
             "volume" => rec.volume = opt_text(x)?,
             "issue" => rec.issue = opt_text(x)?,
             "permissions" => permissions(x, rec)?,
+            "funding-group" => funding(x, rec)?,
             "abstract" => {
                 // A graphical abstract or teaser carries an abstract-type; the main one does not.
                 let main = attr_raw(s, "abstract-type").is_none();
@@ -299,4 +300,24 @@ fn abstract_text(x: &mut Xml<'_>) -> Result<Option<String>, ParseError> {
     })?;
     lines.retain(|l| !l.is_empty());
     Ok((!lines.is_empty()).then(|| lines.join("\n")))
+}
+
+/// A funding group: its statements, or else each award's source and id.
+fn funding(x: &mut Xml<'_>, rec: &mut PmcArticle) -> Result<(), ParseError> {
+    let mut awards = Vec::new();
+    let mut statements = Vec::new();
+    children(x, |x, _, name| {
+        match name {
+            "funding-statement" => statements.extend(opt_text(x)?),
+            "award-group" => awards.extend(opt_text(x)?),
+            _ => {}
+        }
+        Ok(())
+    })?;
+    rec.funding.extend(if statements.is_empty() {
+        awards
+    } else {
+        statements
+    });
+    Ok(())
 }

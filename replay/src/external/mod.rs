@@ -10,6 +10,7 @@
 //! rate limit is enforced ([`main`]). Control endpoints for tests are in [`server`].
 
 pub mod bioc;
+pub mod cloud;
 pub mod data;
 pub mod form;
 pub mod pmc;

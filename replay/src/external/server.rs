@@ -4,7 +4,7 @@
 use crate::external::data::Data;
 use crate::external::form;
 use crate::external::form::Params;
-use crate::external::{bioc, pmc, pubchem};
+use crate::external::{bioc, cloud, pmc, pubchem};
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -170,6 +170,8 @@ fn router(app: Arc<App>) -> Router {
         .route("/tools/idconv/api/v1/articles", any(service_handler))
         .route("/tools/idconv/api/v1/articles/", any(service_handler))
         .route("/pmc/utils/oa/oa.fcgi", any(service_handler))
+        .route("/pmc-oa-opendata/", any(service_handler))
+        .route("/pmc-oa-opendata/{*key}", any(service_handler))
         .route("/api/ctxp/v1/{db}", any(service_handler))
         .route("/api/ctxp/v1/{db}/", any(service_handler))
         .route(
@@ -192,6 +194,8 @@ fn service_of(path: &str) -> (&'static str, &'static str) {
         ("pubchem", "pubchem")
     } else if path.starts_with("/tools/idconv/") {
         ("idconv", "pmc")
+    } else if path.starts_with(cloud::ROOT) {
+        ("cloud", "cloud")
     } else if path.starts_with("/pmc/utils/oa/") {
         ("oa", "pmc")
     } else if path.starts_with("/research/bionlp/") {
@@ -252,6 +256,9 @@ async fn service_handler(State(app): State<Arc<App>>, request: Request) -> Respo
     let began = Instant::now();
     let limit = if family == "pubchem" {
         app.options.pubchem_limit
+    } else if family == "cloud" {
+        // S3 allows thousands of GETs a second per prefix; the stand-in only bounds a runaway.
+        100
     } else {
         app.options.pmc_limit
     };
@@ -263,7 +270,7 @@ async fn service_handler(State(app): State<Arc<App>>, request: Request) -> Respo
         if post {
             s.posts += 1;
         }
-        if service != "pubchem" && incoming.params.get("tool").is_none() {
+        if !matches!(service, "pubchem" | "cloud") && incoming.params.get("tool").is_none() {
             s.missing_tool += 1;
         }
         s.log.push_back(
@@ -319,6 +326,7 @@ async fn service_handler(State(app): State<Arc<App>>, request: Request) -> Respo
                 "pubchem" => pubchem::handle(&app, &incoming),
                 "idconv" => pmc::idconv(&app, &incoming),
                 "oa" => pmc::oa(&app, &incoming),
+                "cloud" => cloud::handle(&incoming),
                 "bioc" => bioc::handle(&incoming),
                 _ => pmc::ctxp(&app, &incoming),
             };

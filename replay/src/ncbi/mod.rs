@@ -20,6 +20,7 @@ pub mod routes;
 pub mod server;
 pub mod stats;
 pub mod synthetic;
+pub mod synthetic_pmc;
 
 /// The command line. Once bound, the server prints `listening on http://127.0.0.1:PORT` on
 /// stdout; logs go to stderr. API keys are never logged: callers appear as `key:<hash prefix>`.

@@ -15,6 +15,7 @@ use crate::ncbi::synthetic;
 use crate::ncbi::synthetic::error_xml;
 use crate::ncbi::synthetic::prolog_of;
 use crate::ncbi::synthetic::Templates;
+use crate::ncbi::synthetic_pmc;
 use axum::body::Bytes;
 
 /// The utilities NCBI serves under /entrez/eutils/.
@@ -369,7 +370,7 @@ fn efetch(p: &Params, c: &Ctx) -> Reply {
     let xml = retmode == "xml";
     let fixture = match db.as_str() {
         "pubmed" => return efetch_pubmed(p, c, &rettype, &retmode),
-        "pmc" => PMC,
+        "pmc" => return efetch_pmc(p),
         "taxonomy" => TAXONOMY,
         "biosample" => BIOSAMPLE,
         "nlmcatalog" => JOURNALS,
@@ -390,6 +391,24 @@ fn efetch(p: &Params, c: &Ctx) -> Reply {
         other => return Reply::no_recording(&format!("efetch db={other}")),
     };
     Reply::fixture(fixture)
+}
+
+/// The recorded article, or generated ones when every id is a synthetic PMCID
+/// ([`synthetic_pmc`]).
+fn efetch_pmc(p: &Params) -> Reply {
+    let ids: Option<Vec<u64>> = p.ids().iter().map(|i| synthetic_pmc::number(i)).collect();
+    match ids {
+        Some(ids) if !ids.is_empty() => {
+            let mut seen = std::collections::HashSet::new();
+            let ids: Vec<u64> = ids.into_iter().filter(|n| seen.insert(*n)).collect();
+            Reply::made(
+                Kind::Xml,
+                synthetic_pmc::articleset(&ids),
+                "synthetic:efetch-pmc",
+            )
+        }
+        _ => Reply::fixture(PMC),
+    }
 }
 
 fn no_format(db: &str, rettype: &str, retmode: &str) -> Reply {

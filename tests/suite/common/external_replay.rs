@@ -26,6 +26,7 @@ impl ExternalReplay {
             "PUBCHEM_BASE_URL" => Some(format!("http://{a}/rest/pug/")),
             "PMC_IDCONV_URL" => Some(format!("http://{a}/tools/idconv/api/v1/articles/")),
             "PMC_OA_URL" => Some(format!("http://{a}/pmc/utils/oa/oa.fcgi")),
+            "PMC_CLOUD_URL" => Some(format!("http://{a}/pmc-oa-opendata/")),
             "PMC_CTXP_URL" => Some(format!("http://{a}/api/ctxp/v1/")),
             "PMC_BIOC_URL" => Some(format!("http://{a}/research/bionlp/RESTful/pmcoa.cgi/")),
             _ => None,

@@ -15,11 +15,14 @@ fn stage(s: &entrez_mcp_core::protocol::Server, args: Value) -> Value {
     ok(s, args)
 }
 
-/// Every example query of a dataset's schema runs.
+/// Every example query of a dataset's schema runs: the layout's three, and natively the
+/// full-text index's where the layout has one (PMC).
 fn examples_run(s: &entrez_mcp_core::protocol::Server, id: &str) -> Value {
     let schema = ok(s, json!({"operation": "schema", "data_access_id": id}));
     let examples = schema["example_queries"].as_array().unwrap();
-    assert_eq!(examples.len(), 3);
+    let layout = entrez_mcp_core::staging::layouts::named(schema["layout"].as_str().unwrap());
+    let indexed = entrez_mcp_core::staging::layouts::full_text_index(layout.unwrap()).is_some();
+    assert_eq!(examples.len(), 3 + usize::from(indexed), "{schema}");
     for e in examples {
         let r = sql(s, id, e["sql"].as_str().unwrap());
         assert!(!r["columns"].as_array().unwrap().is_empty(), "{e}");

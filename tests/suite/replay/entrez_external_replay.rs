@@ -23,6 +23,7 @@ fn server(replay: &ExternalReplay) -> Server {
         "PUBCHEM_BASE_URL",
         "PMC_IDCONV_URL",
         "PMC_OA_URL",
+        "PMC_CLOUD_URL",
         "PMC_CTXP_URL",
         "PMC_BIOC_URL",
     ]
@@ -702,46 +703,100 @@ fn id_converter_reports_each_id() {
         .all(|l| l["query"].as_str().unwrap().contains("format=json")));
 }
 
-#[test]
-fn oa_service_lists_links_and_explains_closed_or_unknown_articles() {
-    let replay = ExternalReplay::start();
-    let s = server(&replay);
-    let sc = ok(&s, pmc("oa_service", json!({"ids": ["PMC5334499"]})));
-    let r = &sc["records"][0];
-    assert_eq!(r["open_access"], true);
-    assert_eq!(r["license"], "CC BY-NC");
-    assert_eq!(r["retracted"], false);
-    assert_eq!(r["citation"], "World J Radiol. 2017 Feb 28; 9(2):27-33");
-    let formats: Vec<&str> = r["links"]
+/// The stand-in bucket's metadata table (tests/fixtures/external/pmc/cloud/articles.json),
+/// read by the test itself: the expected values come from the fixture, not the server.
+fn cloud_versions(pmcid: &str) -> Vec<Value> {
+    let table: Value = serde_json::from_str(include_str!(
+        "../../fixtures/external/pmc/cloud/articles.json"
+    ))
+    .unwrap();
+    table["versions"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|l| l["format"].as_str().unwrap())
-        .collect();
-    assert_eq!(formats, ["tgz", "pdf"]);
-    assert!(r["links"][0]["href"]
+        .filter(|v| v["pmcid"] == pmcid)
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn oa_service_answers_from_the_cloud_service_and_explains_absent_articles() {
+    let replay = ExternalReplay::start();
+    let s = server(&replay);
+    let versions = cloud_versions("PMC3531190");
+    let newest = versions.last().unwrap();
+    let sc = ok(&s, pmc("oa_service", json!({"ids": ["PMC3531190"]})));
+    assert_eq!(sc["source"], "pmc_cloud");
+    let r = &sc["records"][0];
+    assert_eq!(r["open_access"], newest["is_pmc_openaccess"]);
+    assert_eq!(r["license"], newest["license_code"]);
+    assert_eq!(r["retracted"], newest["is_retracted"]);
+    assert_eq!(r["citation"], newest["citation"]);
+    assert_eq!(r["version"], newest["version"]);
+    let listed: Vec<Value> = versions.iter().map(|v| v["version"].clone()).collect();
+    assert_eq!(r["versions"], json!(listed));
+    // The metadata's s3:// URL, as a public HTTPS link to the same key.
+    let xml = newest["xml_url"].as_str().unwrap();
+    let key = xml.strip_prefix("s3://pmc-oa-opendata/").unwrap();
+    assert_eq!(r["links"][0]["format"], "xml");
+    assert_eq!(
+        r["links"][0]["href"],
+        format!("https://pmc-oa-opendata.s3.amazonaws.com/{key}")
+    );
+    // A metadata URL outside the bucket (or climbing out of it) is not followed: the
+    // folder's own key is linked instead, and the retraction flag is the metadata's.
+    let odd = &cloud_versions("PMC5334499")[0];
+    assert!(!odd["xml_url"].as_str().unwrap().contains("pmc-oa-opendata"));
+    let sc = ok(&s, pmc("oa_service", json!({"ids": ["5334499"]})));
+    let r = &sc["records"][0];
+    assert_eq!(r["retracted"], odd["is_retracted"]);
+    for l in r["links"].as_array().unwrap() {
+        assert!(l["href"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://pmc-oa-opendata.s3.amazonaws.com/PMC5334499.1/"));
+    }
+    // The requests: one listing by prefix and delimiter, one metadata file; nothing elsewhere.
+    let log = log(&replay);
+    let cloud: Vec<&Value> = log.iter().filter(|l| l["service"] == "cloud").collect();
+    assert!(cloud.iter().any(|l| l["query"]
         .as_str()
         .unwrap()
-        .ends_with("PMC5334499.tar.gz"));
+        .contains("list-type=2&prefix=PMC5334499.&delimiter=%2F")));
+    assert!(log
+        .iter()
+        .all(|l| !l["path"].as_str().unwrap().contains("elsewhere")));
+    // An article the bucket has no folder for.
+    assert!(cloud_versions("PMC9999991").is_empty());
     let mixed = ok(
         &s,
-        pmc("oa_service", json!({"ids": ["5334499", "PMC9999991"]})),
+        pmc("oa_service", json!({"ids": ["PMC3531190", "PMC9999991"]})),
     );
-    assert_eq!(mixed["open_access"], 1);
-    assert_eq!(mixed["records"][1]["error"]["code"], "idIsNotOpenAccess");
-    assert_eq!(
-        mixed["records"][1]["error"]["service_message"],
-        "identifier 'PMC9999991' is not Open Access"
-    );
+    assert_eq!(mixed["records"][1]["error"]["code"], "notInCloud");
     let e = err(&s, pmc("oa_service", json!({"ids": ["PMC9999991"]})));
     assert_eq!(e["code"], "pmc_not_open_access");
-    assert!(e["message"]
-        .as_str()
+    assert!(e["message"].as_str().unwrap().contains("Cloud Service"));
+}
+
+#[test]
+fn the_retired_oa_service_says_what_happened_and_what_to_use() {
+    let replay = ExternalReplay::start();
+    let a = replay.addr.clone();
+    // The retired service answers 404 (the stand-in's unknown path stands for it).
+    let config = Config::from_lookup(move |k| {
+        (k == "PMC_OA_URL").then(|| format!("http://{a}/pmc/utils/oa/retired.fcgi"))
+    });
+    let s = Server::new(config, Box::new(SystemPlatform))
         .unwrap()
-        .contains("not in the Open Access subset"));
-    let e = err(&s, pmc("oa_service", json!({"ids": ["PMC1"]})));
-    assert_eq!(e["code"], "pmc_id_not_found");
-    assert!(e["suggestions"][0].as_str().unwrap().contains("id_convert"));
+        .with_network(Network {
+            transport: Box::new(ReqwestTransport::new().unwrap()),
+            pacer: Box::new(MemoryPacer::new()),
+            cache: None,
+        });
+    let e = err(&s, pmc("oa_service", json!({"from": "2026-09-01"})));
+    assert_eq!(e["code"], "pmc_oa_retired");
+    assert!(e["message"].as_str().unwrap().contains("August 2026"));
+    assert!(e["suggestions"][0].as_str().unwrap().contains("ids"));
 }
 
 #[test]

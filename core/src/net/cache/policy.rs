@@ -135,6 +135,20 @@ pub const RULES: &[Rule] = &[
         ttl_s: DAY,
         matches: |s| s.path.contains("/ctxp/"),
     },
+    // PMC's Cloud Service: a version's folder is written once (a new version gets a new
+    // folder, which the listing shows within the hour).
+    Rule {
+        kind: "pmc_cloud_listing",
+        ttl_s: HOUR,
+        matches: |s| s.has("list-type") && s.has("prefix"),
+    },
+    Rule {
+        kind: "pmc_cloud_file",
+        ttl_s: DAY,
+        matches: |s| {
+            s.path.contains("/PMC") && (s.path.ends_with(".json") || s.path.ends_with(".xml"))
+        },
+    },
     Rule {
         kind: "pmc_bioc",
         ttl_s: DAY,

@@ -163,6 +163,20 @@ pub const PUBMED: Layout = Layout {
     ],
 };
 
+/// FTS5 over `section` (external content: the index holds no second copy of the text),
+/// ranked with bm25; `"hazard ratio"*` also matches "hazard ratios".
+pub const PMC_FULL_TEXT: super::FullTextIndex = super::FullTextIndex {
+    table: "section_fts",
+    ddl: &[
+        "CREATE VIRTUAL TABLE IF NOT EXISTS section_fts USING fts5(title, path, text, content='section', content_rowid='rowid')",
+        "INSERT INTO section_fts(section_fts) VALUES ('rebuild')",
+    ],
+    example: Example {
+        title: "Results that report a hazard ratio, ranked (FTS5 index section_fts, natively only)",
+        sql: "SELECT s.pmcid, s.path, bm25(section_fts) AS rank FROM section_fts JOIN section s ON s.rowid = section_fts.rowid WHERE section_fts MATCH 'path:result* AND text:\"hazard ratio\"*' ORDER BY rank LIMIT 50",
+    },
+};
+
 /// PMC full text from `efetch db=pmc`.
 pub const PMC: Layout = Layout {
     name: "pmc",
@@ -248,6 +262,24 @@ pub const PMC: Layout = Layout {
                 req("level", Integer, "Nesting level: 1 for a top-level section, 0 for text directly in the body."),
                 opt("title", Text, "Section title."),
                 req("text", Text, "Paragraphs separated by blank lines."),
+                opt("path", Text, "Heading path from the top-level section, joined by ' > ', e.g. 'Methods > Statistical analysis'."),
+                opt("back", Integer, "1 for back matter (acknowledgements, appendices, notes), 0 for the body."),
+            ],
+            primary_key: &["pmcid", "position"],
+            foreign_keys: PMCID_FK,
+            indexes: &[],
+        },
+        Table {
+            name: "caption",
+            doc: "One figure or table: its label, caption and (tables) rows as text, in document order.",
+            columns: &[
+                req("pmcid", Text, "PMC id."),
+                req("position", Integer, "0-based order in the document."),
+                req("kind", Text, "'figure' or 'table'."),
+                opt("label", Text, "Label, e.g. 'Table 2'."),
+                opt("caption", Text, "Caption text."),
+                opt("section_position", Integer, "section.position of the section it sits in."),
+                opt("table_rows", Text, "A table's rows, one a line, cells joined by ' | '."),
             ],
             primary_key: &["pmcid", "position"],
             foreign_keys: PMCID_FK,
@@ -260,12 +292,12 @@ pub const PMC: Layout = Layout {
             sql: "SELECT a.pmcid, a.title, COUNT(s.position) AS sections FROM article a LEFT JOIN section s ON s.pmcid = a.pmcid GROUP BY a.pmcid ORDER BY sections DESC LIMIT 20",
         },
         Example {
-            title: "Most common section titles",
-            sql: "SELECT title, COUNT(*) AS sections FROM section WHERE title IS NOT NULL GROUP BY title ORDER BY sections DESC LIMIT 20",
+            title: "Results that report a hazard ratio (instr: LIKE patterns over 50 bytes fail on the Worker)",
+            sql: "SELECT s.pmcid, a.title, s.path FROM section s JOIN article a ON a.pmcid = s.pmcid WHERE lower(s.path) LIKE '%result%' AND instr(lower(s.text), 'hazard ratio') > 0 LIMIT 50",
         },
         Example {
-            title: "Methods sections with an excerpt",
-            sql: "SELECT pmcid, title, substr(text, 1, 300) AS excerpt FROM section WHERE lower(title) LIKE '%method%' LIMIT 20",
+            title: "Table captions and rows mentioning a term",
+            sql: "SELECT pmcid, label, caption, substr(table_rows, 1, 300) AS table_rows FROM caption WHERE kind = 'table' AND instr(lower(caption || ' ' || coalesce(table_rows, '')), 'survival') > 0 LIMIT 20",
         },
     ],
 };

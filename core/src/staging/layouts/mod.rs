@@ -12,12 +12,12 @@
 mod literature;
 mod molecular;
 
-pub use literature::{PMC, PUBMED};
+pub use literature::{PMC, PMC_FULL_TEXT, PUBMED};
 pub use molecular::{GENE, GENERIC, SEQUENCE, TAXONOMY};
 
 use crate::entrez::databases;
 use crate::entrez::databases::Staged;
-use crate::staging::schema::{ForeignKey, Index, Layout};
+use crate::staging::schema::{Example, ForeignKey, Index, Layout};
 
 // Short constructors keep the table definitions in the submodules readable.
 const fn fk(
@@ -92,4 +92,22 @@ mod tests {
         assert_eq!(layout_for("nucleotide").name, "sequence");
         assert_eq!(layout_for("structure").name, "generic");
     }
+}
+
+/// A full-text index an edge builds when staging ends, where its SQLite offers FTS5: the
+/// native store does; the Worker does not (its replica SQLite has no FTS5, and Cloudflare's
+/// Durable Objects documentation does not say FTS5 is there).
+#[derive(Debug, Clone, Copy)]
+pub struct FullTextIndex {
+    /// The virtual table's name, listed by `schema` when it exists.
+    pub table: &'static str,
+    /// Statements that create and fill it; each may run again harmlessly.
+    pub ddl: &'static [&'static str],
+    /// An example query `schema` adds when the table exists.
+    pub example: Example,
+}
+
+/// The full-text index of a layout, if it has one.
+pub fn full_text_index(layout: &Layout) -> Option<&'static FullTextIndex> {
+    (layout.name == PMC.name).then_some(&PMC_FULL_TEXT)
 }

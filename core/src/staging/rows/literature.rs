@@ -147,12 +147,14 @@ const PMC_AUTHOR: usize = 1;
 const PMC_AFFILIATION: usize = 2;
 const PMC_KEYWORD: usize = 3;
 const PMC_SECTION: usize = 4;
+const PMC_CAPTION: usize = 5;
 
 /// Rows of the `pmc` layout for parsed full-text articles.
 pub fn pmc(articles: Vec<PmcArticle>) -> RowBatch {
     let mut b = RowBatch::new(&PMC);
     b.records = articles.len();
     for a in articles {
+        let paths = a.heading_paths();
         let Some(pmcid) = a.pmcid.filter(|p| !p.trim().is_empty()) else {
             b.skipped
                 .push(format!("an article titled {:?} has no PMCID", a.title));
@@ -181,13 +183,26 @@ pub fn pmc(articles: Vec<PmcArticle>) -> RowBatch {
             b.table(PMC_KEYWORD)
                 .push([key.clone(), position(i), Text(k)]);
         }
-        for s in a.sections {
+        for (s, path) in a.sections.into_iter().zip(paths) {
             b.table(PMC_SECTION).push([
                 key.clone(),
                 SqlValue::opt_int(Some(s.position)),
                 SqlValue::opt_int(Some(s.level)),
                 SqlValue::opt_text(s.title),
                 Text(s.text),
+                Text(path),
+                SqlValue::opt_int(Some(usize::from(s.back))),
+            ]);
+        }
+        for (i, f) in a.floats.into_iter().enumerate() {
+            b.table(PMC_CAPTION).push([
+                key.clone(),
+                SqlValue::opt_int(Some(i)),
+                Text(f.kind.to_string()),
+                SqlValue::opt_text(f.label),
+                SqlValue::opt_text(f.caption),
+                SqlValue::opt_int(Some(f.section)),
+                SqlValue::opt_text((!f.rows.is_empty()).then(|| f.rows.join("\n"))),
             ]);
         }
     }
@@ -217,4 +232,40 @@ fn authors(b: &mut RowBatch, key: &SqlValue, list: Vec<Author>, author: usize, a
 /// A 0-based index as the 1-based position the tables use.
 pub(crate) fn position(i: usize) -> SqlValue {
     Integer(i as i64 + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stand-in's JATS article (nested sections, a table, a figure, back matter).
+    const JATS: &[u8] =
+        include_bytes!("../../../../tests/fixtures/external/pmc/cloud/PMC3531190.xml");
+
+    fn column(b: &RowBatch, table: usize, name: &str) -> Vec<SqlValue> {
+        let t = &b.tables[table];
+        let width = t.table.columns.len();
+        let at = t.table.columns.iter().position(|c| c.name == name).unwrap();
+        t.values.chunks(width).map(|row| row[at].clone()).collect()
+    }
+
+    #[test]
+    fn sections_keep_their_heading_paths_and_floats_their_captions_and_rows() {
+        let articles = crate::parse::pmc::parse_pmc(JATS).unwrap();
+        let expected_paths = articles[0].heading_paths();
+        let floats = articles[0].floats.clone();
+        let b = pmc(articles);
+        let paths: Vec<SqlValue> = expected_paths.into_iter().map(Text).collect();
+        assert_eq!(column(&b, PMC_SECTION, "path"), paths);
+        // The fixture's subsection under its parent, as the JATS nests them.
+        assert!(paths.contains(&Text("Materials and Methods > Data sources".into())));
+        let kinds = column(&b, PMC_CAPTION, "kind");
+        assert_eq!(kinds.len(), floats.len());
+        let table = floats.iter().position(|f| f.kind == "table").unwrap();
+        assert_eq!(
+            column(&b, PMC_CAPTION, "table_rows")[table],
+            Text(floats[table].rows.join("\n"))
+        );
+        assert!(column(&b, PMC_SECTION, "back").contains(&SqlValue::Integer(1)));
+    }
 }

@@ -181,8 +181,15 @@ pub async fn schema(
             })
         })
         .collect();
+    // The full-text index's example only where the edge built the index.
+    let mut examples = layout.examples.to_vec();
+    if let Some(ft) = crate::staging::layouts::full_text_index(layout) {
+        if tables.iter().any(|t| t.name == ft.table) {
+            examples.push(ft.example);
+        }
+    }
     text.push_str("\nExample queries:\n");
-    for e in layout.examples {
+    for e in &examples {
         text.push_str(&format!("- {}: {}\n", e.title, e.sql));
     }
     let mut structured = render::dataset(&info);
@@ -192,7 +199,7 @@ pub async fn schema(
     json::set(
         &mut structured,
         "example_queries",
-        render::examples(layout.examples),
+        render::examples(&examples),
     );
     let mut warnings: Vec<String> = waited.into_iter().collect();
     warnings.extend(status_warnings(&info));

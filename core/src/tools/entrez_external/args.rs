@@ -73,6 +73,8 @@ pub struct ExternalArgs {
     pub database: Option<String>,
     /// bioc: unicode or ascii.
     pub encoding: Option<String>,
+    /// full_text: the sections wanted, by heading (each item as given, trimmed).
+    pub sections: Vec<String>,
     /// detail, fields and max_characters.
     pub view: ViewArgs,
     /// `fresh`: ask upstream even when the cache holds the answer.
@@ -128,6 +130,17 @@ impl ExternalArgs {
             resumption_token: a.text("resumption_token"),
             database: a.text("database"),
             encoding: a.text("encoding"),
+            sections: match a.get("sections") {
+                Some(Value::String(s)) => vec![s.trim().to_string()],
+                _ => a
+                    .indexed("sections")
+                    .into_iter()
+                    .map(|(_, p)| p.trim().to_string())
+                    .collect(),
+            }
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect(),
             view: ViewArgs::read(&a),
             fresh: a.flag("fresh"),
         }

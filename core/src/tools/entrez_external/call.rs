@@ -40,6 +40,21 @@ pub enum ExternalCall {
     CitationExport(CitationExport),
     /// NCBI's BioC API: full text of PMC Open Access articles in BioC.
     Bioc(Bioc),
+    /// An article's sections by any id: PMC's Cloud Service, then efetch, then BioC.
+    FullText(FullText),
+}
+
+/// Full text by PMID, PMCID or DOI.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FullText {
+    /// Always `pmc`.
+    pub service: &'static str,
+    /// PMIDs, PMCIDs and DOIs, trimmed, in any mix.
+    pub ids: Vec<String>,
+    /// The sections wanted, by heading (case-insensitive; "methods" and "results" take their
+    /// usual variants); empty for all.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sections: Vec<String>,
 }
 
 /// A `pug_rest` call: the documented request, and whether the server picked its output.
@@ -333,6 +348,11 @@ impl ExternalCall {
                 ids: a.id_list(),
                 format: text(&a.format, "json"),
                 encoding: text(&a.encoding, "unicode"),
+            }),
+            "full_text" => ExternalCall::FullText(FullText {
+                service: "pmc",
+                ids: a.id_list(),
+                sections: a.sections.clone(),
             }),
             "citation_export" => {
                 let ids = a.id_list();

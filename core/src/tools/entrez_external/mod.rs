@@ -35,7 +35,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     description: concat!(
         "PubChem and PMC services beyond the E-utilities. service pubchem: compound, substance, bioassay, ",
         "structure_search, pug_rest (any PUG REST request). service pmc: id_convert (PMCID, PMID, DOI), oa_service ",
-        "(Open Access links), citation_export, bioc (full text). Search PubMed or PMC with entrez_query. ",
+        "(Open Access links), citation_export, bioc (BioC), full_text (sections of an article, any id). Search PubMed or PMC with entrez_query. ",
         "Parameters per operation and examples: entrez_tool_info. ",
         crate::framework::spec::lenient!()
     ),
@@ -64,6 +64,7 @@ pub const OPERATIONS: &[(&str, ())] = &[
     ("oa_service", ()),
     ("citation_export", ()),
     ("bioc", ()),
+    ("full_text", ()),
 ];
 
 crate::framework::spec::upstream_call!(ExternalArgs, check: crate::tools::entrez_external::validation::check, run: run);
@@ -100,5 +101,6 @@ async fn run(ctx: &ToolContext<'_>, args: ExternalArgs) -> Result<ToolOutput> {
         ExternalCall::OaService(c) => pmc::oa::oa_service(ctx, c, &view).await,
         ExternalCall::CitationExport(c) => pmc::citation_export(ctx, c, &view).await,
         ExternalCall::Bioc(c) => pmc::bioc::bioc(ctx, c, &view).await,
+        ExternalCall::FullText(c) => pmc::fulltext::full_text(ctx, c, &view).await,
     }
 }

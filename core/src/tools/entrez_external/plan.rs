@@ -23,6 +23,8 @@ pub enum Service {
     PubChem,
     /// PMC's ID Converter, OA web service and citation exporter.
     Pmc,
+    /// PMC's Cloud Service: the `pmc-oa-opendata` bucket on AWS S3.
+    PmcCloud,
 }
 
 impl Service {
@@ -31,6 +33,7 @@ impl Service {
         match self {
             Service::PubChem => "pubchem",
             Service::Pmc => "pmc",
+            Service::PmcCloud => "pmc_cloud",
         }
     }
 
@@ -40,6 +43,8 @@ impl Service {
         match self {
             Service::PubChem => 5,
             Service::Pmc => 3,
+            // S3 documents no per-client limit; this server stays polite.
+            Service::PmcCloud => 10,
         }
     }
 
@@ -48,6 +53,7 @@ impl Service {
         match self {
             Service::PubChem => "PubChem",
             Service::Pmc => "PMC",
+            Service::PmcCloud => "PMC Cloud Service",
         }
     }
 }

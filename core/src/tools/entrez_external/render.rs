@@ -324,12 +324,23 @@ pub fn id_convert(r: &Value) -> String {
 
 /// OA web service.
 pub fn oa_service(r: &Value) -> String {
-    let mut out = format!(
-        "{} of {} article(s) are in the PMC Open Access subset:",
-        r["open_access"], r["count"]
-    );
+    let mut out = if r["source"] == "pmc_cloud" {
+        format!(
+            "{} of {} article(s) in PMC's Cloud Service ({} in the Open Access subset):",
+            r["records"]
+                .as_array()
+                .map_or(0, |a| a.iter().filter(|x| x["error"].is_null()).count()),
+            r["count"],
+            r["open_access"]
+        )
+    } else {
+        format!(
+            "{} of {} article(s) are in the PMC Open Access subset:",
+            r["open_access"], r["count"]
+        )
+    };
     for rec in r["records"].as_array().into_iter().flatten() {
-        if rec["open_access"] != true {
+        if !rec["error"].is_null() {
             out.push_str(&format!(
                 "\n{}: {}",
                 s(&rec["id"]),
@@ -337,11 +348,24 @@ pub fn oa_service(r: &Value) -> String {
             ));
             continue;
         }
+        let version = match rec["version"].as_u64() {
+            Some(v) => format!(
+                " · version {v} of {}",
+                rec["versions"].as_array().map_or(1, Vec::len)
+            ),
+            None => String::new(),
+        };
         out.push_str(&format!(
-            "\n{} — {} · license {}{}",
+            "\n{} — {} · license {}{}{}{}",
             s(&rec["id"]),
             rec["citation"].as_str().unwrap_or("(no citation)"),
             rec["license"].as_str().unwrap_or("not stated"),
+            version,
+            if rec["manuscript"] == true {
+                " · author manuscript"
+            } else {
+                ""
+            },
             if rec["retracted"] == true {
                 " · RETRACTED"
             } else {
@@ -349,12 +373,10 @@ pub fn oa_service(r: &Value) -> String {
             }
         ));
         for l in rec["links"].as_array().into_iter().flatten() {
-            out.push_str(&format!(
-                "\n   {}: {} (updated {})",
-                s(&l["format"]),
-                s(&l["href"]),
-                l["updated"].as_str().unwrap_or("?")
-            ));
+            out.push_str(&format!("\n   {}: {}", s(&l["format"]), s(&l["href"])));
+            if let Some(u) = l["updated"].as_str() {
+                out.push_str(&format!(" (updated {u})"));
+            }
         }
     }
     out

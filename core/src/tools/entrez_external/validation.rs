@@ -37,7 +37,13 @@ pub const SERVICES: &[(&str, &[&str])] = &[
     ),
     (
         "pmc",
-        &["id_convert", "oa_service", "citation_export", "bioc"],
+        &[
+            "id_convert",
+            "oa_service",
+            "citation_export",
+            "bioc",
+            "full_text",
+        ],
     ),
 ];
 
@@ -151,7 +157,7 @@ pub fn takes_view(op: &str, key: &str) -> bool {
     match key {
         "max_characters" => true,
         "fields" => !matches!(op, "pug_rest" | "structure_search"),
-        "detail" => matches!(op, "compound" | "bioc"),
+        "detail" => matches!(op, "compound" | "bioc" | "full_text"),
         _ => false,
     }
 }

@@ -217,6 +217,10 @@ pub fn check(op: &str, args: &ExternalArgs, report: &mut Report) {
             }
         }
         "oa_service" if !args.has("ids") => oa_listing(args, report),
+        "full_text" => {
+            let list = each(args, report, full_text_id);
+            too_many(list.len(), PER_ID_MAX, "full_text", report);
+        }
         "bioc" => {
             let list = each(args, report, bioc_id);
             too_many(list.len(), PER_ID_MAX, "bioc", report);
@@ -364,6 +368,23 @@ fn bioc_id(id: &str) -> Option<Bad> {
             )),
         ),
         None => unknown(id, "a PMID or PMCID"),
+    }
+}
+
+fn full_text_id(id: &str) -> Option<Bad> {
+    match kind(id) {
+        Some(IdType::Pmcid | IdType::Pmid | IdType::Doi) => None,
+        Some(other) => bad(
+            codes::INVALID_ID,
+            format!(
+                "\"{id}\" is {}; full_text takes PMIDs, PMCIDs and DOIs.",
+                describe(other)
+            ),
+            Some(format!(
+                "Convert it first: operation id_convert with ids [\"{id}\"]."
+            )),
+        ),
+        None => unknown(id, "a PMID, PMCID or DOI"),
     }
 }
 

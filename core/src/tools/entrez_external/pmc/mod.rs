@@ -10,9 +10,12 @@
 
 pub mod bioc;
 pub mod cite;
+pub mod cloud;
+pub mod fulltext;
 pub mod ids;
 pub mod oa;
 pub mod plan;
+pub mod sections;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::framework::shape::Kind;

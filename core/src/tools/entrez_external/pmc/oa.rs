@@ -1,6 +1,8 @@
-//! `oa_service`: PMC's OA web service, by id, as a listing, or as its identification.
+//! `oa_service`: by id from PMC's Cloud Service ([`cloud`]); as a listing or as its
+//! identification from the OA web service's URL (retired by NCBI in August 2026, kept for
+//! mirrors; its 404 says so and what to use instead).
 //!
-//! The service answers every request with one `<OA>` document: records (each with its
+//! The old service answers every request with one `<OA>` document: records (each with its
 //! citation, license and download links) and, past 1,000 records, a `<resumption>` link
 //! whose token fetches the next page; an `<error code="…">` when the request is wrong or
 //! the article is not Open Access; and, for the bare base URL, the identification (formats,
@@ -18,31 +20,25 @@ use crate::tools::entrez_external::client::ExternalClient;
 use crate::tools::entrez_external::fit;
 use crate::tools::entrez_external::fit::List;
 use crate::tools::entrez_external::plan::Service;
+use crate::tools::entrez_external::pmc::cloud;
 use crate::tools::entrez_external::pmc::http_error;
 use crate::tools::entrez_external::pmc::plan as pmc_plan;
 use crate::tools::entrez_external::render;
 use crate::validation::codes;
 use serde_json::Value;
 
-fn unreadable() -> Error {
-    Error::new(
-        ErrorKind::Upstream,
-        "The PMC OA web service sent a reply that is neither records, an identification nor an error.",
-    )
-    .with_code("pmc_unreadable")
-    .suggest("Retry later; the service may be under maintenance.")
-}
-
 /// The sentence for an OA error code, saying what it means and what to do.
 pub fn oa_error_sentence(id: &str, code: &str, message: &str) -> String {
     match code {
         "idIsNotOpenAccess" => format!("{id} is in PMC but not in the Open Access subset, so PMC offers no package or PDF to download; read it on the PMC website, or fetch what NCBI allows with entrez_query (operation fetch, database pmc)."),
+        "notInCloud" => format!("{id} has no folder in PMC's Cloud Service (the Open Access Subset, the Author Manuscript Dataset and the Historical OCR Dataset): it is not in PMC, or its licence does not allow reuse; read it on pmc.ncbi.nlm.nih.gov, or fetch what NCBI allows with entrez_query (operation fetch, database pmc)."),
         "idDoesNotExist" => format!("{id} is not a PMC article; check the PMCID, or convert a PMID or DOI with operation id_convert first."),
         _ => format!("{id}: {code}{}", if message.is_empty() { String::new() } else { format!(" ({message})") }),
     }
 }
 
-/// oa_service: one request per PMCID; or one listing page; or the identification.
+/// oa_service: by id from PMC's Cloud Service (a listing and a metadata file per PMCID); a
+/// listing by dates or token, or the identification, from the OA web service's URL.
 pub async fn oa_service(
     ctx: &ToolContext<'_>,
     request: &OaService,
@@ -51,7 +47,7 @@ pub async fn oa_service(
     if request.ids.is_empty() {
         return listing(ctx, request).await;
     }
-    let client = ExternalClient::new(ctx, Service::Pmc)?;
+    let client = ExternalClient::new(ctx, Service::PmcCloud)?;
     let ids: Vec<String> = request
         .ids
         .iter()
@@ -59,46 +55,29 @@ pub async fn oa_service(
         .collect::<Result<_>>()?;
     let mut records = Vec::new();
     for id in &ids {
-        let reply = client
-            .send(&pmc_plan::oa_service(
-                ctx.config,
-                id,
-                request.format.as_deref(),
-            ))
-            .await?;
-        if reply.status != 200 {
-            let e = http_error("PMC OA web service", &reply, id);
-            records.push(json!({"id": id, "open_access": false, "links": [], "error": {"code": "http_error", "message": e.message}}));
-            continue;
-        }
-        let answer = parse_oa(&reply.body).map_err(|_| unreadable())?;
-        records.push(match (answer.records.into_iter().next(), answer.error) {
-            (_, Some((code, message))) => json!({
-                "id": id, "open_access": false, "links": [],
-                "error": {"code": code, "message": oa_error_sentence(id, &code, &message), "service_message": message},
+        records.push(match cloud::find(&client, ctx.config, id).await? {
+            Some(article) => article.record(),
+            None => json!({
+                "id": id, "open_access": false, "source": "pmc_cloud", "links": [],
+                "error": {"code": "notInCloud", "message": oa_error_sentence(id, "notInCloud", "")},
             }),
-            (Some(mut r), None) => {
-                json::set(&mut r, "open_access", json!(true));
-                if r["id"].is_null() {
-                    json::set(&mut r, "id", json!(id));
-                }
-                r
-            }
-            (None, None) => json!({"id": id, "open_access": false, "links": [],
-                "error": {"code": "noRecord", "message": format!("The OA service returned no record for {id}.")}}),
         });
     }
-    let available = records.iter().filter(|r| r["open_access"] == true).count();
+    let available = records.iter().filter(|r| r["error"].is_null()).count();
     if available == 0 {
         return Err(none_available(records));
     }
     let warnings: Vec<String> = records
         .iter()
         .filter_map(|r| r["error"]["message"].as_str().map(String::from))
+        .chain(request.format.as_ref().map(|f| format!(
+            "format {f}: PMC's Cloud Service holds each version's JATS XML and plain text; the {f} files were on the FTP service NCBI retired in August 2026, so the links are to XML and text."
+        )))
         .chain(client.warnings())
         .collect();
     let structured = json!({
-        "service": "pmc", "operation": "oa_service", "count": records.len(), "open_access": available,
+        "service": "pmc", "operation": "oa_service", "source": "pmc_cloud", "count": records.len(),
+        "open_access": records.iter().filter(|r| r["open_access"] == true).count(),
         "records": records, "warnings": warnings,
     });
     let list = List {
@@ -130,7 +109,7 @@ fn none_available(records: Vec<Value>) -> Error {
         .collect();
     let all_same = codes.windows(2).all(|w| w[0] == w[1]);
     let code = match codes.first() {
-        Some(&"idIsNotOpenAccess") if all_same => "pmc_not_open_access",
+        Some(&("idIsNotOpenAccess" | "notInCloud")) if all_same => "pmc_not_open_access",
         Some(&"idDoesNotExist") if all_same => "pmc_id_not_found",
         _ => "pmc_oa_unavailable",
     };
@@ -154,12 +133,32 @@ fn none_available(records: Vec<Value>) -> Error {
     e.with_details(json!({"records": records}))
 }
 
+/// Whether the OA web service's answer is the retired service's (404, 410, or a page saying so).
+fn retired(status: u16, body: &[u8]) -> bool {
+    let said = String::from_utf8_lossy(&body[..body.len().min(4096)]).to_ascii_lowercase();
+    matches!(status, 404 | 410) || (said.contains("retired") && !said.contains("<records"))
+}
+
+fn retired_error(url: &str, status: u16) -> Error {
+    Error::new(
+        ErrorKind::Unavailable,
+        format!("The PMC OA web service at {url} answered HTTP {status}: NCBI retired it (and the FTP service its links pointed to) in August 2026; PMC's articles are now distributed through its Cloud Service, which has no listing by date."),
+    )
+    .with_code("pmc_oa_retired")
+    .with_details(json!({"status": status, "url": url}))
+    .suggest("Call oa_service with ids (PMCIDs): it answers from the Cloud Service (versions, licence, flags, links to the JATS XML and text).")
+    .suggest("For changes by date, use PMC's file lists in the pmc-oa-opendata bucket, or entrez_query (search, database pmc) with a date range; set PMC_OA_URL to a mirror of the old service if you run one.")
+}
+
 /// A listing page (by dates or resumption token), or the identification.
 async fn listing(ctx: &ToolContext<'_>, request: &OaService) -> Result<ToolOutput> {
     let client = ExternalClient::new(ctx, Service::Pmc)?;
     let reply = client
         .send(&pmc_plan::oa_listing(ctx.config, request))
         .await?;
+    if retired(reply.status, &reply.body) {
+        return Err(retired_error(&ctx.config.pmc_oa_url, reply.status));
+    }
     if reply.status != 200 {
         return Err(http_error("PMC OA web service", &reply, "the listing")
             .suggest("Dates are YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (Bethesda time); a resumption_token comes from the previous page."));

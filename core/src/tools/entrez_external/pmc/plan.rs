@@ -150,3 +150,80 @@ pub fn citation_export(config: &Config, database: &str, format: &str, id: &str) 
     let base = format!("{}/{database}/", config.pmc_ctxp_url.trim_end_matches('/'));
     get_call(query_url(&base, &pairs), PMC_TIMEOUT_MS)
 }
+
+/// The bucket PMC's Cloud Service keeps its article datasets in.
+pub const CLOUD_BUCKET: &str = "pmc-oa-opendata";
+/// The most bytes a bucket listing may take (one article's version folders: a few hundred).
+pub const CLOUD_LISTING_MAX_BYTES: u64 = 256 * 1024;
+/// The most bytes one version's metadata JSON may take.
+pub const CLOUD_METADATA_MAX_BYTES: u64 = 256 * 1024;
+/// The most bytes one article's JATS XML may take.
+pub const CLOUD_ARTICLE_MAX_BYTES: u64 = 8 * 1024 * 1024;
+
+fn capped(mut call: HttpCall, max_bytes: u64) -> HttpCall {
+    call.max_bytes = max_bytes;
+    call
+}
+
+/// The versions of one article: the bucket's folders `PMC<digits>.<version>/`, listed with
+/// S3's ListObjectsV2 (`list-type=2`), the PMCID and a dot as prefix, `/` as delimiter.
+pub fn cloud_listing(config: &Config, pmcid: &str) -> HttpCall {
+    let pairs = vec![
+        ("list-type".to_string(), "2".to_string()),
+        ("prefix".to_string(), format!("{pmcid}.")),
+        ("delimiter".to_string(), "/".to_string()),
+    ];
+    capped(
+        get_call(query_url(&config.pmc_cloud_url, &pairs), PMC_TIMEOUT_MS),
+        CLOUD_LISTING_MAX_BYTES,
+    )
+}
+
+/// One object of the bucket by key (e.g. `PMC176545.1/PMC176545.1.json`), at the
+/// configured bucket URL.
+pub fn cloud_object(config: &Config, key: &str, max_bytes: u64) -> HttpCall {
+    let path: Vec<String> = key
+        .split('/')
+        .map(crate::tools::entrez_external::pubchem::request::path_segment)
+        .collect();
+    capped(
+        get_call(
+            format!("{}{}", config.pmc_cloud_url, path.join("/")),
+            PMC_TIMEOUT_MS,
+        ),
+        max_bytes,
+    )
+}
+
+/// The key a metadata URL names, when it names an object of PMC's bucket: `s3://pmc-oa-opendata/<key>`
+/// or `https://pmc-oa-opendata.s3.amazonaws.com/<key>` (or the path-style
+/// `https://s3.amazonaws.com/pmc-oa-opendata/<key>`). Any other URL, or a key that could climb
+/// out of the bucket, gives `None`: it is never followed.
+pub fn cloud_key(url: &str) -> Option<String> {
+    let url = url.trim();
+    let key = url
+        .strip_prefix(&format!("s3://{CLOUD_BUCKET}/"))
+        .or_else(|| url.strip_prefix(&format!("https://{CLOUD_BUCKET}.s3.amazonaws.com/")))
+        .or_else(|| {
+            url.strip_prefix(&format!(
+                "https://{CLOUD_BUCKET}.s3.us-east-1.amazonaws.com/"
+            ))
+        })
+        .or_else(|| url.strip_prefix(&format!("https://s3.amazonaws.com/{CLOUD_BUCKET}/")))?;
+    let safe = !key.is_empty()
+        && key.split('/').all(|seg| {
+            !seg.is_empty()
+                && seg != "."
+                && seg != ".."
+                && seg
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        });
+    safe.then(|| key.to_string())
+}
+
+/// The public HTTPS link of a bucket key (what a caller can open; never the configured
+/// stand-in's address).
+pub fn cloud_https(key: &str) -> String {
+    format!("https://{CLOUD_BUCKET}.s3.amazonaws.com/{key}")
+}
