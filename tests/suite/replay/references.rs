@@ -190,6 +190,40 @@ fn by_key<'a>(r: &'a Value, key: &str) -> &'a Value {
 }
 
 /// Each cause #53 lists, on the line shapes that showed it.
+/// Wrong citations a review found still verified: a line in a layout the reader does not
+/// know with a real DOI (every other field made up), a correct citation with a PMID that
+/// does not exist beside its right DOI, a title changed by one meaningful word, and a
+/// journal's plural ("Guts" for "Gut"). None may be `verified`.
+#[test]
+fn wrong_citations_a_review_found_are_not_verified() {
+    let replay = Replay::start();
+    let s = server(&replay);
+    let bao = "Bao Y, Prescott J. Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer.";
+    let refs = json!([
+        {"key": "acs-real-doi", "text": "Smith, J.; Doe, A. Quantum entanglement of gut microbiota in marathon runners. Nature 2020, 580, 112-118. DOI: 10.1136/gutjnl-2016-312510"},
+        {"key": "pmid-missing", "text": format!("{bao} Gut. 2017;66(6):1116-22. doi:10.1136/gutjnl-2016-312510. PMID: 99999999")},
+        {"key": "title-word", "text": "Bao Y, Prescott J. Leucocyte telomere length, genetic variants at the TERT gene region and risk of prostate cancer. Gut. 2017;66(6):1116-22. doi:10.1136/gutjnl-2016-312510"},
+        {"key": "plural-journal", "text": format!("{bao} Guts. 2017;66(6):1116-22.")},
+        {"key": "right", "text": format!("{bao} Gut. 2017;66(6):1116-22. doi:10.1136/gutjnl-2016-312510")}
+    ]);
+    let (r, text) = check(
+        &s,
+        json!({"operation": "check_references", "references": refs}),
+    );
+    let got = verdicts(&r);
+    let want: Vec<(String, String)> = [
+        ("acs-real-doi", "unreadable"),
+        ("pmid-missing", "mismatch"),
+        ("title-word", "mismatch"),
+        ("plural-journal", "mismatch"),
+        ("right", "verified"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    assert_eq!(got, want, "{text}");
+}
+
 #[test]
 fn each_cause_of_a_wrong_verdict_is_gone() {
     let replay = Replay::start();

@@ -150,6 +150,55 @@ pub fn title_similarity(a: &str, b: &str) -> f64 {
     (score * 100.0).round() / 100.0
 }
 
+/// Words that carry no meaning of their own in a title: a citation may drop or add them.
+const TITLE_STOPWORDS: &[&str] = &[
+    "a", "an", "the", "of", "and", "in", "on", "for", "to", "with", "by", "at", "from", "or", "as",
+    "its", "is", "are", "be",
+];
+
+/// A title's meaningful words, folded, sorted (negations and numbers kept).
+fn title_words(t: &str) -> Vec<String> {
+    let mut words: Vec<String> = t
+        .to_lowercase()
+        .replace(['\'', '’'], "")
+        .split(|c: char| !c.is_alphanumeric())
+        .map(squeeze)
+        .filter(|w| !w.is_empty() && !TITLE_STOPWORDS.contains(&w.as_str()))
+        .collect();
+    words.sort();
+    words
+}
+
+/// Whether two titles alike by their letters also say the same thing: the same meaningful
+/// words and numbers, but for one word of five letters or more spelled one letter apart (a
+/// typo, British and American spelling). "Type 1" against "type 2", "adults" against
+/// "children" or an added "not" is another paper's title, however alike the letters.
+pub fn same_words(a: &str, b: &str) -> bool {
+    let (x, y) = (title_words(a), title_words(b));
+    let only = |p: &[String], q: &[String]| {
+        let mut q = q.to_vec();
+        let mut out = Vec::new();
+        for w in p {
+            match q.iter().position(|v| v == w) {
+                Some(i) => {
+                    q.remove(i);
+                }
+                None => out.push(w.clone()),
+            }
+        }
+        out
+    };
+    let (x_only, y_only) = (only(&x, &y), only(&y, &x));
+    match (x_only.as_slice(), y_only.as_slice()) {
+        ([], []) => true,
+        ([u], [v]) => {
+            let word = |w: &str| w.chars().count() >= 5 && !w.chars().any(|c| c.is_ascii_digit());
+            word(u) && word(v) && strsim::levenshtein(u, v) <= 1
+        }
+        _ => false,
+    }
+}
+
 /// "Beane Freeman LE" → ("Beane Freeman", "LE"); a group's name stays whole.
 fn family_of(name: &str) -> (String, String) {
     let words: Vec<&str> = name.split_whitespace().collect();
@@ -191,7 +240,7 @@ const JOURNAL_STOPWORDS: &[&str] = &[
 fn journal_words(s: &str) -> Vec<String> {
     let mut out = String::new();
     let mut depth = 0;
-    for c in s.chars() {
+    for c in s.chars().filter(|c| !matches!(c, '\'' | '’')) {
         match c {
             '(' => depth += 1,
             ')' => depth -= 1,
@@ -199,10 +248,30 @@ fn journal_words(s: &str) -> Vec<String> {
             _ => {}
         }
     }
-    out.split(|c: char| !c.is_alphanumeric())
+    let words: Vec<String> = out
+        .split(|c: char| !c.is_alphanumeric())
         .map(squeeze)
         .filter(|w| !w.is_empty() && !JOURNAL_STOPWORDS.contains(&w.as_str()))
-        .collect()
+        .collect();
+    // "U S A" is "USA": a run of three or more single letters is one word.
+    let mut joined: Vec<String> = Vec::new();
+    let mut run: Vec<String> = Vec::new();
+    for w in words.into_iter().chain(std::iter::once(String::new())) {
+        if w.chars().count() == 1 {
+            run.push(w);
+            continue;
+        }
+        if run.len() >= 3 {
+            joined.push(run.concat());
+        } else {
+            joined.append(&mut run);
+        }
+        run.clear();
+        if !w.is_empty() {
+            joined.push(w);
+        }
+    }
+    joined
 }
 
 /// Whether a cited journal is the record's: the same words, or each word of one the start
@@ -223,7 +292,9 @@ pub fn journal_agrees(cited: &str, names: &[&str]) -> bool {
                 && short
                     .iter()
                     .zip(long)
-                    .all(|(s, l)| l.starts_with(s.as_str()))
+                    // A shorter word abbreviates a longer one, but "Cancer" is not
+                    // "Cancers", nor "Cell" "Cells": another journal.
+                    .all(|(s, l)| s == l || (l.starts_with(s.as_str()) && *l != format!("{s}s")))
         };
         c == n || abbreviates(&c, &n) || abbreviates(&n, &c)
     })
@@ -256,7 +327,7 @@ pub fn compare(r: &Reference, c: &Candidate) -> Comparison {
     if let Some(t) = &r.title {
         let similarity = title_similarity(t, &c.title);
         cmp.title_similarity = similarity;
-        judge("title", similarity >= SAME_TITLE);
+        judge("title", similarity >= SAME_TITLE && same_words(t, &c.title));
     }
     if let (Some(y), Some(_)) = (r.year, c.year.or(c.epub_year)) {
         judge("year", c.year == Some(y) || c.epub_year == Some(y));
@@ -316,6 +387,50 @@ pub fn confirms(cmp: &Comparison) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn titles_alike_in_letters_are_the_same_only_with_the_same_words() {
+        let t = "Effect of metformin on the prevention of type 2 diabetes in adults";
+        assert!(same_words(
+            t,
+            "Effect of metformin on prevention of type 2 diabetes in adults."
+        ));
+        assert!(same_words(
+            t,
+            "Effect of metformn on the prevention of type 2 diabetes in adults"
+        ));
+        assert!(!same_words(
+            t,
+            "Effect of metformin on the prevention of type 1 diabetes in adults"
+        ));
+        assert!(!same_words(
+            t,
+            "Effect of metformin on the prevention of type 2 diabetes in children"
+        ));
+        assert!(!same_words(
+            t,
+            "No effect of metformin on the prevention of type 2 diabetes in adults"
+        ));
+        assert!(same_words("Randomised trial", "Randomized trial"));
+    }
+
+    #[test]
+    fn a_plural_is_another_journal_and_usa_is_u_s_a() {
+        assert!(!journal_agrees("Cancer", &["Cancers (Basel)"]));
+        assert!(!journal_agrees("Cell", &["Cells"]));
+        assert!(journal_agrees(
+            "Proc Natl Acad Sci USA",
+            &["Proc Natl Acad Sci U S A"]
+        ));
+        assert!(journal_agrees(
+            "Journal of Crohn's and Colitis",
+            &["J Crohns Colitis"]
+        ));
+        assert!(journal_agrees(
+            "Occup Environ Med",
+            &["Occupational and Environmental Medicine"]
+        ));
+    }
 
     fn wakefield() -> Candidate {
         Candidate {

@@ -66,6 +66,10 @@ pub struct Reference {
     /// The item exactly as given, re-sent by `next_call`.
     #[serde(skip)]
     pub given: Value,
+    /// Whether its text has words besides its identifiers: then an identifier alone never
+    /// verifies it, whatever the reader made of the rest.
+    #[serde(skip)]
+    pub more_words: bool,
 }
 
 impl Reference {
@@ -196,6 +200,7 @@ impl Reference {
         r.issue = read.issue;
         r.first_page = read.first_page;
         r.style = read.style;
+        r.more_words = read.more_words;
         if r.style.is_none() && r.says_nothing_more() && r.has_identifier() {
             // A bare DOI, PMID or PMCID (or a link to one) is the whole reference.
             r.style = Some("identifier");
@@ -257,7 +262,8 @@ impl Reference {
 
     /// Whether it says nothing beyond its identifiers.
     pub fn says_nothing_more(&self) -> bool {
-        self.title.is_none()
+        !self.more_words
+            && self.title.is_none()
             && self.authors.is_empty()
             && self.journal.is_none()
             && self.year.is_none()

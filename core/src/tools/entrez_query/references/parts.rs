@@ -28,6 +28,8 @@ pub struct Read {
     pub pmid: Option<String>,
     /// A PMCID, "PMC…".
     pub pmcid: Option<String>,
+    /// Whether words are left beside the identifiers (the line says more than an id).
+    pub more_words: bool,
 }
 
 /// "2019", "2019a", "2019, March 5" → 2019.

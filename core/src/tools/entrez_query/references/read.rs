@@ -23,6 +23,7 @@ pub fn read(text: &str) -> Read {
     };
     r.pmid = take_pmid(&mut line);
     let line = tidy(&line);
+    r.more_words = has_words(&line);
     if line.starts_with('@') && line.contains('{') {
         bibtex(&line, &mut r);
     } else if line.starts_with("TY - ") || line.contains(" TY - ") {
@@ -34,6 +35,36 @@ pub fn read(text: &str) -> Read {
         r.year = None;
     }
     r
+}
+
+/// Whether `s` has a word of three letters or more besides the labels and link parts an
+/// identifier leaves behind: a line that says more than its id must be read, not trusted.
+fn has_words(s: &str) -> bool {
+    const LABELS: &[&str] = &[
+        "doi",
+        "pmid",
+        "pmcid",
+        "pmc",
+        "pubmed",
+        "https",
+        "http",
+        "www",
+        "org",
+        "ncbi",
+        "nlm",
+        "nih",
+        "gov",
+        "articles",
+        "available",
+        "from",
+        "url",
+        "accessed",
+        "retrieved",
+        "epub",
+    ];
+    s.split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.chars().count() >= 3)
+        .any(|w| !LABELS.contains(&w.to_lowercase().as_str()))
 }
 
 /// The text left once identifiers are out: no numbering, no "Epub …", no other links.

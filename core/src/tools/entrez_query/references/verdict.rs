@@ -140,7 +140,32 @@ pub fn verdict(r: &Reference, f: &Found, docs: &BTreeMap<String, Candidate>) -> 
     let (verdict, chosen, also, message): (&str, Option<&Named>, Vec<&Named>, String) =
         if let Some(id) = by_id.first() {
             let others: Vec<&Named> = by_id[1..].iter().collect();
-            if agrees(id) && others.iter().all(|o| o.c.pmid == id.c.pmid) {
+            // Another identifier it gives names nothing, where the record has one of that
+            // kind to compare (a record without a DOI cannot tell a DOI wrong).
+            let wrong_ids: Vec<&String> = missing_ids
+                .iter()
+                .filter(|m| match m.split(' ').next() {
+                    Some("DOI") => id.c.doi.is_some(),
+                    Some("PMCID") => id.c.pmcid.is_some(),
+                    _ => true,
+                })
+                .collect();
+            let agrees_alone = agrees(id) && others.iter().all(|o| o.c.pmid == id.c.pmid);
+            if agrees_alone && !wrong_ids.is_empty() {
+                let wrong: Vec<&str> = wrong_ids.iter().map(|m| m.as_str()).collect();
+                (
+                    "mismatch",
+                    Some(id),
+                    vec![],
+                    format!(
+                        "Its {} is not in PubMed; its {} names PMID {} ({}), which agrees with the rest: the other identifier is wrong.",
+                        wrong.join(" and "),
+                        id_name(id.by),
+                        id.c.pmid,
+                        short(id.c)
+                    ),
+                )
+            } else if agrees_alone {
                 let then = if r.says_nothing_more() {
                     "the reference says nothing else to compare".to_string()
                 } else {
