@@ -596,6 +596,12 @@ fn cloud_service_requests_are_s3_listings_and_keys_on_the_configured_bucket() {
         format!("{bucket}PMC3531190.2/PMC3531190.2.json")
     );
     assert_eq!(meta.max_bytes, 1000);
+    // The bucket's answers are its own: no redirect is followed, no key climbs out.
+    assert!(!meta.follow_redirects && !listing.follow_redirects);
+    assert_eq!(
+        get(&pmc_plan::cloud_object(&cfg, "../PMC1.1//./x.xml", 1000)),
+        format!("{bucket}PMC1.1/x.xml")
+    );
     // A mirror or stand-in is named by PMC_CLOUD_URL (with or without the last slash).
     let mirror = Config::from_lookup(|k| {
         (k == "PMC_CLOUD_URL").then(|| "http://127.0.0.1:9/pmc-oa-opendata".to_string())

@@ -118,7 +118,8 @@ async fn resolve(ctx: &ToolContext<'_>, ids: &[String]) -> Result<Vec<Target>> {
             }
             match record {
                 Some(r) if r["status"].as_str() != Some("error") => {
-                    t.pmcid = text(&r["pmcid"]);
+                    // Only a well-formed PMCID goes into the bucket's paths.
+                    t.pmcid = text(&r["pmcid"]).and_then(|p| normalize_pmcid(&p).ok());
                     t.embargo = embargo_of(r);
                     t.pmid = t.pmid.take().or_else(|| text(&r["pmid"]));
                     t.doi = t.doi.take().or_else(|| text(&r["doi"]));
@@ -254,7 +255,15 @@ async fn one(
                     .await;
                 match reply {
                     Ok(r) if r.status == 200 => {
-                        if let Some(a) = jats(&r.body).filter(has_body) {
+                        // The metadata's link must give the article asked for, as efetch's must.
+                        let asked = |a: &PmcArticle| {
+                            a.pmcid
+                                .as_deref()
+                                .and_then(|p| normalize_pmcid(p).ok())
+                                .as_deref()
+                                == Some(pmcid.as_str())
+                        };
+                        if let Some(a) = jats(&r.body).filter(has_body).filter(asked) {
                             return Ok(finish(a, t, "pmc_cloud", Some(&found), None));
                         }
                         notes.push(format!(
@@ -390,7 +399,11 @@ fn finish(
         if let Some(l) = m.license() {
             set(&mut v, "license", json!(l));
         }
-        set(&mut v, "retracted", json!(m.retracted()));
+        // An unsaid flag is not "not retracted": the article's own type decides then.
+        let retracted = m
+            .retracted()
+            .unwrap_or(a.article_type.as_deref() == Some("retraction"));
+        set(&mut v, "retracted", json!(retracted));
     } else {
         set(
             &mut v,

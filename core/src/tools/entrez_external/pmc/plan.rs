@@ -160,8 +160,11 @@ pub const CLOUD_METADATA_MAX_BYTES: u64 = 256 * 1024;
 /// The most bytes one article's JATS XML may take.
 pub const CLOUD_ARTICLE_MAX_BYTES: u64 = 8 * 1024 * 1024;
 
+/// A call to the bucket: its body capped, and no redirect followed (an answer from
+/// elsewhere is never the bucket's).
 fn capped(mut call: HttpCall, max_bytes: u64) -> HttpCall {
     call.max_bytes = max_bytes;
+    call.follow_redirects = false;
     call
 }
 
@@ -182,8 +185,10 @@ pub fn cloud_listing(config: &Config, pmcid: &str) -> HttpCall {
 /// One object of the bucket by key (e.g. `PMC176545.1/PMC176545.1.json`), at the
 /// configured bucket URL.
 pub fn cloud_object(config: &Config, key: &str, max_bytes: u64) -> HttpCall {
+    // No empty, "." or ".." segment: a key never climbs out of the bucket's URL.
     let path: Vec<String> = key
         .split('/')
+        .filter(|s| !matches!(*s, "" | "." | ".."))
         .map(crate::tools::entrez_external::pubchem::request::path_segment)
         .collect();
     capped(
