@@ -204,7 +204,10 @@ fn wrong_citations_a_review_found_are_not_verified() {
         {"key": "pmid-missing", "text": format!("{bao} Gut. 2017;66(6):1116-22. doi:10.1136/gutjnl-2016-312510. PMID: 99999999")},
         {"key": "title-word", "text": "Bao Y, Prescott J. Leucocyte telomere length, genetic variants at the TERT gene region and risk of prostate cancer. Gut. 2017;66(6):1116-22. doi:10.1136/gutjnl-2016-312510"},
         {"key": "plural-journal", "text": format!("{bao} Guts. 2017;66(6):1116-22.")},
-        {"key": "right", "text": format!("{bao} Gut. 2017;66(6):1116-22. doi:10.1136/gutjnl-2016-312510")}
+        {"key": "right", "text": format!("{bao} Gut. 2017;66(6):1116-22. doi:10.1136/gutjnl-2016-312510")},
+        // Nature's layout, the year in brackets at the end: it was read as authors alone
+        // and answered a confident not_found.
+        {"key": "nature", "text": "Bao, Y. & Prescott, J. Leucocyte telomere length, genetic variants at the TERT gene region and risk of pancreatic cancer. Gut 66, 1116-1122 (2017)."}
     ]);
     let (r, text) = check(
         &s,
@@ -217,6 +220,7 @@ fn wrong_citations_a_review_found_are_not_verified() {
         ("title-word", "mismatch"),
         ("plural-journal", "mismatch"),
         ("right", "verified"),
+        ("nature", "unreadable"),
     ]
     .iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -261,6 +261,11 @@ fn year_in_parentheses(s: &str) -> Option<(&str, i32, &str)> {
                 return None;
             }
             let rest = s[close + 1..].trim_start_matches(['.', ',', ' ']);
+            // A year in brackets closing the line is the source's (Nature, Science), not
+            // an author year with the title after it.
+            if !rest.chars().any(char::is_alphabetic) {
+                return None;
+            }
             return Some((s[..open].trim(), y, rest));
         }
     }
