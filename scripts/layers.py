@@ -19,7 +19,7 @@ import re
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-CRATES = ["core", "parse", "sqlite", "src", "worker", "replay", "worker/wire"]
+CRATES = ["core", "parse", "sqlite", "src", "worker", "replay", "worker/wire", "testkit"]
 
 
 def modules_of(src):

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use crate::common::replay::Replay;
-use crate::common::{block_on, call_tool_with};
+use crate::common::{block_on, call_tool_with, fixtures};
 use entrez_mcp::store::SqliteStore;
 use entrez_mcp::transport::ReqwestTransport;
 use entrez_mcp::SystemPlatform;
@@ -168,28 +168,17 @@ pub(crate) fn scalar(server: &Server, id: &str, query: &str) -> i64 {
         .unwrap_or_else(|| panic!("{query} → {r}"))
 }
 
-/// A fixture file's bytes.
+/// A recorded E-utilities reply's bytes (`tests/fixtures/ncbi/eutils/{name}`).
 pub(crate) fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(format!(
-        "{}/tests/fixtures/ncbi/eutils/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
+    fixtures::ncbi(&format!("eutils/{name}"))
 }
 
 /// Every recorded PubMed article, in the replay's corpus order.
 pub(crate) fn recorded_articles() -> Vec<entrez_mcp_core::parse::pubmed::PubmedArticle> {
-    [
-        "pubmed1.xml",
-        "pubmed2.xml",
-        "pubmed4.xml",
-        "pubmed5.xml",
-        "pubmed6.xml",
-        "pubmed7.xml",
-    ]
-    .iter()
-    .flat_map(|f| entrez_mcp_core::parse::pubmed::parse_pubmed(&fixture(f)).unwrap())
-    .collect()
+    fixtures::RECORDED_PUBMED
+        .iter()
+        .flat_map(|f| entrez_mcp_core::parse::pubmed::parse_pubmed(&fixture(f)).unwrap())
+        .collect()
 }
 
 /// Stages the recorded PubMed articles straight into `store` for `owner` (no network).

@@ -1,4 +1,5 @@
-//! Shared helpers for the integration tests: a controllable platform and request builders.
+//! The native suite's helpers: the shared kit (`testkit/`) with its futures run on tokio,
+//! which the native transport needs, and a server over real HTTP.
 
 #![allow(dead_code)]
 
@@ -6,34 +7,36 @@ pub(crate) mod data;
 pub(crate) mod external_replay;
 pub(crate) mod replay;
 
-#[path = "../../../core/tests/common/mod.rs"]
-mod core_common;
-
-pub(crate) use core_common::offline;
-pub(crate) use core_common::{
-    endpoint, initialize_body, post, rpc_code, server_with, TestPlatform, T0,
-};
+use entrez_mcp_core::caller::RequestContext;
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::protocol::Server;
-use serde_json::{json, Value};
+use entrez_mcp_testkit::{call_tool_on, rpc_on, Runner};
+pub(crate) use entrez_mcp_testkit::{
+    endpoint, fixtures, initialize_body, offline, post, rpc_code, server_with, TestPlatform, T0,
+};
+use serde_json::Value;
 
-/// Runs a future on a runtime of its own: the native transport needs tokio's.
-pub(crate) fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(f)
+/// Each future on a tokio runtime of its own: the native transport needs one.
+pub(crate) struct Tokio;
+
+impl Runner for Tokio {
+    fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
 }
 
-/// Calls a tool through the dispatcher and checks the result against the tool's outputSchema.
+/// Runs a future on [`Tokio`].
+pub(crate) fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    Tokio.block_on(f)
+}
+
+/// Calls a tool through the dispatcher, its result checked against the tool's outputSchema.
 pub(crate) fn call_tool(server: &Server, name: &str, arguments: Value) -> Value {
-    call_tool_with(
-        server,
-        name,
-        arguments,
-        &entrez_mcp_core::caller::RequestContext::default(),
-    )
+    call_tool_on(&Tokio, server, name, arguments, &RequestContext::default())
 }
 
 /// [`call_tool`] for the caller `ctx`.
@@ -41,30 +44,14 @@ pub(crate) fn call_tool_with(
     server: &Server,
     name: &str,
     arguments: Value,
-    ctx: &entrez_mcp_core::caller::RequestContext,
+    ctx: &RequestContext,
 ) -> Value {
-    let msg = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": {"name": name, "arguments": arguments}});
-    let reply = block_on(server.handle_bytes(msg.to_string().as_bytes(), ctx)).expect("a reply");
-    let result = reply
-        .get("result")
-        .cloned()
-        .unwrap_or_else(|| panic!("no result: {reply}"));
-    let violations = server.registry.output_violations(name, &result);
-    assert!(
-        violations.is_empty(),
-        "{name} broke its outputSchema: {violations:?}\n{result}"
-    );
-    assert_eq!(
-        result["content"][0]["type"], "text",
-        "text block first: {result}"
-    );
-    result
+    call_tool_on(&Tokio, server, name, arguments, ctx)
 }
 
 /// Sends any JSON-RPC message straight to the dispatcher.
 pub(crate) fn rpc(server: &Server, msg: Value) -> Value {
-    block_on(server.handle_bytes(msg.to_string().as_bytes(), &Default::default())).expect("a reply")
+    rpc_on(&Tokio, server, msg)
 }
 
 /// A server whose E-utilities are at `eutils_base` (a local stand-in), over real HTTP, paced in memory.

@@ -2,12 +2,13 @@
 
 use entrez_mcp_core::error::{Error, ErrorKind};
 use entrez_mcp_core::net::pacing::{Grant, Pacer};
-use entrez_mcp_core::net::{HttpCall, HttpReply, Transport};
+use entrez_mcp_core::net::{HttpCall, HttpReply, Network, Transport};
 use entrez_mcp_core::platform::BoxFuture;
+use entrez_mcp_core::protocol::Server;
 use std::sync::{Arc, Mutex};
 
 /// Pacing is not under test: every slot is free, so each call reaches the transport at once.
-pub(crate) struct NoWait;
+pub struct NoWait;
 
 impl Pacer for NoWait {
     fn reserve<'a>(
@@ -23,16 +24,16 @@ impl Pacer for NoWait {
 
 /// Records every request (`METHOD URL BODY`) and answers none: there is no network.
 #[derive(Clone, Default)]
-pub(crate) struct Recording(Arc<Mutex<Vec<String>>>);
+pub struct Recording(Arc<Mutex<Vec<String>>>);
 
 impl Recording {
     /// The requests recorded since the last call, oldest first.
-    pub(crate) fn take(&self) -> Vec<String> {
+    pub fn take(&self) -> Vec<String> {
         std::mem::take(&mut *self.0.lock().unwrap())
     }
 
     /// How many requests are recorded now.
-    pub(crate) fn count(&self) -> usize {
+    pub fn count(&self) -> usize {
         self.0.lock().unwrap().len()
     }
 }
@@ -60,10 +61,10 @@ impl Transport for Recording {
 }
 
 /// A server with default settings whose every upstream request is recorded, never sent.
-pub(crate) fn recording_server() -> (entrez_mcp_core::protocol::Server, Recording) {
-    let (server, _) = super::server_with(entrez_mcp_core::config::Config::defaults());
+pub fn recording_server() -> (Server, Recording) {
+    let (server, _) = crate::platform::server_with(entrez_mcp_core::config::Config::defaults());
     let recording = Recording::default();
-    let server = server.with_network(entrez_mcp_core::net::Network {
+    let server = server.with_network(Network {
         transport: Box::new(recording.clone()),
         pacer: Box::new(NoWait),
         cache: None,
