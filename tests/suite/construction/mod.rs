@@ -3,3 +3,4 @@
 
 mod loose_calls;
 mod tools;
+mod validate_calls;
