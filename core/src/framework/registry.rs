@@ -470,22 +470,63 @@ fn parse(tool: &str, which: &str, text: &str) -> Result<Value, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Result;
+    use crate::framework::spec::{ToolAnnotations, ToolCall};
+
+    /// A call the registry holds and never runs.
+    struct Never;
+
+    impl ToolCall for Never {
+        fn run<'a>(self: Box<Self>, _: &'a ToolContext<'a>) -> BoxFuture<'a, Result<ToolOutput>> {
+            unreachable!("the registry runs no call")
+        }
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+    }
+
+    fn never(_: &Value) -> Box<dyn ToolCall> {
+        Box::new(Never)
+    }
+
+    /// A tool of this test alone (the process shares parsed schemas by name and text).
+    const fn spec(name: &'static str) -> ToolSpec {
+        ToolSpec {
+            name,
+            title: name,
+            description: "a tool of the registry's own test",
+            input_schema: r#"{"type": "object", "properties": {"x": {"type": "string"}}}"#,
+            output_schema: r#"{"type": "object"}"#,
+            annotations: ToolAnnotations::LOCAL_READ_ONLY,
+            typical_output: "nothing",
+            text_form: TextForm::Readable,
+            read: never,
+        }
+    }
+
+    /// Two tools, the second needing a store; the catalog order is theirs.
+    const CATALOG: Catalog = Catalog {
+        tools: &[spec("registry_test_first"), spec("registry_test_stored")],
+        needs_store: &["registry_test_stored"],
+    };
 
     #[test]
     fn schemas_are_parsed_and_compiled_once_per_process_and_store_tools_come_and_go() {
-        use crate::tools::CATALOG;
         Registry::prepare(CATALOG).unwrap();
         let without = Registry::available(CATALOG, false).unwrap();
-        assert!(without.get("entrez_data").is_none());
+        assert!(without.get("registry_test_stored").is_none());
         let with = Registry::available(CATALOG, false)
             .unwrap()
             .with_store_tools()
             .unwrap();
         let names: Vec<&str> = with.tools().iter().map(|t| t.spec.name).collect();
-        let table: Vec<&str> = CATALOG.tools.iter().map(|t| t.name).collect();
-        assert_eq!(names, table, "table order");
-        let a = without.get("entrez_query").unwrap();
-        let b = with.get("entrez_query").unwrap();
+        assert_eq!(
+            names,
+            ["registry_test_first", "registry_test_stored"],
+            "table order"
+        );
+        let a = without.get("registry_test_first").unwrap();
+        let b = with.get("registry_test_first").unwrap();
         // A server built again (a Worker's, from the request's env) parses nothing again.
         assert!(Arc::ptr_eq(&a.input_schema, &b.input_schema));
         assert!(Arc::ptr_eq(&a.listed_input_schema, &b.listed_input_schema));

@@ -84,3 +84,31 @@ fn every_example_is_a_valid_call_and_every_output_schema_accepts_errors() {
         );
     }
 }
+
+#[test]
+fn the_store_tools_come_only_with_a_store_in_the_catalogs_order_sharing_parsed_schemas() {
+    use entrez_mcp_core::framework::Registry;
+    use entrez_mcp_core::tools::CATALOG;
+    let without = Registry::available(CATALOG, false).unwrap();
+    assert!(!CATALOG.needs_store.is_empty());
+    for name in CATALOG.needs_store {
+        assert!(without.get(name).is_none(), "{name} listed without a store");
+    }
+    let with = Registry::available(CATALOG, false)
+        .unwrap()
+        .with_store_tools()
+        .unwrap();
+    let names: Vec<&str> = with.tools().iter().map(|t| t.spec.name).collect();
+    let table: Vec<&str> = CATALOG.tools.iter().map(|t| t.name).collect();
+    assert_eq!(names, table, "table order");
+    // A server built again (a Worker's, from the request's env) parses nothing again.
+    let (a, b) = (
+        without.get("entrez_query").unwrap(),
+        with.get("entrez_query").unwrap(),
+    );
+    assert!(std::sync::Arc::ptr_eq(&a.input_schema, &b.input_schema));
+    assert!(std::sync::Arc::ptr_eq(
+        &a.listed_input_schema,
+        &b.listed_input_schema
+    ));
+}
