@@ -3,12 +3,14 @@
 //!
 //! - `construction`: calls to requests, as exact URLs and bodies, against NCBI's documented
 //!   calls and the schemas; no network (a transport that records).
-//! - `parsing`: the parsers on recorded NCBI responses, their errors as the core reports them.
+//! - `replies`: NCBI's replies as the core reports them when a parser refuses them or NCBI
+//!   says no (codes and advice), and which of them the cache keeps; the parsers' own tests
+//!   are in `parse/tests`.
 //! - `validation`: the validation corpus through `validate` and `tools/call`.
 //! - `http`: Streamable HTTP as plain data: the endpoint, sessions, the stateless revision.
 
 mod common;
 mod construction;
 mod http;
-mod parsing;
+mod replies;
 mod validation;

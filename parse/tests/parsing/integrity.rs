@@ -3,9 +3,9 @@
 //! Help's tag table: no recording of such records exists here), and on the recorded ones,
 //! which carry none and must not be flagged.
 
-use entrez_mcp_core::parse::medline::parse_medline;
-use entrez_mcp_core::parse::pubmed::integrity::{Basis, Flag};
-use entrez_mcp_core::parse::pubmed::{parse_pubmed, PubmedArticle};
+use entrez_mcp_parse::medline::parse_medline;
+use entrez_mcp_parse::pubmed::integrity::{Basis, Flag};
+use entrez_mcp_parse::pubmed::{parse_pubmed, PubmedArticle};
 
 macro_rules! fixture {
     ($dir:literal, $name:literal) => {

@@ -1,5 +1,6 @@
 //! Errors inside HTTP 200 (and 429) bodies: recorded ERROR replies and NCBI's documented JSON shapes.
 
+use crate::common::fixtures;
 use entrez_mcp_core::error::{Error, ErrorKind};
 
 /// An error NCBI reported in a body, as the core reports it (with advice).
@@ -7,22 +8,12 @@ fn body_error(bytes: &[u8], content_type: Option<&str>) -> Option<Error> {
     entrez_mcp_core::parse::body_errors::body_error(bytes, content_type).map(Error::from)
 }
 
-macro_rules! fixture {
-    ($path:literal) => {
-        include_bytes!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/fixtures/ncbi/eutils/",
-            $path
-        ))
-    };
-}
-
 const XML: Option<&str> = Some("text/xml; charset=UTF-8");
 const JSON: Option<&str> = Some("application/json; charset=UTF-8");
 
 #[test]
 fn esummary8_missing_ids_error() {
-    let e = body_error(fixture!("esummary8.xml"), XML).unwrap();
+    let e = body_error(&fixtures::read("ncbi/eutils/esummary8.xml"), XML).unwrap();
     assert_eq!(e.kind, ErrorKind::Upstream);
     assert_eq!(e.code, "ncbi_error");
     assert!(e.message.contains("\"Neither query_key nor id specified\""));
@@ -35,7 +26,7 @@ fn esummary8_missing_ids_error() {
 
 #[test]
 fn epost2_invalid_db() {
-    let e = body_error(fixture!("epost2.xml"), XML).unwrap();
+    let e = body_error(&fixtures::read("ncbi/eutils/epost2.xml"), XML).unwrap();
     assert_eq!(e.code, "ncbi_error");
     assert!(e.message.contains("Invalid db name specified: nothing"));
     assert!(e.suggestions[0].contains("entrez_query, operation \"info\""));
@@ -43,7 +34,7 @@ fn epost2_invalid_db() {
 
 #[test]
 fn epost3_two_errors_in_one() {
-    let e = body_error(fixture!("epost3.xml"), None).unwrap();
+    let e = body_error(&fixtures::read("ncbi/eutils/epost3.xml"), None).unwrap();
     assert!(
         e.message.starts_with("NCBI reported errors:"),
         "{}",
@@ -58,15 +49,15 @@ fn epost3_two_errors_in_one() {
 #[test]
 fn normal_replies_are_not_errors() {
     for body in [
-        &fixture!("esearch1.xml")[..],
-        &fixture!("esearch8.xml")[..],
-        &fixture!("epost1.xml")[..],
-        &fixture!("esummary1.xml")[..],
-        &fixture!("elink1.xml")[..],
-        &fixture!("einfo2.xml")[..],
+        &fixtures::read("ncbi/eutils/esearch1.xml")[..],
+        &fixtures::read("ncbi/eutils/esearch8.xml")[..],
+        &fixtures::read("ncbi/eutils/epost1.xml")[..],
+        &fixtures::read("ncbi/eutils/esummary1.xml")[..],
+        &fixtures::read("ncbi/eutils/elink1.xml")[..],
+        &fixtures::read("ncbi/eutils/einfo2.xml")[..],
         // espell ends with an empty <ERROR/>, which is no error.
-        &fixture!("espell.xml")[..],
-        &fixture!("pubmed1.xml")[..],
+        &fixtures::read("ncbi/eutils/espell.xml")[..],
+        &fixtures::read("ncbi/eutils/pubmed1.xml")[..],
     ] {
         assert!(body_error(body, XML).is_none());
     }

@@ -2,8 +2,7 @@
 //! and a hand-written JATS article for what that recording lacks (authors,
 //! an abstract, nested sections, figures and formulas).
 
-use entrez_mcp_core::error::Error;
-use entrez_mcp_core::parse::pmc::{parse_pmc, MAX_LEVEL};
+use entrez_mcp_parse::pmc::{parse_pmc, MAX_LEVEL};
 
 const RECORDED: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -176,33 +175,4 @@ fn sections_nested_past_the_cap_fold_into_their_parent() {
         last.text
     );
     assert!(last.text.contains(&format!("p{}", depth - 1)));
-}
-
-#[test]
-fn errors_html_truncation_and_pmc_error_documents() {
-    let html = include_bytes!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/ncbi/eutils/pubmed3.html"
-    ));
-    assert_eq!(
-        parse_pmc(html).map_err(Error::from).unwrap_err().code,
-        "html_instead_of_xml"
-    );
-    let e = parse_pmc(&RECORDED[..RECORDED.len() * 60 / 100])
-        .map_err(Error::from)
-        .unwrap_err();
-    assert_eq!(e.code, "truncated_response", "{}", e.message);
-    // Hand-written in the shape PMC uses for an id it cannot serve.
-    let e = parse_pmc(b"<pmc-articleset><error>The following PMCID is not available: 99999999</error></pmc-articleset>")
-        .map_err(Error::from).unwrap_err();
-    assert_eq!(e.code, "ncbi_error");
-    assert!(e.message.contains("PMCID is not available: 99999999"));
-    let e = parse_pmc(include_bytes!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/ncbi/eutils/pubmed1.xml"
-    )))
-    .map_err(Error::from)
-    .unwrap_err();
-    assert_eq!(e.code, "unexpected_document");
-    assert!(e.message.contains("<PubmedArticleSet>"));
 }

@@ -5,37 +5,25 @@
 //! `<eFetchResult><ERROR>` envelope, a plain "Error:" line, or a body cut
 //! off in transit. None of these may parse as an empty or partial result.
 
+use crate::common::fixtures;
 use entrez_mcp_core::error::Error;
 use entrez_mcp_core::error::ErrorKind;
 use entrez_mcp_core::parse::fasta::parse_fasta;
 use entrez_mcp_core::parse::flatfile::parse_flatfile;
 use entrez_mcp_core::parse::gbseq::parse_gbseq;
 use entrez_mcp_core::parse::tinyseq::parse_tinyseq;
+use std::sync::LazyLock;
 
-const NUCLEOTIDE_GBSEQ: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/fixtures/ncbi/eutils/nucleotide1.xml"
-));
-const TAXONOMY_XML: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/fixtures/ncbi/eutils/taxonomy.xml"
-));
-const HTML: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/fixtures/ncbi/eutils/pubmed3.html"
-));
-const GENBANK: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/fixtures/ncbi/text/NC_005816.gb"
-));
-const FASTA_NUCLEOTIDE: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/fixtures/ncbi/text/NC_005816.fna"
-));
-const FASTA_PROTEIN: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/fixtures/ncbi/text/NC_005816.faa"
-));
+static NUCLEOTIDE_GBSEQ: LazyLock<Vec<u8>> =
+    LazyLock::new(|| fixtures::read("ncbi/eutils/nucleotide1.xml"));
+static TAXONOMY_XML: LazyLock<Vec<u8>> =
+    LazyLock::new(|| fixtures::read("ncbi/eutils/taxonomy.xml"));
+static HTML: LazyLock<Vec<u8>> = LazyLock::new(|| fixtures::read("ncbi/eutils/pubmed3.html"));
+static GENBANK: LazyLock<String> = LazyLock::new(|| fixtures::text("ncbi/text/NC_005816.gb"));
+static FASTA_NUCLEOTIDE: LazyLock<String> =
+    LazyLock::new(|| fixtures::text("ncbi/text/NC_005816.fna"));
+static FASTA_PROTEIN: LazyLock<String> =
+    LazyLock::new(|| fixtures::text("ncbi/text/NC_005816.faa"));
 
 #[test]
 fn flat_file_cut_off_before_its_terminator_is_refused() {
@@ -48,7 +36,7 @@ fn flat_file_cut_off_before_its_terminator_is_refused() {
 
 #[test]
 fn fasta_parser_names_xml_html_and_flat_files() {
-    let xml = std::str::from_utf8(NUCLEOTIDE_GBSEQ).unwrap();
+    let xml = std::str::from_utf8(&NUCLEOTIDE_GBSEQ).unwrap();
     let e = parse_fasta(xml).map_err(Error::from).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Upstream);
     assert_eq!(e.code, "unparseable_response");
@@ -58,7 +46,7 @@ fn fasta_parser_names_xml_html_and_flat_files() {
         e.message
     );
 
-    let html = String::from_utf8_lossy(HTML);
+    let html = String::from_utf8_lossy(&HTML);
     let e = parse_fasta(&html).map_err(Error::from).unwrap_err();
     assert_eq!(e.code, "html_instead_of_text");
     assert!(
@@ -67,7 +55,7 @@ fn fasta_parser_names_xml_html_and_flat_files() {
         e.message
     );
 
-    let e = parse_fasta(GENBANK).map_err(Error::from).unwrap_err();
+    let e = parse_fasta(&GENBANK).map_err(Error::from).unwrap_err();
     assert!(
         e.message.contains("GenBank/GenPept flat file"),
         "{}",
@@ -82,7 +70,7 @@ fn fasta_parser_names_xml_html_and_flat_files() {
 
 #[test]
 fn flat_file_parser_names_fasta_and_ncbi_errors() {
-    let e = parse_flatfile(FASTA_PROTEIN)
+    let e = parse_flatfile(&FASTA_PROTEIN)
         .map_err(Error::from)
         .unwrap_err();
     assert_eq!(e.code, "unparseable_response");
@@ -110,10 +98,10 @@ fn xml_sequence_parsers_refuse_other_bodies() {
         .map_err(Error::from)
         .unwrap_err();
     assert_eq!(e.code, "not_xml");
-    let e = parse_gbseq(TAXONOMY_XML).map_err(Error::from).unwrap_err();
+    let e = parse_gbseq(&TAXONOMY_XML).map_err(Error::from).unwrap_err();
     assert_eq!(e.code, "unparseable_response");
     assert!(e.message.contains("<TaxaSet>"), "{}", e.message);
-    let e = parse_tinyseq(NUCLEOTIDE_GBSEQ)
+    let e = parse_tinyseq(&NUCLEOTIDE_GBSEQ)
         .map_err(Error::from)
         .unwrap_err();
     assert!(
@@ -122,7 +110,7 @@ fn xml_sequence_parsers_refuse_other_bodies() {
         e.message
     );
     assert_eq!(
-        parse_tinyseq(HTML).map_err(Error::from).unwrap_err().code,
+        parse_tinyseq(&HTML).map_err(Error::from).unwrap_err().code,
         "html_instead_of_xml"
     );
     let e = parse_gbseq(b"<eFetchResult><ERROR>Cannot process ID list</ERROR></eFetchResult>")

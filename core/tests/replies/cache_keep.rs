@@ -1,6 +1,7 @@
 //! The cache's judgement of recorded answers (`net::cache::keep`): every whole NCBI reply
 //! may be kept, and the recorded errors and the truncated einfo may not.
 
+use crate::common::fixtures;
 use entrez_mcp_core::net::cache::keep::storable;
 use entrez_mcp_core::net::HttpReply;
 use std::path::Path;
@@ -15,8 +16,7 @@ fn reply(path: &Path, content_type: &str) -> HttpReply {
 
 #[test]
 fn every_recorded_answer_is_kept_and_every_recorded_error_is_not() {
-    let dir =
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("tests/fixtures/ncbi/eutils");
+    let dir = fixtures::path("ncbi/eutils");
     // Errors NCBI sent in a 200 (an <ERROR> with its message, an ErrorList), NCBI's own
     // truncated einfo, and an HTML page where XML was asked for.
     let refused = [
@@ -41,16 +41,14 @@ fn every_recorded_answer_is_kept_and_every_recorded_error_is_not() {
         kept += usize::from(want);
     }
     assert!(kept >= 35, "{kept} recorded answers kept");
-    let json =
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("tests/fixtures/ncbi/json");
+    let json = fixtures::path("ncbi/json");
     for name in ["elink_gene_nuccore.json", "esearch_gene_history.json"] {
         assert!(
             storable(&reply(&json.join(name), "application/json")),
             "{name}"
         );
     }
-    let pubchem = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .join("tests/fixtures/external/pubchem");
+    let pubchem = fixtures::path("external/pubchem");
     assert!(storable(&reply(
         &pubchem.join("compound_2244_record.json"),
         "application/json"

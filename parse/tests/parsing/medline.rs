@@ -2,8 +2,7 @@
 //!
 //! Expected values were read from the fixtures; the fixtures are never edited.
 
-use entrez_mcp_core::error::Error;
-use entrez_mcp_core::parse::medline::parse_medline;
+use entrez_mcp_parse::medline::parse_medline;
 
 macro_rules! fixture {
     ($dir:literal, $name:literal) => {
@@ -152,36 +151,6 @@ fn result2_four_records_with_dois_pmc_and_major_qualifiers() {
     assert_eq!(pdb.doi, None);
 }
 
-#[test]
-fn html_and_xml_bodies_are_refused_and_named() {
-    let e = parse_medline(fixture!("eutils", "pubmed3.html"))
-        .map_err(Error::from)
-        .unwrap_err();
-    assert_eq!(e.code, "unparseable_response");
-    assert!(
-        e.message.contains("HTML page titled \"PmFetch response\""),
-        "{}",
-        e.message
-    );
-    assert!(e.message.contains("MEDLINE"), "{}", e.message);
-    let e = parse_medline(fixture!("eutils", "pubmed1.xml"))
-        .map_err(Error::from)
-        .unwrap_err();
-    assert_eq!(e.code, "unparseable_response");
-    assert!(e.message.contains("XML"), "{}", e.message);
-    let e = parse_medline("Error occurred: id not found\n")
-        .map_err(Error::from)
-        .unwrap_err();
-    assert!(e.message.contains("Error occurred"), "{}", e.message);
-    assert_eq!(
-        parse_medline("\n  \n")
-            .map_err(Error::from)
-            .unwrap_err()
-            .code,
-        "empty_response"
-    );
-}
-
 // Hand-written in the current MEDLINE layout (per-author AD, AUID, OT, LID).
 #[test]
 fn modern_layout_per_author_affiliations_orcid_keywords_and_lid_doi() {
@@ -215,8 +184,7 @@ fn a_pmc_line_that_starts_inside_a_multibyte_character_parses() {
         255, 255, 255, 255, 255, 255, 255, 255, 158, 20, 123, 0, 0, 48, 57,
     ];
     // Reading it must not panic; what it yields is beside the point.
-    let _ = entrez_mcp_core::parse::medline::parse_medline(&String::from_utf8_lossy(crash));
-    let typed =
-        entrez_mcp_core::parse::medline::parse_medline("PMID- 1\nPMC - \u{FFFD}8I\n").unwrap();
+    let _ = entrez_mcp_parse::medline::parse_medline(&String::from_utf8_lossy(crash));
+    let typed = entrez_mcp_parse::medline::parse_medline("PMID- 1\nPMC - \u{FFFD}8I\n").unwrap();
     assert_eq!(typed.len(), 1);
 }

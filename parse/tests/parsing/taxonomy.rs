@@ -1,42 +1,27 @@
 //! Taxonomy, IPG and generic-XML parsers against recorded NCBI replies.
 
-use entrez_mcp_core::error::Error;
-use entrez_mcp_core::error::ErrorKind;
-use entrez_mcp_core::parse::generic::{parse_generic, XmlNode, MAX_NODES, MAX_TEXT};
-use entrez_mcp_core::parse::ipg::parse_ipg;
-use entrez_mcp_core::parse::taxonomy::parse_taxonomy;
+use entrez_mcp_parse::generic::{parse_generic, XmlNode};
+use entrez_mcp_parse::ipg::parse_ipg;
+use entrez_mcp_parse::taxonomy::parse_taxonomy;
 
 const TAXONOMY: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../tests/fixtures/ncbi/eutils/taxonomy.xml"
 ));
+
 const IPG: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../tests/fixtures/ncbi/eutils/efetch_schemas.xml"
 ));
+
 const BIOSAMPLE: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../tests/fixtures/ncbi/eutils/biosample.xml"
 ));
+
 const JOURNALS: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../tests/fixtures/ncbi/eutils/journals.xml"
-));
-const GBSEQ: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/fixtures/ncbi/eutils/nucleotide1.xml"
-));
-const HTML: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/fixtures/ncbi/eutils/pubmed3.html"
-));
-const TRUNCATED: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/fixtures/ncbi/eutils/einfo4.xml"
-));
-const FASTA: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/fixtures/ncbi/text/NC_005816.faa"
 ));
 
 #[test]
@@ -104,37 +89,6 @@ fn taxonomy_cat() {
 }
 
 #[test]
-fn taxonomy_refuses_other_bodies() {
-    let e = parse_taxonomy(GBSEQ).map_err(Error::from).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Upstream);
-    assert_eq!(e.code, "unparseable_response");
-    assert!(
-        e.message.contains("<GBSet>, not <TaxaSet>"),
-        "{}",
-        e.message
-    );
-    assert_eq!(
-        parse_taxonomy(HTML).map_err(Error::from).unwrap_err().code,
-        "html_instead_of_xml"
-    );
-    assert_eq!(
-        parse_taxonomy(FASTA).map_err(Error::from).unwrap_err().code,
-        "not_xml"
-    );
-    let e = parse_taxonomy(
-        b"<?xml version=\"1.0\" ?><ERROR>ID list is empty! Possibly it has no correct IDs.</ERROR>",
-    )
-    .map_err(Error::from)
-    .unwrap_err();
-    assert_eq!(e.code, "ncbi_error");
-    assert!(e.message.contains("ID list is empty!"), "{}", e.message);
-    let e = parse_taxonomy(b"<TaxaSet><Taxon><ScientificName>x</ScientificName></Taxon></TaxaSet>")
-        .map_err(Error::from)
-        .unwrap_err();
-    assert!(e.message.contains("no numeric <TaxId>"), "{}", e.message);
-}
-
-#[test]
 fn ipg_report_products_proteins_and_cds() {
     let reports = parse_ipg(IPG).unwrap();
     assert_eq!(reports.len(), 1);
@@ -177,24 +131,6 @@ fn ipg_report_products_proteins_and_cds() {
     );
     // The protein count NCBI states matches the proteins listed.
     assert_eq!(stats.prot_count, Some(report.proteins.len() as u64));
-}
-
-#[test]
-fn ipg_refuses_other_bodies() {
-    let e = parse_ipg(TAXONOMY).map_err(Error::from).unwrap_err();
-    assert!(
-        e.message.contains("<TaxaSet>, not <IPGReportSet>"),
-        "{}",
-        e.message
-    );
-    assert_eq!(
-        parse_ipg(TRUNCATED).map_err(Error::from).unwrap_err().code,
-        "unparseable_response"
-    );
-    assert_eq!(
-        parse_ipg(b"").map_err(Error::from).unwrap_err().code,
-        "empty_response"
-    );
 }
 
 fn texts<'a>(records: &'a [XmlNode], child: &str) -> Vec<&'a str> {
@@ -334,58 +270,4 @@ fn generic_is_bounded_in_depth() {
     // The root is level 0 and its child the first record, so 24 more levels are kept.
     assert_eq!(levels, 24);
     assert_eq!(node.text.as_deref(), Some("bottom"));
-}
-
-#[test]
-fn generic_caps_text_and_element_count() {
-    let long = format!("<r><v>{}</v></r>", "x".repeat(MAX_TEXT + 10));
-    let records = parse_generic(long.as_bytes(), None).unwrap();
-    let text = records[0].text.as_deref().unwrap();
-    assert_eq!(text.chars().count(), MAX_TEXT + 1);
-    assert!(text.ends_with('…'));
-
-    let many = format!("<r>{}</r>", "<a/>".repeat(MAX_NODES));
-    let e = parse_generic(many.as_bytes(), None)
-        .map_err(Error::from)
-        .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::LimitExceeded);
-    assert_eq!(e.code, "response_too_large");
-    let fits = format!("<r>{}</r>", "<a/>".repeat(MAX_NODES - 1));
-    assert_eq!(
-        parse_generic(fits.as_bytes(), None).unwrap().len(),
-        MAX_NODES - 1
-    );
-}
-
-#[test]
-fn generic_refuses_text_html_and_ncbi_errors() {
-    assert_eq!(
-        parse_generic(FASTA, None)
-            .map_err(Error::from)
-            .unwrap_err()
-            .code,
-        "not_xml"
-    );
-    assert_eq!(
-        parse_generic(HTML, None)
-            .map_err(Error::from)
-            .unwrap_err()
-            .code,
-        "html_instead_of_xml"
-    );
-    assert_eq!(
-        parse_generic(TRUNCATED, None)
-            .map_err(Error::from)
-            .unwrap_err()
-            .code,
-        "truncated_response"
-    );
-    let e = parse_generic(
-        b"<eFetchResult><ERROR>Cannot process ID list</ERROR></eFetchResult>",
-        Some("BioSample"),
-    )
-    .map_err(Error::from)
-    .unwrap_err();
-    assert_eq!(e.code, "ncbi_error");
-    assert!(e.message.contains("Cannot process ID list"));
 }
