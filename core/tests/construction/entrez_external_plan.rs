@@ -8,8 +8,10 @@ use entrez_mcp_core::framework::Registry;
 use entrez_mcp_core::net::{HttpCall, Method};
 use entrez_mcp_core::tools::entrez_external::args::ExternalArgs;
 use entrez_mcp_core::tools::entrez_external::call::ExternalCall;
-use entrez_mcp_core::tools::entrez_external::call::IdType;
+use entrez_mcp_core::tools::entrez_external::pmc::call::IdType;
+use entrez_mcp_core::tools::entrez_external::pmc::call::PmcCall;
 use entrez_mcp_core::tools::entrez_external::pmc::plan as pmc_plan;
+use entrez_mcp_core::tools::entrez_external::pubchem::call::PubChemCall;
 use entrez_mcp_core::tools::entrez_external::pubchem::plan as pubchem_plan;
 use entrez_mcp_core::tools::entrez_external::pubchem::plan::PugPlan;
 use entrez_mcp_core::tools::entrez_external::pubchem::plan::SearchPlan;
@@ -53,37 +55,41 @@ fn read(args: &Value, operation: &str) -> ExternalCall {
 
 fn lookup_plan(cfg: &Config, args: &Value, legacy: bool) -> Result<PugPlan, Error> {
     match read(args, "compound") {
-        ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => {
-            pubchem_plan::pubchem_lookup(cfg, &l, legacy)
-        }
+        ExternalCall::PubChem(
+            PubChemCall::Compound(l) | PubChemCall::Substance(l) | PubChemCall::Bioassay(l),
+        ) => pubchem_plan::pubchem_lookup(cfg, &l, legacy),
         other => panic!("not a lookup: {other:?}"),
     }
 }
 
 fn search_plan(cfg: &Config, args: &Value) -> Result<SearchPlan, Error> {
     match read(args, "structure_search") {
-        ExternalCall::StructureSearch(s) => pubchem_plan::structure_search(cfg, &s),
+        ExternalCall::PubChem(PubChemCall::StructureSearch(s)) => {
+            pubchem_plan::structure_search(cfg, &s)
+        }
         other => panic!("not a search: {other:?}"),
     }
 }
 
 fn convert_plan(cfg: &Config, args: &Value) -> Result<(HttpCall, IdType), Error> {
     match read(args, "id_convert") {
-        ExternalCall::IdConvert(c) => pmc_plan::id_convert(cfg, &c),
+        ExternalCall::Pmc(PmcCall::IdConvert(c)) => pmc_plan::id_convert(cfg, &c),
         other => panic!("not an id_convert: {other:?}"),
     }
 }
 
 fn citation_db(args: &Value) -> String {
     match read(args, "citation_export") {
-        ExternalCall::CitationExport(c) => c.database,
+        ExternalCall::Pmc(PmcCall::CitationExport(c)) => c.database,
         other => panic!("not a citation_export: {other:?}"),
     }
 }
 
-fn as_lookup(args: Value) -> entrez_mcp_core::tools::entrez_external::call::Lookup {
+fn as_lookup(args: Value) -> entrez_mcp_core::tools::entrez_external::pubchem::call::Lookup {
     match read(&args, "compound") {
-        ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => l,
+        ExternalCall::PubChem(
+            PubChemCall::Compound(l) | PubChemCall::Substance(l) | PubChemCall::Bioassay(l),
+        ) => l,
         other => panic!("not a lookup: {other:?}"),
     }
 }
@@ -416,13 +422,16 @@ fn pmc_id_converter_sends_one_type_with_format_json_and_identification() {
 #[test]
 fn oa_service_and_citation_exporter_use_their_documented_parameters() {
     let cfg = config();
-    let id = entrez_mcp_core::tools::entrez_external::call::normalize_pmcid("5334499").unwrap();
+    let id =
+        entrez_mcp_core::tools::entrez_external::pmc::call::normalize_pmcid("5334499").unwrap();
     assert_eq!(id, "PMC5334499");
     assert_eq!(
         get(&pmc_plan::oa_service(&cfg, &id, None)),
         format!("https://www.ncbi.nlm.nih.gov/pmc/utils/oa/oa.fcgi?id=PMC5334499&{ID}")
     );
-    assert!(entrez_mcp_core::tools::entrez_external::call::normalize_pmcid("10.1093/x").is_err());
+    assert!(
+        entrez_mcp_core::tools::entrez_external::pmc::call::normalize_pmcid("10.1093/x").is_err()
+    );
     let ctxp = "https://pmc.ncbi.nlm.nih.gov/api/ctxp/v1/";
     assert_eq!(
         get(&pmc_plan::citation_export(
@@ -531,12 +540,12 @@ fn friendly_operations_send_each_option_as_pug_rest_documents_it() {
     ];
     for (entry, documented, args) in cases {
         let call = match read(args, "compound") {
-            ExternalCall::StructureSearch(s) => {
+            ExternalCall::PubChem(PubChemCall::StructureSearch(s)) => {
                 pubchem_plan::structure_search(&cfg, &s).unwrap().call
             }
-            ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => {
-                pubchem_plan::pubchem_lookup(&cfg, &l, false).unwrap().call
-            }
+            ExternalCall::PubChem(
+                PubChemCall::Compound(l) | PubChemCall::Substance(l) | PubChemCall::Bioassay(l),
+            ) => pubchem_plan::pubchem_lookup(&cfg, &l, false).unwrap().call,
             other => panic!("{other:?}"),
         };
         let (want_path, want) = pug_parts(&format!("{PUG}{documented}"));

@@ -15,8 +15,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::framework::ToolContext;
 use crate::json;
 use crate::net::{HttpCall, HttpReply};
-use crate::tools::entrez_external::client::ExternalClient;
 use crate::tools::entrez_external::pubchem::pug;
+use crate::tools::entrez_external::shared::client::ExternalClient;
 
 /// Longest this server waits for an asynchronous PubChem answer.
 pub const POLL_DEADLINE_MS: u64 = 60_000;
