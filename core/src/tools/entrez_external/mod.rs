@@ -1,13 +1,15 @@
 //! `entrez_external`: PubChem (PUG REST) and PMC's article services, beside the E-utilities.
 //!
-//! The E-utilities cover Entrez; chemists and literature work also need
-//! PubChem's structure services and three PMC services that live outside
-//! them. One tool takes a `service` and an `operation` (the inputSchema ties
-//! them together) so an assistant sees a single, uniform entry point. [`plan`]
-//! builds every request as data; [`client`] paces, sends and retries, slower
-//! when PubChem asks ([`pubchem::throttle`]); [`pubchem`] and [`pmc`] run the
-//! operations; [`render`] writes the text blocks. Like every tool here it is
-//! pure core, reaching the network only through [`crate::net::Transport`].
+//! One tool takes a `service` and an `operation` (the inputSchema ties them together), so an
+//! assistant sees one entry point; this folder only routes. Each service is a complete slice
+//! ([`pubchem`], [`pmc`]: arguments, typed call, requests, rules, text); [`call`] reads a call
+//! into its slice's, [`validation`] checks the service and hands the rest on, `run` dispatches.
+//! Pure core, reaching the network only through [`crate::net::Transport`].
+//!
+//! ## Layers, lowest first
+//! - `shared`: the client, fitting a list to the view, the result's blocks, the services.
+//! - `pubchem`, `pmc`: the service slices (neither imports the other).
+//! - `args`, `call`, `validation`: a call read, typed and checked by routing to its slice.
 
 pub mod args;
 pub mod call;
