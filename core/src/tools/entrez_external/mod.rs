@@ -1,10 +1,8 @@
 //! `entrez_external`: PubChem (PUG REST) and PMC's article services, beside the E-utilities.
 //!
-//! One tool takes a `service` and an `operation` (the inputSchema ties them together), so an
-//! assistant sees one entry point; this folder only routes. Each service is a complete slice
-//! ([`pubchem`], [`pmc`]: arguments, typed call, requests, rules, text); [`call`] reads a call
+//! One tool, a `service` and an `operation` (the inputSchema ties them together); this folder
+//! only routes, over complete service slices ([`pubchem`], [`pmc`]). [`call`] reads a call
 //! into its slice's, [`validation`] checks the service and hands the rest on, `run` dispatches.
-//! Pure core, reaching the network only through [`crate::net::Transport`].
 //!
 //! ## Layers, lowest first
 //! - `shared`: the client, fitting a list to the view, the result's blocks, the services.

@@ -1,15 +1,11 @@
 //! Article ids for `entrez_external`'s PMC operations: PMCIDs, PMIDs, DOIs and manuscript ids.
 //!
-//! The three PMC services fail quietly on the wrong kind of id: the ID
-//! Converter answers "invalid article id" per id when ids do not match
-//! `idtype`, the OA service looks a PMID up as if it were a PMCID, and the
-//! citation exporter finds nothing for a PMCID sent to its pubmed database.
-//! Each looks like "this article does not exist". These rules name the kind
-//! each id really is and the call that would work.
-//!
-//! What is accepted mirrors the request builder in
-//! `calls::external::plan::pmc` (bare digits as PMCIDs where it takes
-//! them), so a call passing here is never refused there.
+//! The PMC services fail quietly on the wrong kind of id: the ID Converter answers "invalid
+//! article id" when ids do not match `idtype`, the OA service looks a PMID up as a PMCID, the
+//! citation exporter finds nothing for a PMCID sent to its pubmed database; each reads like
+//! "this article does not exist". These rules name the kind each id is and the call that
+//! would work. What is accepted mirrors the request builder,
+//! [`crate::tools::entrez_external::pmc::plan`], so a call passing here is never refused there.
 
 use crate::tools::entrez_external::pmc::args::PmcArgs;
 use crate::tools::entrez_external::pmc::call::IdType;

@@ -1,6 +1,6 @@
 //! PubChem operations: compound, substance and bioassay lookups, structure search, pictures.
 //!
-//! Each operation builds its request with [`plan`], sends it through an
+//! Each operation builds its request with [`pubchem_plan`], sends it through an
 //! [`ExternalClient`] in the `pubchem` bucket, reads the reply with [`pug`],
 //! and never lets a PUG REST `Fault` pass as data: every fault becomes an
 //! error with PubChem's own words and a next step that fits what was asked.

@@ -1,6 +1,6 @@
 //! `pug_rest`: any request PubChem's PUG REST documents, sent exactly as read.
 //!
-//! The request was read once into a [`PugRequest`] (see [`crate::tools::entrez_external::pubchem`]);
+//! The request was read once into a [`PugRequest`](crate::tools::entrez_external::pubchem::request::PugRequest) (see [`crate::tools::entrez_external::pubchem`]);
 //! here it is sent through the PubChem bucket, an asynchronous answer (a
 //! ListKey that PubChem is still working on) is collected within
 //! [`crate::tools::entrez_external::pubchem::listkey::POLL_DEADLINE_MS`], a `Fault` in any output format

@@ -1,15 +1,11 @@
 //! Sending one call to PubChem or PMC: pace, send, read throttling, retry.
 //!
-//! Every request goes through the server's one send loop ([`Sender`]), as the
-//! E-utilities' do, in the service's own pacing bucket (`pubchem` at 5 per
-//! second, `pmc` at 3), so E-utilities traffic and these services never eat
-//! into each other's budget. Transient refusals (429, 5xx, transport
-//! failures) are retried under a [`RetryPolicy`];
-//! PubChem's `X-Throttling-Control` header is read on every reply and turned
-//! into extra pacer reservations and longer retry waits (see
-//! [`crate::tools::entrez_external::shared::throttle`]). Replies that are final (2xx, 4xx, PubChem's own
-//! timeout) go back to the caller, which knows how to read that service's
-//! error bodies.
+//! Every request goes through the server's one send loop ([`Sender`]), as the E-utilities'
+//! do, in the service's own pacing bucket (`pubchem` at 5 per second, `pmc` at 3), so neither
+//! eats into the other's budget. Transient refusals (429, 5xx, transport failures) are
+//! retried under a [`RetryPolicy`]; PubChem's `X-Throttling-Control` header becomes extra
+//! pacer reservations and longer waits ([`crate::tools::entrez_external::shared::throttle`]).
+//! Final replies (2xx, 4xx, PubChem's own timeout) go back to the slice, which reads them.
 
 use crate::error::{Error, ErrorKind};
 use crate::framework::ToolContext;
