@@ -18,6 +18,9 @@ The crates themselves are layers too (`CRATE_LAYERS`, lowest first): a crate's n
 dependencies must lie below it (read from its Cargo.toml), and its code, tests and benchmarks
 included, may name only itself, the crates below it and the test-support crates (`SUPPORT`,
 which no product crate depends on).
+
+A folder may declare the order of its children (files and subfolders) the same way in its
+`mod.rs` essay: each import between two of them is held to it, and no circle may run inside it.
 """
 import glob
 import os
@@ -209,6 +212,7 @@ def check(crate):
             ta, tb = a.split("::")[0], b.split("::")[0]
             if ta and tb and ta != tb and ta in rank and tb in rank and rank[tb] > rank[ta]:
                 problems.append(f"{crate}: `{ta}` imports `{tb}`, a layer above it: {loc}")
+    problems += folder_orders(crate, mods, edges, where)
     problems += folder_circles(crate, mods, edges, where)
     for label, _, tmods in test_crates(crate_dir(crate)):
         t_edges, t_where = graph(tmods)
@@ -251,6 +255,32 @@ def check_crates():
                     if not below(name):
                         problems.append(f"{crate}: {me} names {name}, not a crate below it: "
                                         f"{os.path.relpath(f, ROOT)}:{n}")
+    return problems
+
+
+def folder_orders(crate, mods, edges, where):
+    """The orders folders declare in their mod.rs: imports between children, circles inside."""
+    problems = []
+    for folder, f in sorted(mods.items()):
+        layers = declared_layers(f) if folder and f.endswith("mod.rs") else None
+        if layers is None:
+            continue
+        rank = {name: i for i, layer in enumerate(layers) for name in layer}
+        inside = {m for m in mods if m.startswith(folder + "::")}
+        child = lambda m: m[len(folder) + 2:].split("::")[0]
+        for name in sorted({child(m) for m in inside} - set(rank)):
+            problems.append(f"{crate}: `{folder}::{name}` is in no layer of its folder's list")
+        for (a, b), loc in sorted(where.items()):
+            if a in inside and b in inside and child(a) != child(b):
+                ca, cb = child(a), child(b)
+                if ca in rank and cb in rank and rank[cb] > rank[ca]:
+                    problems.append(f"{crate}: `{folder}::{ca}` imports `{cb}`, a layer above it: {loc}")
+        sub = {m: {b for b in edges.get(m, ()) if b in inside} for m in inside}
+        for comp in circles(sub, inside):
+            chain = sorted(comp)
+            locs = [where[(a, b)] for a in chain for b in sub.get(a, ()) if b in comp]
+            problems.append(f"{crate}: files in `{folder}` import each other in a circle: "
+                            f"{', '.join(chain)} ({'; '.join(locs[:6])})")
     return problems
 
 

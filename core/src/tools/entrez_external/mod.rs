@@ -1,22 +1,19 @@
 //! `entrez_external`: PubChem (PUG REST) and PMC's article services, beside the E-utilities.
 //!
-//! The E-utilities cover Entrez; chemists and literature work also need
-//! PubChem's structure services and three PMC services that live outside
-//! them. One tool takes a `service` and an `operation` (the inputSchema ties
-//! them together) so an assistant sees a single, uniform entry point. [`plan`]
-//! builds every request as data; [`client`] paces, sends and retries, slower
-//! when PubChem asks ([`pubchem::throttle`]); [`pubchem`] and [`pmc`] run the
-//! operations; [`render`] writes the text blocks. Like every tool here it is
-//! pure core, reaching the network only through [`crate::net::Transport`].
+//! One tool, a `service` and an `operation` (the inputSchema ties them together); this folder
+//! only routes, over complete service slices ([`pubchem`], [`pmc`]). [`call`] reads a call
+//! into its slice's, [`validation`] checks the service and hands the rest on, `run` dispatches.
+//!
+//! ## Layers, lowest first
+//! - `shared`: the client, fitting a list to the view, the result's blocks, the services.
+//! - `pubchem`, `pmc`: the service slices (neither imports the other).
+//! - `args`, `call`, `validation`: a call read, typed and checked by routing to its slice.
 
 pub mod args;
 pub mod call;
-pub mod client;
-pub mod fit;
-pub mod plan;
 pub mod pmc;
 pub mod pubchem;
-pub mod render;
+pub mod shared;
 pub mod validation;
 
 use crate::error::Result;
@@ -70,37 +67,17 @@ pub const OPERATIONS: &[(&str, ())] = &[
 crate::framework::spec::upstream_call!(ExternalArgs, check: crate::tools::entrez_external::validation::check, run: run);
 
 async fn run(ctx: &ToolContext<'_>, args: ExternalArgs) -> Result<ToolOutput> {
-    let named = args.op();
-    if named == "pug_rest" {
-        // A request the grammar refuses: say which part, as validate would.
-        if let Err(problems) = crate::tools::entrez_external::pubchem::read(&args.pug_rest()) {
-            let first = problems
-                .first()
-                .map(|p| p.message.clone())
-                .unwrap_or_default();
-            return Err(crate::error::Error::new(crate::error::ErrorKind::InvalidArguments, first)
-                .with_details(crate::json!({"problems": problems.iter().map(|p| crate::json!({"path": p.path, "message": p.message})).collect::<Vec<_>>()}))
-                .suggest("validate this call to see every problem; PUG REST requests are <domain>/<namespace>/<identifiers>/<operation>/<output>."));
-        }
-    }
     let Some(call) = ExternalCall::of(&args) else {
-        return Err(crate::framework::unknown_operation(
-            "entrez_external",
-            named,
-            OPERATIONS,
-        ));
+        let named = args.op();
+        return Err(
+            pubchem::pug_rest::refused(named, &args.pubchem).unwrap_or_else(|| {
+                crate::framework::unknown_operation("entrez_external", named, OPERATIONS)
+            }),
+        );
     };
     let view = args.view.view();
     match &call {
-        ExternalCall::Compound(l) | ExternalCall::Substance(l) | ExternalCall::Bioassay(l) => {
-            pubchem::lookups::lookup(ctx, l, &view).await
-        }
-        ExternalCall::StructureSearch(s) => pubchem::lookups::structure_search(ctx, s).await,
-        ExternalCall::PugRest(p) => pubchem::pug_rest::run(ctx, p, &view).await,
-        ExternalCall::IdConvert(c) => pmc::id_convert(ctx, c, &view).await,
-        ExternalCall::OaService(c) => pmc::oa::oa_service(ctx, c, &view).await,
-        ExternalCall::CitationExport(c) => pmc::citation_export(ctx, c, &view).await,
-        ExternalCall::Bioc(c) => pmc::bioc::bioc(ctx, c, &view).await,
-        ExternalCall::FullText(c) => pmc::fulltext::full_text(ctx, c, &view).await,
+        ExternalCall::PubChem(c) => pubchem::run(ctx, c, &view).await,
+        ExternalCall::Pmc(c) => pmc::run(ctx, c, &view).await,
     }
 }

@@ -15,13 +15,13 @@ use crate::framework::view::{Detail, View};
 use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
 use crate::json;
-use crate::tools::entrez_external::call::Bioc;
-use crate::tools::entrez_external::client::{excerpt, ExternalClient};
-use crate::tools::entrez_external::fit;
-use crate::tools::entrez_external::fit::List;
-use crate::tools::entrez_external::plan::Service;
+use crate::tools::entrez_external::pmc::call::Bioc;
 use crate::tools::entrez_external::pmc::plan as pmc_plan;
-use crate::tools::entrez_external::render;
+use crate::tools::entrez_external::pmc::render;
+use crate::tools::entrez_external::shared::client::{excerpt, ExternalClient};
+use crate::tools::entrez_external::shared::fit;
+use crate::tools::entrez_external::shared::fit::List;
+use crate::tools::entrez_external::shared::service::Service;
 use crate::validation::codes;
 use serde_json::Value;
 
@@ -160,7 +160,7 @@ pub async fn bioc(ctx: &ToolContext<'_>, request: &Bioc, view: &View) -> Result<
         ("encoding", json!(request.encoding)),
     ];
     let mut out = fit::listed(structured, list, view, render::bioc, None, |left| {
-        fit::pmc_ids("bioc", left, &extra)
+        crate::tools::entrez_external::pmc::reply::next_args("bioc", left, &extra)
     });
     if capped {
         out = out.with_warning(codes::RESULTS_CUT, "$.max_characters", cap_message);

@@ -1,13 +1,25 @@
-//! Reading the literature citation exporter's replies, and BibTeX from CSL JSON.
+//! The literature citation exporter: one request per id, its replies read, BibTeX from CSL JSON.
 //!
 //! The exporter (ctxp) documents four formats: `citation` (JSON with AMA,
 //! APA, MLA and NLM strings), `csl` (CSL JSON), `ris` and `medline` (the
 //! tagged text PubMed saves as `.nbib`). BibTeX is not among them, so it is
 //! written here from the CSL JSON, which carries every field BibTeX needs.
 
+use crate::error::{Error, ErrorKind, Result};
+use crate::framework::shape::Kind;
+use crate::framework::view::View;
+use crate::framework::ToolContext;
+use crate::framework::ToolOutput;
 use crate::json;
 use crate::net::HttpReply;
-use crate::tools::entrez_external::client::excerpt;
+use crate::tools::entrez_external::pmc::call::CitationExport;
+use crate::tools::entrez_external::pmc::plan;
+use crate::tools::entrez_external::pmc::render;
+use crate::tools::entrez_external::pmc::reply::next_args;
+use crate::tools::entrez_external::shared::client::{excerpt, ExternalClient};
+use crate::tools::entrez_external::shared::fit;
+use crate::tools::entrez_external::shared::fit::List;
+use crate::tools::entrez_external::shared::service::Service;
 use serde_json::Value;
 
 /// One id's entry in a citation_export result, success or failure.
@@ -224,6 +236,78 @@ fn bib_escape_keep_braces(s: &str) -> String {
         Some(inner) => format!("{{{}}}", bib_escape(inner)),
         None => bib_escape(s),
     }
+}
+
+/// citation_export: one request per id, in the requested format.
+pub async fn citation_export(
+    ctx: &ToolContext<'_>,
+    request: &CitationExport,
+    view: &View,
+) -> Result<ToolOutput> {
+    let client = ExternalClient::new(ctx, Service::Pmc)?;
+    let database = request.database.clone();
+    let format = request.format.clone();
+    let ids = &request.ids;
+    let mut citations = Vec::new();
+    for id in ids {
+        let numeric = plan::ctxp_id(&database, id)?;
+        let reply = client
+            .send(&plan::citation_export(
+                ctx.config, &database, &format, &numeric,
+            ))
+            .await?;
+        citations.push(read(id, &format, &reply));
+    }
+    let ok = citations.iter().filter(|c| c["ok"] == true).count();
+    if ok == 0 {
+        let reasons: Vec<String> = citations
+            .iter()
+            .map(|c| {
+                format!(
+                    "{}: {}",
+                    c["id"].as_str().unwrap_or(""),
+                    c["error"].as_str().unwrap_or("")
+                )
+            })
+            .collect();
+        return Err(Error::new(
+            ErrorKind::NotFound,
+            format!("The citation exporter returned no citation ({}).", reasons.join("; ")),
+        )
+        .with_code("pmc_citation_not_found")
+        .suggest(format!(
+            "Check that the ids are {} (database {database}); PMIDs go with database pubmed, PMCIDs with database pmc.",
+            if database == "pmc" { "PMCIDs" } else { "PMIDs" }
+        ))
+        .with_details(json!({"citations": citations})));
+    }
+    let warnings: Vec<String> = citations
+        .iter()
+        .filter(|c| c["ok"] == false)
+        .map(|c| format!("{}: {}", c["id"].as_str().unwrap_or(""), c["error"].as_str().unwrap_or("")))
+        .chain(client.warnings())
+        .chain((format == "bibtex").then(|| "BibTeX is built by this server from the exporter's CSL JSON; the exporter itself offers citation, csl, ris and medline.".to_string()))
+        .collect();
+    let structured = json!({
+        "service": "pmc", "operation": "citation_export", "database": database, "format": format,
+        "count": citations.len(), "exported": ok, "citations": citations, "warnings": warnings,
+    });
+    let list = List {
+        key: "citations",
+        kind: Kind::Other,
+        noun: "citations",
+        keep: &["id", "ok"],
+        unlisted: &[],
+    };
+    let extra = [("database", json!(database)), ("format", json!(format))];
+    Ok(fit::listed(
+        structured,
+        list,
+        view,
+        render::citations,
+        None,
+        |left| next_args("citation_export", left, &extra),
+    ))
 }
 
 #[cfg(test)]

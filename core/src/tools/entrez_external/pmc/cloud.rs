@@ -10,8 +10,8 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::json;
 use crate::parse::s3_list::parse_listing;
-use crate::tools::entrez_external::client::{excerpt, ExternalClient};
 use crate::tools::entrez_external::pmc::plan as pmc_plan;
+use crate::tools::entrez_external::shared::client::{excerpt, ExternalClient};
 use serde_json::Value;
 
 /// One article as the Cloud Service holds it: its newest version and that version's metadata.

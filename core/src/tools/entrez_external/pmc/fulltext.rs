@@ -13,12 +13,12 @@ use crate::framework::view::{Detail, View};
 use crate::framework::{budget, ToolContext, ToolOutput};
 use crate::json;
 use crate::parse::pmc::{parse_pmc, PmcArticle};
-use crate::tools::entrez_external::call::{normalize_pmcid, FullText, IdConvert, IdType};
-use crate::tools::entrez_external::client::{ExternalClient, EXTERNAL_RETRY};
-use crate::tools::entrez_external::fit::{self, List};
-use crate::tools::entrez_external::plan::Service;
+use crate::tools::entrez_external::pmc::call::{normalize_pmcid, FullText, IdConvert, IdType};
 use crate::tools::entrez_external::pmc::ids::kind;
 use crate::tools::entrez_external::pmc::{bioc, cloud, plan as pmc_plan, sections};
+use crate::tools::entrez_external::shared::client::{ExternalClient, EXTERNAL_RETRY};
+use crate::tools::entrez_external::shared::fit::{self, List};
+use crate::tools::entrez_external::shared::service::Service;
 use serde_json::Value;
 
 /// One requested id, resolved as far as the ID Converter could.
@@ -305,7 +305,7 @@ async fn one(
             Err(e) => notes.push(format!("{pmcid}: efetch db=pmc failed ({}).", e.message)),
         }
         // 3. BioC.
-        let bioc_call = crate::tools::entrez_external::call::Bioc {
+        let bioc_call = crate::tools::entrez_external::pmc::call::Bioc {
             service: "pmc",
             ids: vec![pmcid.clone()],
             format: "json".into(),
@@ -510,7 +510,7 @@ pub async fn full_text(
         vec![("sections", json!(request.sections))]
     };
     Ok(fit::listed(structured, list, view, render, None, |left| {
-        fit::pmc_ids("full_text", left, &extra)
+        crate::tools::entrez_external::pmc::reply::next_args("full_text", left, &extra)
     }))
 }
 

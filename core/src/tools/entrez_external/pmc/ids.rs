@@ -1,18 +1,14 @@
 //! Article ids for `entrez_external`'s PMC operations: PMCIDs, PMIDs, DOIs and manuscript ids.
 //!
-//! The three PMC services fail quietly on the wrong kind of id: the ID
-//! Converter answers "invalid article id" per id when ids do not match
-//! `idtype`, the OA service looks a PMID up as if it were a PMCID, and the
-//! citation exporter finds nothing for a PMCID sent to its pubmed database.
-//! Each looks like "this article does not exist". These rules name the kind
-//! each id really is and the call that would work.
-//!
-//! What is accepted mirrors the request builder in
-//! `calls::external::plan::pmc` (bare digits as PMCIDs where it takes
-//! them), so a call passing here is never refused there.
+//! The PMC services fail quietly on the wrong kind of id: the ID Converter answers "invalid
+//! article id" when ids do not match `idtype`, the OA service looks a PMID up as a PMCID, the
+//! citation exporter finds nothing for a PMCID sent to its pubmed database; each reads like
+//! "this article does not exist". These rules name the kind each id is and the call that
+//! would work. What is accepted mirrors the request builder,
+//! [`crate::tools::entrez_external::pmc::plan`], so a call passing here is never refused there.
 
-use crate::tools::entrez_external::args::ExternalArgs;
-use crate::tools::entrez_external::call::IdType;
+use crate::tools::entrez_external::pmc::args::PmcArgs;
+use crate::tools::entrez_external::pmc::call::IdType;
 use crate::validation::{codes, item_path, path, Report};
 use std::collections::HashMap;
 
@@ -131,7 +127,7 @@ fn unknown(id: &str, expected: &str) -> Option<Bad> {
 
 /// Runs `one` on every id, with duplicate warnings and a readable cap; returns the trimmed ids.
 fn each(
-    args: &ExternalArgs,
+    args: &PmcArgs,
     report: &mut Report,
     mut one: impl FnMut(&str) -> Option<Bad>,
 ) -> Vec<(usize, String)> {
@@ -196,7 +192,8 @@ fn too_many(count: usize, max: usize, what: &str, report: &mut Report) {
 }
 
 /// The semantic check of a PMC operation.
-pub fn check(op: &str, args: &ExternalArgs, report: &mut Report) {
+pub fn check(op: &str, args: &PmcArgs, given: &[String], report: &mut Report) {
+    let has = |name: &str| given.iter().any(|g| g == name);
     match op {
         "id_convert" => {
             if let Some(t) = id_convert(args, report) {
@@ -216,7 +213,7 @@ pub fn check(op: &str, args: &ExternalArgs, report: &mut Report) {
                 );
             }
         }
-        "oa_service" if !args.has("ids") => oa_listing(args, report),
+        "oa_service" if !has("ids") => oa_listing(args, given, report),
         "full_text" => {
             let list = each(args, report, full_text_id);
             too_many(list.len(), PER_ID_MAX, "full_text", report);
@@ -247,7 +244,7 @@ pub fn check(op: &str, args: &ExternalArgs, report: &mut Report) {
 }
 
 /// Checks an ID Converter call's ids; the id type it will send, when one is declared or detected.
-fn id_convert(args: &ExternalArgs, report: &mut Report) -> Option<IdType> {
+fn id_convert(args: &PmcArgs, report: &mut Report) -> Option<IdType> {
     let declared = args.idtype.as_deref().and_then(IdType::parse);
     let mut others: Vec<IdType> = Vec::new();
     let mut matched = 0;
@@ -337,10 +334,10 @@ fn id_convert(args: &ExternalArgs, report: &mut Report) -> Option<IdType> {
 }
 
 /// An OA listing: dates with a resumption token say two different things.
-fn oa_listing(args: &ExternalArgs, report: &mut Report) {
+fn oa_listing(args: &PmcArgs, given: &[String], report: &mut Report) {
     if args.resumption_token.is_some() {
         for key in ["from", "until", "format"] {
-            if args.has(key) {
+            if given.iter().any(|g| g == key) {
                 report.warn(
                     codes::IGNORED_PARAMETER,
                     path(key),
@@ -419,7 +416,7 @@ fn oa_id(id: &str) -> Option<Bad> {
 }
 
 /// The database the exporter will use, as `plan::citation_database` decides it.
-fn citation_export(args: &ExternalArgs, report: &mut Report) {
+fn citation_export(args: &PmcArgs, report: &mut Report) {
     let given = match args.database.as_deref() {
         Some("pmc") => Some("pmc"),
         Some("pubmed") => Some("pubmed"),

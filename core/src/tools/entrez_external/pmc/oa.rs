@@ -15,15 +15,16 @@ use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
 use crate::json;
 use crate::parse::pmc_oa::parse_oa;
-use crate::tools::entrez_external::call::OaService;
-use crate::tools::entrez_external::client::ExternalClient;
-use crate::tools::entrez_external::fit;
-use crate::tools::entrez_external::fit::List;
-use crate::tools::entrez_external::plan::Service;
+use crate::tools::entrez_external::pmc::call::OaService;
 use crate::tools::entrez_external::pmc::cloud;
-use crate::tools::entrez_external::pmc::http_error;
 use crate::tools::entrez_external::pmc::plan as pmc_plan;
-use crate::tools::entrez_external::render;
+use crate::tools::entrez_external::pmc::render;
+use crate::tools::entrez_external::pmc::reply::http_error;
+use crate::tools::entrez_external::shared::client::ExternalClient;
+use crate::tools::entrez_external::shared::fit;
+use crate::tools::entrez_external::shared::fit::List;
+use crate::tools::entrez_external::shared::output::output;
+use crate::tools::entrez_external::shared::service::Service;
 use crate::validation::codes;
 use serde_json::Value;
 
@@ -51,7 +52,7 @@ pub async fn oa_service(
     let ids: Vec<String> = request
         .ids
         .iter()
-        .map(|i| crate::tools::entrez_external::call::normalize_pmcid(i))
+        .map(|i| crate::tools::entrez_external::pmc::call::normalize_pmcid(i))
         .collect::<Result<_>>()?;
     let mut records = Vec::new();
     for id in &ids {
@@ -98,7 +99,7 @@ pub async fn oa_service(
         view,
         render::oa_service,
         None,
-        |left| fit::pmc_ids("oa_service", left, &extra),
+        |left| crate::tools::entrez_external::pmc::reply::next_args("oa_service", left, &extra),
     ))
 }
 
@@ -205,7 +206,7 @@ async fn listing(ctx: &ToolContext<'_>, request: &OaService) -> Result<ToolOutpu
     }
     json::set(&mut structured, "warnings", json!(warnings));
     let text = render::oa_service(&structured);
-    let mut out = render::output(structured, text, None);
+    let mut out = output(structured, text, None);
     if let Some(m) = capped {
         out = out.with_warning(codes::RESULTS_CAPPED, "$.resumption_token", m);
     }

@@ -4,10 +4,12 @@
 use crate::config::Config;
 use crate::error::Error;
 use crate::net::{form_encode, HttpCall};
-use crate::tools::entrez_external::call::{Bioc, IdConvert, IdType, OaService};
-use crate::tools::entrez_external::plan::get_call;
-use crate::tools::entrez_external::plan::invalid;
-use crate::tools::entrez_external::plan::PMC_TIMEOUT_MS;
+use crate::tools::entrez_external::pmc::call::{Bioc, IdConvert, IdType, OaService};
+use crate::tools::entrez_external::shared::service::get_call;
+use crate::tools::entrez_external::shared::service::invalid;
+
+/// Timeout for one PMC service request.
+pub const PMC_TIMEOUT_MS: u64 = 30_000;
 
 fn identification(config: &Config, pairs: &mut Vec<(String, String)>) {
     pairs.push(("tool".into(), config.tool.clone()));
@@ -104,7 +106,7 @@ pub fn bioc(config: &Config, call: &Bioc, id: &str) -> HttpCall {
         format!(
             "{base}/BioC_{}/{}/{}",
             call.format,
-            crate::tools::entrez_external::pubchem::request::path_segment(id),
+            crate::tools::entrez_external::shared::service::path_segment(id),
             call.encoding
         ),
         PMC_TIMEOUT_MS,
@@ -189,7 +191,7 @@ pub fn cloud_object(config: &Config, key: &str, max_bytes: u64) -> HttpCall {
     let path: Vec<String> = key
         .split('/')
         .filter(|s| !matches!(*s, "" | "." | ".."))
-        .map(crate::tools::entrez_external::pubchem::request::path_segment)
+        .map(crate::tools::entrez_external::shared::service::path_segment)
         .collect();
     capped(
         get_call(

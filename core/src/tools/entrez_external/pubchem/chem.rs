@@ -5,8 +5,9 @@
 //! compound does not exist". An InChIKey sent as a name, or a CID sent as a
 //! SMILES, fails the same way. These functions recognise each namespace's
 //! shape so the checker can refuse what cannot work and name the namespace
-//! that would; SMILES have their own sanity check in [`crate::tools::entrez_external::pubchem::smiles`].
+//! that would (element symbols are in [`crate::tools::entrez_external::pubchem::atoms`]); SMILES have their own sanity check in [`crate::tools::entrez_external::pubchem::smiles`].
 
+use crate::tools::entrez_external::pubchem::atoms::{digits, ELEMENTS};
 use crate::tools::entrez_external::pubchem::smiles::smiles_problems;
 
 /// The namespace an identifier's shape points to, for "use namespace X instead".
@@ -24,28 +25,6 @@ pub enum Shape {
     Smiles,
     /// Words: a chemical or trade name.
     Name,
-}
-
-/// Every element symbol, plus D and T, which formulas use for hydrogen isotopes.
-const ELEMENTS: &[&str] = &[
-    "H", "He", "Li", "Be", "B", "C", "N", "O", "F", "Ne", "Na", "Mg", "Al", "Si", "P", "S", "Cl",
-    "Ar", "K", "Ca", "Sc", "Ti", "V", "Cr", "Mn", "Fe", "Co", "Ni", "Cu", "Zn", "Ga", "Ge", "As",
-    "Se", "Br", "Kr", "Rb", "Sr", "Y", "Zr", "Nb", "Mo", "Tc", "Ru", "Rh", "Pd", "Ag", "Cd", "In",
-    "Sn", "Sb", "Te", "I", "Xe", "Cs", "Ba", "La", "Ce", "Pr", "Nd", "Pm", "Sm", "Eu", "Gd", "Tb",
-    "Dy", "Ho", "Er", "Tm", "Yb", "Lu", "Hf", "Ta", "W", "Re", "Os", "Ir", "Pt", "Au", "Hg", "Tl",
-    "Pb", "Bi", "Po", "At", "Rn", "Fr", "Ra", "Ac", "Th", "Pa", "U", "Np", "Pu", "Am", "Cm", "Bk",
-    "Cf", "Es", "Fm", "Md", "No", "Lr", "Rf", "Db", "Sg", "Bh", "Hs", "Mt", "Ds", "Rg", "Cn", "Nh",
-    "Fl", "Mc", "Lv", "Ts", "Og", "D", "T",
-];
-
-/// An element symbol as SMILES writes atoms (D and T are formula-only).
-pub fn is_element(symbol: &str) -> bool {
-    ELEMENTS.contains(&symbol) && symbol != "D" && symbol != "T"
-}
-
-/// Digits only, not empty.
-pub fn digits(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A positive record number as PubChem numbers them (CID, SID, AID: from 1).

@@ -1,15 +1,11 @@
 //! PUG REST's documented URL grammar, as tables.
 //!
-//! PubChem documents every request as
-//! `<domain>/<namespace>/<identifiers>/<operation>/<output>?<options>`
-//! ("PUG REST", pubchem.ncbi.nlm.nih.gov/docs/pug-rest, sections Input,
-//! Operation, Output and the option tables of each operation; the tutorial
-//! adds the gene, protein, pathway, taxonomy and cell examples). These tables
-//! are that documentation as data: which namespaces each domain has and what
-//! identifiers each takes, which operations each domain offers and in which
-//! output formats, and every operation option with its type. The request
-//! reader, the semantic checks and the URL builder all read them, so what is
-//! accepted, what is checked and what is sent cannot drift apart.
+//! PubChem documents every request as `<domain>/<namespace>/<identifiers>/<operation>/<output>?<options>`
+//! ("PUG REST", pubchem.ncbi.nlm.nih.gov/docs/pug-rest; the tutorial adds the gene, protein,
+//! pathway, taxonomy and cell examples). These tables are that documentation as data: each
+//! domain's namespaces and identifiers, operations and output formats, every option with its
+//! type. The request reader, the semantic checks and the URL builder all read them, so what
+//! is accepted, what is checked and what is sent cannot drift apart.
 
 /// What follows a namespace in the path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,6 +7,7 @@
 //! has another namespace's shape ([`crate::tools::entrez_external::pubchem::chem::guess`]), the finding is
 //! `wrong_namespace` and names the namespace (or operation) that takes it.
 
+use crate::tools::entrez_external::pubchem::atoms;
 use crate::tools::entrez_external::pubchem::chem;
 use crate::tools::entrez_external::pubchem::smiles;
 use crate::validation::codes;
@@ -97,7 +98,7 @@ fn number(op: &str, ns: &str, label: &str, at: &str, piece: &str, report: &mut R
         report.suggest(format!("Write {n} instead of \"{piece}\"."));
         return;
     }
-    if chem::digits(piece) {
+    if atoms::digits(piece) {
         report.error(
             codes::INVALID_ID,
             at,
@@ -222,7 +223,7 @@ pub fn single(op: &str, ns: &str, at: &str, value: &str, report: &mut Report) {
                 );
             }
         }
-        "listkey" if !chem::digits(value) => {
+        "listkey" if !atoms::digits(value) => {
             report.error(
                 codes::INVALID_ID,
                 at,

@@ -1,22 +1,18 @@
 //! PubChem's "still working" answers, followed: one polling loop for every PubChem call.
 //!
-//! An asynchronous request (a structure search, a `pug_rest` path PubChem
-//! answers later) comes back as `Waiting` with a ListKey. The loop waits (1 s,
-//! then half as long again each time, at most 4 s between polls), asks for the
-//! ListKey's result, and gives up after a minute with `pubchem_search_pending`,
-//! naming the key so the caller can collect it later. A call made an MCP task
-//! gives up after [`TASK_HANDOFF_MS`] instead, and is held as a task
-//! (`tools::held`); run again for a look at the task, it polls the ListKey once
-//! (the client's `submit` stands PubChem's `Waiting` in for the first
-//! request). Every poll goes through the PubChem client, so it is paced and
-//! retried like any other request.
+//! An asynchronous request comes back as `Waiting` with a ListKey. The loop waits (1 s, then
+//! half as long again each time, at most 4 s), asks for the ListKey's result, and gives up
+//! after a minute with `pubchem_search_pending`, naming the key. A call made an MCP task
+//! gives up after [`TASK_HANDOFF_MS`] and is held as a task ([`crate::tasks`]); run again
+//! for a look, it polls the ListKey once (the client's `submit` stands PubChem's `Waiting` in
+//! for the first request). Every poll is paced and retried like any other request.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::framework::ToolContext;
 use crate::json;
 use crate::net::{HttpCall, HttpReply};
-use crate::tools::entrez_external::client::ExternalClient;
 use crate::tools::entrez_external::pubchem::pug;
+use crate::tools::entrez_external::shared::client::ExternalClient;
 
 /// Longest this server waits for an asynchronous PubChem answer.
 pub const POLL_DEADLINE_MS: u64 = 60_000;

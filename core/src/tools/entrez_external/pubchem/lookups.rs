@@ -1,6 +1,6 @@
 //! PubChem operations: compound, substance and bioassay lookups, structure search, pictures.
 //!
-//! Each operation builds its request with [`plan`], sends it through an
+//! Each operation builds its request with [`pubchem_plan`], sends it through an
 //! [`ExternalClient`] in the `pubchem` bucket, reads the reply with [`pug`],
 //! and never lets a PUG REST `Fault` pass as data: every fault becomes an
 //! error with PubChem's own words and a next step that fits what was asked.
@@ -15,19 +15,21 @@ use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
 use crate::json;
 use crate::net::{HttpCall, HttpReply};
-use crate::tools::entrez_external::call::Data;
-use crate::tools::entrez_external::call::Domain;
-use crate::tools::entrez_external::call::{Lookup, StructureSearch};
-use crate::tools::entrez_external::client::{excerpt, ExternalClient};
-use crate::tools::entrez_external::fit;
-use crate::tools::entrez_external::fit::List;
-use crate::tools::entrez_external::plan::Service;
+use crate::tools::entrez_external::pubchem::call::Data;
+use crate::tools::entrez_external::pubchem::call::Domain;
+use crate::tools::entrez_external::pubchem::call::{Lookup, StructureSearch};
 use crate::tools::entrez_external::pubchem::listkey;
 use crate::tools::entrez_external::pubchem::plan as pubchem_plan;
 use crate::tools::entrez_external::pubchem::plan::PugPlan;
 use crate::tools::entrez_external::pubchem::pug;
-use crate::tools::entrez_external::pubchem::pug::Fault;
-use crate::tools::entrez_external::render;
+use crate::tools::entrez_external::pubchem::refusal::{fault_error, unreadable, Ask};
+use crate::tools::entrez_external::pubchem::render;
+use crate::tools::entrez_external::shared::client::ExternalClient;
+use crate::tools::entrez_external::shared::fault;
+use crate::tools::entrez_external::shared::fit;
+use crate::tools::entrez_external::shared::fit::List;
+use crate::tools::entrez_external::shared::output::output;
+use crate::tools::entrez_external::shared::service::Service;
 use crate::validation::codes;
 use serde_json::Value;
 
@@ -37,106 +39,6 @@ pub const MAX_SYNONYMS: usize = 50;
 pub const MAX_CIDS: usize = 1_000;
 
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
-
-/// What was asked, for error messages that fit the request.
-pub(super) struct Ask<'a> {
-    /// The record kind (compound, substance, …).
-    pub what: &'a str,
-    /// The namespace as the call named it.
-    pub namespace: String,
-    /// The identifiers, joined.
-    pub identifier: String,
-    /// What a lookup asked for.
-    pub data: Option<Data>,
-    /// Whether it was a search (a timeout then suggests narrowing it).
-    pub search: bool,
-}
-
-/// The error for a reply that is not a success, in PubChem's own words where it gave them.
-pub(super) fn fault_error(status: u16, fault: Option<&Fault>, body: &[u8], ask: &Ask<'_>) -> Error {
-    let code = fault.map(|f| f.code.as_str()).unwrap_or(match status {
-        404 => "PUGREST.NotFound",
-        400 => "PUGREST.BadRequest",
-        501 => "PUGREST.Unimplemented",
-        504 => "PUGREST.Timeout",
-        _ => "PUGREST.Unknown",
-    });
-    let said = match fault {
-        Some(f) => format!(": {}", f.sentence()),
-        None => excerpt(body),
-    };
-    let who = format!("{} \"{}\"", ask.namespace, ask.identifier);
-    let structural = ["smiles", "inchi", "smarts"]
-        .iter()
-        .any(|n| ask.namespace.ends_with(n));
-    let e = match code {
-        "PUGREST.NotFound" => {
-            let e = Error::new(
-                ErrorKind::NotFound,
-                format!("PubChem found no {} for {who}{said}.", ask.what),
-            )
-            .with_code("pubchem_not_found");
-            match ask.namespace.as_str() {
-                "name" => e.suggest("Check the spelling: PubChem matches names and synonyms exactly. Try the common name, a CAS number, or the InChIKey (namespace inchikey)."),
-                "smiles" | "inchi" => e.suggest("PubChem has no record of exactly this structure; look for close ones with operation structure_search and search_type similarity."),
-                "formula" => e.suggest("Check the formula's capitalisation (e.g. C9H8O4); no compound in PubChem has this one."),
-                "listkey" => e.suggest("ListKeys expire after a while; run the search again."),
-                _ => e.suggest(format!("Check the number, or find the record by name first (namespace name) to get its {}.", ask.namespace.to_ascii_uppercase())),
-            }
-        }
-        "PUGREST.BadRequest" => {
-            let e = Error::new(
-                ErrorKind::Upstream,
-                format!("PubChem rejected the request for {who}{said}."),
-            )
-            .with_code("pubchem_bad_request");
-            if structural {
-                e.suggest("Check the structure's syntax: balanced brackets and ring closures, valid element symbols, e.g. CC(=O)OC1=CC=CC=C1C(=O)O for aspirin.")
-            } else {
-                e.suggest("Check that the namespace fits the identifier: a name under name, a number under cid/sid/aid, a structure under smiles or inchi.")
-            }
-        }
-        "PUGREST.Timeout" => {
-            let e = Error::new(
-                ErrorKind::Upstream,
-                format!("PubChem gave up on the request for {who} because it took too long{said}."),
-            )
-            .with_code("pubchem_timeout");
-            if ask.search {
-                e.suggest("Use mode async: PubChem then runs the search in the background and this tool collects it for up to 60 s.")
-                    .suggest("Narrow the search: raise threshold, lower max_records, or give a larger substructure.")
-            } else {
-                e.suggest("Ask for fewer identifiers per call.")
-            }
-        }
-        "PUGREST.Unimplemented" => Error::new(
-            ErrorKind::Upstream,
-            format!(
-                "PubChem does not offer {} for {} lookups by {}{said}.",
-                ask.data.map(Data::as_str).unwrap_or("this"),
-                ask.what,
-                ask.namespace
-            ),
-        )
-        .with_code("pubchem_unsupported")
-        .suggest("Ask for record, synonyms or cids instead, or look the record up by CID."),
-        "PUGREST.MethodNotAllowed" => Error::internal(format!(
-            "PubChem refused the HTTP method this server used{said}; this is a server bug."
-        ))
-        .with_code("pubchem_method_not_allowed")
-        .suggest("Report this with the arguments you used."),
-        _ => Error::new(
-            ErrorKind::Upstream,
-            format!("PubChem answered HTTP {status} for {who}{said}."),
-        )
-        .with_code("pubchem_error")
-        .suggest("Retry later; if it persists, check the identifier on pubchem.ncbi.nlm.nih.gov."),
-    };
-    match fault {
-        Some(f) => e.with_details(json!({"status": status, "fault": {"code": f.code, "message": f.message, "details": f.details}})),
-        None => e.with_details(json!({"status": status})),
-    }
-}
 
 /// The JSON of a final reply, polling a ListKey while PubChem says it is still working.
 async fn json_reply(
@@ -151,13 +53,12 @@ async fn json_reply(
     };
     let (reply, listkey, polls) = listkey::collect(ctx, client, reply, poll, later).await?;
     if !matches!(reply.status, 200 | 202) {
-        let f = pug::fault(&reply.body);
+        let f = fault::fault(&reply.body);
         return Err(fault_error(reply.status, f.as_ref(), &reply.body, ask));
     }
-    let v: Value = serde_json::from_slice(&reply.body)
-        .map_err(|_| crate::tools::entrez_external::pubchem::pug_rest::unreadable(&reply))?;
+    let v: Value = serde_json::from_slice(&reply.body).map_err(|_| unreadable(&reply))?;
     if v.get("Fault").is_some() {
-        let f = pug::fault(&reply.body);
+        let f = fault::fault(&reply.body);
         return Err(fault_error(reply.status, f.as_ref(), &reply.body, ask));
     }
     Ok((v, listkey, polls))
@@ -189,7 +90,7 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup, view: &View) -> Res
     let wants_properties = matches!(plan.data, Data::Properties | Data::Picture);
     let mut legacy = false;
     if wants_properties && request.properties.is_empty() && reply.status == 400 {
-        let rejected_names = pug::fault(&reply.body)
+        let rejected_names = fault::fault(&reply.body)
             .is_some_and(|f| f.sentence().to_ascii_lowercase().contains("propert"));
         if rejected_names {
             // A PubChem that predates the 2025 SMILES renaming only knows the old names.
@@ -353,7 +254,7 @@ pub async fn lookup(ctx: &ToolContext<'_>, request: &Lookup, view: &View) -> Res
         }
         None => {
             let text = render::pubchem_lookup(&structured);
-            render::output(structured, text, hint)
+            output(structured, text, hint)
         }
     };
     for message in capped {
@@ -396,7 +297,7 @@ async fn fetch_picture(
             data: Some(Data::Picture),
             search: false,
         };
-        let f = pug::fault(&reply.body);
+        let f = fault::fault(&reply.body);
         return Err(fault_error(reply.status, f.as_ref(), &reply.body, &ask));
     }
     if !reply.body.starts_with(PNG_SIGNATURE) {
@@ -520,7 +421,7 @@ pub async fn structure_search(
     finish(&client, &mut structured, warnings);
     let text = render::structure_search(&structured);
     let hint = render::search_hint(&structured);
-    let mut out = render::output(structured, text, hint);
+    let mut out = output(structured, text, hint);
     if let Some(message) = capped {
         out = out.with_warning(codes::RESULTS_CAPPED, "$.identifier", message);
     }

@@ -12,10 +12,10 @@ use crate::tools::entrez_external::pubchem::grammar::Ids;
 
 use crate::net::percent_decode;
 use crate::tools::entrez_external::pubchem::grammar::Tail;
-use crate::tools::entrez_external::pubchem::read::problem;
-use crate::tools::entrez_external::pubchem::read::Parts;
-use crate::tools::entrez_external::pubchem::read::Problem;
-use crate::tools::entrez_external::pubchem::read::ProblemKind;
+use crate::tools::entrez_external::pubchem::parts::problem;
+use crate::tools::entrez_external::pubchem::parts::Parts;
+use crate::tools::entrez_external::pubchem::parts::Problem;
+use crate::tools::entrez_external::pubchem::parts::ProblemKind;
 use serde_json::Value;
 
 /// Reads `compound/cid/2244/property/XLogP/JSON?opt=v`, with or without PubChem's base URL.

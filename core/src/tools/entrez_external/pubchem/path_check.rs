@@ -7,14 +7,14 @@
 //! namespace ([`crate::tools::entrez_external::pubchem::ids`]), options PubChem would ignore for this request, a TXT
 //! table of several properties, and the output this server chose when none was named.
 
-use crate::tools::entrez_external::args::ExternalArgs;
-use crate::tools::entrez_external::pubchem as pug;
+use crate::tools::entrez_external::pubchem::args::PubChemArgs;
 use crate::tools::entrez_external::pubchem::grammar;
 use crate::tools::entrez_external::pubchem::ids as pubchem_ids;
 use crate::tools::entrez_external::pubchem::options;
 use crate::tools::entrez_external::pubchem::options::Scope;
-use crate::tools::entrez_external::pubchem::ProblemKind;
-use crate::tools::entrez_external::pubchem::PugRequest;
+use crate::tools::entrez_external::pubchem::parts::ProblemKind;
+use crate::tools::entrez_external::pubchem::read as pug;
+use crate::tools::entrez_external::pubchem::request::PugRequest;
 use crate::validation::codes;
 use crate::validation::path;
 use crate::validation::Report;
@@ -35,7 +35,7 @@ pub fn code(kind: &ProblemKind) -> &'static str {
 }
 
 /// The semantic check of a `pug_rest` call.
-pub fn check(args: &ExternalArgs, report: &mut Report) {
+pub fn check(args: &PubChemArgs, report: &mut Report) {
     let (request, chosen) = match pug::read(&args.pug_rest()) {
         Ok(read) => read,
         Err(problems) => {
@@ -78,7 +78,7 @@ pub fn check(args: &ExternalArgs, report: &mut Report) {
 }
 
 /// Structure and key identifiers against their namespace's own rule.
-fn identifiers(request: &PugRequest, args: &ExternalArgs, report: &mut Report) {
+fn identifiers(request: &PugRequest, args: &PubChemArgs, report: &mut Report) {
     if args.path.is_some() || request.identifiers.len() != 1 {
         return;
     }
@@ -148,7 +148,7 @@ pub(crate) fn applies(request: &PugRequest, name: &str, report: &mut Report) {
 
 /// The `options` of a compound, substance, bioassay or structure_search call: each a
 /// documented PUG REST option with a value of its type.
-pub fn check_options(args: &ExternalArgs, report: &mut Report) {
+pub fn check_options(args: &PubChemArgs, report: &mut Report) {
     for (name, value) in &args.options {
         let at = format!("$.options.{name}");
         match options::option(name) {
@@ -178,7 +178,7 @@ pub fn check_options(args: &ExternalArgs, report: &mut Report) {
 }
 
 /// The `properties` of a compound call: PubChem's property names.
-pub fn check_properties(args: &ExternalArgs, report: &mut Report) {
+pub fn check_properties(args: &PubChemArgs, report: &mut Report) {
     // Each item may itself list names (PUG REST's own comma form), as the call reads them.
     let names = args
         .properties

@@ -10,14 +10,16 @@
 use crate::config::Config;
 use crate::error::Error;
 use crate::net::HttpCall;
-use crate::tools::entrez_external::call::{Data, Domain, Lookup, StructureSearch};
-use crate::tools::entrez_external::plan::invalid;
-use crate::tools::entrez_external::plan::MAX_REPLY_BYTES;
-use crate::tools::entrez_external::plan::PUBCHEM_TIMEOUT_MS;
+use crate::tools::entrez_external::pubchem::call::{Data, Domain, Lookup, StructureSearch};
 use crate::tools::entrez_external::pubchem::grammar;
 use crate::tools::entrez_external::pubchem::options;
 use crate::tools::entrez_external::pubchem::options::Scope;
-use crate::tools::entrez_external::pubchem::PugRequest;
+use crate::tools::entrez_external::pubchem::request::PugRequest;
+use crate::tools::entrez_external::shared::service::invalid;
+use crate::tools::entrez_external::shared::service::MAX_REPLY_BYTES;
+
+/// Timeout for one PUG REST request; PubChem itself stops synchronous work at 30 s.
+pub const PUBCHEM_TIMEOUT_MS: u64 = 35_000;
 
 /// CIDs one structure search shows per page of its ListKey.
 pub const SEARCH_PAGE: u64 = 1_000;
@@ -67,7 +69,7 @@ pub struct SearchPlan {
 
 pub use crate::tools::entrez_external::pubchem::request::needs_post;
 
-pub use crate::tools::entrez_external::pubchem::request::path_segment;
+pub use crate::tools::entrez_external::shared::service::path_segment;
 
 pub use crate::tools::entrez_external::pubchem::request::POST_LIST_CHARS;
 

@@ -1,6 +1,6 @@
 //! `pug_rest`: any request PubChem's PUG REST documents, sent exactly as read.
 //!
-//! The request was read once into a [`PugRequest`] (see [`crate::tools::entrez_external::pubchem`]);
+//! The request was read once into a [`PugRequest`](crate::tools::entrez_external::pubchem::request::PugRequest) (see [`crate::tools::entrez_external::pubchem`]);
 //! here it is sent through the PubChem bucket, an asynchronous answer (a
 //! ListKey that PubChem is still working on) is collected within
 //! [`crate::tools::entrez_external::pubchem::listkey::POLL_DEADLINE_MS`], a `Fault` in any output format
@@ -17,21 +17,39 @@ use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
 use crate::json;
 use crate::net::{HttpCall, HttpReply, Method};
-use crate::tools::entrez_external::call::PugRestCall;
-use crate::tools::entrez_external::client::{excerpt, ExternalClient};
-use crate::tools::entrez_external::plan::Service;
-use crate::tools::entrez_external::plan::MAX_REPLY_BYTES;
-use crate::tools::entrez_external::plan::PUBCHEM_TIMEOUT_MS;
+use crate::tools::entrez_external::pubchem::args::PubChemArgs;
+use crate::tools::entrez_external::pubchem::call::PugRestCall;
 use crate::tools::entrez_external::pubchem::listkey;
-use crate::tools::entrez_external::pubchem::lookups::fault_error;
-use crate::tools::entrez_external::pubchem::lookups::Ask;
+use crate::tools::entrez_external::pubchem::plan::PUBCHEM_TIMEOUT_MS;
 use crate::tools::entrez_external::pubchem::pug;
-use crate::tools::entrez_external::render;
+use crate::tools::entrez_external::pubchem::read::read;
+use crate::tools::entrez_external::pubchem::refusal::{fault_error, unreadable, Ask};
+use crate::tools::entrez_external::pubchem::render;
+use crate::tools::entrez_external::shared::client::ExternalClient;
+use crate::tools::entrez_external::shared::output::output;
+use crate::tools::entrez_external::shared::service::Service;
+use crate::tools::entrez_external::shared::service::MAX_REPLY_BYTES;
 use crate::validation::codes;
 use serde_json::Value;
 
 /// Largest JSON reply kept as data; a larger one comes back as (cut) text.
 pub const MAX_JSON_BYTES: usize = 512 * 1024;
+
+/// The error for a `pug_rest` request the grammar refuses, naming which part, as validate
+/// would; `None` for any other operation, or a request that reads.
+pub fn refused(op: &str, args: &PubChemArgs) -> Option<Error> {
+    if op != "pug_rest" {
+        return None;
+    }
+    let problems = read(&args.pug_rest()).err()?;
+    let first = problems
+        .first()
+        .map(|p| p.message.clone())
+        .unwrap_or_default();
+    Some(Error::new(ErrorKind::InvalidArguments, first)
+        .with_details(crate::json!({"problems": problems.iter().map(|p| crate::json!({"path": p.path, "message": p.message})).collect::<Vec<_>>()}))
+        .suggest("validate this call to see every problem; PUG REST requests are <domain>/<namespace>/<identifiers>/<operation>/<output>."))
+}
 
 /// Sends the request and returns PubChem's answer in the format asked for.
 pub async fn run(ctx: &ToolContext<'_>, call: &PugRestCall, view: &View) -> Result<ToolOutput> {
@@ -120,7 +138,7 @@ pub async fn run(ctx: &ToolContext<'_>, call: &PugRestCall, view: &View) -> Resu
     if let Some(t) = client.notes().worst_throttling {
         json::set(&mut structured, "throttling", t.to_value());
     }
-    let mut out = render::output(structured, text, None);
+    let mut out = output(structured, text, None);
     if let Some(message) = capped {
         out = out.with_warning(codes::RESULTS_CAPPED, "$.output", message);
     }
@@ -162,17 +180,4 @@ async fn collect(
         return Err(fault_error(reply.status, fault.as_ref(), &reply.body, ask));
     }
     Ok((reply, listkey, polls))
-}
-
-/// PubChem answered with something other than the JSON asked for.
-pub(super) fn unreadable(reply: &HttpReply) -> Error {
-    Error::new(
-        ErrorKind::Upstream,
-        format!(
-            "PubChem sent a reply that is not JSON{}.",
-            excerpt(&reply.body)
-        ),
-    )
-    .with_code("pubchem_unreadable")
-    .suggest("Retry in a moment; PubChem may be under maintenance.")
 }

@@ -16,66 +16,9 @@ use crate::tools::entrez_external::pubchem::grammar::Tail;
 use crate::tools::entrez_external::pubchem::options;
 use crate::tools::entrez_external::pubchem::options::one_of;
 use crate::tools::entrez_external::pubchem::options::option_value;
+use crate::tools::entrez_external::pubchem::parts::{problem, Parts, Problem, ProblemKind};
 use crate::tools::entrez_external::pubchem::request::PugRequest;
 use serde_json::Value;
-
-/// What is wrong with one part of a `pug_rest` call.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ProblemKind {
-    /// The domain is not one PubChem documents.
-    Domain,
-    /// The namespace is not one of the domain's (or is missing, or extra).
-    Namespace,
-    /// Identifiers missing, extra, or of the wrong shape for the namespace.
-    Identifier,
-    /// The operation (`data`) is not one of the domain's, or its list names undocumented items.
-    Operation,
-    /// The output format is not documented for the operation.
-    Output,
-    /// An option PubChem does not document.
-    UnknownOption,
-    /// A documented option with a value of the wrong type.
-    OptionValue,
-    /// A `path` that does not follow the grammar.
-    Path,
-    /// The same option set twice with different values (in the path and in `options`).
-    Conflict,
-}
-
-/// One problem, at a JSONPath of the call, with what to do instead.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// What kind of problem.
-    pub kind: ProblemKind,
-    /// JSONPath in the arguments.
-    pub path: String,
-    /// One sentence naming the value and what is documented.
-    pub message: String,
-}
-
-pub(super) fn problem(kind: ProblemKind, path: &str, message: impl Into<String>) -> Problem {
-    Problem {
-        kind,
-        path: path.to_string(),
-        message: message.into(),
-    }
-}
-
-/// The parts of a request before they are checked, as either reading found them.
-#[derive(Debug, Default)]
-pub(super) struct Parts {
-    pub(super) domain: String,
-    pub(super) namespace: Vec<String>,
-    pub(super) identifiers: Vec<String>,
-    pub(super) source: Option<String>,
-    pub(super) organism: Option<String>,
-    pub(super) data: Option<String>,
-    pub(super) output: Option<String>,
-    /// Each option with the JSONPath it was given at (`$.path` or `$.options.<name>`).
-    pub(super) options: Vec<(String, Value, String)>,
-    /// Where the other parts came from, for problem paths: `$.path` or the field.
-    pub(super) from_path: bool,
-}
 
 /// A `pug_rest` call's fields as given (trimmed, blanks absent): what [`read`] reads.
 #[derive(Debug, Clone, Default)]

@@ -10,11 +10,12 @@
 //! `normalized_arguments`.
 
 use crate::json;
-use crate::net::{form_encode, percent_encode, HttpCall, Method};
+use crate::net::{form_encode, HttpCall, Method};
 use crate::tools::entrez_external::pubchem::grammar::Ids;
 use crate::tools::entrez_external::pubchem::grammar::Namespace;
 use crate::tools::entrez_external::pubchem::grammar::Operation;
 use crate::tools::entrez_external::pubchem::options;
+use crate::tools::entrez_external::shared::service::path_segment;
 use serde_json::{Map, Value};
 
 /// Joined identifier lists longer than this travel in a form body.
@@ -303,25 +304,6 @@ pub fn needs_post(text: &str) -> bool {
                 || !c.is_ascii()
                 || c.is_ascii_control()
         })
-}
-
-/// Encodes one path segment, leaving readable what SMILES writes most (`()=@:*`) and the
-/// comma that separates ids (text with a comma of its own is POSTed instead).
-pub fn path_segment(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                '-' | '.' | '_' | '~' | '(' | ')' | '=' | '@' | ':' | '*' | ','
-            )
-        {
-            out.push(c);
-        } else {
-            out.push_str(&percent_encode(c.encode_utf8(&mut [0; 4])));
-        }
-    }
-    out
 }
 
 /// A `multipart/form-data` body with one field (CR LF line ends, as the tutorial shows).

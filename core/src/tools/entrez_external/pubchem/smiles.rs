@@ -8,9 +8,9 @@
 //! standardises with OpenEye's) may still take, or what this walk cannot be
 //! sure of, only warns, so a structure PubChem would run is never refused.
 
-use crate::tools::entrez_external::pubchem::chem::digits;
+use crate::tools::entrez_external::pubchem::atoms::digits;
 
-use crate::tools::entrez_external::pubchem::chem::is_element as element;
+use crate::tools::entrez_external::pubchem::atoms::is_element as element;
 
 /// What a structure check found: `fatal` when no SMILES/InChI reader accepts the text.
 #[derive(Debug, Clone, PartialEq, Eq)]

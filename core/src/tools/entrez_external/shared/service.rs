@@ -1,18 +1,11 @@
-//! From validated `entrez_external` arguments to HTTP calls, as pure data.
+//! What every service's request plan shares: the services and their pacing, one GET, one error.
 //!
-//! Everything a caller would otherwise need to know about these services'
-//! URL grammar lives here, and is tested by exact URL and body:
-//! `pubchem::plan` builds PUG REST calls (path or form body, fast or
-//! asynchronous searches), `pmc::plan` the three PMC services' query strings
-//! with NCBI's `tool` and `email`; what both share is here.
+//! Each slice builds its own requests as data (`pubchem::plan`, `pmc::plan`), tested by exact
+//! URL and body; here are the pieces they have in common.
 
 use crate::error::{Error, ErrorKind};
-use crate::net::{HttpCall, Method};
+use crate::net::{percent_encode, HttpCall, Method};
 
-/// Timeout for one PUG REST request; PubChem itself stops synchronous work at 30 s.
-pub const PUBCHEM_TIMEOUT_MS: u64 = 35_000;
-/// Timeout for one PMC service request.
-pub const PMC_TIMEOUT_MS: u64 = 30_000;
 /// The most reply bytes one PubChem or PMC request may read (records, tables, a PNG, a citation).
 pub const MAX_REPLY_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -74,4 +67,23 @@ pub(crate) fn get_call(url: String, timeout_ms: u64) -> HttpCall {
         max_bytes: MAX_REPLY_BYTES,
         follow_redirects: true,
     }
+}
+
+/// Encodes one path segment, leaving readable what SMILES writes most (`()=@:*`) and the
+/// comma that separates ids (text with a comma of its own is POSTed instead).
+pub fn path_segment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                '-' | '.' | '_' | '~' | '(' | ')' | '=' | '@' | ':' | '*' | ','
+            )
+        {
+            out.push(c);
+        } else {
+            out.push_str(&percent_encode(c.encode_utf8(&mut [0; 4])));
+        }
+    }
+    out
 }

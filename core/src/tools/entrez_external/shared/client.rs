@@ -1,15 +1,11 @@
 //! Sending one call to PubChem or PMC: pace, send, read throttling, retry.
 //!
-//! Every request goes through the server's one send loop ([`Sender`]), as the
-//! E-utilities' do, in the service's own pacing bucket (`pubchem` at 5 per
-//! second, `pmc` at 3), so E-utilities traffic and these services never eat
-//! into each other's budget. Transient refusals (429, 5xx, transport
-//! failures) are retried under a [`RetryPolicy`];
-//! PubChem's `X-Throttling-Control` header is read on every reply and turned
-//! into extra pacer reservations and longer retry waits (see
-//! [`crate::tools::entrez_external::pubchem::throttle`]). Replies that are final (2xx, 4xx, PubChem's own
-//! timeout) go back to the caller, which knows how to read that service's
-//! error bodies.
+//! Every request goes through the server's one send loop ([`Sender`]), as the E-utilities'
+//! do, in the service's own pacing bucket (`pubchem` at 5 per second, `pmc` at 3), so neither
+//! eats into the other's budget. Transient refusals (429, 5xx, transport failures) are
+//! retried under a [`RetryPolicy`]; PubChem's `X-Throttling-Control` header becomes extra
+//! pacer reservations and longer waits ([`crate::tools::entrez_external::shared::throttle`]).
+//! Final replies (2xx, 4xx, PubChem's own timeout) go back to the slice, which reads them.
 
 use crate::error::{Error, ErrorKind};
 use crate::framework::ToolContext;
@@ -17,10 +13,10 @@ use crate::net::retry::RetryPolicy;
 use crate::net::send::{Judged, Sender, Upstream};
 use crate::net::{HttpCall, HttpReply};
 use crate::platform::BoxFuture;
-use crate::tools::entrez_external::plan::Service;
-use crate::tools::entrez_external::pubchem::pug;
-use crate::tools::entrez_external::pubchem::throttle::Level;
-use crate::tools::entrez_external::pubchem::throttle::Throttling;
+use crate::tools::entrez_external::shared::fault;
+use crate::tools::entrez_external::shared::service::Service;
+use crate::tools::entrez_external::shared::throttle::Level;
+use crate::tools::entrez_external::shared::throttle::Throttling;
 use std::sync::Mutex;
 
 /// Retry limits for the external services: fewer, slower attempts than the E-utilities.
@@ -196,7 +192,7 @@ impl<'a> ExternalClient<'a> {
     fn is_transient(&self, reply: &HttpReply) -> bool {
         match reply.status {
             429 | 500 | 502 | 503 => true,
-            504 => pug::fault(&reply.body).is_none_or(|f| f.code != "PUGREST.Timeout"),
+            504 => fault::fault(&reply.body).is_none_or(|f| f.code != "PUGREST.Timeout"),
             _ => false,
         }
     }
@@ -205,13 +201,13 @@ impl<'a> ExternalClient<'a> {
     fn refusal(&self, reply: &HttpReply, throttling: Option<&Throttling>, attempts: u32) -> Error {
         let label = self.service.label();
         let bucket = self.service.bucket();
-        let said = match pug::fault(&reply.body) {
+        let said = match fault::fault(&reply.body) {
             Some(f) => format!(": {}", f.sentence()),
             None => excerpt(&reply.body),
         };
         let throttled = reply.status == 429
             || throttling.is_some_and(|t| t.worst() >= Level::Red)
-            || pug::fault(&reply.body).is_some_and(|f| f.code == "PUGREST.ServerBusy");
+            || fault::fault(&reply.body).is_some_and(|f| f.code == "PUGREST.ServerBusy");
         if throttled {
             let mut message = format!(
                 "{label} refused the request with HTTP {} after {attempts} attempt(s){said}.",

@@ -12,7 +12,7 @@ use crate::framework::shape::Kind;
 use crate::framework::view::View;
 use crate::framework::ToolOutput;
 use crate::json;
-use crate::tools::entrez_external::render;
+use crate::tools::entrez_external::shared::output::output;
 use serde_json::{Map, Value};
 
 /// One result's list: where it sits in the result and what it holds.
@@ -79,18 +79,6 @@ fn listed_with(
         budget::next_call("entrez_external", next(ids), view)
     });
     let (structured, text) = fitted.take();
-    let out = render::output(structured, text, hint);
+    let out = output(structured, text, hint);
     budget::left_out(out, &fitted, view.max_characters, list.noun, &left, next)
-}
-
-/// A PMC call's arguments for the ids left out.
-pub fn pmc_ids(operation: &str, ids: &[String], extra: &[(&str, Value)]) -> Map<String, Value> {
-    let mut a = Map::new();
-    a.insert("service".into(), json!("pmc"));
-    a.insert("operation".into(), json!(operation));
-    a.insert("ids".into(), json!(ids));
-    for (k, v) in extra {
-        a.insert(k.to_string(), v.clone());
-    }
-    a
 }
