@@ -76,6 +76,9 @@ pub struct Config {
     /// Who may call over HTTP, and what anonymous callers may spend (see [`crate::auth`]);
     /// open unless an edge reads `MCP_AUTH_*` into it.
     pub auth: crate::auth::AuthConfig,
+    /// `ENTREZ_CPU_BUDGET_MS`, `ENTREZ_SUBREQUESTS`: what one call may spend
+    /// ([`crate::allowance`]).
+    pub allowance: crate::allowance::Allowance,
 }
 
 /// The default `serverInfo.websiteUrl`: NCBI's E-utilities book.
@@ -134,6 +137,7 @@ impl Config {
             pacing_trace: get("ENTREZ_PACING_TRACE").as_deref() == Some("1"),
             cache: crate::net::cache::CacheSettings::from_lookup(get),
             auth: crate::auth::AuthConfig::open(),
+            allowance: crate::allowance::Allowance::from_lookup(&lookup),
         }
     }
 

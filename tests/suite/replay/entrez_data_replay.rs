@@ -5,6 +5,7 @@
 
 use crate::common::data::*;
 use crate::common::replay::Replay;
+use entrez_mcp_core::allowance::Allowance;
 use entrez_mcp_core::staging::Limits;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -428,15 +429,6 @@ fn each_batch_is_reported_when_the_client_asks_for_progress() {
         .contains("1200 records"));
 }
 
-/// The Workers Free plan's setting: 10 ms of CPU and 50 subrequests per call.
-fn free_plan() -> Limits {
-    Limits {
-        cpu_budget_ms: 10,
-        subrequests: 50,
-        ..Limits::default()
-    }
-}
-
 /// Continues a partial dataset until it is complete; returns the calls it took.
 fn continue_until_complete(s: &entrez_mcp_core::protocol::Server, first: &Value) -> usize {
     let id = first["data_access_id"].as_str().unwrap();
@@ -466,7 +458,7 @@ fn continue_until_complete(s: &entrez_mcp_core::protocol::Server, first: &Value)
 #[test]
 fn a_free_plan_budget_stages_across_calls_without_gaps_or_repeats() {
     let replay = Replay::start();
-    let (s, _, _) = server(Some(&replay), free_plan());
+    let (s, _, _) = server_spending(Some(&replay), Limits::default(), Allowance::FREE_PLAN);
     // A search: the first call searches once; the rest page its history set onwards.
     let first = stage(
         &s,
@@ -538,7 +530,7 @@ fn a_free_plan_budget_stages_across_calls_without_gaps_or_repeats() {
 #[test]
 fn only_the_owner_continues_a_partial_dataset() {
     let replay = Replay::start();
-    let (s, _, _) = server(Some(&replay), free_plan());
+    let (s, _, _) = server_spending(Some(&replay), Limits::default(), Allowance::FREE_PLAN);
     let alice = session("alice");
     let ids: Vec<u64> = (90_000_001..=90_000_400).collect();
     let first = ok_as(
@@ -577,7 +569,7 @@ fn only_the_owner_continues_a_partial_dataset() {
 #[test]
 fn a_passing_fault_leaves_a_partial_dataset_that_continues_without_gaps() {
     let replay = Replay::start();
-    let (s, _, _) = server(Some(&replay), free_plan());
+    let (s, _, _) = server_spending(Some(&replay), Limits::default(), Allowance::FREE_PLAN);
     let ids: Vec<u64> = (90_000_001..=90_000_300).collect();
     let first = stage(&s, json!({"ids": ids}));
     assert_eq!(first["status"], "partial", "{first}");

@@ -28,7 +28,7 @@ fn server_with(ncbi: &Replay, external: &ExternalReplay, subrequests: Option<u64
         .iter()
         .map(|k| (k.to_string(), external.env(k)))
         .collect();
-    let config = Config::from_lookup(move |k| match k {
+    let mut config = Config::from_lookup(move |k| match k {
         "NCBI_EMAIL" => Some("tests@example.org".into()),
         "EUTILS_BASE_URL" => Some(eutils.clone()),
         _ => env
@@ -36,6 +36,9 @@ fn server_with(ncbi: &Replay, external: &ExternalReplay, subrequests: Option<u64
             .find(|(name, _)| name == k)
             .and_then(|(_, v)| v.clone()),
     });
+    if let Some(n) = subrequests {
+        config.allowance.subrequests = n;
+    }
     let s = Server::new(config, Box::new(SystemPlatform))
         .unwrap()
         .with_network(Network {
@@ -44,14 +47,13 @@ fn server_with(ncbi: &Replay, external: &ExternalReplay, subrequests: Option<u64
             cache: None,
         });
     match subrequests {
-        Some(n) => {
-            let limits = entrez_mcp_core::staging::Limits {
-                subrequests: n,
-                ..Default::default()
-            };
+        Some(_) => {
             let store = entrez_mcp::store::SqliteStore::in_memory().unwrap();
-            s.with_staging(entrez_mcp_core::staging::Staging::new(store, limits))
-                .unwrap()
+            s.with_staging(entrez_mcp_core::staging::Staging::new(
+                store,
+                Default::default(),
+            ))
+            .unwrap()
         }
         None => s,
     }
