@@ -155,6 +155,7 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::allowance::Allowance;
 
     #[test]
     fn defaults_point_at_ncbi() {
@@ -182,6 +183,17 @@ mod tests {
         );
         assert_eq!(c.email, None);
         assert_eq!(c.session_ttl_secs, 60);
+    }
+
+    #[test]
+    fn the_free_plans_settings_are_what_a_call_may_spend() {
+        assert_eq!(Config::defaults().allowance, Allowance::default());
+        let free = Config::from_lookup(|name| match name {
+            "ENTREZ_CPU_BUDGET_MS" => Some("10".into()),
+            "ENTREZ_SUBREQUESTS" => Some("50".into()),
+            _ => None,
+        });
+        assert_eq!(free.allowance, Allowance::FREE_PLAN);
     }
 
     #[test]

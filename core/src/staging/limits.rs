@@ -156,4 +156,13 @@ mod tests {
         assert_eq!(l.max_rows, DEFAULT_MAX_ROWS);
         assert_eq!(l.max_datasets, DEFAULT_MAX_DATASETS);
     }
+
+    #[test]
+    fn the_limits_listed_name_what_a_call_may_spend() {
+        let free = crate::allowance::Allowance::FREE_PLAN;
+        let v = Limits::default().to_value(&free);
+        assert_eq!(v["cpu_budget_ms_per_call"], 10);
+        assert_eq!(v["subrequests_per_call"], 50);
+        assert_eq!(v["max_datasets"], DEFAULT_MAX_DATASETS);
+    }
 }
