@@ -21,7 +21,7 @@ fn server(ncbi: &Replay, external: &ExternalReplay) -> Server {
     server_with(ncbi, external, None)
 }
 
-/// With `subrequests`, a dataset store whose limits allow that many requests a call.
+/// With `subrequests`, the upstream requests one call may make (`ENTREZ_SUBREQUESTS`).
 fn server_with(ncbi: &Replay, external: &ExternalReplay, subrequests: Option<u64>) -> Server {
     let eutils = ncbi.eutils_base();
     let env: Vec<(String, Option<String>)> = ["PMC_IDCONV_URL", "PMC_CLOUD_URL", "PMC_BIOC_URL"]
@@ -39,24 +39,14 @@ fn server_with(ncbi: &Replay, external: &ExternalReplay, subrequests: Option<u64
     if let Some(n) = subrequests {
         config.allowance.subrequests = n;
     }
-    let s = Server::new(config, Box::new(SystemPlatform))
+    // Without a store: what a call may spend is the server's setting, not the store's.
+    Server::new(config, Box::new(SystemPlatform))
         .unwrap()
         .with_network(Network {
             transport: Box::new(ReqwestTransport::new().unwrap()),
             pacer: Box::new(MemoryPacer::new()),
             cache: None,
-        });
-    match subrequests {
-        Some(_) => {
-            let store = entrez_mcp::store::SqliteStore::in_memory().unwrap();
-            s.with_staging(entrez_mcp_core::staging::Staging::new(
-                store,
-                Default::default(),
-            ))
-            .unwrap()
-        }
-        None => s,
-    }
+        })
 }
 
 fn full_text(s: &Server, extra: Value) -> Value {
