@@ -76,6 +76,9 @@ pub struct Config {
     /// Who may call over HTTP, and what anonymous callers may spend (see [`crate::auth`]);
     /// open unless an edge reads `MCP_AUTH_*` into it.
     pub auth: crate::auth::AuthConfig,
+    /// `ENTREZ_CPU_BUDGET_MS`, `ENTREZ_SUBREQUESTS`: what one call may spend
+    /// ([`crate::allowance`]).
+    pub allowance: crate::allowance::Allowance,
 }
 
 /// The default `serverInfo.websiteUrl`: NCBI's E-utilities book.
@@ -134,6 +137,7 @@ impl Config {
             pacing_trace: get("ENTREZ_PACING_TRACE").as_deref() == Some("1"),
             cache: crate::net::cache::CacheSettings::from_lookup(get),
             auth: crate::auth::AuthConfig::open(),
+            allowance: crate::allowance::Allowance::from_lookup(&lookup),
         }
     }
 
@@ -151,6 +155,7 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::allowance::Allowance;
 
     #[test]
     fn defaults_point_at_ncbi() {
@@ -178,6 +183,17 @@ mod tests {
         );
         assert_eq!(c.email, None);
         assert_eq!(c.session_ttl_secs, 60);
+    }
+
+    #[test]
+    fn the_free_plans_settings_are_what_a_call_may_spend() {
+        assert_eq!(Config::defaults().allowance, Allowance::default());
+        let free = Config::from_lookup(|name| match name {
+            "ENTREZ_CPU_BUDGET_MS" => Some("10".into()),
+            "ENTREZ_SUBREQUESTS" => Some("50".into()),
+            _ => None,
+        });
+        assert_eq!(free.allowance, Allowance::FREE_PLAN);
     }
 
     #[test]

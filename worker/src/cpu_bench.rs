@@ -9,6 +9,7 @@
 //! `cloudflare:` modules).
 
 use crate::platform::WorkerPlatform;
+use entrez_mcp_core::allowance::Allowance;
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::export;
 use entrez_mcp_core::http::{Endpoint, Sessions};
@@ -124,10 +125,10 @@ impl Bench {
     /// `esearch`: the reply to every search; `cpu_budget_ms`: `ENTREZ_CPU_BUDGET_MS`.
     #[wasm_bindgen(constructor)]
     pub fn new(articles: String, esearch: Vec<u8>, cpu_budget_ms: u32, subrequests: u32) -> Bench {
-        let limits = Limits {
+        let mut config = Config::defaults();
+        config.allowance = Allowance {
             cpu_budget_ms: u64::from(cpu_budget_ms),
             subrequests: u64::from(subrequests),
-            ..Limits::default()
         };
         let network = Network {
             transport: Box::new(Upstream::new(&articles, esearch)),
@@ -135,9 +136,9 @@ impl Bench {
             cache: None,
         };
         let steps = Steps::default();
-        let staging =
-            Staging::new(Objects::default(), limits).with_scheduler(Box::new(steps.clone()));
-        let server = Server::new(Config::defaults(), Box::new(WorkerPlatform))
+        let staging = Staging::new(Objects::default(), Limits::default())
+            .with_scheduler(Box::new(steps.clone()));
+        let server = Server::new(config, Box::new(WorkerPlatform))
             .expect("server builds")
             .with_network(network)
             .with_staging(staging)

@@ -58,9 +58,9 @@ pub struct ToolContext<'a> {
 }
 
 impl<'a> ToolContext<'a> {
-    /// What one call may spend and stage: the store's limits, or the defaults without one.
-    pub fn limits(&self) -> crate::staging::Limits {
-        self.staging.map(|s| s.limits).unwrap_or_default()
+    /// What one call may spend: its CPU and subrequests ([`crate::allowance`]).
+    pub fn allowance(&self) -> crate::allowance::Allowance {
+        self.config.allowance
     }
 
     /// An E-utilities client for this caller, or an error if the server has no network.

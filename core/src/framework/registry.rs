@@ -222,7 +222,7 @@ impl Registry {
         let names: Vec<&str> = self.tools.iter().map(|t| t.spec.name).collect();
         let rules = crate::validation::Context {
             tool_names: &names,
-            limits: ctx.limits(),
+            allowance: ctx.allowance(),
         };
         let mut report = call.report(&rules);
         report.warnings.splice(0..0, intake.notes);

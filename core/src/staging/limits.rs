@@ -24,12 +24,9 @@ pub const DEFAULT_MAX_ROWS: u64 = 5_000_000;
 pub const DEFAULT_MAX_DATASET_BYTES: u64 = 512 * 1024 * 1024;
 /// Default size of all of one owner's datasets together.
 pub const DEFAULT_MAX_OWNER_BYTES: u64 = 2 * 1024 * 1024 * 1024;
-/// Default CPU one request may spend staging: the Workers Paid plan's default per request.
-pub const DEFAULT_CPU_BUDGET_MS: u64 = 30_000;
-/// Default external subrequests one request may make: the Workers Paid plan's default.
-pub const DEFAULT_SUBREQUESTS: u64 = 10_000;
 
-/// Every staging limit in force.
+/// Every staging limit in force: the datasets' own caps (what one call may spend is
+/// [`crate::allowance::Allowance`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// `ENTREZ_DATA_TTL_SECS`: seconds from a dataset's last write until it is dropped.
@@ -47,11 +44,6 @@ pub struct Limits {
     pub max_owner_bytes: u64,
     /// `ENTREZ_DATA_QUERY_TIMEOUT_MS`: wall-clock limit per query.
     pub query_time_limit_ms: u64,
-    /// `ENTREZ_CPU_BUDGET_MS`: CPU one `fetch_and_stage` call plans to spend (Workers: the
-    /// plan's CPU limit per request); what it cannot stage within it, a later call continues.
-    pub cpu_budget_ms: u64,
-    /// `ENTREZ_SUBREQUESTS`: NCBI requests one call may make (Workers: external subrequests).
-    pub subrequests: u64,
 }
 
 impl Default for Limits {
@@ -64,8 +56,6 @@ impl Default for Limits {
             max_dataset_bytes: DEFAULT_MAX_DATASET_BYTES,
             max_owner_bytes: DEFAULT_MAX_OWNER_BYTES,
             query_time_limit_ms: crate::staging::guard::DEFAULT_TIME_LIMIT_MS,
-            cpu_budget_ms: DEFAULT_CPU_BUDGET_MS,
-            subrequests: DEFAULT_SUBREQUESTS,
         }
     }
 }
@@ -96,14 +86,12 @@ impl Limits {
             max_dataset_bytes: get("ENTREZ_DATA_MAX_DATASET_BYTES", d.max_dataset_bytes),
             max_owner_bytes: get("ENTREZ_DATA_MAX_OWNER_BYTES", d.max_owner_bytes),
             query_time_limit_ms: get("ENTREZ_DATA_QUERY_TIMEOUT_MS", d.query_time_limit_ms),
-            cpu_budget_ms: get("ENTREZ_CPU_BUDGET_MS", d.cpu_budget_ms),
-            subrequests: get("ENTREZ_SUBREQUESTS", d.subrequests),
         }
     }
 
-    /// The limits as JSON, for results that explain them.
-    pub fn to_value(&self) -> serde_json::Value {
-        crate::json!({
+    /// The limits as JSON with what one call may spend, for results that explain them.
+    pub fn to_value(&self, allowance: &crate::allowance::Allowance) -> serde_json::Value {
+        let mut value = crate::json!({
             "max_records_per_staging": MAX_RECORDS,
             "ttl_secs": self.ttl_secs,
             "max_datasets": self.max_datasets,
@@ -113,9 +101,13 @@ impl Limits {
             "max_bytes_per_owner": self.max_owner_bytes,
             "query_time_limit_ms": self.query_time_limit_ms,
             "max_rows_per_query": crate::staging::guard::MAX_LIMIT,
-            "cpu_budget_ms_per_call": self.cpu_budget_ms,
-            "subrequests_per_call": self.subrequests,
-        })
+        });
+        if let (Some(all), serde_json::Value::Object(spend)) =
+            (value.as_object_mut(), allowance.to_value())
+        {
+            all.extend(spend);
+        }
+        value
     }
 }
 
@@ -163,5 +155,14 @@ mod tests {
         assert_eq!(l.ttl_secs, 60);
         assert_eq!(l.max_rows, DEFAULT_MAX_ROWS);
         assert_eq!(l.max_datasets, DEFAULT_MAX_DATASETS);
+    }
+
+    #[test]
+    fn the_limits_listed_name_what_a_call_may_spend() {
+        let free = crate::allowance::Allowance::FREE_PLAN;
+        let v = Limits::default().to_value(&free);
+        assert_eq!(v["cpu_budget_ms_per_call"], 10);
+        assert_eq!(v["subrequests_per_call"], 50);
+        assert_eq!(v["max_datasets"], DEFAULT_MAX_DATASETS);
     }
 }

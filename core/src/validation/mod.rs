@@ -405,7 +405,7 @@ pub struct Context<'a> {
     /// Names of every registered tool, for arguments that name a tool.
     pub tool_names: &'a [&'a str],
     /// What one call may spend (CPU and NCBI requests), for calls sized by it.
-    pub limits: crate::staging::Limits,
+    pub allowance: crate::allowance::Allowance,
 }
 
 /// `$.name`.

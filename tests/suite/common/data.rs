@@ -8,6 +8,7 @@ use crate::common::{block_on, call_tool_with, fixtures};
 use entrez_mcp::store::SqliteStore;
 use entrez_mcp::transport::ReqwestTransport;
 use entrez_mcp::SystemPlatform;
+use entrez_mcp_core::allowance::Allowance;
 use entrez_mcp_core::caller::RequestContext;
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::error::Error;
@@ -48,6 +49,17 @@ impl Platform for Clock {
 pub(crate) fn server(replay: Option<&Replay>, limits: Limits) -> (Server, Arc<Clock>, SqliteStore) {
     let store = SqliteStore::in_memory().expect("in-memory store");
     let (server, clock) = server_on(replay, limits, store.clone());
+    (server, clock, store)
+}
+
+/// [`server`] under `allowance`, what one call may spend (the default is the Paid plan's).
+pub(crate) fn server_spending(
+    replay: Option<&Replay>,
+    limits: Limits,
+    allowance: Allowance,
+) -> (Server, Arc<Clock>, SqliteStore) {
+    let (mut server, clock, store) = server(replay, limits);
+    server.config.allowance = allowance;
     (server, clock, store)
 }
 

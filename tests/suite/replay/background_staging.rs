@@ -9,6 +9,7 @@ use crate::common::replay::{assert_each_fetched_once, Replay};
 use entrez_mcp::store::SqliteStore;
 use entrez_mcp::transport::ReqwestTransport;
 use entrez_mcp::SystemPlatform;
+use entrez_mcp_core::allowance::Allowance;
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::error::Result;
 use entrez_mcp_core::net::pacing::MemoryPacer;
@@ -71,33 +72,32 @@ impl Scheduler for Asked {
     }
 }
 
-/// The Workers Free plan's setting: 10 ms of CPU and 50 subrequests per call.
-pub(super) fn free_plan() -> Limits {
-    Limits {
-        cpu_budget_ms: 10,
-        subrequests: 50,
-        ..Limits::default()
-    }
-}
-
 /// A server on `store` whose stagings are continued through `asked`.
 pub(super) fn carried_server(replay: &Replay, store: SqliteStore, asked: &Asked) -> Server {
-    carried_server_with(replay, store, asked, free_plan())
+    carried_server_with(
+        replay,
+        store,
+        asked,
+        Limits::default(),
+        Allowance::FREE_PLAN,
+    )
 }
 
-/// [`carried_server`] under `limits`.
+/// [`carried_server`] under `limits`, each call spending `allowance`.
 pub(super) fn carried_server_with(
     replay: &Replay,
     store: SqliteStore,
     asked: &Asked,
     limits: Limits,
+    allowance: Allowance,
 ) -> Server {
     let base = replay.eutils_base();
-    let config = Config::from_lookup(move |k| match k {
+    let mut config = Config::from_lookup(move |k| match k {
         "EUTILS_BASE_URL" => Some(base.clone()),
         "NCBI_EMAIL" => Some("tests@example.org".into()),
         _ => None,
     });
+    config.allowance = allowance;
     let network = Network {
         transport: Box::new(ReqwestTransport::new().unwrap()),
         pacer: Box::new(MemoryPacer::new()),

@@ -2,10 +2,11 @@
 //! (10 ms of CPU, 50 subrequests): continued without gaps or repeats, only by their owner,
 //! and after a fault upstream.
 
-use super::background_staging::free_plan;
 use super::entrez_data_replay::stage;
 use crate::common::data::*;
 use crate::common::replay::Replay;
+use entrez_mcp_core::allowance::Allowance;
+use entrez_mcp_core::staging::Limits;
 use serde_json::{json, Value};
 
 /// Continues a partial dataset until it is complete; returns the calls it took.
@@ -37,7 +38,7 @@ fn continue_until_complete(s: &entrez_mcp_core::protocol::Server, first: &Value)
 #[test]
 fn a_free_plan_budget_stages_across_calls_without_gaps_or_repeats() {
     let replay = Replay::start();
-    let (s, _, _) = server(Some(&replay), free_plan());
+    let (s, _, _) = server_spending(Some(&replay), Limits::default(), Allowance::FREE_PLAN);
     // A search: the first call searches once; the rest page its history set onwards.
     let first = stage(
         &s,
@@ -109,7 +110,7 @@ fn a_free_plan_budget_stages_across_calls_without_gaps_or_repeats() {
 #[test]
 fn only_the_owner_continues_a_partial_dataset() {
     let replay = Replay::start();
-    let (s, _, _) = server(Some(&replay), free_plan());
+    let (s, _, _) = server_spending(Some(&replay), Limits::default(), Allowance::FREE_PLAN);
     let alice = session("alice");
     let ids: Vec<u64> = (90_000_001..=90_000_400).collect();
     let first = ok_as(
@@ -148,7 +149,7 @@ fn only_the_owner_continues_a_partial_dataset() {
 #[test]
 fn a_passing_fault_leaves_a_partial_dataset_that_continues_without_gaps() {
     let replay = Replay::start();
-    let (s, _, _) = server(Some(&replay), free_plan());
+    let (s, _, _) = server_spending(Some(&replay), Limits::default(), Allowance::FREE_PLAN);
     let ids: Vec<u64> = (90_000_001..=90_000_300).collect();
     let first = stage(&s, json!({"ids": ids}));
     assert_eq!(first["status"], "partial", "{first}");

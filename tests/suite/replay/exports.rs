@@ -7,6 +7,7 @@
 use crate::common::block_on;
 use crate::common::data::*;
 use crate::common::replay::Replay;
+use entrez_mcp_core::allowance::Allowance;
 use entrez_mcp_core::caller::RequestContext;
 use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::protocol::Server;
@@ -513,13 +514,13 @@ fn file_of_bibliography(s: &Server, id: &str, me: &RequestContext) -> String {
 }
 
 #[test]
-fn on_the_free_plans_ten_milliseconds_a_page_holds_what_half_of_them_writes() {
+fn on_the_free_plans_ten_milliseconds_a_page_holds_what_fits_a_call() {
     let replay = Replay::start();
-    let limits = Limits {
+    let ten_ms = Allowance {
         cpu_budget_ms: 10,
-        ..Limits::default()
+        ..Allowance::default()
     };
-    let (s, _, _) = server(Some(&replay), limits);
+    let (s, _, _) = server_spending(Some(&replay), Limits::default(), ten_ms);
     let staged = ok(
         &s,
         json!({"operation": "fetch_and_stage", "term": "replay-synthetic[all]", "max_records": 100}),
@@ -543,8 +544,15 @@ fn on_the_free_plans_ten_milliseconds_a_page_holds_what_half_of_them_writes() {
     let st = &r["structuredContent"]["export"];
     let items = st["items"].as_u64().unwrap();
     assert_eq!(items, 100, "{r}");
-    assert_eq!(st["pages"].as_u64().unwrap(), items.div_ceil(33), "{r}");
+    // A call plans 8 of its 10 ms, 1 of them its own: 7,000 µs at 150 µs a record.
+    let per_page = (10_000 * 8 / 10 - 1_000) / 150;
+    assert_eq!(per_page, 46);
+    assert_eq!(
+        st["pages"].as_u64().unwrap(),
+        items.div_ceil(per_page),
+        "{r}"
+    );
     let (text, pages) = read_all(&s, &r, &RequestContext::default());
-    assert_eq!(pages, items.div_ceil(33));
+    assert_eq!(pages, items.div_ceil(per_page));
     assert_eq!(pmids_in("ris", &text).len() as u64, items);
 }

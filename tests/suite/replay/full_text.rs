@@ -21,14 +21,14 @@ fn server(ncbi: &Replay, external: &ExternalReplay) -> Server {
     server_with(ncbi, external, None)
 }
 
-/// With `subrequests`, a dataset store whose limits allow that many requests a call.
+/// With `subrequests`, the upstream requests one call may make (`ENTREZ_SUBREQUESTS`).
 fn server_with(ncbi: &Replay, external: &ExternalReplay, subrequests: Option<u64>) -> Server {
     let eutils = ncbi.eutils_base();
     let env: Vec<(String, Option<String>)> = ["PMC_IDCONV_URL", "PMC_CLOUD_URL", "PMC_BIOC_URL"]
         .iter()
         .map(|k| (k.to_string(), external.env(k)))
         .collect();
-    let config = Config::from_lookup(move |k| match k {
+    let mut config = Config::from_lookup(move |k| match k {
         "NCBI_EMAIL" => Some("tests@example.org".into()),
         "EUTILS_BASE_URL" => Some(eutils.clone()),
         _ => env
@@ -36,25 +36,17 @@ fn server_with(ncbi: &Replay, external: &ExternalReplay, subrequests: Option<u64
             .find(|(name, _)| name == k)
             .and_then(|(_, v)| v.clone()),
     });
-    let s = Server::new(config, Box::new(SystemPlatform))
+    if let Some(n) = subrequests {
+        config.allowance.subrequests = n;
+    }
+    // Without a store: what a call may spend is the server's setting, not the store's.
+    Server::new(config, Box::new(SystemPlatform))
         .unwrap()
         .with_network(Network {
             transport: Box::new(ReqwestTransport::new().unwrap()),
             pacer: Box::new(MemoryPacer::new()),
             cache: None,
-        });
-    match subrequests {
-        Some(n) => {
-            let limits = entrez_mcp_core::staging::Limits {
-                subrequests: n,
-                ..Default::default()
-            };
-            let store = entrez_mcp::store::SqliteStore::in_memory().unwrap();
-            s.with_staging(entrez_mcp_core::staging::Staging::new(store, limits))
-                .unwrap()
-        }
-        None => s,
-    }
+        })
 }
 
 fn full_text(s: &Server, extra: Value) -> Value {

@@ -5,6 +5,7 @@
 
 use crate::common::data::*;
 use crate::common::replay::{fetched, Replay};
+use entrez_mcp_core::allowance::Allowance;
 use entrez_mcp_core::staging::Limits;
 use entrez_mcp_replay::ncbi::synthetic_pmc;
 use serde_json::{json, Value};
@@ -219,12 +220,7 @@ fn two_hundred_pmc_articles_stage_and_answer_a_full_text_query() {
 fn two_hundred_pmc_articles_stage_across_free_plan_calls_without_loss() {
     let e = expected();
     let replay = Replay::start();
-    let limits = Limits {
-        cpu_budget_ms: 10,
-        subrequests: 50,
-        ..Limits::default()
-    };
-    let (s, _, _) = server(Some(&replay), limits);
+    let (s, _, _) = server_spending(Some(&replay), Limits::default(), Allowance::FREE_PLAN);
     let args = json!({"operation": "fetch_and_stage", "database": "pmc", "ids": pmcids()});
     let mut last = ok(&s, args);
     let id = last["data_access_id"].as_str().unwrap().to_string();

@@ -447,11 +447,12 @@ fn title_searches_are_batched() {
 fn unchecked_references_and_a_budget_cut_are_finished_by_next_call() {
     let replay = Replay::start();
     // 12 subrequests at 4 attempts each: three requests a call.
-    let limits = entrez_mcp_core::staging::Limits {
+    let allowance = entrez_mcp_core::allowance::Allowance {
         subrequests: 12,
         ..Default::default()
     };
-    let (s, _, _) = crate::common::data::server(Some(&replay), limits);
+    let (s, _, _) =
+        crate::common::data::server_spending(Some(&replay), Default::default(), allowance);
     let refs = json!([
         "doi:10.1136/gutjnl-2016-312510",
         {"key": "cited", "journal": "Lancet", "year": 1998, "volume": "351", "first_page": "637"},

@@ -7,6 +7,7 @@ use super::background_staging::{carried_server_with, Asked};
 use crate::common::block_on;
 use crate::common::replay::Replay;
 use entrez_mcp::store::SqliteStore;
+use entrez_mcp_core::allowance::Allowance;
 use entrez_mcp_core::caller::{Channel, RequestContext};
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::secret::ApiKey;
@@ -107,6 +108,7 @@ fn a_stranger_sees_nothing_of_a_staging_task_in_either_revision() {
         SqliteStore::in_memory().unwrap(),
         &asked,
         Limits::default(),
+        Allowance::default(),
     );
     for stateless in [false, true] {
         let ids: Vec<u64> = (90_000_001..=90_000_700).collect();

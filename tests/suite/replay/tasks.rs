@@ -8,6 +8,7 @@ use crate::common::block_on;
 use crate::common::replay::Replay;
 use entrez_mcp::store::SqliteStore;
 use entrez_mcp::SystemPlatform;
+use entrez_mcp_core::allowance::Allowance;
 use entrez_mcp_core::caller::{Channel, RequestContext};
 use entrez_mcp_core::platform::Platform;
 use entrez_mcp_core::protocol::Server;
@@ -65,6 +66,7 @@ fn a_2025_11_25_client_gets_a_task_for_a_staging_and_reads_the_call_s_result() {
         SqliteStore::in_memory().unwrap(),
         &asked,
         Limits::default(),
+        Allowance::default(),
     );
     let init = handshake(
         &s,
@@ -170,9 +172,9 @@ fn a_cancelled_staging_keeps_what_it_staged_and_takes_no_more_steps() {
     // One staging running at a time, so that the cancel is seen to free its slot.
     let one = Limits {
         max_running: 1,
-        ..super::background_staging::free_plan()
+        ..Limits::default()
     };
-    let s = carried_server_with(&replay, store.clone(), &asked, one);
+    let s = carried_server_with(&replay, store.clone(), &asked, one, Allowance::FREE_PLAN);
     let mut call = stage_args(1000);
     call["task"] = json!({});
     let id = task_id(&handshake(&s, "a", "tools/call", call));
@@ -246,6 +248,7 @@ fn a_2026_07_28_client_that_declares_the_extension_gets_a_task_and_one_that_does
         SqliteStore::in_memory().unwrap(),
         &asked,
         Limits::default(),
+        Allowance::default(),
     );
     let discover = stateless(&s, "server/discover", json!({}), false);
     assert_eq!(

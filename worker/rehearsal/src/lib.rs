@@ -13,6 +13,7 @@
 
 pub mod stand_ins;
 
+use entrez_mcp_core::allowance::Allowance;
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::http::{Endpoint, HttpRequest, Sessions};
 use entrez_mcp_core::net::Network;
@@ -155,7 +156,7 @@ fn calls() -> Vec<(&'static str, &'static str, Value)> {
 fn rehearsal_endpoint(
     platform: Box<dyn Platform>,
     esearch: &str,
-    limits: Limits,
+    allowance: Allowance,
     steps: Steps,
 ) -> Option<Endpoint> {
     let articles = format!("{ARTICLE}\n{ARTICLE_WITH_MORE}");
@@ -164,8 +165,11 @@ fn rehearsal_endpoint(
         pacer: Box::new(NoWait),
         cache: None,
     };
-    let staging = Staging::new(Objects::default(), limits).with_scheduler(Box::new(steps));
-    let server = Server::new(Config::defaults(), platform)
+    let staging =
+        Staging::new(Objects::default(), Limits::default()).with_scheduler(Box::new(steps));
+    let mut config = Config::defaults();
+    config.allowance = allowance;
+    let server = Server::new(config, platform)
         .ok()?
         .with_network(network)
         .with_staging(staging)
@@ -207,7 +211,7 @@ pub fn request(method: &str, name: &str, body: Vec<u8>, key: Option<&str>) -> Ht
 /// work themselves.
 pub fn rehearse(platform: impl Fn() -> Box<dyn Platform>) -> Rehearsal {
     let mut report = Rehearsal::default();
-    let endpoint = rehearsal_endpoint(platform(), ESEARCH, Limits::default(), Steps::default());
+    let endpoint = rehearsal_endpoint(platform(), ESEARCH, Allowance::default(), Steps::default());
     let Some(endpoint) = endpoint else {
         report.failed.push("server: could not be built".into());
         return report;
@@ -256,15 +260,14 @@ pub fn rehearse(platform: impl Fn() -> Box<dyn Platform>) -> Rehearsal {
 /// loading, taken up and finished, and a keyed caller's accounts.
 fn budgeted_staging(platform: Box<dyn Platform>, report: &mut Rehearsal) {
     let label = "entrez_data (budgeted)";
-    let limits = Limits {
-        cpu_budget_ms: 10,
-        subrequests: 50,
-        ..Limits::default()
-    };
     let steps = Steps::default();
     report.calls += 1;
-    let Some(endpoint) = rehearsal_endpoint(platform, ESEARCH_HISTORY, limits, steps.clone())
-    else {
+    let Some(endpoint) = rehearsal_endpoint(
+        platform,
+        ESEARCH_HISTORY,
+        Allowance::FREE_PLAN,
+        steps.clone(),
+    ) else {
         report
             .failed
             .push(format!("{label}: server could not be built"));

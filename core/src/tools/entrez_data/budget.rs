@@ -9,85 +9,50 @@
 //! What does not fit stays on the source's cursor: the dataset is `partial`,
 //! and the next call with its `data_access_id` continues from there.
 
-use crate::staging::Limits;
+use crate::allowance::{reply_cost, Allowance, Need, Reply, ReplyCost};
+use crate::allowance::{FIRST_CALL_EXTRA_US, PER_BATCH_US, PER_CALL_US};
 use crate::tools::entrez_data::plan::Fetch;
 use crate::tools::entrez_query::plan::Format;
 
-/// The share of the budget the plan spends; the rest absorbs the model's error.
-const PLANNED_SHARE_PERCENT: u64 = 80;
-
-/// What a call costs before and besides its batches, µs of wasm CPU: reading and
-/// checking the arguments, the dataset's creation and finish, the result.
-pub const PER_CALL_US: u64 = 1_000;
-/// What a dataset's first call costs besides [`PER_CALL_US`], µs: its search, the dataset's
-/// creation and admission, and, in an isolate's first staging, code V8 has not yet optimized.
-/// Measured in wasm (docs/src/workers-plans.md): after the start-up rehearsal, a fresh
-/// isolate's first free-plan call ran 3-4 ms over a warm one's; with this much set aside it
-/// takes 6.3-6.7 ms of CPU (8-10 ms wall on a busy machine), the steps after it 4.4 ms median.
-pub const FIRST_CALL_EXTRA_US: u64 = 4_500;
-/// What each batch costs besides its bytes, µs: the request, the append's envelope.
-pub const PER_BATCH_US: u64 = 200;
-
-/// The measured cost of one kind of reply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cost {
-    /// Nanoseconds of wasm CPU per byte of reply: parse, rows, and the append's encoding.
-    pub ns_per_byte: u64,
-    /// Bytes one record typically takes in the reply, before any has been seen.
-    pub typical_record_bytes: u64,
-}
-
-/// The cost of each kind of reply staging reads.
-pub fn cost_of(fetch: Fetch) -> Cost {
-    // PubMed is measured: 11-12.4 ns per byte for parse, rows and the append's JSON texts
-    // (92-104 ms for a 500-article reply of 8.35 MB), 16.7 KB per article in the recorded
-    // replies (docs/src/workers-plans.md; the 7.3 ns measured before the append became JSON
-    // texts let free-plan steps run to 14-16 ms). The other forms are not benchmarked in
-    // wasm; they are priced a little above PubMed's rate, and the bytes-per-record estimate
-    // gives way to the bytes seen after the first batch.
-    let (ns_per_byte, typical_record_bytes) = match fetch {
-        Fetch::Records(Format::PubmedXml) => (11, 17_000),
-        Fetch::Records(Format::PmcXml) => (12, 120_000),
-        Fetch::Records(Format::GbseqXml) => (12, 20_000),
-        Fetch::Records(_) => (12, 4_000),
-        Fetch::Summary => (12, 2_500),
-    };
-    Cost {
-        ns_per_byte,
-        typical_record_bytes,
-    }
+/// The measured cost of each kind of reply staging reads ([`reply_cost`]).
+pub fn cost_of(fetch: Fetch) -> ReplyCost {
+    reply_cost(match fetch {
+        Fetch::Records(Format::PubmedXml) => Reply::PubmedXml,
+        Fetch::Records(Format::PmcXml) => Reply::PmcXml,
+        Fetch::Records(Format::GbseqXml) => Reply::GbseqXml,
+        Fetch::Records(_) => Reply::OtherRecords,
+        Fetch::Summary => Reply::Summary,
+    })
 }
 
 /// One call's meter: what it has spent by the model, and what the next batch may be.
 ///
 /// The model is a fixed cost per call and per batch ([`PER_CALL_US`], [`PER_BATCH_US`]), and
 /// a cost per byte of reply ([`cost_of`]), measured in wasm by `scripts/bench-worker-cpu.sh`
-/// (docs/src/workers-plans.md). With the default budget nothing up to 10,000 records comes
+/// (docs/src/workers-plans.md); what fits is [`Allowance::fits`]. With the default budget nothing up to 10,000 records comes
 /// near it, and every call stages its source whole, as it always did.
 #[derive(Debug, Clone)]
 pub struct Meter {
-    budget_us: u64,
+    allowance: Allowance,
     spent_us: u64,
-    cost: Cost,
+    cost: ReplyCost,
     batches_left: u64,
     bytes: u64,
     records: u64,
 }
 
 impl Meter {
-    /// A meter for one call under `limits`, for replies costing `cost`. One subrequest is
+    /// A meter for one call under `allowance`, for replies costing `cost`. One subrequest is
     /// kept for a search, and each batch is counted at every attempt the client may make.
-    pub fn new(limits: &Limits, cost: Cost) -> Meter {
-        let attempts = u64::from(crate::net::retry::RetryPolicy::default().max_attempts).max(1);
+    pub fn new(allowance: &Allowance, cost: ReplyCost) -> Meter {
+        let attempts = crate::net::retry::RetryPolicy::default().max_attempts;
         Meter {
-            budget_us: limits
-                .cpu_budget_ms
-                .saturating_mul(1000)
-                .saturating_mul(PLANNED_SHARE_PERCENT)
-                / 100,
+            allowance: *allowance,
             spent_us: PER_CALL_US,
             cost,
-            batches_left: (limits.subrequests.saturating_sub(attempts) / attempts).max(1),
+            batches_left: allowance
+                .fits(&Need::default().requests(1, 1, attempts))
+                .max(1),
             bytes: 0,
             records: 0,
         }
@@ -117,12 +82,14 @@ impl Meter {
         let per_record_ns = per_record_bytes
             .saturating_mul(self.cost.ns_per_byte)
             .max(1);
-        let room_ns = self
-            .budget_us
-            .saturating_sub(self.spent_us)
-            .saturating_sub(PER_BATCH_US)
-            .saturating_mul(1000);
-        let affordable = room_ns / per_record_ns;
+        let affordable = self.allowance.fits(&Need {
+            once_ns: self
+                .spent_us
+                .saturating_add(PER_BATCH_US)
+                .saturating_mul(1000),
+            each_ns: per_record_ns,
+            ..Need::default()
+        });
         let floor = if self.records == 0 && self.bytes == 0 {
             1
         } else {
@@ -149,7 +116,7 @@ impl Meter {
 
     /// The budget the plan spends, µs.
     pub fn budget_us(&self) -> u64 {
-        self.budget_us
+        self.allowance.planned_us()
     }
 }
 
@@ -157,18 +124,17 @@ impl Meter {
 mod tests {
     use super::*;
 
-    fn limits(cpu_budget_ms: u64, subrequests: u64) -> Limits {
-        Limits {
+    fn limits(cpu_budget_ms: u64, subrequests: u64) -> Allowance {
+        Allowance {
             cpu_budget_ms,
             subrequests,
-            ..Limits::default()
         }
     }
 
     #[test]
     fn the_default_budget_never_shrinks_a_batch() {
         let fetch = Fetch::Records(Format::PubmedXml);
-        let mut m = Meter::new(&Limits::default(), cost_of(fetch));
+        let mut m = Meter::new(&Allowance::default(), cost_of(fetch));
         for _ in 0..20 {
             assert_eq!(m.next_batch(500, 10_000), 500);
             m.charge(500 * 17_000, 500);
@@ -208,7 +174,7 @@ mod tests {
         typical.charge(planned * 17_000, planned);
         assert!(typical.spent_us() <= typical.budget_us());
         assert_eq!(
-            Meter::new(&Limits::default(), cost)
+            Meter::new(&Allowance::default(), cost)
                 .first_call()
                 .next_batch(500, 10_000),
             500,

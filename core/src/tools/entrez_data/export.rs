@@ -5,6 +5,7 @@
 //! ([`crate::protocol::resources`]), page by page, never through the model. A bibliography
 //! of PMIDs is fetched and written into the result; one of a dataset is an export.
 
+use crate::allowance::{Allowance, Need, CPU_US_PER_RECORD, CPU_US_PER_ROW, PER_CALL_US};
 use crate::error::{Error, ErrorKind, Result};
 use crate::export::record::Assembler;
 use crate::export::style::{self, Markup};
@@ -19,20 +20,24 @@ use crate::tools::entrez_data::call::{Bibliography, Choice, Export as ExportCall
 use crate::tools::entrez_data::{render, staging, status_warnings, wait};
 use serde_json::Value;
 
-/// What writing one record of an export costs the Worker, µs of CPU: the costliest format
-/// measured in the Worker's wasm (`bench_export`, worker/src/cpu_bench.rs: 43 µs for CSV to
-/// 149 µs for a Chicago bibliography in Markdown, the records read from JSON included;
-/// docs/src/export.md, "Figures"). An export counts its bytes when doing so fits the call's CPU
-/// budget, and a page holds what half that budget writes.
-pub const CPU_US_PER_RECORD: u64 = 150;
-/// The same for one row of a query: an estimate, not measured.
-pub const CPU_US_PER_ROW: u64 = 10;
+/// What writing records (or, with `rows`, a query's rows) asks of a call: the call's own
+/// cost, then [`CPU_US_PER_RECORD`] or [`CPU_US_PER_ROW`] each.
+fn writing(rows: bool) -> Need {
+    Need::cpu_us(
+        PER_CALL_US,
+        if rows {
+            CPU_US_PER_ROW
+        } else {
+            CPU_US_PER_RECORD
+        },
+    )
+}
 
-/// Records (or rows) a page holds: `per_page`, or fewer where writing them would take more
-/// than half the CPU a call may use (the Workers Free plan's 10 ms: 33 records); at least 10.
-pub fn per_page_within(per_page: u64, cpu_budget_ms: u64, cpu_us_per_item: u64) -> u64 {
-    let fits = cpu_budget_ms.saturating_mul(1000) / 2 / cpu_us_per_item.max(1);
-    per_page.min(fits.max(10))
+/// Records (or rows) a page holds: `per_page`, or fewer where the request that reads the page
+/// could not write them within what fits a call (the Workers Free plan's 10 ms: 46 records); at
+/// least 10.
+pub fn per_page_within(per_page: u64, allowance: &Allowance, rows: bool) -> u64 {
+    per_page.min(allowance.fits(&writing(rows)).max(10))
 }
 
 fn known<T: Copy>(c: &Choice<T>, what: &str) -> Result<T> {
@@ -103,15 +108,7 @@ async fn exported(
         time_limit,
     )
     .await?;
-    plan.per_page = per_page_within(
-        plan.per_page,
-        staging.limits.cpu_budget_ms,
-        if rows_of_query {
-            CPU_US_PER_ROW
-        } else {
-            CPU_US_PER_RECORD
-        },
-    );
+    plan.per_page = per_page_within(plan.per_page, &ctx.allowance(), rows_of_query);
     if plan.count() == 0 {
         return Err(Error::new(
             ErrorKind::InvalidArguments,
@@ -156,13 +153,7 @@ async fn measure(
     rows: bool,
 ) -> Result<()> {
     let staging = staging(ctx)?;
-    let per_item = if rows {
-        CPU_US_PER_ROW
-    } else {
-        CPU_US_PER_RECORD
-    };
-    let cost_ms = plan.count() * per_item / 1000;
-    let affordable = cost_ms * 10 <= staging.limits.cpu_budget_ms * 8 || plan.pages() == 1;
+    let affordable = ctx.allowance().fits(&writing(rows)) >= plan.count() || plan.pages() == 1;
     let ceiling = staging.limits.max_dataset_bytes;
     let time_limit = staging.limits.query_time_limit_ms;
     let pages = if affordable { plan.pages() } else { 1 };
@@ -402,10 +393,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_page_fits_half_the_cpu_budget() {
-        assert_eq!(per_page_within(200, 30_000, CPU_US_PER_RECORD), 200);
-        assert_eq!(per_page_within(200, 10, CPU_US_PER_RECORD), 33);
-        assert_eq!(per_page_within(1_000, 10, CPU_US_PER_ROW), 500);
-        assert_eq!(per_page_within(200, 1, CPU_US_PER_RECORD), 10);
+    fn a_page_holds_what_fits_a_call() {
+        let free = Allowance::FREE_PLAN;
+        assert_eq!(per_page_within(200, &Allowance::default(), false), 200);
+        // 8 ms planned of 10, 1 ms of it the call's own: 7,000 µs at 150 a record, 10 a row.
+        assert_eq!(per_page_within(200, &free, false), 46);
+        assert_eq!(per_page_within(1_000, &free, true), 700);
+        let one_ms = Allowance {
+            cpu_budget_ms: 1,
+            ..free
+        };
+        assert_eq!(per_page_within(200, &one_ms, false), 10);
     }
 }

@@ -35,7 +35,7 @@ pub(crate) async fn stage(
     defer: bool,
 ) -> Result<ToolOutput> {
     let staging = run.staging;
-    let mut meter = Meter::new(&staging.limits, cost_of(run.fetch));
+    let mut meter = Meter::new(&run.client.config.allowance, cost_of(run.fetch));
     if staged_before == 0 {
         meter = meter.first_call();
     }
@@ -290,7 +290,7 @@ fn output(
         warnings.push(format!(
             "This call staged {} batch(es) within its CPU budget ({} ms per call, ENTREZ_CPU_BUDGET_MS; about {} ms planned, {} ms spent by the model); {} records remain: {then}",
             p.batches,
-            run.staging.limits.cpu_budget_ms,
+            run.client.config.allowance.cpu_budget_ms,
             meter.budget_us() / 1000,
             meter.spent_us().div_ceil(1000),
             left,

@@ -258,7 +258,7 @@ Send X-NCBI-API-Key (or open a session with initialize) to stage datasets you ca
         "owner_scope": owner.scope.as_str(),
         "datasets": list.iter().map(render::dataset).collect::<Vec<_>>(),
         "total_bytes": bytes,
-        "limits": staging.limits.to_value(),
+        "limits": staging.limits.to_value(&ctx.allowance()),
         "warnings": [],
     });
     Ok(annotated(structured, text))

@@ -5,8 +5,8 @@
 //! richest format NCBI offers that this server parses, and history-server
 //! pairs replace id lists wherever NCBI accepts them.
 
+use crate::allowance::{Allowance, Need, CPU_US_PER_YEAR, CPU_US_TO_DRAW};
 use crate::entrez::{databases, EutilsRequest, Utility};
-use crate::staging::Limits;
 use crate::tools::entrez_query::call::{
     CitationMatch, CountByYear, Dates, Fetch, GlobalQuery, Info, Link, LinkMode, Post, Records,
     ReplyMode, Search, Spell, Summary, Version,
@@ -227,25 +227,14 @@ pub fn citation_match(call: &CitationMatch) -> EutilsRequest {
 
 /// Most years one count_by_year call counts (one esearch each).
 pub const MAX_YEARS: u32 = 50;
-/// What counting one year costs the Worker, µs of CPU: the search's request, its pacing and
-/// cache lookups, its reply's parsing and its bar (measured in the Worker's wasm at 80 µs,
-/// docs/src/charts.md; half again for what the stand-ins there do not cost).
-pub const CPU_US_PER_YEAR: u64 = 120;
-/// What the rest of a count_by_year call costs the Worker, µs: reading the call, drawing the
-/// chart and writing its PNG (measured at 2 ms with one year, docs/src/charts.md).
-pub const CPU_US_TO_DRAW: u64 = 2_500;
-
-/// Years one count_by_year call may count under `limits`: [`MAX_YEARS`], or fewer where one
-/// NCBI request a year, counted at every attempt the client may make (as a staging counts
-/// its batches), would pass the call's subrequests, or counting and drawing would take more
-/// than half its CPU. The Workers Free plan's 50 subrequests and 10 ms: 12 years. At least
-/// one.
-pub fn years_per_call(limits: &Limits) -> u32 {
-    let attempts = u64::from(crate::net::retry::RetryPolicy::default().max_attempts).max(1);
-    let by_requests = limits.subrequests / attempts;
-    let by_cpu = (limits.cpu_budget_ms.saturating_mul(1000) / 2).saturating_sub(CPU_US_TO_DRAW)
-        / CPU_US_PER_YEAR;
-    by_requests.min(by_cpu).clamp(1, u64::from(MAX_YEARS)) as u32
+/// Years one count_by_year call may count under `allowance`: [`MAX_YEARS`], or what fits, one
+/// NCBI request a year counted at every attempt the client may make, and the chart drawn
+/// ([`CPU_US_PER_YEAR`], [`CPU_US_TO_DRAW`]). The Workers Free plan's 50 subrequests and
+/// 10 ms: 12 years. At least one.
+pub fn years_per_call(allowance: &Allowance) -> u32 {
+    let attempts = crate::net::retry::RetryPolicy::default().max_attempts;
+    let year = Need::cpu_us(CPU_US_TO_DRAW, CPU_US_PER_YEAR).requests(0, 1, attempts);
+    allowance.fits(&year).clamp(1, u64::from(MAX_YEARS)) as u32
 }
 
 /// A year as count_by_year takes it: four digits.
@@ -298,15 +287,14 @@ mod years_tests {
 
     #[test]
     fn the_free_plan_counts_twelve_years_a_call_and_the_paid_plan_fifty() {
-        let limits = |cpu_budget_ms, subrequests| Limits {
+        let limits = |cpu_budget_ms, subrequests| Allowance {
             cpu_budget_ms,
             subrequests,
-            ..Limits::default()
         };
         assert_eq!(years_per_call(&limits(10, 50)), 12);
-        assert_eq!(years_per_call(&Limits::default()), MAX_YEARS);
-        // CPU alone: 10 ms with plenty of subrequests affords 20 years.
-        assert_eq!(years_per_call(&limits(10, 10_000)), 20);
+        assert_eq!(years_per_call(&Allowance::default()), MAX_YEARS);
+        // CPU alone: 10 ms with plenty of subrequests affords 45 years (8 ms planned).
+        assert_eq!(years_per_call(&limits(10, 10_000)), 45);
         assert_eq!(years_per_call(&limits(1, 1)), 1);
     }
 }

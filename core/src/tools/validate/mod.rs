@@ -180,7 +180,7 @@ async fn check_one(
     if level != "syntax" {
         let rules = Context {
             tool_names: names,
-            limits: ctx.limits(),
+            allowance: ctx.allowance(),
         };
         let typed = (target.spec.read)(&arguments);
         let mut report = typed.report(&rules);

@@ -420,11 +420,15 @@ const PER_ARTICLE: u64 = 3;
 /// PubMed's flags.
 const PER_CALL: u64 = 4;
 
-/// How many articles one call may read within `subrequests` (the Workers Free plan allows
+/// How many articles one call may read within its subrequests (the Workers Free plan allows
 /// 50), each request counted with its retries; at least one.
-pub fn articles_within(subrequests: u64) -> usize {
-    let slots = subrequests / u64::from(EXTERNAL_RETRY.max_attempts).max(1);
-    (slots.saturating_sub(PER_CALL) / PER_ARTICLE).max(1) as usize
+pub fn articles_within(allowance: &crate::allowance::Allowance) -> usize {
+    let article = crate::allowance::Need::default().requests(
+        PER_CALL,
+        PER_ARTICLE,
+        EXTERNAL_RETRY.max_attempts,
+    );
+    allowance.fits(&article).max(1) as usize
 }
 
 /// full_text: every id resolved, each article read and cut to the budget.
@@ -438,12 +442,12 @@ pub async fn full_text(
     let mut notes = Vec::new();
     let mut articles = Vec::new();
     let room = budget::room(view.max_characters);
-    let fits = articles_within(ctx.limits().subrequests);
+    let fits = articles_within(&ctx.allowance());
     let unlisted: Vec<String> = targets.iter().skip(fits).map(|t| t.id.clone()).collect();
     if !unlisted.is_empty() {
         notes.push(format!(
             "ENTREZ_SUBREQUESTS ({}) lets one call read {fits} article(s) ({PER_ARTICLE} requests each from the Cloud Service, each tried up to {} times); {} more are left for the next call.",
-            ctx.limits().subrequests,
+            ctx.allowance().subrequests,
             EXTERNAL_RETRY.max_attempts,
             unlisted.len()
         ));
@@ -579,8 +583,14 @@ mod tests {
     #[test]
     fn the_free_plans_fifty_subrequests_read_four_articles_a_call() {
         // 50 / 3 attempts = 16 requests; 4 for the call, 3 an article.
-        assert_eq!(super::articles_within(50), 4);
-        assert_eq!(super::articles_within(10_000), 1_109);
-        assert_eq!(super::articles_within(1), 1);
+        let within = |subrequests| {
+            super::articles_within(&crate::allowance::Allowance {
+                subrequests,
+                ..Default::default()
+            })
+        };
+        assert_eq!(within(50), 4);
+        assert_eq!(within(10_000), 1_109);
+        assert_eq!(within(1), 1);
     }
 }

@@ -41,11 +41,11 @@ pub const VERDICTS: [&str; 7] = [
 /// Checks the references of `call` and answers one verdict per reference.
 pub async fn check_references(ctx: &ToolContext<'_>, call: &CheckReferences) -> Result<ToolOutput> {
     let refs = &call.references;
-    let limits = ctx.staging.map(|s| s.limits).unwrap_or_default();
     // Every request may be tried up to the client's attempts, each counted against the
     // call's subrequests (the Workers Free plan allows 50).
-    let attempts = u64::from(crate::net::retry::RetryPolicy::default().max_attempts).max(1);
-    let requests = (limits.subrequests / attempts).max(3);
+    let attempts = crate::net::retry::RetryPolicy::default().max_attempts;
+    let one = crate::allowance::Need::default().requests(0, 1, attempts);
+    let requests = ctx.allowance().fits(&one).max(3);
     let looked = lookup::run(ctx, refs, requests).await?;
     // Nothing checked for want of NCBI: that is the answer, not a list of unchecked verdicts.
     let checked = refs

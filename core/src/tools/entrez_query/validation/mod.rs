@@ -545,7 +545,7 @@ fn count_by_year(ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
             }
         }
     }
-    let most = plan::years_per_call(&ctx.limits);
+    let most = plan::years_per_call(&ctx.allowance);
     if let [Some(from), Some(to)] = years {
         if from > to {
             report.error(
@@ -558,7 +558,7 @@ fn count_by_year(ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
             let why = if most < plan::MAX_YEARS {
                 format!(
                     "this server counts at most {most} per call (one NCBI search a year, within ENTREZ_CPU_BUDGET_MS={} and ENTREZ_SUBREQUESTS={})",
-                    ctx.limits.cpu_budget_ms, ctx.limits.subrequests
+                    ctx.allowance.cpu_budget_ms, ctx.allowance.subrequests
                 )
             } else {
                 format!("count_by_year counts at most {most} per call (one search each)")
