@@ -153,7 +153,7 @@ impl Server {
     }
 
     /// One step of a staging the server continues by itself, or the run of a call made a
-    /// task that runs in the background (`staging::scheduler`, `tools::held`), for the edge's scheduler,
+    /// task that runs in the background (`staging::scheduler`, `tasks::calls`), for the edge's scheduler,
     /// with no request behind it.
     pub async fn run_step(&self, id: &str) -> Result<crate::tasks::Step, Error> {
         use crate::tasks::Step;
@@ -217,10 +217,7 @@ impl Server {
     pub fn offer(&self) -> Offer {
         Offer {
             staging: self.staging.is_some(),
-            validation: self
-                .registry
-                .get(crate::tools::validate::SPEC.name)
-                .is_some(),
+            validation: self.registry.validation(),
             tasks: self.network.is_some()
                 && self.staging.as_ref().is_some_and(|s| s.scheduler.is_some()),
         }
@@ -491,7 +488,7 @@ impl Server {
                 }
                 Ok(listed)
             }
-            "resources/templates/list" => Ok(resources::templates()),
+            "resources/templates/list" => Ok(resources::templates(&self.context(request, None))),
             "resources/read" => {
                 let uri = match params.get("uri") {
                     Some(Value::String(u)) => u.as_str(),
