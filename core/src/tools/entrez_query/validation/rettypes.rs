@@ -5,7 +5,7 @@
 //! (gb for nuccore, gp for protein, xml otherwise) and this module asks them, not a guess.
 
 use crate::parse::records::Format;
-use crate::tools::entrez_query::plan::fetch_format;
+use crate::tools::entrez_query::defaults::fetch_format;
 use crate::validation::{codes, path, Report};
 
 pub use crate::entrez::formats::{documents, rows_for, Row, DEFAULT_RETTYPE, TABLE};
