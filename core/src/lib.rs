@@ -18,7 +18,8 @@
 //   error type, a key that cannot be printed, the clock and entropy the edge supplies.
 // - `net`: outbound HTTP as data, pacing, retries, the cache of upstream answers.
 // - `auth`: who may call (access tokens, their signatures, the authorization server).
-// - `config`, `caller`: settings (the same names on both edges) and who is calling.
+// - `config`, `caller`, `allowance`: settings (the same names on both edges), who is calling,
+//   and what one call may spend: its CPU and subrequests, the measured costs, what fits.
 // - `entrez`: E-utilities requests as data, NCBI's database table, formats and limits, the
 //   client.
 // - `mcp`: the protocol's revisions, request `_meta`, progress and log messages.
