@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The layering rules the crates declare, checked: `python3 scripts/layers.py` (exit 1 if broken).
 
-A crate declares its layers in its `src/lib.rs` essay, under a heading `## Layers, lowest
-first`: one list item per layer, naming its top-level modules in backticks, e.g.
+A crate declares its layers in its `src/lib.rs`, in a comment block (`//`, after the crate's
+essay) under a heading `## Layers, lowest first`: one list item per layer, naming its
+top-level modules in backticks, e.g.
 
-    //! - `error`, `json`: the one error type, a smaller `json!`.
-    //! - `net`: outbound HTTP as data, pacing, retries.
+    // - `error`, `json`: the one error type, a smaller `json!`.
+    // - `net`: outbound HTTP as data, pacing, retries.
 
 A module may import (`crate::NAME`) the modules of its own layer and of the layers above it
 in the list, never one below: an import that runs back up fails the check, with its file
@@ -112,13 +113,13 @@ def resolve(path, mods):
 def declared_layers(lib):
     """The layers a crate's lib.rs declares: a list of sets of module names, lowest first."""
     text = open(lib, encoding="utf-8").read()
-    m = re.search(r"^//! ## Layers, lowest first\s*$(.*?)(?=^//! ##|^[^/])", text, re.M | re.S)
+    m = re.search(r"^//!? ## Layers, lowest first\s*$(.*?)(?=^//!? ##|^[^/])", text, re.M | re.S)
     if not m:
         return None
     items = []
     for line in m.group(1).splitlines():
-        item = re.match(r"^//! - (.*)", line)
-        more = re.match(r"^//!   +(.*)", line)
+        item = re.match(r"^//!? - (.*)", line)
+        more = re.match(r"^//!?   +(.*)", line)
         if item:
             items.append(item.group(1))
         elif more and items:

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, Semaphore};
 
 /// Steps that run at once across every staging the process continues and every call it runs
-/// apart from its request (`tools::held`); the rest queue. Each waits mostly on its upstream's
+/// apart from its request (`tasks::calls`); the rest queue. Each waits mostly on its upstream's
 /// pacing, which every step shares anyway, and the ledger bounds how many may be running.
 pub const STEPS_AT_ONCE: usize = 4;
 

@@ -1,15 +1,9 @@
 //! The native store of upstream answers: one SQLite file, bounded in bytes.
 //!
-//! `cache.sqlite` sits beside the datasets under `ENTREZ_DATA_DIR` (in memory
-//! with `:memory:`), so answers outlive a restart and are shared by every
-//! process of one user (several stdio servers of one desktop client). Each
-//! entry records when it was last used, by a counter; past the byte bound the
-//! least recently used go first, and expired entries go whenever they are
-//! read or room is made. The body is each row's last column, so the sums and
-//! scans that make room never read a body. Writes go through a WAL that is
-//! synced at checkpoints, not at each commit (an answer lost at a power cut is
-//! asked again); a file SQLite calls damaged, or that fails its quick check,
-//! is replaced by an empty one.
+//! `cache.sqlite` sits beside the datasets under `ENTREZ_DATA_DIR` (in memory with
+//! `:memory:`), so answers outlive a restart and are shared by every process of one user
+//! (several stdio servers of one desktop client). How entries go, and how the file is
+//! written, is on [`SqliteAnswers`].
 
 use entrez_mcp_core::net::cache::{Entry, ResponseStore};
 use entrez_mcp_core::platform::BoxFuture;
@@ -28,6 +22,13 @@ CREATE INDEX IF NOT EXISTS kept_used ON kept (used);
 CREATE INDEX IF NOT EXISTS kept_expires ON kept (expires_ms);";
 
 /// Answers in SQLite, at most `max_bytes` of them.
+///
+/// Each entry records when it was last used, by a counter; past the byte bound the least
+/// recently used go first, and expired entries go whenever they are read or room is made. The
+/// body is each row's last column, so the sums and scans that make room never read a body.
+/// Writes go through a WAL that is synced at checkpoints, not at each commit (an answer lost at
+/// a power cut is asked again); a file SQLite calls damaged, or that fails its quick check, is
+/// replaced by an empty one.
 #[derive(Clone)]
 pub struct SqliteAnswers {
     inner: Arc<Inner>,

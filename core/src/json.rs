@@ -1,21 +1,22 @@
 //! JSON the small way for the Worker's bundle: [`json!`](crate::json!), [`set`] and
-//! [`from_str`].
+//! [`from_str`], each building what serde_json's would, in less wasm.
 //!
 //! `json!` is serde_json's `json!` for the forms this crate writes: `null`, `[elements]`,
 //! `{"key": value, (key_expr): value}` (members and elements themselves `null`, `[..]`,
-//! `{..}` or any expression), and any serializable expression. serde_json's macro expands
-//! each member of an object in place: the key made into a `String`, `to_value(..).unwrap()`,
-//! the insert and the drop of what it replaced, some 100 bytes of wasm a member, for about
-//! 800 members in the Worker. Here a member is one call of [`member`] and a value one call of
-//! [`value`], each compiled once (`value` once per type); a `Value` given by value is moved
-//! in ([`MovedIn`]), where serde_json's macro copies it through the serializer. What it
-//! builds is the same value.
-//! [`set`] is `target["key"] = value` the same way.
+//! `{..}` or any expression), and any serializable expression. Why it is smaller is on
+//! [`member`]; [`set`] is `target["key"] = value` the same way.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// Adds one member to an object under construction.
+///
+/// serde_json's macro expands each member of an object in place: the key made into a
+/// `String`, `to_value(..).unwrap()`, the insert and the drop of what it replaced, some 100
+/// bytes of wasm a member, for about 800 members in the Worker. Here a member is one call of
+/// this function and a value one call of [`value`], each compiled once (`value` once per type);
+/// a `Value` given by value is moved in ([`MovedIn`]), where serde_json's macro copies it
+/// through the serializer.
 #[inline(never)]
 pub fn member(object: &mut Map<String, Value>, key: &str, value: Value) {
     object.insert(key.to_owned(), value);

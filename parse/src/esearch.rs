@@ -1,15 +1,12 @@
-//! ESearch replies, XML and JSON, into one record.
-//!
-//! An esearch answer is more than ids: the count says how many there are in
-//! all, WebEnv and QueryKey are the handle for paging through them with the
-//! history server, and the translation shows how NCBI actually read the term
-//! (automatic term mapping can surprise). When nothing matches, NCBI says why
-//! in ErrorList (phrases and fields it could not find) and WarningList, and
-//! an assistant needs that to fix the query, so those lists are kept rather
-//! than folded into "0 results".
-//!
-//! Both formats land in the same [`EsearchResult`] so callers need not care
+//! ESearch replies, XML and JSON, into one [`EsearchResult`], so callers need not care
 //! which retmode was used.
+//!
+//! An esearch answer is more than ids: the count says how many there are in all, WebEnv and
+//! QueryKey are the handle for paging through them with the history server, and the
+//! translation shows how NCBI actually read the term (automatic term mapping can surprise).
+//! When nothing matches, NCBI says why in ErrorList (phrases and fields it could not find)
+//! and WarningList, and an assistant needs that to fix the query, so those lists are kept
+//! rather than folded into "0 results".
 
 use crate::body_errors::body_error;
 use crate::envelope::{count, each_child, json_count, json_strings, json_text, root};

@@ -1,15 +1,11 @@
 //! FASTA text: efetch with `rettype=fasta&retmode=text`, nucleotide or protein.
 //!
-//! A FASTA record says only an id, a free-text description and residues, so
-//! the [`SequenceRecord`] it yields has those and the length. The id is read
-//! in both of NCBI's styles: the current `>NC_005816.1 description` and the
-//! legacy `>gi|45478711|ref|NC_005816.1| description`, where the accession is
-//! the field after the database tag. Protein deflines end in the organism in
-//! brackets (`[Yersinia pestis]`); that becomes `organism`, and the
-//! definition keeps the whole description, as GBSeq's does.
-//!
-//! Residues are gathered into one string per record, so a long sequence costs
-//! no allocation per line.
+//! A FASTA record says only an id, a free-text description and residues, so the
+//! [`SequenceRecord`] it yields has those and the length. The id is read in both of NCBI's
+//! styles ([`accession_from_id`]). Protein deflines end in the organism in brackets
+//! (`[Yersinia pestis]`); that becomes `organism`, and the definition keeps the whole
+//! description, as GBSeq's does. Residues are gathered into one string per record, so a long
+//! sequence costs no allocation per line.
 
 use crate::error::ParseError;
 use crate::sequence::{not_text, push_residues, SequenceRecord};
@@ -63,6 +59,10 @@ fn from_defline(defline: &str) -> SequenceRecord {
 }
 
 /// The accession.version inside an NCBI FASTA id, in current or legacy `gi|` form.
+///
+/// NCBI's two styles: the current `>NC_005816.1 description` and the legacy
+/// `>gi|45478711|ref|NC_005816.1| description`, where the accession is the field after the
+/// database tag.
 pub fn accession_from_id(id: &str) -> String {
     let parts: Vec<&str> = id.split('|').collect();
     let mut fields = &parts[..];

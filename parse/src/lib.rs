@@ -6,21 +6,21 @@
 //! a failure is a [`ParseError`] naming what came back instead of what was expected. The
 //! crate depends on quick-xml, memchr and serde only, so the Worker can build it at its own
 //! optimization level (parsing is its hottest code).
-//!
-//! ## Layers, lowest first
-//!
-//! A module imports only from its own layer and those above it (`scripts/layers.py`):
-//!
-//! - `error`: the one error type.
-//! - `tokenizer`, `xml`: bytes to XML events, and the reader every parser shares.
-//! - `body_errors`, `envelope`, `walk`: errors inside a 200, the E-utilities' envelopes,
-//!   the children-collecting walk.
-//! - `sequence`: the sequence record every sequence format fills.
-//! - `medline`, `pubmed`: PubMed's two formats, which share the article record.
-//! - `einfo`, `einfo_json`, `elink`, `epost`, `esearch`, `espell`, `esummary`, `ecitmatch`,
-//!   `fasta`, `flatfile`, `gbseq`, `generic`, `ipg`, `pmc`, `pmc_oa`, `s3_list`, `taxonomy`, `tinyseq`:
-//!   one parser per reply.
-//! - `records`: efetch's records, whatever the format.
+
+// ## Layers, lowest first
+//
+// A module imports only from its own layer and those above it (`scripts/layers.py`):
+//
+// - `error`: the one error type.
+// - `tokenizer`, `xml`: bytes to XML events, and the reader every parser shares.
+// - `body_errors`, `envelope`, `walk`: errors inside a 200, the E-utilities' envelopes,
+//   the children-collecting walk.
+// - `sequence`: the sequence record every sequence format fills.
+// - `medline`, `pubmed`: PubMed's two formats, which share the article record.
+// - `einfo`, `einfo_json`, `elink`, `epost`, `esearch`, `espell`, `esummary`, `ecitmatch`,
+//   `fasta`, `flatfile`, `gbseq`, `generic`, `ipg`, `pmc`, `pmc_oa`, `s3_list`, `taxonomy`, `tinyseq`:
+//   one parser per reply.
+// - `records`: efetch's records, whatever the format.
 
 pub mod error;
 

@@ -1,16 +1,10 @@
 //! MEDLINE tagged text (`efetch db=pubmed rettype=medline retmode=text`) to records.
 //!
-//! The text format is what many people save from PubMed and what some tools
-//! prefer because it is small. Each line is a tag padded to four characters,
-//! a dash and the value (`TI  - The Bio* toolkits`); a line starting with six
-//! spaces continues the previous value; a blank line or a new `PMID` starts
-//! the next record. It maps onto the same [`PubmedArticle`] record the XML
-//! parser produces, so callers handle one shape.
-//!
-//! What the text format does not carry is left empty: MeSH unique ids,
-//! abstract section labels (the abstract is one unlabelled section), and the
-//! author an early-style record-level `AD` belongs to (it is given to the
-//! first author, which is whom NLM recorded it for).
+//! The text format is what many people save from PubMed and what some tools prefer because
+//! it is small. Each line is a tag padded to four characters, a dash and the value (`TI  -
+//! The Bio* toolkits`); a line starting with six spaces continues the previous value; a
+//! blank line or a new `PMID` starts the next record. It maps onto the same
+//! [`PubmedArticle`] record the XML parser produces, so callers handle one shape.
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::pubmed::integrity::{medline_correction, MEDLINE_TAGS};
@@ -27,6 +21,10 @@ pub type MedlineRecord = PubmedArticle;
 const WHAT: &str = "MEDLINE text";
 
 /// Parses MEDLINE tagged text into citation records.
+///
+/// What the text format does not carry is left empty: MeSH unique ids, abstract section
+/// labels (the abstract is one unlabelled section), and the author an early-style record-level
+/// `AD` belongs to (it is given to the first author, which is whom NLM recorded it for).
 pub fn parse_medline(text: &str) -> Result<Vec<MedlineRecord>, ParseError> {
     let body = text.trim_start_matches('\u{feff}');
     check_is_medline(body)?;

@@ -1,16 +1,11 @@
 //! PMC full text (`efetch db=pmc`, JATS inside a `pmc-articleset`) to records.
 //!
-//! JATS is large and permissive: the same fact can sit in several places and
-//! a body can nest sections to any depth. An assistant wants the front matter
-//! (ids, title, journal, date, authors with their affiliations, abstract,
-//! keywords, licence) and the body as a flat list of titled sections in
-//! reading order, each with its paragraphs as plain text. Reference lists,
-//! floats and processing metadata are skipped unread.
-//!
-//! Sections nest by recursion, so nesting is capped at [`MAX_LEVEL`]: deeper
-//! sections are folded into their parent's text, and a hostile document
-//! cannot exhaust the stack. Figures and tables contribute their label and
-//! caption, not their cells.
+//! JATS is large and permissive: the same fact can sit in several places and a body can nest
+//! sections to any depth. An assistant wants the front matter (ids, title, journal, date,
+//! authors with their affiliations, abstract, keywords, licence) and the body as a flat list
+//! of titled sections in reading order, each with its paragraphs as plain text. Reference
+//! lists, floats and processing metadata are skipped unread; figures and tables give their
+//! label and caption, not their cells.
 
 mod front;
 
@@ -26,6 +21,9 @@ use serde::Serialize;
 const WHAT: &str = "PMC XML";
 
 /// Deepest section level kept as its own section.
+///
+/// Sections nest by recursion, so nesting is capped here: deeper sections are folded into
+/// their parent's text, and a hostile document cannot exhaust the stack.
 pub const MAX_LEVEL: usize = 12;
 
 /// One PMC article.

@@ -1,16 +1,12 @@
-//! Walking an NCBI record set: opening its root and visiting children.
+//! Walking an NCBI record set: opening its root ([`open_root`]) and visiting children
+//! ([`each_child`], the one loop every parser would otherwise repeat).
 //!
 //! efetch answers many bad requests with HTTP 200 and a different document:
-//! `<eFetchResult><ERROR>Cannot process ID list</ERROR></eFetchResult>`, or a
-//! bare `<ERROR>`. Every record parser opens its body through [`open_root`],
-//! so such a reply becomes an error quoting NCBI's own words instead of an
-//! empty list that reads as "no records", and a document of the wrong kind
-//! (taxonomy XML handed to the GBSeq parser) is named rather than half-read.
-//!
-//! [`each_child`] is the one loop every parser would otherwise repeat: it
-//! hands each child element to a closure and returns at the parent's end tag.
-//! A child the closure leaves unread is skipped, so its grandchildren can
-//! never be mistaken for siblings.
+//! `<eFetchResult><ERROR>Cannot process ID list</ERROR></eFetchResult>`, or a bare `<ERROR>`.
+//! Every record parser opens its body through [`open_root`], so such a reply becomes an error
+//! quoting NCBI's own words instead of an empty list that reads as "no records", and a
+//! document of the wrong kind (taxonomy XML handed to the GBSeq parser) is named rather than
+//! half-read.
 
 use crate::error::ParseError;
 use crate::xml::{unexpected, Xml};

@@ -1,22 +1,21 @@
 //! Streaming XML reading shared by every NCBI parser.
 //!
-//! [`Xml`] wraps the byte-level [`Tokenizer`] (which yields quick-xml's
-//! event types) and adds what NCBI bodies
-//! need: a sniff that names what came back when it is not XML (an HTML error
-//! page, an empty body), refusal of DTD internal subsets that declare
-//! entities, truncation detection, and text flattening for titles that carry
-//! inline HTML or MathML.
-//!
-//! Entities are never expanded. quick-xml reports `&name;` as a separate
-//! event; only the five predefined entities and character references are
-//! resolved, and any other name is kept literally. A billion-laughs body is
-//! refused at its DOCTYPE, before a single entity could be used.
+//! [`Xml`] wraps the byte-level [`Tokenizer`] (which yields quick-xml's event types) and adds
+//! what NCBI bodies need: a sniff that names what came back when it is not XML (an HTML error
+//! page, an empty body), refusal of DTD internal subsets that declare entities, truncation
+//! detection, and text flattening for titles that carry inline HTML or MathML. Entities are
+//! never expanded (see [`Xml`]).
 
 use super::tokenizer::Tokenizer;
 use crate::error::{ParseError, ParseErrorKind};
 use quick_xml::events::{BytesRef, BytesStart, Event};
 
 /// A streaming reader over a borrowed body.
+///
+/// Entities are never expanded. quick-xml reports `&name;` as a separate event; only the five
+/// predefined entities and character references are resolved, and any other name is kept
+/// literally. A billion-laughs body is refused at its DOCTYPE, before a single entity could be
+/// used.
 pub struct Xml<'a> {
     tokens: Tokenizer<'a>,
     depth: usize,

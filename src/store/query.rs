@@ -1,6 +1,6 @@
 //! A caller's SQL, run under the core's read-only policy with SQLite enforcing it.
 //!
-//! The authorizer and value-length limit come from `edge::sqlite` (shared
+//! The authorizer and value-length limit come from `entrez_mcp_sqlite` (shared
 //! with the Worker's replica); the time limit is native only: a progress
 //! handler stops the statement at its deadline. All are installed on the
 //! dataset's connection for the one query and removed afterwards. The

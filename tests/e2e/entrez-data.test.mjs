@@ -107,6 +107,27 @@ describe(`entrez_data [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set
     }
   });
 
+  test('the dataset templates are listed and completed with the caller\'s own ids only', async () => {
+    const SCHEMA = 'entrez-dataset://{data_access_id}/schema';
+    const EXPORT = 'entrez-dataset://{data_access_id}/export/{file}{?page}';
+    const { resourceTemplates } = await client.listResourceTemplates();
+    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), [SCHEMA, EXPORT]);
+    const st = await ok({ operation: 'fetch_and_stage', database: 'pubmed', ids: synthetic(90_000_101, 2) });
+    const complete = (c, uri, name, value) =>
+      c.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } });
+    const mine = await complete(client, SCHEMA, 'data_access_id', st.data_access_id.slice(0, 8));
+    assert.deepEqual(mine.completion.values, [st.data_access_id]);
+    // Another session owns no dataset: nothing to offer it.
+    const stranger = await connect();
+    try {
+      const theirs = await complete(stranger, SCHEMA, 'data_access_id', st.data_access_id.slice(0, 8));
+      assert.deepEqual(theirs.completion.values, []);
+    } finally {
+      await stranger.close();
+    }
+    await assert.rejects(complete(client, EXPORT, 'file', ''), (e) => e.code === -32602);
+  });
+
   test('a search is staged in batches with progress, and every example query runs', async () => {
     const progress = [];
     const st = await ok(

@@ -1,15 +1,10 @@
 //! The Worker's store of upstream answers: the Cache API (`caches.default`).
 //!
-//! Entries are kept under a URL of their own (`https://entrez-mcp.cache/answer/<key>`,
-//! never fetched), with `Cache-Control: max-age` so Cloudflare drops them when
-//! they expire; the expiry is also written in a header and checked on every
-//! read, to the millisecond. The cache is per data center and shared by the
-//! isolates there; the byte bound holds per isolate: each keeps an index of
-//! what it stored or read ([`Lru`]) and deletes its least recently used
-//! entries past `ENTREZ_CACHE_MAX_BYTES`, while Cloudflare evicts on its own
-//! besides. On `*.workers.dev` addresses the Cache API keeps nothing
-//! (Cloudflare's documented behaviour): answers are then shared only in
-//! flight.
+//! Entries are kept under a URL of their own (`https://entrez-mcp.cache/answer/<key>`, never
+//! fetched), with `Cache-Control: max-age` so Cloudflare drops them when they expire; the
+//! expiry is also written in a header and checked on every read, to the millisecond. The
+//! cache is per data center and shared by the isolates there; how its bytes are bounded, and
+//! where it keeps nothing, is on [`CacheApiAnswers`].
 
 use entrez_mcp_core::net::cache::lru::Lru;
 use entrez_mcp_core::net::cache::{Entry, ResponseStore};
@@ -21,6 +16,11 @@ const STORED: &str = "x-entrez-stored-ms";
 const EXPIRES: &str = "x-entrez-expires-ms";
 
 /// Answers in the data center's cache, bounded per isolate.
+///
+/// The byte bound holds per isolate: each keeps an index of what it stored or read ([`Lru`])
+/// and deletes its least recently used entries past `ENTREZ_CACHE_MAX_BYTES`, while Cloudflare
+/// evicts on its own besides. On `*.workers.dev` addresses the Cache API keeps nothing
+/// (Cloudflare's documented behaviour): answers are then shared only in flight.
 pub struct CacheApiAnswers {
     index: Mutex<Lru>,
 }

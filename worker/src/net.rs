@@ -1,15 +1,10 @@
 //! Outbound HTTP and pacing for the Worker edge.
 //!
-//! [`FetchTransport`] sends core calls with the Workers Fetch API. Pacing must
-//! hold across every isolate the Worker runs in, which share no memory, so the
-//! authority is a Durable Object: one [`EntrezPacer`](crate::objects::pacer_object::EntrezPacer) object per bucket (per
-//! API-key hash, or "anonymous" for the shared egress), addressed by name.
-//! A reservation never awaits inside the object, so reservations against its
-//! `MemoryPacer` are serialized exactly as they are natively. The grant is a
-//! slot on the clock and a deadline, not a wait: the isolate sleeps until the
-//! slot by its own clock, so the grant's way back costs nothing unless it
-//! arrives after the deadline, when the core takes a new slot
-//! (`net::pacing::take_slot`).
+//! [`FetchTransport`] sends core calls with the Workers Fetch API. Pacing must hold across
+//! every isolate the Worker runs in, which share no memory, so the authority is a Durable
+//! Object: one [`EntrezPacer`](crate::objects::pacer_object::EntrezPacer) object per bucket
+//! (per API-key hash, or "anonymous" for the shared egress), addressed by name; how a grant
+//! is waited for is on [`DurablePacer`].
 
 use entrez_mcp_core::error::{Error, ErrorKind};
 use entrez_mcp_core::net::pacing::{Grant, Pacer};
@@ -136,6 +131,12 @@ impl Transport for FetchTransport {
 
 /// Reserves slots from the [`EntrezPacer`](crate::objects::pacer_object::EntrezPacer) Durable
 /// Object of each bucket.
+///
+/// A reservation never awaits inside the object, so reservations against its `MemoryPacer`
+/// are serialized exactly as they are natively. The grant is a slot on the clock and a
+/// deadline, not a wait: the isolate sleeps until the slot by its own clock, so the grant's way
+/// back costs nothing unless it arrives after the deadline, when the core takes a new slot
+/// (`net::pacing::take_slot`).
 pub struct DurablePacer {
     namespace: ObjectNamespace,
 }

@@ -1,7 +1,8 @@
 //! The tool framework: what every tool is built on. Arguments come in through the intake and
 //! the schema check (`intake`, `arguments`), each tool is a row of the registry (`spec`,
 //! `registry`), results go out shaped and within budget (`output`, `content`, `shape`,
-//! `budget`, `view`), and a call runs with a [`ToolContext`].
+//! `budget`, `view`), a call runs with a [`ToolContext`], and the resources a tool makes are
+//! served by it (`resources`).
 
 pub mod arguments;
 pub mod as_task;
@@ -12,6 +13,7 @@ pub mod describe;
 pub mod intake;
 pub mod output;
 pub mod registry;
+pub mod resources;
 pub mod shape;
 pub mod spec;
 pub mod view;

@@ -13,6 +13,7 @@ use crate::framework::arguments;
 use crate::framework::describe;
 use crate::framework::intake;
 use crate::framework::output::{call_warnings_text, error_result_in, TextForm, ToolOutput};
+use crate::framework::resources::ResourceOwner;
 use crate::framework::spec::{is_valid_tool_name, ToolSpec};
 use crate::framework::ToolContext;
 use crate::json;
@@ -31,7 +32,15 @@ pub struct Catalog {
     pub tools: &'static [ToolSpec],
     /// The names of those that need a dataset store.
     pub needs_store: &'static [&'static str],
+    /// Who serves the resources the tools make (`resources/*`), in listing order.
+    pub resources: &'static [&'static dyn ResourceOwner],
+    /// The tool that validates calls and its `experimental.toolValidation` capability,
+    /// announced while that tool is served.
+    pub validation: Option<(&'static str, Capability)>,
 }
+
+/// A capability a tool announces (its value, built when announced).
+pub type Capability = fn() -> Value;
 
 /// A tool with its parsed and compiled schemas.
 pub struct RegisteredTool {
@@ -154,6 +163,17 @@ impl Registry {
     /// All tools in table order.
     pub fn tools(&self) -> &[RegisteredTool] {
         &self.tools
+    }
+
+    /// The owners of the resources this registry's tools make.
+    pub fn resource_owners(&self) -> &'static [&'static dyn ResourceOwner] {
+        self.catalog.resources
+    }
+
+    /// The `experimental.toolValidation` capability, when the validating tool is served.
+    pub fn validation(&self) -> Option<Capability> {
+        let (tool, capability) = self.catalog.validation?;
+        self.get(tool).map(|_| capability)
     }
 
     /// One tool by exact name.
@@ -508,6 +528,8 @@ mod tests {
     const CATALOG: Catalog = Catalog {
         tools: &[spec("registry_test_first"), spec("registry_test_stored")],
         needs_store: &["registry_test_stored"],
+        resources: &[],
+        validation: None,
     };
 
     #[test]

@@ -5,13 +5,13 @@
 //! datasets (nobody else's). Suggestions match the typed prefix, case-insensitively.
 
 use crate::entrez::databases::UNLISTED;
+use crate::entrez::formats;
 use crate::error::{Error, ErrorKind, Result};
 use crate::framework::ToolContext;
 use crate::json;
 use crate::protocol::prompts;
-use crate::protocol::resources::SCHEMA_TEMPLATE;
+use crate::protocol::resources;
 use crate::staging::owner_of;
-use crate::tools::entrez_query::validation::rettypes;
 use crate::validation::databases::{canonical, entrez_databases, FETCH_ONLY};
 use serde_json::{Map, Value};
 
@@ -101,16 +101,15 @@ pub async fn complete(ctx: &ToolContext<'_>, params: &Map<String, Value>) -> Res
             }
             argument
         }
-        Target::Resource { uri, argument }
-            if uri == SCHEMA_TEMPLATE && argument == "data_access_id" =>
-        {
-            argument
-        }
-        Target::Resource { uri, .. } => {
-            return Err(Error::new(
-                ErrorKind::InvalidParams,
-                format!("No resource template {uri} here; the one template is {SCHEMA_TEMPLATE}."),
-            ))
+        Target::Resource { uri, argument } => {
+            return match resources::complete(ctx, uri, argument).await {
+                Some(values) => Ok(answer(values?, typed)),
+                None => Err(Error::new(
+                    ErrorKind::InvalidParams,
+                    format!("No resource template {uri} with a variable {argument} is completed here."),
+                )
+                .suggest("resources/templates/list names the templates; the dataset schema's data_access_id is completed.")),
+            }
         }
     };
     let candidates: Vec<String> = match argument {
@@ -126,7 +125,7 @@ pub async fn complete(ctx: &ToolContext<'_>, params: &Map<String, Value>) -> Res
                 .get("database")
                 .and_then(Value::as_str)
                 .unwrap_or("");
-            rettypes::rows_for(canonical(db))
+            formats::rows_for(canonical(db))
                 .map(|r| r.rettype.to_string())
                 .filter(|t| !t.is_empty())
                 .collect()
@@ -135,14 +134,9 @@ pub async fn complete(ctx: &ToolContext<'_>, params: &Map<String, Value>) -> Res
         "data_access_id" => match ctx.staging {
             Some(staging) => {
                 let now = ctx.platform.now_unix_ms();
-                staging
-                    .store
-                    .list(&owner_of(ctx.request).key)
-                    .await?
-                    .into_iter()
-                    .filter(|d| !d.expired(now))
-                    .map(|d| d.id)
-                    .collect()
+                let owner = owner_of(ctx.request);
+                let live = staging.live_datasets(&owner.key, now).await?;
+                live.into_iter().map(|d| d.id).collect()
             }
             None => Vec::new(),
         },
@@ -193,7 +187,7 @@ mod tests {
             ("fa", Some("nuccore"))
         );
         let p = params(
-            json!({"ref": {"type": "ref/resource", "uri": SCHEMA_TEMPLATE}, "argument": {"name": "data_access_id", "value": ""}}),
+            json!({"ref": {"type": "ref/resource", "uri": "entrez-dataset://{data_access_id}/schema"}, "argument": {"name": "data_access_id", "value": ""}}),
         );
         assert!(matches!(read(&p).unwrap().0, Target::Resource { .. }));
         let e = read(&params(
@@ -234,7 +228,7 @@ mod tests {
     #[test]
     fn formats_follow_the_chosen_database() {
         let rettypes_of = |db: &str| -> Vec<String> {
-            rettypes::rows_for(canonical(db))
+            formats::rows_for(canonical(db))
                 .map(|r| r.rettype.to_string())
                 .filter(|t| !t.is_empty())
                 .collect()

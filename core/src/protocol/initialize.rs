@@ -22,8 +22,8 @@ This server gives access to NCBI Entrez (PubMed, PMC, Gene, Protein, Nucleotide,
 pub struct Offer {
     /// Whether there is a dataset store (resources, the dataset prompts).
     pub staging: bool,
-    /// Whether `validate` is registered (`experimental.toolValidation`).
-    pub validation: bool,
+    /// The `experimental.toolValidation` capability, when the validating tool is served.
+    pub validation: Option<crate::framework::registry::Capability>,
     /// Whether stagings run as MCP tasks (a store, a network and a scheduler).
     pub tasks: bool,
 }
@@ -58,9 +58,8 @@ pub fn capabilities(offer: Offer) -> Value {
         // The view is a resource, and pages a dataset's rows.
         capabilities["extensions"] = json!({ (crate::apps::EXTENSION): crate::apps::capability() });
     }
-    if offer.validation {
-        capabilities["experimental"] =
-            json!({ "toolValidation": crate::tools::validate::capability() });
+    if let Some(validation) = offer.validation {
+        capabilities["experimental"] = json!({ "toolValidation": validation() });
     }
     capabilities
 }
@@ -112,7 +111,7 @@ mod tests {
     fn both_eras_announce_the_same_capabilities() {
         let offer = Offer {
             staging: true,
-            validation: true,
+            validation: Some(|| json!({ "supported": true })),
             tasks: false,
         };
         let init = result(Some("2025-11-25"), offer, "https://example.org/");
@@ -125,7 +124,7 @@ mod tests {
         assert_eq!(disc["supportedVersions"][0], "2026-07-28");
         let bare = capabilities(Offer {
             staging: false,
-            validation: false,
+            validation: None,
             tasks: false,
         });
         assert!(bare.get("resources").is_none() && bare.get("experimental").is_none());
@@ -135,7 +134,7 @@ mod tests {
     fn each_revision_announces_tasks_its_own_way() {
         let offer = Offer {
             staging: true,
-            validation: true,
+            validation: Some(|| json!({ "supported": true })),
             tasks: true,
         };
         let init = result(Some("2025-11-25"), offer, "https://example.org/");

@@ -4,6 +4,7 @@ pub mod completion;
 pub mod cursor;
 pub mod initialize;
 pub mod jsonrpc;
+pub mod methods;
 pub mod prompts;
 pub mod resources;
 pub mod server;

@@ -1,218 +1,65 @@
-//! MCP resources: each staged dataset's schema at `entrez-dataset://{id}/schema`, and its
-//! exports at `entrez-dataset://{id}/export/{export}.{ext}`.
-//!
-//! `entrez_data` results link their dataset with a `resource_link`; these
-//! methods make those links readable. A schema resource carries exactly what
-//! the `schema` operation returns (tables, columns, keys, indexes, row counts,
-//! example queries) as JSON, plus the same readable text. An export is read a page
-//! at a time (`?page=N`, the first when none is named): the pages joined are the file,
-//! and each read's `_meta` names the next page. Listing shows the caller's own datasets
-//! only, and reading someone else's dataset or export is a resource-not-found, as with
-//! the tool.
+//! MCP resources: `resources/list`, `resources/templates/list` and `resources/read`, each
+//! answered by the resource owners the registry's catalog names
+//! ([`crate::framework::resources::ResourceOwner`]), in catalog order.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::framework::ToolContext;
 use crate::json;
-use crate::staging::{is_dataset_id, owner_of};
-use crate::tools::entrez_data::operations;
 use serde_json::Value;
-
-/// The scheme of dataset resources.
-pub const SCHEME: &str = "entrez-dataset://";
-
-/// The URI template clients can fill in with a `data_access_id`.
-pub const SCHEMA_TEMPLATE: &str = "entrez-dataset://{data_access_id}/schema";
-
-/// The URI template of an export's pages.
-pub const EXPORT_TEMPLATE: &str = "entrez-dataset://{data_access_id}/export/{file}{?page}";
-
-/// The `_meta` key of an export page's position.
-pub const PAGE_META: &str = "entrez-mcp/export-page";
 
 /// The `capabilities.resources` announcement.
 pub fn capability() -> Value {
     json!({ "subscribe": false, "listChanged": false })
 }
 
-/// `resources/templates/list`.
-pub fn templates() -> Value {
-    json!({ "resourceTemplates": [{
-        "uriTemplate": SCHEMA_TEMPLATE,
-        "name": "dataset-schema",
-        "title": "Staged dataset schema",
-        "description": "Tables, columns, keys, indexes, row counts and example queries of a dataset staged with entrez_data fetch_and_stage.",
-        "mimeType": "application/json",
-    }, {
-        "uriTemplate": EXPORT_TEMPLATE,
-        "name": "dataset-export",
-        "title": "Export of a staged dataset",
-        "description": "A file made by entrez_data export or bibliography (RIS, BibTeX, CSL JSON, MEDLINE, CSV, JSON Lines, a bibliography), read a page at a time: the pages joined are the file; each read's _meta names the next page.",
-    }]})
-}
-
-/// The dataset id in `entrez-dataset://{id}/schema`, if `uri` has that form.
-pub fn dataset_of(uri: &str) -> Option<&str> {
-    let id = uri.strip_prefix(SCHEME)?.strip_suffix("/schema")?;
-    is_dataset_id(id).then_some(id)
-}
-
-/// `resources/list`: the caller's datasets, newest first.
-pub async fn list(ctx: &ToolContext<'_>) -> Result<Value> {
-    let Some(staging) = ctx.staging else {
-        return Ok(json!({ "resources": [] }));
-    };
-    staging.store.expire(ctx.platform.now_unix_ms()).await?;
-    let owner = owner_of(ctx.request);
-    if !owner.can_list() {
-        // The handle pool: its ids are known only to whoever staged each dataset.
-        return Ok(json!({ "resources": [] }));
-    }
-    let now = ctx.platform.now_unix_ms();
-    let resources: Vec<Value> = staging
-        .store
-        .list(&owner.key)
-        .await?
-        .into_iter()
-        .filter(|d| !d.expired(now))
-        .map(|d| {
-            json!({
-                "uri": format!("{SCHEME}{}/schema", d.id),
-                "name": format!("dataset-{}-schema", d.id),
-                "title": format!("Schema of dataset {} ({}, {} records)", d.id, d.database, d.records),
-                "description": format!("{} — status {}, expires {}", d.source, crate::tools::entrez_data::render::status(&d), crate::staging::iso8601(d.expires_ms)),
-                "mimeType": "application/json",
-            })
-        })
+/// `resources/templates/list`: every owner's templates.
+pub fn templates(ctx: &ToolContext<'_>) -> Value {
+    let all: Vec<Value> = ctx
+        .registry
+        .resource_owners()
+        .iter()
+        .flat_map(|owner| owner.templates())
         .collect();
-    Ok(json!({ "resources": resources }))
+    json!({ "resourceTemplates": all })
 }
 
-/// `resources/read` of one dataset's schema.
+/// `resources/list`: every owner's resources for this caller.
+pub async fn list(ctx: &ToolContext<'_>) -> Result<Value> {
+    let mut all = Vec::new();
+    for owner in ctx.registry.resource_owners() {
+        all.extend(owner.list(ctx).await?);
+    }
+    Ok(json!({ "resources": all }))
+}
+
+/// `resources/read`: the owner of the URI's scheme reads it.
 pub async fn read(ctx: &ToolContext<'_>, uri: &str) -> Result<Value> {
-    let not_found = |why: &str| {
-        Error::new(
-            ErrorKind::ResourceNotFound,
-            format!("Resource not found: {uri} ({why})."),
-        )
-        .suggest(format!(
-            "Dataset schemas are at {SCHEMA_TEMPLATE}; resources/list shows yours."
-        ))
-        .with_details(json!({ "uri": uri }))
-    };
-    if let Some((dataset, export, page)) = crate::export::parse_uri(uri) {
-        if ctx.staging.is_none() {
-            return Err(not_found("this server has no dataset store"));
+    for owner in ctx.registry.resource_owners() {
+        if let Some(read) = owner.read(ctx, uri) {
+            return read.await;
         }
-        return read_export(ctx, uri, dataset, export, page)
-            .await
-            .map_err(|e| match e.kind {
-                ErrorKind::NotFound | ErrorKind::ResourceNotFound => {
-                    let mut err = not_found(&e.message);
-                    err.suggestions = e.suggestions;
-                    err
-                }
-                _ => e,
-            });
     }
-    let Some(id) = dataset_of(uri) else {
-        return Err(not_found("not a dataset schema or export URI"));
-    };
-    if ctx.staging.is_none() {
-        return Err(not_found("this server has no dataset store"));
-    }
-    let output = match operations::schema(
-        ctx,
-        &crate::tools::entrez_data::call::DatasetRef {
-            data_access_id: id.to_string(),
-        },
-        0,
+    Err(Error::new(
+        ErrorKind::ResourceNotFound,
+        format!("Resource not found: {uri} (no resource of this server has that URI)."),
     )
-    .await
-    {
-        Ok(output) => output,
-        Err(e) if e.kind == ErrorKind::NotFound => {
-            let mut err = not_found(&e.message);
-            err.suggestions.extend(e.suggestions);
-            return Err(err);
-        }
-        Err(e) => return Err(e),
-    };
-    let body = serde_json::to_string_pretty(&output.structured)
-        .map_err(|e| Error::internal(e.to_string()))?;
-    Ok(json!({ "contents": [
-        { "uri": uri, "mimeType": "application/json", "text": body },
-        { "uri": uri, "mimeType": "text/plain", "text": output.text },
-    ]}))
+    .suggest(
+        "resources/templates/list names the URIs this server reads; resources/list shows yours.",
+    )
+    .with_details(json!({ "uri": uri })))
 }
 
-/// One page of an export, for its dataset's owner only.
-async fn read_export(
+/// The values for `argument` of the URI template `template`, from the owner that completes
+/// it; `None` when none does.
+pub async fn complete(
     ctx: &ToolContext<'_>,
-    uri: &str,
-    dataset: &str,
-    export: &str,
-    page: u64,
-) -> Result<Value> {
-    let info = crate::tools::entrez_data::owned_dataset(ctx, dataset).await?;
-    let staging = crate::tools::entrez_data::staging(ctx)?;
-    let gone = || {
-        Error::new(
-            ErrorKind::NotFound,
-            format!("dataset {dataset} has no export {export}"),
-        )
-        .suggest("Make one with entrez_data operation export.")
-    };
-    let plan = staging
-        .store
-        .load_export(&info.id, export)
-        .await?
-        .ok_or_else(gone)?;
-    let plan: crate::export::Export =
-        crate::json::from_str(&plan).map_err(|e| Error::internal(e.to_string()))?;
-    if !uri.contains(&format!("/export/{}.{}", plan.id, plan.format.extension())) {
-        return Err(gone());
+    template: &str,
+    argument: &str,
+) -> Option<Result<Vec<String>>> {
+    for owner in ctx.registry.resource_owners() {
+        if let Some(values) = owner.complete(ctx, template, argument) {
+            return Some(values.await);
+        }
     }
-    let layout = crate::staging::layouts::named(&info.layout)?;
-    let text = crate::export::page(
-        staging.store.as_ref(),
-        &plan,
-        layout,
-        page,
-        staging.limits.query_time_limit_ms,
-    )
-    .await?;
-    let mut meta = serde_json::Map::new();
-    meta.insert(
-        PAGE_META.to_string(),
-        crate::tools::entrez_data::export::page_meta(&plan, page),
-    );
-    Ok(json!({
-        "contents": [{ "uri": plan.uri(Some(page)), "mimeType": plan.format.mime(), "text": text }],
-        "_meta": Value::Object(meta),
-    }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_well_formed_schema_uris_name_a_dataset() {
-        let id = "0123456789abcdef0123456789abcdef";
-        assert_eq!(
-            dataset_of(&format!("entrez-dataset://{id}/schema")),
-            Some(id)
-        );
-        assert_eq!(dataset_of(&format!("entrez-dataset://{id}/rows")), None);
-        assert_eq!(dataset_of("entrez-dataset://../../etc/passwd/schema"), None);
-        assert_eq!(dataset_of(&format!("file://{id}/schema")), None);
-        assert_eq!(
-            templates()["resourceTemplates"][0]["uriTemplate"],
-            SCHEMA_TEMPLATE
-        );
-        assert_eq!(
-            templates()["resourceTemplates"][1]["uriTemplate"],
-            EXPORT_TEMPLATE
-        );
-    }
+    None
 }

@@ -8,7 +8,7 @@
 
 use crate::caller::RequestContext;
 use crate::config::Config;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::framework::Registry;
 use crate::framework::ToolContext;
 use crate::json;
@@ -25,6 +25,7 @@ use crate::protocol::initialize;
 use crate::protocol::initialize::Offer;
 use crate::protocol::jsonrpc;
 use crate::protocol::jsonrpc::Incoming;
+use crate::protocol::methods::{invalid_params, method_not_found};
 use crate::protocol::prompts;
 use crate::protocol::resources;
 use crate::secret;
@@ -32,37 +33,6 @@ use crate::secret::ApiKey;
 use crate::staging::Staging;
 use crate::tasks::methods;
 use serde_json::{Map, Value};
-
-/// Methods both revisions answer.
-const COMMON_METHODS: [&str; 8] = [
-    "tools/list",
-    "tools/call",
-    "resources/list",
-    "resources/templates/list",
-    "resources/read",
-    "prompts/list",
-    "prompts/get",
-    "completion/complete",
-];
-
-/// Methods of the handshake revision only (2026-07-28 removed them).
-pub const HANDSHAKE_ONLY: &[&str] = &[
-    "initialize",
-    "ping",
-    "logging/setLevel",
-    "tasks/get",
-    "tasks/result",
-    "tasks/list",
-    "tasks/cancel",
-];
-
-/// Methods of the stateless revision only (the tasks extension's among them).
-pub const STATELESS_ONLY: &[&str] = &[
-    "server/discover",
-    "tasks/get",
-    "tasks/update",
-    "tasks/cancel",
-];
 
 /// How long the lists that change only with a deployment stay fresh, in ms.
 pub const STATIC_TTL_MS: u64 = 3_600_000;
@@ -153,7 +123,7 @@ impl Server {
     }
 
     /// One step of a staging the server continues by itself, or the run of a call made a
-    /// task that runs in the background (`staging::scheduler`, `tools::held`), for the edge's scheduler,
+    /// task that runs in the background (`staging::scheduler`, `tasks::calls`), for the edge's scheduler,
     /// with no request behind it.
     pub async fn run_step(&self, id: &str) -> Result<crate::tasks::Step, Error> {
         use crate::tasks::Step;
@@ -186,17 +156,13 @@ impl Server {
 
     /// Whether `method` is one this server answers in `revision` (notifications excluded).
     pub fn knows_method(method: &str, revision: &Revision) -> bool {
-        let own = match revision {
-            Revision::Handshake => HANDSHAKE_ONLY,
-            Revision::Stateless(_) => STATELESS_ONLY,
-        };
-        COMMON_METHODS.contains(&method) || own.contains(&method)
+        crate::protocol::methods::knows(method, revision)
     }
 
-    /// Whether `method` exists only in the stateless revision (a handshake request for it lacks
-    /// its `_meta`); the task methods both revisions have are not.
+    /// Whether `method` exists only in the stateless revision
+    /// ([`crate::protocol::methods::stateless_only`]).
     pub fn stateless_only(method: &str) -> bool {
-        STATELESS_ONLY.contains(&method) && !HANDSHAKE_ONLY.contains(&method)
+        crate::protocol::methods::stateless_only(method)
     }
 
     /// Whether a request may raise notifications (progress or log messages) worth
@@ -217,10 +183,7 @@ impl Server {
     pub fn offer(&self) -> Offer {
         Offer {
             staging: self.staging.is_some(),
-            validation: self
-                .registry
-                .get(crate::tools::validate::SPEC.name)
-                .is_some(),
+            validation: self.registry.validation(),
             tasks: self.network.is_some()
                 && self.staging.as_ref().is_some_and(|s| s.scheduler.is_some()),
         }
@@ -491,7 +454,7 @@ impl Server {
                 }
                 Ok(listed)
             }
-            "resources/templates/list" => Ok(resources::templates()),
+            "resources/templates/list" => Ok(resources::templates(&self.context(request, None))),
             "resources/read" => {
                 let uri = match params.get("uri") {
                     Some(Value::String(u)) => u.as_str(),
@@ -605,36 +568,4 @@ impl Server {
         }
         Ok(result)
     }
-}
-
-fn invalid_params(message: &str) -> Error {
-    Error::new(ErrorKind::InvalidParams, message.to_string())
-}
-
-fn method_not_found(method: &str, revision: &Revision) -> Error {
-    let (own, other, other_revision) = match revision {
-        Revision::Handshake => (
-            HANDSHAKE_ONLY,
-            STATELESS_ONLY,
-            "stateless 2026-07-28 requests",
-        ),
-        Revision::Stateless(_) => (
-            STATELESS_ONLY,
-            HANDSHAKE_ONLY,
-            "a session opened with initialize",
-        ),
-    };
-    let answered: Vec<&str> = COMMON_METHODS.iter().chain(own).copied().collect();
-    let mut e = Error::new(
-        ErrorKind::MethodNotFound,
-        format!("Method not found: {method}"),
-    )
-    .suggest(format!(
-        "Here this server answers: {}.",
-        answered.join(", ")
-    ));
-    if other.contains(&method) {
-        e = e.suggest(format!("{method} belongs to {other_revision}."));
-    }
-    e
 }

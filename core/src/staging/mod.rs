@@ -60,6 +60,18 @@ impl Staging {
         }
     }
 
+    /// The datasets of `owner` (an [`Owner`]'s key) not expired at `now_ms`, newest first:
+    /// what `resources/list` and completion offer a caller.
+    pub async fn live_datasets(
+        &self,
+        owner: &str,
+        now_ms: u64,
+    ) -> crate::error::Result<Vec<store::DatasetInfo>> {
+        let mut all = self.store.list(owner).await?;
+        all.retain(|d| !d.expired(now_ms));
+        Ok(all)
+    }
+
     /// The same staging, continued by `scheduler` when a call's budget runs out.
     pub fn with_scheduler(mut self, scheduler: Box<dyn Scheduler>) -> Staging {
         self.scheduler = Some(scheduler);

@@ -3,8 +3,8 @@
 //! The core decides what a dataset is called, who owns it, which tables it
 //! has, what rows go in, when it expires and what a query may do; a backend
 //! only keeps SQLite databases. Natively that is rusqlite with one file per
-//! dataset (`edge::native::sqlite`); on Workers it is one Durable Object per
-//! dataset (`edge::worker_data`). Methods return boxed futures because the Worker's storage is
+//! dataset (the native crate's `store/`); on Workers it is one Durable Object per
+//! dataset (`worker/src/data/`). Methods return boxed futures because the Worker's storage is
 //! reached asynchronously; the native backend does its blocking work off the
 //! async threads.
 

@@ -111,7 +111,7 @@ pub async fn answer_call(
 
 const QUOTA: &str = "quota_exceeded";
 
-/// A call that runs in the background (`tools::held`): kept and handed to the scheduler.
+/// A call that runs in the background ([`crate::tasks::calls`]): kept and handed to the scheduler.
 /// Past the ledger's ceilings a 2026-07-28 call runs in its request after all (the server
 /// decides), and 2025-11-25's caller, who asked for a task, hears that nothing ran.
 async fn apart(

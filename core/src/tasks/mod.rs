@@ -1,15 +1,12 @@
 //! Background work: MCP tasks, and what runs after the request that started it answered.
-//!
-//! - [`task`]: a task as data (its status: `working`, `input_required`, `completed`, `failed`,
-//!   `cancelled`) in both revisions' wire forms; [`methods`]: `tasks/*` and `tools/call`
-//!   answered with a task.
-//! - [`staging`]: a staging as a task (its task is its dataset); [`staging_step`]: one step of
-//!   a staging the server continues by itself.
-//! - [`calls`]: the other tasks: a result kept at once, a PubChem call pending while PubChem
-//!   works, a call that runs in the background.
-//! - Where the edges come in: `staging::scheduler::Scheduler` runs a step later (natively a
-//!   task on the runtime, on Workers a Durable Object alarm), `staging::task_store::TaskStore`
-//!   keeps what tasks hold, `protocol::Server::run_step` is the step.
+//! [`task`] is a task as data in both revisions' wire forms and [`methods`] answers
+//! `tasks/*` and `tools/call` with a task; [`staging`] is a staging as a task (its task is its
+//! dataset) and [`staging_step`] one step of a staging the server continues by itself;
+//! [`calls`] the other tasks (a result kept at once, a PubChem call pending while PubChem
+//! works, a call that runs in the background). The edges come in through
+//! `staging::scheduler::Scheduler` (natively a task on the runtime, on Workers a Durable
+//! Object alarm) and `staging::task_store::TaskStore`; `protocol::Server::run_step` is the
+//! step.
 
 pub mod calls;
 pub mod methods;

@@ -27,4 +27,6 @@ pub const CATALOG: Catalog = Catalog {
         entrez_data_page::SPEC,
     ],
     needs_store: &[entrez_data::SPEC.name, entrez_data_page::SPEC.name],
+    resources: &[&entrez_data::resources::Datasets],
+    validation: Some((validate::SPEC.name, validate::capability)),
 };

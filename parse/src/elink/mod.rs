@@ -1,16 +1,11 @@
 //! ELink replies for every cmd, XML and JSON, into one record.
 //!
-//! One utility, several answers. `neighbor` (and `neighbor_score`) lists
-//! linked ids per link name, with scores for similarity links;
-//! `neighbor_history` stores them on the history server and returns a
-//! QueryKey per link name; `prlinks` and `llinks` give LinkOut URLs with
-//! their providers; `acheck`, `ncheck` and `lcheck` say which links exist at
-//! all. A `<LinkSet>` carries whichever part the cmd produced, so
-//! [`LinkSet`] has a field for each and the others stay empty.
-//!
-//! NCBI reports link failures as `<ERROR>` at the top or inside a LinkSet
-//! while other sets still carry results; those messages are collected in
-//! [`ElinkResult::errors`] rather than failing the whole reply.
+//! One utility, several answers. `neighbor` (and `neighbor_score`) lists linked ids per link
+//! name, with scores for similarity links; `neighbor_history` stores them on the history
+//! server and returns a QueryKey per link name; `prlinks` and `llinks` give LinkOut URLs with
+//! their providers; `acheck`, `ncheck` and `lcheck` say which links exist at all. A
+//! `<LinkSet>` carries whichever part the cmd produced, so [`LinkSet`] has a field for each
+//! and the others stay empty.
 
 use crate::envelope::{each_child, root, yes};
 use crate::error::ParseError;
@@ -24,6 +19,10 @@ pub use json::parse_elink_json;
 const WHAT: &str = "an ELink reply";
 
 /// Everything an elink reply says.
+///
+/// NCBI reports link failures as `<ERROR>` at the top or inside a LinkSet while other sets
+/// still carry results; those messages are collected in `errors` rather than failing the whole
+/// reply.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct ElinkResult {
     /// One set per source id group (one per `id=` parameter when sent separately).

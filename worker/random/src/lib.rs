@@ -1,16 +1,12 @@
-//! getrandom's source of random bytes in the Worker's wasm.
+//! getrandom's source of random bytes in the Worker's wasm: V8's `Math.random` while the
+//! module starts ([`during_startup`]), Web Crypto at any other time ([`fill`]).
 //!
-//! The Worker compiles its tools' JSON schemas once per isolate, at global scope, before any
-//! request (`entrez_mcp_worker::startup`), and jsonschema's hash maps draw their seeds there,
-//! once for the isolate's life (ahash, through getrandom). Workers refuse Web Crypto at
-//! global scope. So while [`during_startup`] runs, the bytes come from V8's `Math.random`
-//! (seeded per isolate from the system's entropy): what hash seeds need, nothing secret. At
-//! any other time they come from `crypto.getRandomValues`, as getrandom's own `wasm_js` back
-//! end does, and a failure there is an error, never a fall back to `Math.random`.
-//!
-//! The Worker's build selects this back end with `--cfg getrandom_backend="custom"`
-//! (scripts/lib.sh, `worker_rust_env`); a build without it keeps getrandom's `wasm_js` back
-//! end, where start-up finds no seed and leaves the compiling to each tool's first call.
+//! The one crate that allows `unsafe_code` (denied everywhere but one function; the
+//! workspace forbids it elsewhere): getrandom's custom back end calls a function by name,
+//! `__getrandom_v03_custom`, that takes a raw pointer and length, and only an `unsafe extern`
+//! function can be that. It zeroes the bytes before borrowing them. The Worker's build
+//! selects this back end with `--cfg getrandom_backend="custom"` (scripts/lib.sh,
+//! `worker_rust_env`); a build without it keeps getrandom's `wasm_js` back end.
 
 use std::cell::Cell;
 
@@ -20,6 +16,13 @@ thread_local! {
 
 /// Runs `work` as the module's start-up: random bytes drawn meanwhile come from
 /// `Math.random`. Whatever way `work` ends, requests then get Web Crypto's again.
+///
+/// The Worker compiles its tools' JSON schemas once per isolate, at global scope, before any
+/// request (`entrez_mcp_worker::startup`), and jsonschema's hash maps draw their seeds there,
+/// once for the isolate's life (ahash, through getrandom). Workers refuse Web Crypto at global
+/// scope, so the bytes come from `Math.random` (seeded per isolate from the system's entropy):
+/// what hash seeds need, nothing secret. Without this back end, start-up finds no seed and
+/// leaves the compiling to each tool's first call.
 pub fn during_startup<T>(work: impl FnOnce() -> T) -> T {
     struct Reset;
     impl Drop for Reset {
@@ -38,6 +41,9 @@ pub fn starting() -> bool {
 }
 
 /// Fills `buf` with random bytes from the source the moment allows.
+///
+/// Outside start-up they come from `crypto.getRandomValues`, as getrandom's own `wasm_js`
+/// back end does, and a failure there is an error, never a fall back to `Math.random`.
 pub fn fill(buf: &mut [u8]) -> Result<(), getrandom::Error> {
     if starting() {
         for chunk in buf.chunks_mut(4) {

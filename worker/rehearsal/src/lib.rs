@@ -1,15 +1,10 @@
 //! The module's start-up: every tool called once, before the isolate's first request.
 //!
-//! On the Workers Free plan a request may spend 10 ms of CPU. An isolate's first call of a
-//! tool cost far more: V8 compiles each wasm function the first time it runs, and the tool's
-//! JSON schemas are parsed and compiled (docs/src/workers-plans.md). Start-up, the module's
-//! evaluation at global scope, is limited apart (1 s on every plan), so the Worker does that
-//! work there: [`rehearse`] sends a typical call of every tool, and the lists a client asks
-//! for, through the same `Endpoint` the Worker serves, to stand-ins of NCBI, PubChem and the
-//! Durable Objects that answer at once from memory ([`stand_ins`]), and throws the answers
-//! away. What stays in the isolate is what its requests would otherwise pay for: compiled
-//! code, parsed and compiled schemas, hash seeds. Nothing leaves it: no request is sent,
-//! nothing is stored. (A crate of its own, beside the Worker's, so that it is tested natively.)
+//! On the Workers Free plan a request may spend 10 ms of CPU, and an isolate's first call of
+//! a tool cost far more: V8 compiles each wasm function the first time it runs, and the
+//! tool's JSON schemas are parsed and compiled (docs/src/workers-plans.md). Start-up is
+//! limited apart (1 s on every plan), so the Worker does that work there ([`rehearse`]). A
+//! crate of its own, beside the Worker's, so that it is tested natively.
 
 pub mod stand_ins;
 
@@ -209,6 +204,12 @@ pub fn request(method: &str, name: &str, body: Vec<u8>, key: Option<&str>) -> Ht
 /// Runs every call once on `platform` (the Worker's) and says how it went. Never panics: a
 /// call that fails is named in [`Rehearsal::failed`], and the isolate's requests then do that
 /// work themselves.
+///
+/// It sends a typical call of every tool, and the lists a client asks for, through the same
+/// `Endpoint` the Worker serves, to stand-ins of NCBI, PubChem and the Durable Objects that
+/// answer at once from memory ([`stand_ins`]), and throws the answers away. What stays in the
+/// isolate is what its requests would otherwise pay for: compiled code, parsed and compiled
+/// schemas, hash seeds. Nothing leaves it: no request is sent, nothing is stored.
 pub fn rehearse(platform: impl Fn() -> Box<dyn Platform>) -> Rehearsal {
     let mut report = Rehearsal::default();
     let endpoint = rehearsal_endpoint(platform(), ESEARCH, Allowance::default(), Steps::default());

@@ -5,7 +5,8 @@
 
 use super::names::{names, Name};
 use super::pages::{dashed, pages, Range};
-use super::text::{title_case, typographic, Entry};
+use super::text::{typographic, Entry};
+use super::title_case::title_case;
 use super::{article, english, month_long, year_span, Place};
 use crate::export::csl::citation_title;
 use crate::export::record::Record;

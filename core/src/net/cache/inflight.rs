@@ -1,15 +1,10 @@
 //! Identical requests in flight at once wait for one upstream request.
 //!
-//! The first to ask for a key leads: it sends, and leaves its answer (or its
-//! error) in the key's slot for every follower that joined while it was out.
-//! Followers look at the slot on a timer of their own rather than being woken
-//! by the leader: a Worker cancels a request that waits on nothing but another
-//! request's work as hung, and a timer is something of its own to wait on. A
-//! leader that is dropped before it answers (its caller went away) marks the
-//! slot abandoned, and its followers send for themselves. A leader that is
-//! never heard from again (a Worker request cancelled without its future being
-//! dropped) holds its key no longer than [`FOLLOW_MS`]: its followers then
-//! send for themselves, and the next caller leads anew.
+//! The first to ask for a key leads: it sends, and leaves its answer (or its error) in the
+//! key's slot for every follower that joined while it was out. Followers look at the slot on
+//! a timer of their own rather than being woken by the leader: a Worker cancels a request
+//! that waits on nothing but another request's work as hung, and a timer is something of its
+//! own to wait on. What happens to a leader that never answers is on [`Lead`].
 
 use crate::error::Error;
 use crate::net::{HttpReply, Transport};
@@ -92,6 +87,11 @@ impl InFlight {
 }
 
 /// The leader's hold on a key; released when finished or dropped.
+///
+/// A leader that is dropped before it answers (its caller went away) marks the slot
+/// abandoned, and its followers send for themselves. A leader that is never heard from again
+/// (a Worker request cancelled without its future being dropped) holds its key no longer than
+/// [`FOLLOW_MS`]: its followers then send for themselves, and the next caller leads anew.
 pub struct Lead<'a> {
     flight: &'a InFlight,
     key: Option<String>,

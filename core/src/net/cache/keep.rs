@@ -1,21 +1,21 @@
-//! Whether a final reply may be kept: a whole answer, never an error.
+//! Whether a final reply may be kept: a whole answer, never an error ([`storable`]).
 //!
-//! The send loop already turns 429s, 5xx, and NCBI's `<ERROR>` in a 200 into
-//! errors, which never reach the cache. This is the cache's own check of what
-//! is left, the same for every upstream: a 200 with a body; not marked
-//! `no-store`, `private` or `no-cache` (this cache cannot revalidate); not an
-//! HTML page (NCBI's error and "blocked" pages, BioC's "No result"); XML that
-//! closes the element it opened first and holds no `<error>` element (PMC's
-//! OA service, NCBI's error lists); JSON that parses whole and is no error
-//! object (PubChem's `Fault`, the ID Converter's `status: error`). Erring on
-//! the side of not keeping costs one request; keeping an error would serve it
-//! for hours.
+//! The send loop already turns 429s, 5xx, and NCBI's `<ERROR>` in a 200 into errors, which
+//! never reach the cache; this is the cache's own check of what is left, the same for every
+//! upstream. Erring on the side of not keeping costs one request; keeping an error would
+//! serve it for hours.
 
 use crate::net::HttpReply;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 
 /// Whether `reply` may be kept and served again.
+///
+/// A 200 with a body; not marked `no-store`, `private` or `no-cache` (this cache cannot
+/// revalidate); not an HTML page (NCBI's error and "blocked" pages, BioC's "No result"); XML
+/// that closes the element it opened first and holds no `<error>` element (PMC's OA service,
+/// NCBI's error lists); JSON that parses whole and is no error object (PubChem's `Fault`, the
+/// ID Converter's `status: error`).
 pub fn storable(reply: &HttpReply) -> bool {
     let kind = reply
         .header("content-type")

@@ -2,7 +2,7 @@
 //!
 //! An export is planned by [`crate::export::prepare`], kept with its dataset, and answered
 //! with a `resource_link` and a few lines: the file itself is read with `resources/read`
-//! ([`crate::protocol::resources`]), page by page, never through the model. A bibliography
+//! ([`super::resources`]), page by page, never through the model. A bibliography
 //! of PMIDs is fetched and written into the result; one of a dataset is an export.
 
 use crate::allowance::{Allowance, Need, CPU_US_PER_RECORD, CPU_US_PER_ROW, PER_CALL_US};

@@ -4,9 +4,10 @@
 //! [`validation`] holds its rules, [`stage`] fetches, parses and appends batch by batch
 //! ([`batches`], [`cursor`], [`finish`]), [`operations`] answers query, schema, list_datasets
 //! and drop_dataset, [`export`] export and bibliography (the formats are [`crate::export`]'s),
-//! and [`render`] writes the text blocks. Tables, rows, limits and the
-//! read-only policy are [`crate::staging`]'s; a staging as a task, and its background steps,
-//! are [`crate::tasks`]'. The tool is only registered on servers that have a store.
+//! [`render`] writes the text blocks and [`resources`] serves the datasets' schemas and
+//! exports as MCP resources. Tables, rows, limits and the read-only policy are
+//! [`crate::staging`]'s; a staging as a task, and its background steps, are
+//! [`crate::tasks`]'. The tool is only registered on servers that have a store.
 
 pub mod args;
 pub mod batches;
@@ -20,6 +21,7 @@ pub mod operations;
 pub mod plan;
 pub mod preflight;
 pub mod render;
+pub mod resources;
 pub mod stage;
 pub mod validation;
 pub mod wait;

@@ -1,24 +1,14 @@
-//! One `entrez_query` call, read once into a typed value.
-//!
-//! The intake ([`crate::framework::intake`]) has already turned what the caller
-//! sent into the schema's canonical arguments, read into [`QueryArgs`];
-//! [`QueryCall::of`] turns those into the call that runs, every default in place.
-//! The plan builds requests from this value, the operations run it, and
-//! `validate` shows it, serialized, as `normalized_arguments`: what `validate`
-//! shows is what is sent, because it is the same value. Parameters an operation
-//! does not use are not part of its variant, so they cannot reach NCBI; the
-//! semantic rules warn about them (`ignored_parameter`).
+//! One `entrez_query` call as a typed value: an operation's variant holds exactly the
+//! parameters it sends, so one it does not use cannot reach NCBI (the semantic rules warn
+//! about them, `ignored_parameter`). [`crate::tools::entrez_query::defaults`] reads the
+//! canonical arguments into it with every default in place; the plan builds requests from
+//! it, the operations run it, and `validate` shows it, serialized, as
+//! `normalized_arguments`: what `validate` shows is what is sent.
 
-use crate::entrez::databases;
 use crate::framework::view::View;
-use crate::tools::entrez_query::args::QueryArgs;
-use crate::tools::entrez_query::plan;
-use crate::tools::entrez_query::plan::Format;
+use crate::parse::records::Format;
 use serde::Serialize;
 use serde_json::Value;
-
-/// Default cap on records parsed into one result.
-pub const DEFAULT_MAX_RECORDS: usize = 50;
 
 /// A typed `entrez_query` call; serialized, it is `validate`'s `normalized_arguments`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -395,206 +385,8 @@ pub struct Citation {
 }
 
 impl QueryCall {
-    /// The call the arguments make, every default in place; `None` when no known operation is
-    /// named.
-    ///
-    /// Every default is applied here and only here: the database (pubmed), paging (retstart
-    /// 0, retmax 20), the fetch cap (500 records per call), the format a database is fetched
-    /// in, elink's target database, the databases `global_query` counts in.
-    pub fn of(a: &QueryArgs) -> Option<QueryCall> {
-        Some(match a.operation.as_deref()? {
-            "info" => {
-                let database = lower(&a.database);
-                let retmode = reply_mode(a);
-                QueryCall::Info(Info {
-                    // Version 2.0 describes fields and links more fully; it exists for one database's XML.
-                    version: (database.is_some() && retmode == ReplyMode::Xml).then(|| version(a)),
-                    database,
-                    retmode,
-                })
-            }
-            "search" => QueryCall::Search(Search {
-                database: database(&a.database),
-                term: a.term.clone(),
-                webenv: a.webenv.clone(),
-                query_key: a.query_key,
-                field: a.field.clone(),
-                sort: a.sort.clone(),
-                dates: dates(a),
-                retstart: a.retstart.unwrap_or(0),
-                retmax: a.retmax.unwrap_or(plan::DEFAULT_SEARCH_RETMAX),
-                usehistory: a.usehistory,
-                check_retractions: a.check_retractions,
-                idtype: a.idtype.clone(),
-                rettype: lower(&a.rettype),
-                retmode: reply_mode(a),
-            }),
-            "summary" => {
-                // JSON unless XML is asked for (or a version, which only XML has): JSON's
-                // per-id errors name each missing id.
-                let retmode = match (a.retmode.as_deref(), &a.version) {
-                    (Some("xml"), _) | (None, Some(_)) => ReplyMode::Xml,
-                    _ => ReplyMode::Json,
-                };
-                QueryCall::Summary(Summary {
-                    database: database(&a.database),
-                    records: records(a, Some(u64::MAX)),
-                    retmode,
-                    version: (retmode == ReplyMode::Xml).then(|| version(a)),
-                    max_records: max_records(a),
-                    view: a.view.view(),
-                })
-            }
-            "fetch" => {
-                let database = database(&a.database);
-                let (rettype, retmode, format) =
-                    plan::fetch_format(&database, a.rettype.as_deref(), a.retmode.as_deref());
-                // NCBI reads these for sequence databases only; elsewhere they are not sent.
-                let region = match databases::genbank_rettype(&database) {
-                    Some(_) => Region {
-                        seq_start: a.seq_start,
-                        seq_stop: a.seq_stop,
-                        strand: a.strand,
-                        complexity: a.complexity,
-                    },
-                    None => Region::default(),
-                };
-                QueryCall::Fetch(Fetch {
-                    records: records(a, Some(plan::MAX_FETCH_RECORDS)),
-                    region,
-                    database,
-                    rettype,
-                    retmode,
-                    max_records: max_records(a),
-                    view: a.view.view(),
-                    format,
-                })
-            }
-            "link" => {
-                let dbfrom = database(&a.dbfrom);
-                let cmd = a.cmd.clone().unwrap_or_else(|| "neighbor".into());
-                let neighbors = matches!(
-                    cmd.as_str(),
-                    "neighbor" | "neighbor_score" | "neighbor_history"
-                );
-                QueryCall::Link(Link {
-                    // Sent whenever given (NCBI documents dbfrom=protein&db=pubmed&cmd=acheck);
-                    // the neighbor commands need one, so they default to dbfrom.
-                    database: lower(&a.database).or_else(|| neighbors.then(|| dbfrom.clone())),
-                    dbfrom,
-                    cmd,
-                    linkname: a.linkname.clone(),
-                    term: a.term.clone(),
-                    records: records(a, None),
-                    dates: dates(a),
-                    retmode: match a.retmode.as_deref() {
-                        Some("json") => LinkMode::Json,
-                        Some("ref") => LinkMode::Ref,
-                        _ => LinkMode::Xml,
-                    },
-                    idtype: a.idtype.clone(),
-                    holding: a.holding.clone(),
-                    by_id: a.by_id,
-                })
-            }
-            "post" => QueryCall::Post(Post {
-                database: database(&a.database),
-                ids: a.id_list(),
-                webenv: a.webenv.clone(),
-            }),
-            "global_query" => QueryCall::GlobalQuery(GlobalQuery {
-                term: a.term.clone().unwrap_or_default(),
-                databases: match &a.databases {
-                    Some(list) => list.iter().map(|d| d.trim().to_ascii_lowercase()).collect(),
-                    None => databases::GLOBAL_QUERY
-                        .iter()
-                        .map(|d| d.to_string())
-                        .collect(),
-                },
-            }),
-            "count_by_year" => QueryCall::CountByYear(CountByYear {
-                database: database(&a.database),
-                term: a.term.clone().unwrap_or_default(),
-                from: a.mindate.as_deref().and_then(plan::year_of),
-                to: a.maxdate.as_deref().and_then(plan::year_of),
-            }),
-            "spell" => QueryCall::Spell(Spell {
-                database: database(&a.database),
-                term: a.term.clone(),
-            }),
-            "check_references" => QueryCall::CheckReferences(CheckReferences {
-                references: a.references.clone(),
-                view: a.view.view(),
-            }),
-            "citation_match" => {
-                let rettype = lower(&a.rettype);
-                QueryCall::CitationMatch(CitationMatch {
-                    citations: a.citations.clone(),
-                    retmode: lower(&a.retmode).or_else(|| rettype.is_none().then(|| "xml".into())),
-                    rettype,
-                })
-            }
-            _ => return None,
-        })
-    }
-
     /// The call as JSON: `validate`'s `normalized_arguments`.
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
-    }
-}
-
-/// A name in lower case (NCBI reads database names and formats without regard to case).
-fn lower(name: &Option<String>) -> Option<String> {
-    name.as_ref().map(|s| s.to_ascii_lowercase())
-}
-
-/// The database, lower case, pubmed when none is given.
-fn database(name: &Option<String>) -> String {
-    lower(name).unwrap_or_else(|| "pubmed".into())
-}
-
-fn reply_mode(a: &QueryArgs) -> ReplyMode {
-    match a.retmode.as_deref() {
-        Some("json") => ReplyMode::Json,
-        _ => ReplyMode::Xml,
-    }
-}
-
-fn version(a: &QueryArgs) -> Version {
-    match a.version.as_deref() {
-        Some("1.0") => Version::V1,
-        _ => Version::V2,
-    }
-}
-
-fn max_records(a: &QueryArgs) -> usize {
-    a.max_records
-        .map(|n| n as usize)
-        .unwrap_or(DEFAULT_MAX_RECORDS)
-}
-
-/// Ids when given; else the history set, paged up to `page_cap` when the operation pages.
-fn records(a: &QueryArgs, page_cap: Option<u64>) -> Records {
-    let ids = a.id_list();
-    let Some(webenv) = a.webenv.clone().filter(|_| ids.is_empty()) else {
-        return Records::Ids { ids };
-    };
-    // retstart is sent when given (NCBI starts at the first record); retmax always, for
-    // NCBI would otherwise send up to 10,000 records (a server cap, named by validate).
-    Records::History {
-        webenv,
-        query_key: a.query_key.unwrap_or(1),
-        retstart: page_cap.and(a.retstart),
-        retmax: page_cap.map(|cap| a.retmax.unwrap_or(plan::DEFAULT_RECORDS).min(cap)),
-    }
-}
-
-fn dates(a: &QueryArgs) -> Dates {
-    Dates {
-        datetype: a.datetype.clone(),
-        mindate: a.mindate.clone(),
-        maxdate: a.maxdate.clone(),
-        reldate: a.reldate,
     }
 }

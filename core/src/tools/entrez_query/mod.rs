@@ -1,12 +1,14 @@
 //! `entrez_query`: every E-utility, paced under NCBI's limit, parsed into typed records.
 //!
-//! [`plan`] turns arguments into requests (pure, tested by exact URL),
-//! [`operations`] sends them through the caller's [`EntrezClient`] and parses
-//! the replies with [`crate::parse`], and [`render`] writes the text block.
-//! Large results are capped here, with the total and a way forward.
+//! [`args`] holds the canonical arguments, [`defaults`] reads them into the typed [`call`]
+//! with every default in place, [`plan`] turns that into requests (pure, tested by exact
+//! URL), [`operations`] sends them through the caller's [`EntrezClient`] and parses the
+//! replies with [`crate::parse`], and [`render`] writes the text block. Large results are
+//! capped here, with the total and a way forward.
 
 pub mod args;
 pub mod call;
+pub mod defaults;
 pub mod integrity;
 pub mod listing;
 pub mod operations;

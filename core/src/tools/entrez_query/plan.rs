@@ -1,25 +1,17 @@
-//! From validated `entrez_query` arguments to E-utilities requests, as pure data.
-//!
-//! Every default an assistant would otherwise have to know lives here: the
-//! database defaults to pubmed, names are lower-cased, each database gets the
-//! richest format NCBI offers that this server parses, and history-server
-//! pairs replace id lists wherever NCBI accepts them.
+//! From a typed `entrez_query` call to E-utilities requests, as pure data. The call already
+//! holds every default ([`crate::tools::entrez_query::defaults`]); the plan sends what it
+//! holds, history-server pairs in place of id lists wherever NCBI accepts them.
 
 use crate::allowance::{Allowance, Need, CPU_US_PER_YEAR, CPU_US_TO_DRAW};
-use crate::entrez::{databases, EutilsRequest, Utility};
+use crate::entrez::{EutilsRequest, Utility};
 use crate::tools::entrez_query::call::{
     CitationMatch, CountByYear, Dates, Fetch, GlobalQuery, Info, Link, LinkMode, Post, Records,
     ReplyMode, Search, Spell, Summary, Version,
 };
 
-/// Default number of ids a search returns.
-pub const DEFAULT_SEARCH_RETMAX: u64 = 20;
-/// Default number of records fetched or summarised from a history set.
-pub const DEFAULT_RECORDS: u64 = 20;
-/// Most records one fetch call asks for (the most a result can show, `max_records` 500).
-pub const MAX_FETCH_RECORDS: u64 = 500;
-
 pub use crate::parse::records::Format;
+/// The format each database is fetched in (one of the defaults).
+pub use crate::tools::entrez_query::defaults::fetch_format;
 
 /// Adds `id=` or the `WebEnv`/`query_key` pair (and its page, when it has one).
 fn with_records(req: EutilsRequest, records: &Records) -> EutilsRequest {
@@ -88,55 +80,6 @@ pub fn summary(call: &Summary) -> EutilsRequest {
         &call.records,
     );
     with_reply_mode(with_version(req, call.version), call.retmode)
-}
-
-/// The rettype/retmode sent and how the reply is parsed, for a database.
-pub fn fetch_format(
-    db: &str,
-    rettype: Option<&str>,
-    retmode: Option<&str>,
-) -> (Option<String>, String, Format) {
-    let default_type = databases::genbank_rettype(db);
-    let sequence = default_type.is_some();
-    // With no rettype, NCBI sends sequences as ASN.1: text for retmode=text, binary for
-    // retmode=asn.1 (EFetch's Table 1). A caller who names one of those modes gets exactly
-    // that; otherwise this server asks for the flat file or GBSeq XML (and says so).
-    let asn1 = sequence
-        && rettype.is_none()
-        && matches!(
-            retmode.map(str::to_ascii_lowercase).as_deref(),
-            Some("text" | "asn.1")
-        );
-    let rettype = rettype
-        .map(str::to_ascii_lowercase)
-        .or(default_type.filter(|_| !asn1).map(String::from));
-    let text_by_default = matches!(
-        rettype.as_deref(),
-        Some("medline" | "abstract" | "uilist" | "acc" | "seqid" | "docsum" | "gene_table")
-    );
-    let retmode = retmode.map(str::to_ascii_lowercase).unwrap_or_else(|| {
-        if text_by_default {
-            "text".into()
-        } else {
-            "xml".into()
-        }
-    });
-    let format = match (db, rettype.as_deref(), retmode.as_str()) {
-        ("pubmed", None | Some("full" | "xml"), "xml") => Format::PubmedXml,
-        ("pubmed" | "pmc", Some("medline"), "text") => Format::Medline,
-        ("pmc", None | Some("full" | "xml"), "xml") => Format::PmcXml,
-        ("taxonomy", _, "xml") => Format::TaxonomyXml,
-        ("protein", Some("ipg"), "xml") => Format::IpgXml,
-        (_, Some("gb" | "gp" | "gbwithparts" | "gbc" | "gpc"), "xml") if sequence => {
-            Format::GbseqXml
-        }
-        (_, Some("fasta"), "xml") if sequence => Format::TinyseqXml,
-        (_, Some("fasta" | "fasta_cds_na" | "fasta_cds_aa"), "text") if sequence => Format::Fasta,
-        (_, Some("gb" | "gp" | "gbwithparts"), "text") if sequence => Format::FlatFile,
-        (_, _, "xml") => Format::GenericXml,
-        _ => Format::Raw,
-    };
-    (rettype, retmode, format)
 }
 
 /// efetch in the format the call was read with.
@@ -235,14 +178,6 @@ pub fn years_per_call(allowance: &Allowance) -> u32 {
     let attempts = crate::net::retry::RetryPolicy::default().max_attempts;
     let year = Need::cpu_us(CPU_US_TO_DRAW, CPU_US_PER_YEAR).requests(0, 1, attempts);
     allowance.fits(&year).clamp(1, u64::from(MAX_YEARS)) as u32
-}
-
-/// A year as count_by_year takes it: four digits.
-pub fn year_of(text: &str) -> Option<u32> {
-    let t = text.trim();
-    (t.len() == 4 && t.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| t.parse().ok())
-        .flatten()
 }
 
 /// One count-only esearch per year, the term limited to the year's publication date

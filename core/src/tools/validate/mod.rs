@@ -1,16 +1,12 @@
-//! `validate`: a dry run of any tool call, with no side effects.
-//!
-//! Three levels. `syntax` runs the schema check that guards
-//! `tools/call`. `semantic` (the default) adds [`crate::validation`]: NCBI
-//! database names, EFetch formats, id families, search-term syntax, dates and
-//! NCBI's size limits; for `entrez_data`, that the dataset exists for this
-//! caller and that the SQL compiles against its real tables under the
-//! read-only policy (the store's own check, which only reads). `tools/call`
-//! runs the very same semantic check after the schema, so a call `validate`
-//! rejects is never sent upstream. Those two never contact NCBI. `runtime`,
-//! opt-in, adds one bounded upstream lookup ([`runtime`]: do the ids exist?);
-//! the capability announced in `initialize`, built from [`capability`], says
-//! what each level does.
+//! `validate`: a dry run of any tool call, with no side effects, at three levels. `syntax`
+//! runs the schema check that guards `tools/call`. `semantic` (the default) adds
+//! [`crate::validation`] and each tool's rules: NCBI database names, EFetch formats, id
+//! families, search-term syntax, dates and NCBI's size limits; for `entrez_data`, that the
+//! dataset exists for this caller and that the SQL compiles against its real tables under
+//! the read-only policy. `tools/call` runs the very same semantic check, so a call `validate`
+//! rejects is never sent upstream; neither level contacts NCBI. `runtime`, opt-in, adds one
+//! bounded upstream lookup ([`runtime`]: do the ids exist?); [`capability`], announced at
+//! `initialize`, says what each level does.
 
 pub mod args;
 pub mod runtime;

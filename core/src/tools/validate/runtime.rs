@@ -1,16 +1,11 @@
 //! The opt-in `runtime` level: do the records a call names exist?
 //!
-//! One cheap upstream lookup per checked call, within a fixed budget: the
-//! ids of an `entrez_query` `summary`, `fetch`, `link` or `post` are sent
-//! to esummary (JSON, which reports each missing uid by name), through the
-//! same paced, retried client every other NCBI request uses. An id NCBI
-//! says it has no summary for is an error. If the lookup cannot finish in
-//! the budget, or NCBI cannot be reached, the answer is a warning that says
-//! the ids were not checked: never a guess either way.
-//!
-//! Only numeric UIDs are looked up (PMIDs, PMC numbers, Gene and Taxonomy
-//! ids, GIs): esummary answers accessions with the GI they resolve to, so a
-//! missing accession could not be told apart from one NCBI renamed.
+//! One cheap upstream lookup per checked call, within a fixed budget: the ids of an
+//! `entrez_query` `summary`, `fetch`, `link` or `post` are sent to esummary (JSON, which
+//! reports each missing uid by name), through the same paced, retried client every other
+//! NCBI request uses. An id NCBI says it has no summary for is an error. If the lookup cannot
+//! finish in the budget, or NCBI cannot be reached, the answer is a warning that says the
+//! ids were not checked: never a guess either way.
 
 use crate::framework::ToolContext;
 use crate::json;
@@ -43,6 +38,10 @@ pub fn describe() -> Value {
 }
 
 /// Adds runtime findings for one call that passed the semantic level.
+///
+/// Only numeric UIDs are looked up (PMIDs, PMC numbers, Gene and Taxonomy ids, GIs):
+/// esummary answers accessions with the GI they resolve to, so a missing accession could not
+/// be told apart from one NCBI renamed.
 pub async fn check(ctx: &ToolContext<'_>, args: &QueryArgs, report: &mut Report) {
     let Some(call) = QueryCall::of(args) else {
         return;

@@ -1,6 +1,6 @@
 //! The steps of a staging the server continues by itself: the object's alarm runs each
 //! (`staging::scheduler`), with a watchdog armed first; and the run of a call made a task
-//! that runs in the background, in an object holding only that task (`tools::held`).
+//! that runs in the background, in an object holding only that task (`tasks::calls`).
 
 use super::super::do_sql::exec;
 use super::{EntrezDataset, Meta};

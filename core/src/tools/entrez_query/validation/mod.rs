@@ -1,11 +1,7 @@
-//! `entrez_query`'s semantic rules, operation by operation.
-//!
-//! Which parameters an operation reads, what it defaults, and which NCBI
-//! limits bite are all decided in `calls::query::plan`; this file reads
-//! the same constants and calls the same functions, so "valid" here means
-//! "the plan will build a request NCBI can answer as asked". The normalised
-//! arguments it returns are the call as the plan will act on it: database
-//! names lower-cased, only the defaults the operation really uses filled in.
+//! `entrez_query`'s semantic rules, operation by operation. What an operation fills in is
+//! [`crate::tools::entrez_query::defaults`]'s and which NCBI limits bite is the plan's; the
+//! rules read the same constants and call the same functions, so "valid" here means "the
+//! request built from this call is one NCBI can answer as asked".
 
 pub mod dates;
 pub mod elink;
@@ -14,6 +10,7 @@ pub mod terms;
 
 use crate::tools::entrez_query::args::QueryArgs;
 use crate::tools::entrez_query::call::QueryCall;
+use crate::tools::entrez_query::defaults;
 use crate::tools::entrez_query::plan;
 use crate::validation::codes;
 use crate::validation::databases;
@@ -192,14 +189,14 @@ pub fn check(ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
                 rettypes::check_fetch(&db, canonical, t, m, report);
                 region(&db, args, report);
                 let retmax = args.retmax.unwrap_or(0);
-                if ids.is_empty() && retmax > plan::MAX_FETCH_RECORDS {
+                if ids.is_empty() && retmax > defaults::MAX_FETCH_RECORDS {
                     report.warn(
                         codes::RETMAX_CAPPED,
                         path("retmax"),
                         format!(
                             "fetch parses at most {} records per call; retmax {retmax} will be lowered to {}.",
-                            plan::MAX_FETCH_RECORDS,
-                            plan::MAX_FETCH_RECORDS
+                            defaults::MAX_FETCH_RECORDS,
+                            defaults::MAX_FETCH_RECORDS
                         ),
                     );
                     report.suggest("Page with retstart in steps of 500, or stage the set with entrez_data where that tool is available.");
@@ -342,8 +339,8 @@ fn history_page(args: &QueryArgs, report: &mut Report) {
         path("retmax"),
         format!(
             "No retmax given: this server asks for the first {} records of the history set (retmax={}), where NCBI would send up to 10,000; page with retstart and retmax.",
-            plan::DEFAULT_RECORDS,
-            plan::DEFAULT_RECORDS
+            defaults::DEFAULT_RECORDS,
+            defaults::DEFAULT_RECORDS
         ),
     );
 }
@@ -445,7 +442,7 @@ fn search(args: &QueryArgs, report: &mut Report) {
     }
     dates::check_parameters(args, report);
     let retstart = args.retstart.unwrap_or(0);
-    let retmax = args.retmax.unwrap_or(plan::DEFAULT_SEARCH_RETMAX);
+    let retmax = args.retmax.unwrap_or(defaults::DEFAULT_SEARCH_RETMAX);
     if retmax > SEARCH_MAX {
         report.error(
             codes::RETMAX_TOO_LARGE,
@@ -503,7 +500,7 @@ fn summary_modes(args: &QueryArgs, json: bool, report: &mut Report) {
             "No retmode given: this server asks esummary for JSON (retmode=json, with an error per missing id) rather than NCBI's default XML; set retmode \"xml\" for XML.",
         );
     }
-    let retmax = args.retmax.unwrap_or(plan::DEFAULT_RECORDS);
+    let retmax = args.retmax.unwrap_or(defaults::DEFAULT_RECORDS);
     if json && args.ids.is_empty() && retmax > JSON_SUMMARY_MAX {
         report.error(
             codes::RETMAX_TOO_LARGE,
@@ -531,7 +528,7 @@ fn count_by_year(ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
         .enumerate()
     {
         let Some(text) = given else { continue };
-        match plan::year_of(text) {
+        match defaults::year_of(text) {
             Some(y) => years[slot] = Some(y),
             None => {
                 report.error(

@@ -1,16 +1,10 @@
 //! Entrez search terms: balance, field tags, Boolean operators, dates.
 //!
-//! NCBI is forgiving in the worst way: an unclosed quote, an unknown field
-//! tag or a lower-case "and" does not fail, it silently changes the query.
-//! The caller then reads a count that answers a different question. This
-//! module names those slips before the search runs. Balance problems are
-//! errors (the query cannot mean what was written); an unknown tag or a
-//! lower-case operator is a warning, because NCBI still runs the search.
-//!
-//! Field tags are known only where NCBI's field list is embedded: PubMed
-//! (`data/ncbi/einfo2.xml`, Name and FullName of every field) plus the tag
-//! abbreviations PubMed's help documents. Other databases get every check
-//! except the tag list.
+//! NCBI is forgiving in the worst way: an unclosed quote, an unknown field tag or a
+//! lower-case "and" does not fail, it silently changes the query, and the caller reads a
+//! count that answers a different question. This module names those slips before the search
+//! runs. Balance problems are errors (the query cannot mean what was written); an unknown tag
+//! or a lower-case operator is a warning, because NCBI still runs the search.
 
 use crate::suggest::closest;
 use crate::tools::entrez_query::validation::dates;
@@ -93,6 +87,10 @@ const DATE_TAGS: &[&str] = &[
 ];
 
 /// Every PubMed tag: einfo Names and FullNames, PubMed Help's abbreviations and names.
+///
+/// Field tags are known only where NCBI's field list is embedded: PubMed
+/// (`data/ncbi/einfo2.xml`, Name and FullName of every field) plus the tag abbreviations
+/// PubMed's help documents. Other databases get every check except the tag list.
 pub fn pubmed_tags() -> &'static [String] {
     static TAGS: OnceLock<Vec<String>> = OnceLock::new();
     TAGS.get_or_init(|| {
