@@ -196,7 +196,11 @@ pub fn record(pmid: u64) -> Option<Map<String, Value>> {
     r.insert("x_coord".into(), json!(0.0));
     r.insert("y_coord".into(), json!(human));
     // Citers whose PMID is a multiple of 7 stand for clinical articles.
-    let clin: Vec<u64> = cited_by.iter().copied().filter(|p| p.is_multiple_of(7)).collect();
+    let clin: Vec<u64> = cited_by
+        .iter()
+        .copied()
+        .filter(|p| p.is_multiple_of(7))
+        .collect();
     r.insert("cited_by_clin".into(), json!(clin));
     r.insert("cited_by".into(), json!(cited_by));
     r.insert("references".into(), json!(references));
