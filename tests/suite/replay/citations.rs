@@ -133,3 +133,61 @@ fn icite_down_falls_back_to_elink_and_says_so() {
     assert_eq!(found.papers.len(), 5);
     assert_eq!(requests(&external, "icite"), 2);
 }
+
+fn server(ncbi: &Replay, external: &ExternalReplay) -> entrez_mcp_core::protocol::Server {
+    let eutils = ncbi.eutils_base();
+    let icite = external.env("ICITE_URL");
+    let config = Config::from_lookup(move |k| match k {
+        "EUTILS_BASE_URL" => Some(eutils.clone()),
+        "ICITE_URL" => icite.clone(),
+        _ => None,
+    });
+    entrez_mcp_core::protocol::Server::new(config, Box::new(SystemPlatform))
+        .unwrap()
+        .with_network(entrez_mcp_core::net::Network {
+            transport: Box::new(ReqwestTransport::new().unwrap()),
+            pacer: Box::new(MemoryPacer::new()),
+            cache: None,
+        })
+}
+
+#[test]
+fn the_operation_answers_each_pmid_with_its_source_counts_and_retraction() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server(&ncbi, &external);
+    let g = graph::graph();
+    let seed = graph::SEEDS[0].to_string();
+    let retracted = graph::RETRACTED.to_string();
+    // call_tool checks the result against the outputSchema.
+    let r = crate::common::call_tool(
+        &s,
+        "entrez_query",
+        serde_json::json!({"operation": "citations", "ids": [seed, retracted, "99999999"]}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    let sc = &r["structuredContent"];
+    let papers = sc["papers"].as_array().unwrap();
+    assert_eq!(papers.len(), 3);
+    let p = &papers[0];
+    assert_eq!(
+        (p["status"].as_str(), p["source"].as_str()),
+        (Some("found"), Some("icite"))
+    );
+    assert_eq!(p["cited_by_count"], g.citers(graph::SEEDS[0]).len());
+    assert_eq!(p["references_count"], g.references(graph::SEEDS[0]).len());
+    // Every id fits the default budget for two papers.
+    assert_eq!(p["cited_by"].as_array().unwrap().len(), 150);
+    assert_eq!(p["retracted"], false);
+    assert_eq!(papers[1]["retracted"], true);
+    assert_eq!(papers[2]["status"], "unknown");
+    // A PMID that is not one is refused at the door, as for every operation on PMIDs.
+    let bad = crate::common::call_tool(
+        &s,
+        "entrez_query",
+        serde_json::json!({"operation": "citations", "ids": ["x1"]}),
+    );
+    assert_eq!(bad["structuredContent"]["error"]["code"], "invalid_id");
+    assert_eq!(sc["summary"]["retracted"], 1);
+    let text = r["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("RETRACTED"), "{text}");
+}
