@@ -42,12 +42,7 @@ const BRIEF: &[&str] = &[
     "relative_citation_ratio",
 ];
 /// Fields `standard` adds to `brief`.
-const STANDARD: &[&str] = &[
-    "nih_percentile",
-    "citations_per_year",
-    "cited_by",
-    "references",
-];
+const STANDARD: &[&str] = &["nih_percentile", "cited_by", "references"];
 /// Kept whatever `fields` names.
 const ALWAYS: &[&str] = &["pmid", "status", "message", "source"];
 
@@ -214,8 +209,8 @@ fn entries(
 
 fn entry(paper: &Paper, record: Option<&Record>, summaries_failed: bool) -> Value {
     let mut e = Map::new();
+    // A paper found has a source and no status: 200 papers fit the default budget.
     e.insert("pmid".into(), json!(paper.pmid.to_string()));
-    e.insert("status".into(), json!("found"));
     let icite = paper.icite.as_ref();
     let title = record
         .and_then(|r| r.title.clone())
@@ -346,7 +341,12 @@ fn answer(
             .filter_map(|p| Some((p, &records.found.get(&p.parse::<u64>().ok()?)?.integrity))),
     );
     warnings.splice(0..0, flagged.warnings("papers"));
-    let count = |s: &str| papers.iter().filter(|p| p["status"] == s).count();
+    let count = |s: &str| {
+        papers
+            .iter()
+            .filter(|p| p["status"].as_str().unwrap_or("found") == s)
+            .count()
+    };
     let by_source = |s: Source| found.papers.iter().filter(|p| p.source == s).count();
     let sources = json!({
         "icite": {"requests": found.icite_requests, "papers": by_source(Source::Icite)},
@@ -389,12 +389,15 @@ fn answer(
                 );
                 json!({"tool": "entrez_query", "arguments": a})
             });
-            let structured = json!({
+            let mut structured = json!({
                 "operation": "citations", "count": k, "summary": &summary, "sources": &sources,
                 "failures": &failures, "flagged": flagged.to_value(), "papers": list[..k],
                 "ids_cut_to": (cap != usize::MAX && !cut.is_empty()).then_some(cap),
                 "ids_next_call": ids_call, "next_call": &later_call, "warnings": &warnings,
             });
+            if let Value::Object(m) = &mut structured {
+                m.retain(|_, v| !v.is_null());
+            }
             let text = render(&summary, &list[..k], cap, &cut, &warnings, &later_call);
             (structured, text)
         };
@@ -460,7 +463,7 @@ fn render(
     for (i, p) in papers.iter().enumerate() {
         let s = |k: &str| p[k].as_str().unwrap_or("");
         out.push_str(&format!("{}. PMID {}", i + 1, s("pmid")));
-        if p["status"] != "found" {
+        if p.get("status").is_some() {
             out.push_str(&format!(
                 " [{}] {}\n",
                 s("status").to_ascii_uppercase(),
