@@ -256,3 +256,55 @@ fn a_small_budget_cuts_the_id_lists_first_and_names_the_call_for_them() {
     );
     assert_eq!(next["ids"].as_array().unwrap().len(), 5);
 }
+
+#[test]
+fn a_thousand_pmids_keep_to_icites_pace_in_five_requests() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let m = Machine::new(&ncbi, &external);
+    let g = graph::graph();
+    let asked: Vec<u64> = g.papers().into_iter().take(1_000).collect();
+    assert_eq!(asked.len(), 976);
+    let found = block_on(m.client().lookup(&asked));
+    let stats = external.stats();
+    assert_eq!(stats["requests"]["icite"], 5);
+    // The stand-in refuses a fourth request within a second; none was refused or needed.
+    assert_eq!(stats["throttled"], 0);
+    assert!(stats["max_in_any_1s_window"]["icite"].as_u64().unwrap() <= 3);
+    assert_eq!(found.papers.len(), 976);
+    let from_elink = found.papers.iter().filter(|p| p.source == Source::Elink);
+    assert_eq!(from_elink.count(), graph::ICITE_MISSING.count());
+}
+
+#[test]
+fn an_icite_too_slow_to_answer_falls_back_to_elink() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let eutils = ncbi.eutils_base();
+    let icite = external.env("ICITE_URL");
+    let m = Machine {
+        config: Config::from_lookup(move |k| match k {
+            "EUTILS_BASE_URL" => Some(eutils.clone()),
+            "ICITE_URL" => icite.clone(),
+            "ENTREZ_UPSTREAM_TIMEOUT_MS" => Some("1000".into()),
+            _ => None,
+        }),
+        transport: ReqwestTransport::new().unwrap(),
+        pacer: MemoryPacer::new(),
+    };
+    // Both attempts answered 3 s late, past the 1 s an attempt may take.
+    external.control(
+        "POST",
+        "/__replay/fail",
+        r#"{"service":"icite","delay_ms":3000,"count":2}"#,
+    );
+    let found = block_on(m.client().lookup(&graph::SEEDS[..2]));
+    assert_eq!(found.failures.len(), 1, "{:?}", found.failures);
+    assert_eq!(
+        (found.failures[0].source, found.failures[0].fallback),
+        ("icite", Some("elink"))
+    );
+    assert!(found.papers.iter().all(|p| p.source == Source::Elink));
+    assert_eq!(
+        found.papers[0].cited_by.len(),
+        graph::graph().citers(graph::SEEDS[0]).len()
+    );
+}
