@@ -308,3 +308,51 @@ fn an_icite_too_slow_to_answer_falls_back_to_elink() {
         graph::graph().citers(graph::SEEDS[0]).len()
     );
 }
+
+#[test]
+fn made_a_task_more_than_two_hundred_pmids_run_in_the_background() {
+    use super::background_staging::Asked;
+    use super::tasks::handshake;
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let asked = Asked::default();
+    let s = server(&ncbi, &external)
+        .with_staging(super::pending_tasks::task_staging(&asked, None))
+        .unwrap();
+    let ids: Vec<String> = (0..300)
+        .map(|i| (graph::CITER_BASE + i).to_string())
+        .collect();
+    let call = serde_json::json!({"name": "entrez_query", "task": {},
+        "arguments": {"operation": "citations", "ids": ids, "detail": "brief"}});
+    let created = handshake(&s, "a", "tools/call", call);
+    let id = created["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no task: {created}"))
+        .to_string();
+    assert_eq!(
+        requests(&external, "icite"),
+        0,
+        "nothing sent before the run"
+    );
+    assert_eq!(asked.take(), vec![id.clone()]);
+    assert_eq!(
+        block_on(s.run_step(&id)).unwrap(),
+        entrez_mcp_core::tasks::Step::Finished
+    );
+    assert_eq!(requests(&external, "icite"), 2);
+    let result = handshake(&s, "a", "tasks/result", serde_json::json!({"taskId": id}));
+    let r = &result["result"];
+    assert_eq!(r["isError"], false, "{result}");
+    // What the call returns: the papers within the budget, the rest named with their call.
+    let sc = &r["structuredContent"];
+    let shown = sc["papers"].as_array().unwrap().len();
+    assert_eq!(
+        shown as u64 + sc["budget"]["left_out"].as_u64().unwrap_or(0),
+        300
+    );
+    assert!(shown >= 200, "{shown}");
+    // Two hundred or fewer run in the request, task or not.
+    let few = serde_json::json!({"name": "entrez_query", "task": {},
+        "arguments": {"operation": "citations", "ids": [graph::SEEDS[0].to_string()]}});
+    let now = handshake(&s, "a", "tools/call", few);
+    assert!(asked.take().is_empty(), "{now}");
+}
