@@ -356,3 +356,50 @@ fn made_a_task_more_than_two_hundred_pmids_run_in_the_background() {
     let now = handshake(&s, "a", "tools/call", few);
     assert!(asked.take().is_empty(), "{now}");
 }
+
+#[test]
+fn a_repeated_call_is_answered_from_the_cache() {
+    use entrez_mcp::cache::SqliteAnswers;
+    use entrez_mcp_core::net::cache::ResponseCache;
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let eutils = ncbi.eutils_base();
+    let icite = external.env("ICITE_URL");
+    let config = Config::from_lookup(move |k| match k {
+        "EUTILS_BASE_URL" => Some(eutils.clone()),
+        "ICITE_URL" => icite.clone(),
+        "ENTREZ_CACHE" => Some("on".into()),
+        _ => None,
+    });
+    let settings = config.cache;
+    let store = SqliteAnswers::from_lookup(
+        |k| (k == "ENTREZ_DATA_DIR").then(|| ":memory:".into()),
+        settings.max_bytes,
+    )
+    .unwrap();
+    let s = entrez_mcp_core::protocol::Server::new(config, Box::new(SystemPlatform))
+        .unwrap()
+        .with_network(entrez_mcp_core::net::Network {
+            transport: Box::new(ReqwestTransport::new().unwrap()),
+            pacer: Box::new(MemoryPacer::new()),
+            cache: Some(ResponseCache::new(Box::new(store), settings)),
+        });
+    let args =
+        serde_json::json!({"operation": "citations", "ids": graph::SEEDS.map(|p| p.to_string())});
+    let first = crate::common::call_tool(&s, "entrez_query", args.clone());
+    let ncbi_after_first = ncbi.stats()["requests"].as_u64().unwrap();
+    let again = crate::common::call_tool(&s, "entrez_query", args);
+    assert_eq!(requests(&external, "icite"), 1);
+    assert_eq!(ncbi.stats()["requests"].as_u64().unwrap(), ncbi_after_first);
+    assert_eq!(
+        first["structuredContent"]["papers"],
+        again["structuredContent"]["papers"]
+    );
+    assert!(
+        again["structuredContent"]["cache"]["hits"]
+            .as_u64()
+            .unwrap()
+            >= 2,
+        "{}",
+        again["structuredContent"]["cache"]
+    );
+}
