@@ -403,3 +403,27 @@ fn a_repeated_call_is_answered_from_the_cache() {
         again["structuredContent"]["cache"]
     );
 }
+
+#[test]
+fn an_icite_refusal_falls_back_for_its_batch_only() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let m = Machine::new(&ncbi, &external);
+    // The first batch's request is refused (a 400 is not retried); the second is served.
+    external.control(
+        "POST",
+        "/__replay/fail",
+        r#"{"service":"icite","status":400,"count":1}"#,
+    );
+    let asked: Vec<u64> = (0..201).map(|i| graph::CITER_BASE + i).collect();
+    let found = block_on(m.client().lookup(&asked));
+    assert_eq!(found.icite_requests, 2);
+    assert_eq!(found.failures.len(), 1, "{:?}", found.failures);
+    let f = &found.failures[0];
+    assert_eq!(
+        (f.source, f.code.as_str(), f.pmids, f.fallback),
+        ("icite", "icite_error", 200, Some("elink"))
+    );
+    let sources: Vec<Source> = found.papers.iter().map(|p| p.source).collect();
+    assert!(sources[..200].iter().all(|s| *s == Source::Elink));
+    assert_eq!(sources[200], Source::Icite);
+}
