@@ -22,6 +22,8 @@
 //   and what one call may spend: its CPU and subrequests, the measured costs, what fits.
 // - `entrez`: E-utilities requests as data, NCBI's database table, formats and limits, the
 //   client.
+// - `citations`: who cites a paper and what it cites, with its metrics (NIH iCite, elink
+//   behind it).
 // - `mcp`: the protocol's revisions, request `_meta`, progress and log messages.
 // - `apps`: the MCP Apps extension: the `ui://` view, and which clients are shown it.
 // - `staging`: datasets without a database: layouts, rows, the read-only policy, the
@@ -44,6 +46,7 @@ pub mod apps;
 pub mod auth;
 pub mod caller;
 pub mod chart;
+pub mod citations;
 pub mod config;
 pub mod entrez;
 pub mod error;

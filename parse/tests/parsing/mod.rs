@@ -5,6 +5,7 @@
 mod eutils;
 mod eutils_link;
 mod eutils_summary;
+mod icite;
 mod integrity;
 mod medline;
 mod pmc;

@@ -8,8 +8,8 @@
 use crate::entrez::databases;
 use crate::tools::entrez_query::args::QueryArgs;
 use crate::tools::entrez_query::call::{
-    CheckReferences, CitationMatch, CountByYear, Dates, Fetch, GlobalQuery, Info, Link, LinkMode,
-    Post, QueryCall, Records, Region, ReplyMode, Search, Spell, Summary, Version,
+    CheckReferences, CitationMatch, CitationsCall, CountByYear, Dates, Fetch, GlobalQuery, Info,
+    Link, LinkMode, Post, QueryCall, Records, Region, ReplyMode, Search, Spell, Summary, Version,
 };
 
 pub use crate::parse::records::Format;
@@ -209,6 +209,10 @@ impl QueryCall {
             "spell" => QueryCall::Spell(Spell {
                 database: database(&a.database),
                 term: a.term.clone(),
+            }),
+            "citations" => QueryCall::Citations(CitationsCall {
+                ids: a.id_list(),
+                view: a.view.view(),
             }),
             "check_references" => QueryCall::CheckReferences(CheckReferences {
                 references: a.references.clone(),
