@@ -2,7 +2,7 @@
 #![no_main]
 use entrez_mcp_core::net::retry::{RetryPolicy, Verdict};
 use entrez_mcp_core::net::redact_query;
-use entrez_mcp_core::tools::entrez_external::pubchem::throttle::Throttling;
+use entrez_mcp_core::tools::entrez_external::shared::throttle::Throttling;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,4 +1,4 @@
-//! BioC calls made MCP tasks run in the background (`tools::held`): the call answers
+//! BioC calls made MCP tasks run in the background (`tasks::calls`): the call answers
 //! with a task before it sends anything, the scheduler runs it with no request behind it, and
 //! the task then holds exactly what the call would have returned. Owned like a dataset,
 //! cancellable, and started again when a run is lost.

@@ -1,4 +1,4 @@
-//! PubChem calls held as MCP tasks (`tools::held`): an asynchronous search that PubChem is
+//! PubChem calls held as MCP tasks (`tasks::calls`): an asynchronous search that PubChem is
 //! still working on after the hand-off answers with a task, each due look polls its ListKey
 //! once, and the task ends with what the call would have returned. Scripted PubChem and a
 //! clock that jumps when slept on, so the waits run instantly.

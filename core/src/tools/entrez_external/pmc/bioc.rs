@@ -52,7 +52,7 @@ pub fn passages(v: &Value) -> Vec<Value> {
 /// bioc: one request per id.
 pub async fn bioc(ctx: &ToolContext<'_>, request: &Bioc, view: &View) -> Result<ToolOutput> {
     // Made a task, it runs in the background from this request: one request per id may outlast the
-    // client's patience, and BioC has no asynchronous answer to hold (`tools::held`).
+    // client's patience, and BioC has no asynchronous answer to hold (`tasks::calls`).
     if let Some(apart) = crate::framework::as_task::in_background(ctx) {
         return Err(apart);
     }

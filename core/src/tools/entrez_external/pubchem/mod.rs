@@ -29,9 +29,6 @@ pub mod request;
 pub mod smiles;
 pub mod validation;
 
-/// PubChem's throttling header, read by the shared client (this path is the fuzz target's).
-pub use crate::tools::entrez_external::shared::throttle;
-
 use crate::error::Result;
 use crate::framework::view::View;
 use crate::framework::ToolContext;
