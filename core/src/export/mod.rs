@@ -13,6 +13,7 @@ pub mod bibtex;
 pub mod csl;
 pub mod date;
 pub mod medline;
+pub mod metrics;
 pub mod read;
 pub mod record;
 pub mod ris;
@@ -262,6 +263,9 @@ pub struct Export {
     /// Total bytes of every page, where they were counted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<u64>,
+    /// Whether its records carry a citation network's metrics (CSV columns after theirs).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub metrics: bool,
 }
 
 impl Export {
@@ -363,7 +367,7 @@ fn tables_for(format: Format) -> &'static [&'static str] {
             "correction",
         ],
         Format::CslJson => &["article", "author", "keyword"],
-        Format::Medline | Format::Jsonl => &[
+        Format::Medline => &[
             "article",
             "author",
             "affiliation",
@@ -372,7 +376,25 @@ fn tables_for(format: Format) -> &'static [&'static str] {
             "publication_type",
             "correction",
         ],
-        Format::Csv => &["article", "author", "mesh", "keyword", "publication_type"],
+        // A citation network's metrics too (a layout without the table reads none).
+        Format::Jsonl => &[
+            "article",
+            "author",
+            "affiliation",
+            "mesh",
+            "keyword",
+            "publication_type",
+            "correction",
+            "metrics",
+        ],
+        Format::Csv => &[
+            "article",
+            "author",
+            "mesh",
+            "keyword",
+            "publication_type",
+            "metrics",
+        ],
         Format::Text | Format::Markdown => &["article", "author", "publication_type", "correction"],
     }
 }
@@ -473,6 +495,7 @@ pub async fn prepare(
         dataset_status: info.status.as_str().to_string(),
         dataset_records: info.records,
         bytes: None,
+        metrics: layout.table("metrics").is_some(),
     })
 }
 
@@ -573,6 +596,7 @@ pub fn write_records(
         Format::Ris => records.iter().for_each(|r| ris::record(r, out)),
         Format::Bibtex => records.iter().for_each(|r| bibtex::record(r, out)),
         Format::Medline => records.iter().for_each(|r| medline::record(r, out)),
+        Format::Csv if export.metrics => out.push_str(&metrics::records_csv(records, first == 0)),
         Format::Csv => out.push_str(&table::records_csv(records, first == 0)),
         Format::Jsonl => out.push_str(&table::records_jsonl(records)),
         Format::CslJson => {
@@ -672,6 +696,7 @@ pub fn write_all(format: Format, style: Style, records: Vec<Record>) -> String {
         dataset_status: String::new(),
         dataset_records: records.len() as u64,
         bytes: None,
+        metrics: false,
     };
     let mut out = String::new();
     write_records(&export, &records, 0, true, &mut out);
