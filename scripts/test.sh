@@ -574,6 +574,7 @@ e2e() {
       echo "PMC_CLOUD_URL=$external_base/pmc-oa-opendata/"
       echo "PMC_CTXP_URL=$external_base/api/ctxp/v1/"
       echo "PMC_BIOC_URL=$external_base/research/bionlp/RESTful/pmcoa.cgi/"
+      echo "ICITE_URL=$external_base"
     fi
   } >"$TMP/e2e-base.env"
   {
@@ -649,7 +650,7 @@ e2e() {
   # the session secret (the cache on with its shipped lifetimes and bound, default ceilings
   # and budgets); tests/e2e/defaults and the client suites run against it.
   declare -A DEFAULTS_URL=()
-  grep -E '^(MCP_SESSION_SECRET|EUTILS_BASE_URL|PUBCHEM_BASE_URL|PMC_[A-Z_]*URL)=' "$TMP/e2e-base.env" >"$TMP/defaults.env"
+  grep -E '^(MCP_SESSION_SECRET|EUTILS_BASE_URL|PUBCHEM_BASE_URL|PMC_[A-Z_]*URL|ICITE_URL)=' "$TMP/e2e-base.env" >"$TMP/defaults.env"
   if [ "$RELEASE_OK" = 1 ]; then
     mkdir -p "$TMP/defaults-data"
     start_native "native defaults server" "$TMP/defaults.env" ENTREZ_DATA_DIR="$TMP/defaults-data"

@@ -22,6 +22,8 @@ pub const DEFAULT_PMC_CTXP_URL: &str = "https://pmc.ncbi.nlm.nih.gov/api/ctxp/v1
 /// Default BioC API (PMC Open Access full text) URL.
 pub const DEFAULT_PMC_BIOC_URL: &str =
     "https://www.ncbi.nlm.nih.gov/research/bionlp/RESTful/pmcoa.cgi/";
+/// Default NIH iCite base URL (its API is `/api/pubs` under it).
+pub const DEFAULT_ICITE_URL: &str = "https://icite.od.nih.gov";
 /// Default `tool` parameter sent to NCBI.
 pub const DEFAULT_NCBI_TOOL: &str = "entrez-mcp";
 /// Hosts accepted in the `Host` header when `ALLOWED_HOSTS` is not set.
@@ -52,6 +54,8 @@ pub struct Config {
     pub pmc_ctxp_url: String,
     /// `PMC_BIOC_URL`.
     pub pmc_bioc_url: String,
+    /// `ICITE_URL`: NIH iCite (citation metrics and links), without a trailing slash.
+    pub icite_url: String,
     /// `ALLOWED_ORIGINS`: browser origins allowed besides localhost ones; `*` allows any.
     pub allowed_origins: Vec<String>,
     /// `ALLOWED_HOSTS`: accepted `Host` header names; `*.suffix` patterns allowed.
@@ -113,6 +117,9 @@ impl Config {
                 .unwrap_or_else(|| DEFAULT_PMC_CLOUD_URL.to_string()),
             pmc_ctxp_url: get("PMC_CTXP_URL").unwrap_or_else(|| DEFAULT_PMC_CTXP_URL.to_string()),
             pmc_bioc_url: get("PMC_BIOC_URL").unwrap_or_else(|| DEFAULT_PMC_BIOC_URL.to_string()),
+            icite_url: get("ICITE_URL")
+                .map(|u| u.trim_end_matches('/').to_string())
+                .unwrap_or_else(|| DEFAULT_ICITE_URL.to_string()),
             allowed_origins: list("ALLOWED_ORIGINS").unwrap_or_default(),
             allowed_hosts: list("ALLOWED_HOSTS").unwrap_or_else(|| {
                 DEFAULT_ALLOWED_HOSTS

@@ -20,6 +20,8 @@
 //! - `auth`: who may call (access tokens, their signatures, the authorization server).
 //! - `config`, `caller`: settings (the same names on both edges) and who is calling.
 //! - `entrez`: E-utilities requests as data, NCBI's database table and limits, the client.
+//! - `citations`: who cites a paper and what it cites, with its metrics (NIH iCite, elink
+//!   behind it).
 //! - `mcp`: the protocol's revisions, request `_meta`, progress and log messages.
 //! - `apps`: the MCP Apps extension: the `ui://` view, and which clients are shown it.
 //! - `staging`: datasets without a database: layouts, rows, the read-only policy, the
@@ -40,6 +42,7 @@ pub mod apps;
 pub mod auth;
 pub mod caller;
 pub mod chart;
+pub mod citations;
 pub mod config;
 pub mod entrez;
 pub mod error;

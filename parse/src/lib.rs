@@ -18,7 +18,7 @@
 //! - `sequence`: the sequence record every sequence format fills.
 //! - `medline`, `pubmed`: PubMed's two formats, which share the article record.
 //! - `einfo`, `einfo_json`, `elink`, `epost`, `esearch`, `espell`, `esummary`, `ecitmatch`,
-//!   `fasta`, `flatfile`, `gbseq`, `generic`, `ipg`, `pmc`, `pmc_oa`, `s3_list`, `taxonomy`, `tinyseq`:
+//!   `fasta`, `flatfile`, `gbseq`, `generic`, `icite`, `ipg`, `pmc`, `pmc_oa`, `s3_list`, `taxonomy`, `tinyseq`:
 //!   one parser per reply.
 //! - `records`: efetch's records, whatever the format.
 
@@ -40,6 +40,7 @@ pub mod fasta;
 pub mod flatfile;
 pub mod gbseq;
 pub mod generic;
+pub mod icite;
 pub mod ipg;
 pub mod medline;
 pub mod pmc;

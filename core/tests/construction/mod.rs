@@ -1,5 +1,6 @@
 //! Calls to requests, with no network.
 
+mod citations;
 mod entrez_external_plan;
 mod entrez_query_plan;
 mod ncbi_docs;

@@ -2,4 +2,5 @@
 
 mod eutils_link;
 mod eutils_summary;
+mod icite;
 mod sequences;

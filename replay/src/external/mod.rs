@@ -1,4 +1,5 @@
-//! external-replay: a local stand-in for PubChem PUG REST and PMC's article services.
+//! external-replay: a local stand-in for PubChem PUG REST, PMC's article services and NIH
+//! iCite ([`icite`]).
 //!
 //! NCBI cannot be reached from where this project is tested. This server answers
 //! the requests `entrez_external` sends in the formats the services document,
@@ -13,6 +14,7 @@ pub mod bioc;
 pub mod cloud;
 pub mod data;
 pub mod form;
+pub mod icite;
 pub mod pmc;
 pub mod pubchem;
 pub mod pug_formats;

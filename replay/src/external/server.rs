@@ -4,7 +4,7 @@
 use crate::external::data::Data;
 use crate::external::form;
 use crate::external::form::Params;
-use crate::external::{bioc, cloud, pmc, pubchem};
+use crate::external::{bioc, cloud, icite, pmc, pubchem};
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -21,6 +21,9 @@ const MAX_BODY: usize = 4 * 1024 * 1024;
 const LOG_LIMIT: usize = 500;
 /// PubChem's documented per-minute allowance, for the Request Count percentage.
 const PER_MINUTE: usize = 400;
+/// iCite publishes no rate limit; the stand-in refuses beyond NCBI's keyless 3 a second, the
+/// pace the client promises to keep.
+const ICITE_LIMIT: usize = 3;
 
 /// Startup options.
 #[derive(Debug, Clone)]
@@ -72,6 +75,8 @@ struct Fault {
     service: String,
     status: u16,
     level: String,
+    /// Answer as usual after this long instead (a slow service, for timeout tests).
+    delay_ms: Option<u64>,
 }
 
 /// An asynchronous search PubChem is "still running".
@@ -178,6 +183,8 @@ fn router(app: Arc<App>) -> Router {
             "/research/bionlp/RESTful/pmcoa.cgi/{*path}",
             any(service_handler),
         )
+        .route("/api/pubs", any(service_handler))
+        .route("/api/pubs/{pmid}", any(service_handler))
         .route("/__replay/stats", get(stats))
         .route("/__replay/reset", post(reset))
         .route("/__replay/fail", post(fail))
@@ -198,6 +205,8 @@ fn service_of(path: &str) -> (&'static str, &'static str) {
         ("cloud", "cloud")
     } else if path.starts_with("/pmc/utils/oa/") {
         ("oa", "pmc")
+    } else if path.starts_with("/api/pubs") {
+        ("icite", "icite")
     } else if path.starts_with("/research/bionlp/") {
         ("bioc", "pmc")
     } else {
@@ -256,6 +265,8 @@ async fn service_handler(State(app): State<Arc<App>>, request: Request) -> Respo
     let began = Instant::now();
     let limit = if family == "pubchem" {
         app.options.pubchem_limit
+    } else if family == "icite" {
+        ICITE_LIMIT
     } else if family == "cloud" {
         // S3 allows thousands of GETs a second per prefix; the stand-in only bounds a runaway.
         100
@@ -270,7 +281,9 @@ async fn service_handler(State(app): State<Arc<App>>, request: Request) -> Respo
         if post {
             s.posts += 1;
         }
-        if !matches!(service, "pubchem" | "cloud") && incoming.params.get("tool").is_none() {
+        if !matches!(service, "pubchem" | "cloud" | "icite")
+            && incoming.params.get("tool").is_none()
+        {
             s.missing_tool += 1;
         }
         s.log.push_back(
@@ -315,6 +328,15 @@ async fn service_handler(State(app): State<Arc<App>>, request: Request) -> Respo
         (gate, pct)
     };
     let forced = app.lock().forced_level.clone();
+    let gate = match gate {
+        Gate::Fault(Fault {
+            delay_ms: Some(ms), ..
+        }) => {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            Gate::Serve
+        }
+        g => g,
+    };
     let (reply, header_level) = match gate {
         Gate::Limited(pct) => (refusal(&app, family, 503), Some(("Black".to_string(), pct))),
         Gate::Fault(f) => {
@@ -328,6 +350,7 @@ async fn service_handler(State(app): State<Arc<App>>, request: Request) -> Respo
                 "oa" => pmc::oa(&app, &incoming),
                 "cloud" => cloud::handle(&incoming),
                 "bioc" => bioc::handle(&incoming),
+                "icite" => icite::handle(&incoming.path, &incoming.params),
                 _ => pmc::ctxp(&app, &incoming),
             };
             let level = forced.unwrap_or_else(|| level_for(count_pct).to_string());
@@ -442,7 +465,8 @@ fn control_body(body: &Bytes) -> Result<Value, Box<Response>> {
     })
 }
 
-/// Queues refusals: `{"service": "pubchem", "status": 503, "count": 2, "level": "Black"}`.
+/// Queues refusals: `{"service": "pubchem", "status": 503, "count": 2, "level": "Black"}`;
+/// with `"delay_ms": N` the requests are answered as usual, N ms late.
 async fn fail(State(app): State<Arc<App>>, body: Bytes) -> Response {
     let v = match control_body(&body) {
         Ok(v) => v,
@@ -452,12 +476,14 @@ async fn fail(State(app): State<Arc<App>>, body: Bytes) -> Response {
     let status = v["status"].as_u64().unwrap_or(503) as u16;
     let count = v["count"].as_u64().unwrap_or(1).min(10_000);
     let level = v["level"].as_str().unwrap_or("Black").to_string();
+    let delay_ms = v["delay_ms"].as_u64().map(|d| d.min(120_000));
     let mut s = app.lock();
     for _ in 0..count {
         s.faults.push_back(Fault {
             service: service.clone(),
             status,
             level: level.clone(),
+            delay_ms,
         });
     }
     to_response(

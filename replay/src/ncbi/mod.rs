@@ -11,6 +11,7 @@
 
 pub mod citations;
 pub mod fixtures;
+pub mod graph;
 pub mod hostile;
 pub mod limiter;
 pub mod params;

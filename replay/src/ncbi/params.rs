@@ -71,6 +71,21 @@ impl Params {
             .filter(|s| !s.is_empty())
             .collect()
     }
+
+    /// The ids of each `id` parameter apart (elink answers one LinkSet per parameter).
+    pub fn id_groups(&self) -> Vec<Vec<String>> {
+        self.pairs
+            .iter()
+            .filter(|(k, _)| k == "id")
+            .map(|(_, v)| {
+                v.split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|g| !g.is_empty())
+            .collect()
+    }
 }
 
 /// Percent-decodes one form component (`+` is a space); invalid UTF-8 is replaced.

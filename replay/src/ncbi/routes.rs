@@ -9,6 +9,7 @@
 
 use crate::ncbi::citations::Catalogue;
 use crate::ncbi::fixtures::*;
+use crate::ncbi::graph;
 use crate::ncbi::params::Params;
 use crate::ncbi::pubmed::{fetch_medline, fetch_xml, unique_ids};
 use crate::ncbi::synthetic;
@@ -453,13 +454,17 @@ fn elink(p: &Params, c: &Ctx) -> Reply {
             return invalid_db(ELINK1, "eLinkResult", name);
         }
     }
-    if p.lower("retmode") == "json" {
-        return Reply::fixture(ELINK_JSON);
-    }
     let cmd = match p.lower("cmd") {
         c if c.is_empty() => "neighbor".to_string(),
         c => c,
     };
+    let linkname = p.lower("linkname");
+    if dbfrom == "pubmed" && cmd == "neighbor" && graph::direction(&linkname).is_some() {
+        return citation_links(p, &linkname);
+    }
+    if p.lower("retmode") == "json" {
+        return Reply::fixture(ELINK_JSON);
+    }
     let pubmed_to_pubmed = dbfrom == "pubmed" && matches!(db.as_str(), "" | "pubmed");
     let dated = ["mindate", "maxdate", "reldate"].iter().any(|k| p.has(k));
     match cmd.as_str() {
@@ -481,6 +486,33 @@ fn elink(p: &Params, c: &Ctx) -> Reply {
             }
         }
         other => Reply::no_recording(&format!("elink cmd={other}")),
+    }
+}
+
+/// References or citers of PubMed ids from the citation graph ([`graph`]), one LinkSet per
+/// `id` parameter; an id that is not a number is NCBI's `<ERROR>`.
+fn citation_links(p: &Params, linkname: &str) -> Reply {
+    let groups: Option<Vec<Vec<u64>>> = p
+        .id_groups()
+        .iter()
+        .map(|g| g.iter().map(|i| i.parse().ok()).collect())
+        .collect();
+    let json = p.lower("retmode") == "json";
+    match groups {
+        Some(groups) if !groups.is_empty() => {
+            if json {
+                let body = graph::elink_json(&groups, linkname);
+                Reply::made(Kind::Json, body, "synthetic:elink-citations")
+            } else {
+                let body = graph::elink_xml(prolog_of(ELINK1, "eLinkResult"), &groups, linkname);
+                Reply::made(Kind::Xml, body, "synthetic:elink-citations")
+            }
+        }
+        _ => error(
+            prolog_of(ELINK1, "eLinkResult"),
+            "eLinkResult",
+            "Empty id list - nothing todo",
+        ),
     }
 }
 

@@ -29,6 +29,7 @@ impl ExternalReplay {
             "PMC_CLOUD_URL" => Some(format!("http://{a}/pmc-oa-opendata/")),
             "PMC_CTXP_URL" => Some(format!("http://{a}/api/ctxp/v1/")),
             "PMC_BIOC_URL" => Some(format!("http://{a}/research/bionlp/RESTful/pmcoa.cgi/")),
+            "ICITE_URL" => Some(format!("http://{a}")),
             _ => None,
         }
     }

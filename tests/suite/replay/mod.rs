@@ -6,6 +6,7 @@ mod budgets;
 mod cache;
 mod chart_pixels;
 mod charts;
+mod citations;
 mod entrez_data_guard;
 mod entrez_data_lifecycle;
 mod entrez_data_replay;

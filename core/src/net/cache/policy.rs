@@ -104,6 +104,12 @@ pub const RULES: &[Rule] = &[
         ttl_s: 10 * MINUTE,
         matches: |s| matches!(s.utility(), "esearch.fcgi" | "egquery.fcgi"),
     },
+    // iCite's metrics and citation links are recomputed monthly (its database snapshots).
+    Rule {
+        kind: "icite",
+        ttl_s: DAY,
+        matches: |s| s.path.ends_with("/api/pubs") && s.has("pmids"),
+    },
     // PubChem's records and lookups by CID, name or fast search are rebuilt from deposits
     // daily at most.
     Rule {

@@ -1,0 +1,89 @@
+//! The iCite reader on answers built from iCite's documentation
+//! (tests/fixtures/external/icite/, see PROVENANCE.md there): no recording exists.
+
+use entrez_mcp_parse::icite::parse_icite;
+
+macro_rules! fixture {
+    ($path:literal) => {
+        include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/external/icite/",
+            $path
+        ))
+    };
+}
+
+#[test]
+fn a_list_answer_reads_every_documented_field() {
+    let records = parse_icite(fixture!("pubs.json")).unwrap();
+    // PMID 1 was asked for and is absent: iCite leaves out what it does not hold.
+    assert_eq!(
+        records.iter().map(|r| r.pmid).collect::<Vec<_>>(),
+        [23456789, 27599104]
+    );
+    let r = &records[0];
+    assert_eq!(r.year, Some(2013));
+    assert_eq!(r.journal.as_deref(), Some("Cancer"));
+    assert_eq!(
+        r.authors.as_deref(),
+        Some("Arun Sharma, Stephen M Schwartz, Eduardo Méndez")
+    );
+    assert_eq!(r.doi.as_deref(), Some("10.1002/cncr.27976"));
+    assert_eq!(r.is_research_article, Some(true));
+    assert_eq!(r.relative_citation_ratio, Some(1.73));
+    assert_eq!(r.nih_percentile, Some(70.3));
+    assert_eq!(r.apt, Some(0.75));
+    assert_eq!(r.is_clinical, Some(false));
+    assert_eq!(r.provisional, Some(false));
+    assert_eq!(r.citation_count, Some(26));
+    assert_eq!(r.citations_per_year, Some(4.33333333333333));
+    assert_eq!(r.expected_citations_per_year, Some(2.50953735885351));
+    assert_eq!(r.field_citation_rate, Some(4.87055203724375));
+    assert_eq!(
+        (r.human, r.animal, r.molecular_cellular),
+        (Some(1.0), Some(0.0), Some(0.0))
+    );
+    assert_eq!((r.x_coord, r.y_coord), (Some(0.0), Some(1.0)));
+    assert!(r.cited_by_clin.is_empty());
+    assert_eq!(r.cited_by, [90000001, 90000002, 90000003]);
+    assert_eq!(r.references, [90000004, 90000005]);
+    // A null list is an empty one.
+    assert!(records[1].cited_by_clin.is_empty());
+    assert_eq!(records[1].relative_citation_ratio, Some(5.52));
+    assert_eq!(records[1].cited_by.len(), 3);
+}
+
+#[test]
+fn database_names_read_as_the_same_record() {
+    let records = parse_icite(fixture!("pub_database_names.json")).unwrap();
+    assert_eq!(records.len(), 1);
+    let r = &records[0];
+    assert_eq!(r.pmid, 23456789);
+    assert_eq!(r.is_research_article, Some(true));
+    assert_eq!(r.is_clinical, Some(false));
+    assert_eq!(r.relative_citation_ratio, Some(1.60818336106796));
+    assert_eq!(
+        r.authors.as_deref(),
+        Some("Arun Sharma, Stephen M Schwartz, Eduardo Méndez")
+    );
+    // Fields the answer leaves out are None, not zero.
+    assert_eq!(r.citation_count, None);
+}
+
+#[test]
+fn refusals_and_other_bodies_are_errors() {
+    let e = parse_icite(fixture!("too_many.json")).unwrap_err();
+    assert_eq!(e.code(), "ncbi_error");
+    assert!(e.message.contains("up to 200"), "{}", e.message);
+    for body in [
+        &b"<html>503</html>"[..],
+        b"[]",
+        b"{\"data\": 3}",
+        b"{\"data\": [{\"title\": \"x\"}]}",
+    ] {
+        assert_eq!(
+            parse_icite(body).unwrap_err().code(),
+            "unparseable_response"
+        );
+    }
+}
