@@ -16,6 +16,8 @@ pub mod chart;
 pub mod cursor;
 pub mod export;
 pub mod finish;
+pub mod network;
+pub mod network_lookup;
 pub mod operations;
 pub mod plan;
 pub mod preflight;

@@ -1,0 +1,200 @@
+//! `entrez_data` `fetch_and_stage` with `network` against the in-process stand-ins (#56): the
+//! five seeds' network staged in the fewest requests, in one call and across Free-plan calls,
+//! and its questions answered. Expected values come from the stand-ins' graph definition
+//! (`entrez_mcp_replay::ncbi::graph`), never from the server's answer.
+
+use crate::common::data::{err, ok, sql};
+use crate::common::external_replay::ExternalReplay;
+use crate::common::replay::{fetch_counts, Replay};
+use entrez_mcp::transport::ReqwestTransport;
+use entrez_mcp::SystemPlatform;
+use entrez_mcp_core::config::Config;
+use entrez_mcp_core::net::pacing::MemoryPacer;
+use entrez_mcp_core::net::Network;
+use entrez_mcp_core::protocol::Server;
+use entrez_mcp_core::staging::{Limits, Staging};
+use entrez_mcp_replay::ncbi::graph;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+fn server(ncbi: &Replay, external: &ExternalReplay, limits: Limits) -> Server {
+    let eutils = ncbi.eutils_base();
+    let icite = external.env("ICITE_URL");
+    let config = Config::from_lookup(move |k| match k {
+        "NCBI_EMAIL" => Some("tests@example.org".into()),
+        "EUTILS_BASE_URL" => Some(eutils.clone()),
+        "ICITE_URL" => icite.clone(),
+        _ => None,
+    });
+    let store = entrez_mcp::store::SqliteStore::in_memory().unwrap();
+    Server::new(config, Box::new(SystemPlatform))
+        .unwrap()
+        .with_network(Network {
+            transport: Box::new(ReqwestTransport::new().unwrap()),
+            pacer: Box::new(MemoryPacer::new()),
+            cache: None,
+        })
+        .with_staging(Staging::new(store, limits))
+        .unwrap()
+}
+
+fn seeds() -> Vec<String> {
+    graph::SEEDS.iter().map(u64::to_string).collect()
+}
+
+/// The network of the seeds, one step: their references, and their citers with `citers`
+/// (both ways, every paper of the graph).
+fn papers(citers: bool) -> BTreeSet<u64> {
+    let g = graph::graph();
+    let mut all: BTreeSet<u64> = graph::SEEDS.iter().copied().collect();
+    for s in graph::SEEDS {
+        all.extend(g.references(s));
+        if citers {
+            all.extend(g.citers(s));
+        }
+    }
+    all
+}
+
+fn column(r: &Value, i: usize) -> Vec<i64> {
+    r["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row[i].as_i64().unwrap())
+        .collect()
+}
+
+/// The requests of a staged network at the stand-ins, and every paper fetched once.
+fn assert_fewest_requests(ncbi: &Replay, external: &ExternalReplay, all: &BTreeSet<u64>) {
+    let n = all.len();
+    let counts = fetch_counts(&ncbi.stats());
+    let fetched: BTreeSet<u64> = counts.keys().map(|k| k.parse().unwrap()).collect();
+    assert_eq!(&fetched, all, "every paper asked of PubMed");
+    assert!(counts.values().all(|c| *c == 1), "none twice");
+    // One look-up for the seeds, then 971 papers at 200 a look-up.
+    let icite = external.stats()["requests"]["icite"].as_u64().unwrap();
+    assert_eq!(icite as usize, 1 + (n - 5).div_ceil(200));
+}
+
+#[test]
+fn five_seeds_stage_their_network_in_the_fewest_requests_and_answer_its_questions() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server(&ncbi, &external, Limits::default());
+    let staged = ok(
+        &s,
+        json!({"operation": "fetch_and_stage", "network": "both", "ids": seeds()}),
+    );
+    let id = staged["data_access_id"].as_str().unwrap().to_string();
+    assert_eq!(staged["status"], "complete", "{staged}");
+    let all = papers(true);
+    assert_eq!(all.len(), 976);
+    assert_fewest_requests(&ncbi, &external, &all);
+    assert_eq!(
+        ncbi.stats()["efetch"].as_array().unwrap().len(),
+        2,
+        "500 a batch"
+    );
+    let count = |q: &str| sql(&s, &id, q)["rows"][0][0].as_i64().unwrap();
+    assert_eq!(count("SELECT COUNT(*) FROM node") as usize, all.len());
+    assert_eq!(count("SELECT COUNT(*) FROM node WHERE step = 0"), 5);
+    assert_eq!(count("SELECT COUNT(*) FROM article") as usize, all.len());
+    // Each paper's whole reference list, as the graph has it.
+    let g = graph::graph();
+    let edges: usize = all.iter().map(|p| g.references(*p).len()).sum();
+    assert_eq!(count("SELECT COUNT(*) FROM citation") as usize, edges);
+    let missing = graph::ICITE_MISSING.count() as i64;
+    assert_eq!(
+        count("SELECT COUNT(*) FROM metrics WHERE source = 'elink'"),
+        missing
+    );
+
+    // Co-citation with the seeds, from the graph.
+    let mut co: BTreeMap<(u64, u64), i64> = BTreeMap::new();
+    for seed in graph::SEEDS {
+        for c in g.citers(seed) {
+            for x in g.references(c).into_iter().filter(|x| *x != seed) {
+                *co.entry((seed, x)).or_default() += 1;
+            }
+        }
+    }
+    let mut want: Vec<(i64, u64, u64)> = co.into_iter().map(|((s, x), n)| (n, s, x)).collect();
+    want.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    want.truncate(20);
+    let example = |starts: &str| {
+        staged["example_queries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["title"].as_str().unwrap().starts_with(starts))
+            .unwrap()["sql"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let r = sql(&s, &id, &example("Most cited together"));
+    let got: Vec<(i64, u64, u64)> = column(&r, 2)
+        .into_iter()
+        .zip(column(&r, 0).into_iter().zip(column(&r, 1)))
+        .map(|(n, (s, x))| (n, s as u64, x as u64))
+        .collect();
+    assert_eq!(got, want);
+    // The reference every third citer adds is the most co-cited, as the graph says.
+    assert_eq!(got[0].2, graph::REF_BASE);
+
+    // Retractions inside the trail: the seeds and citers citing the retracted record.
+    let r = sql(&s, &id, &example("Retractions inside the trail"));
+    let citing: BTreeSet<i64> = column(&r, 0).into_iter().collect();
+    let want: BTreeSet<i64> = g
+        .citers(graph::RETRACTED)
+        .into_iter()
+        .map(|p| p as i64)
+        .collect();
+    assert!(want.is_subset(&citing), "{citing:?}");
+    assert_eq!(
+        count("SELECT retracted FROM article WHERE pmid = 9500320"),
+        1
+    );
+
+    // A seed that is no PMID is refused by name, before anything goes upstream.
+    let e = err(
+        &s,
+        json!({"operation": "fetch_and_stage", "network": "both", "ids": ["12x"]}),
+    );
+    assert!(e.to_string().contains("12x"), "{e}");
+}
+
+#[test]
+fn a_free_plan_network_goes_on_call_by_call_and_fetches_nothing_twice() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let limits = Limits {
+        cpu_budget_ms: 10,
+        subrequests: 50,
+        ..Limits::default()
+    };
+    let s = server(&ncbi, &external, limits);
+    // The seeds' references alone (266 papers, three look-ups), to keep the test short.
+    let mut r = ok(
+        &s,
+        json!({"operation": "fetch_and_stage", "network": "references", "ids": seeds()}),
+    );
+    let id = r["data_access_id"].as_str().unwrap().to_string();
+    let mut calls = 1;
+    while r["status"] != "complete" {
+        assert_eq!(r["status"], "partial", "{r}");
+        assert!(calls < 200, "bounded: {r}");
+        r = ok(
+            &s,
+            json!({"operation": "fetch_and_stage", "data_access_id": id}),
+        );
+        calls += 1;
+    }
+    eprintln!("free-plan network: {calls} calls");
+    assert!(calls > 3, "the Free plan's budget splits it: {calls} calls");
+    let all = papers(false);
+    assert_fewest_requests(&ncbi, &external, &all);
+    let n = sql(&s, &id, "SELECT COUNT(*) FROM node")["rows"][0][0]
+        .as_i64()
+        .unwrap();
+    assert_eq!(n as usize, all.len());
+}
