@@ -95,6 +95,8 @@ fn five_seeds_stage_their_network_in_the_fewest_requests_and_answer_its_question
         2,
         "500 a batch"
     );
+    // NCBI saw those two and one elink a direction for the ten papers iCite lacks (one look-up).
+    assert_eq!(ncbi.stats()["requests"], 4, "{}", ncbi.stats());
     let count = |q: &str| sql(&s, &id, q)["rows"][0][0].as_i64().unwrap();
     assert_eq!(count("SELECT COUNT(*) FROM node") as usize, all.len());
     assert_eq!(count("SELECT COUNT(*) FROM node WHERE step = 0"), 5);
