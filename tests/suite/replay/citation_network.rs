@@ -200,3 +200,106 @@ fn a_free_plan_network_goes_on_call_by_call_and_fetches_nothing_twice() {
         .unwrap();
     assert_eq!(n as usize, all.len());
 }
+
+#[test]
+fn with_icite_down_elink_answers_and_says_so_and_an_unknown_seed_is_named() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    // Every iCite request fails (two attempts a look-up, three look-ups).
+    external.control(
+        "POST",
+        "/__replay/fail",
+        r#"{"service": "icite", "status": 503, "count": 20}"#,
+    );
+    let s = server(&ncbi, &external, Limits::default());
+    let mut ids = seeds();
+    ids.push("1".into()); // no record anywhere
+    let r = ok(
+        &s,
+        json!({"operation": "fetch_and_stage", "network": "references", "ids": ids}),
+    );
+    let id = r["data_access_id"].as_str().unwrap().to_string();
+    assert_eq!(r["status"], "complete", "{r}");
+    let warnings = r["warnings"].to_string();
+    assert!(
+        warnings.contains("icite failed") && warnings.contains("elink answered instead"),
+        "{warnings}"
+    );
+    assert!(warnings.contains("Seed PMID 1:"), "{warnings}");
+    let all = papers(false);
+    let g = graph::graph();
+    let count = |q: &str| sql(&s, &id, q)["rows"][0][0].as_i64().unwrap();
+    assert_eq!(count("SELECT COUNT(*) FROM node") as usize, all.len() + 1);
+    assert_eq!(
+        count("SELECT COUNT(*) FROM metrics WHERE source = 'elink' AND relative_citation_ratio IS NULL")
+            as usize,
+        all.len() + 1
+    );
+    let edges: usize = all.iter().map(|p| g.references(*p).len()).sum();
+    assert_eq!(count("SELECT COUNT(*) FROM citation") as usize, edges);
+    // elink's count is the cited-by list it gave.
+    let seed = graph::SEEDS[0];
+    assert_eq!(
+        count(&format!(
+            "SELECT citation_count FROM metrics WHERE pmid = {seed}"
+        )) as usize,
+        g.citers(seed).len()
+    );
+}
+
+#[test]
+fn a_network_cut_off_by_an_outage_keeps_what_it_staged_and_goes_on_from_there() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    // The seeds' look-up is answered; the next finds iCite down and NCBI too (every attempt).
+    external.control(
+        "POST",
+        "/__replay/fail",
+        r#"{"service": "icite", "delay_ms": 1, "count": 1}"#,
+    );
+    external.control(
+        "POST",
+        "/__replay/fail",
+        r#"{"service": "icite", "status": 503, "count": 2}"#,
+    );
+    ncbi.control("POST", "/__replay/fail", r#"{"status": 503, "count": 4}"#);
+    let s = server(&ncbi, &external, Limits::default());
+    let e = crate::common::data::data(
+        &s,
+        json!({"operation": "fetch_and_stage", "network": "references", "ids": seeds()}),
+    );
+    assert_eq!(e["isError"], true, "{e}");
+    let error = &e["structuredContent"]["error"];
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("icite failed") && message.contains("elink failed"),
+        "{message}"
+    );
+    assert_eq!(error["details"]["status"], "partial", "{error}");
+    let id = error["details"]["data_access_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The seeds' look-up stays.
+    let count = |q: &str| sql(&s, &id, q)["rows"][0][0].as_i64().unwrap();
+    assert_eq!(count("SELECT COUNT(*) FROM node WHERE step = 0"), 5);
+    assert_eq!(
+        count("SELECT COUNT(*) FROM metrics WHERE source = 'icite'"),
+        5
+    );
+    let r = ok(
+        &s,
+        json!({"operation": "fetch_and_stage", "data_access_id": id}),
+    );
+    assert_eq!(r["status"], "complete", "{r}");
+    let all = papers(false);
+    assert_eq!(count("SELECT COUNT(*) FROM node") as usize, all.len());
+    assert_eq!(
+        count("SELECT COUNT(*) FROM metrics WHERE source = 'icite'") as usize,
+        all.len()
+    );
+    // Nothing looked up or fetched twice: the seeds once, then the rest.
+    let counts = fetch_counts(&ncbi.stats());
+    assert!(counts.values().all(|c| *c == 1));
+    assert_eq!(counts.len(), all.len());
+    // Three look-ups answered, and the two attempts iCite refused.
+    assert_eq!(external.stats()["requests"]["icite"], 3 + 2);
+}

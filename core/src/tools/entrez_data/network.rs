@@ -359,12 +359,17 @@ impl Run<'_> {
                 .collect();
             let looked = crate::tools::entrez_data::network_lookup::look_up(self, &pmids).await?;
             meter.charge_side(looked.bytes, looked.requests);
+            let mut warnings = looked.warnings;
+            warnings.extend(unknown_seeds(
+                &work.papers[work.looked_up..end],
+                &looked.found,
+            ));
             let mut rows = NetworkRows::default();
             work.absorb(pmids.len(), &looked.found, &mut rows);
             let fetched = Fetched {
                 batch: rows.finish(),
                 bytes: looked.bytes,
-                warnings: looked.warnings,
+                warnings,
             };
             self.commit(fetched, p).await?;
             p.committed = Some(crate::tools::entrez_data::cursor::Work::Network(
@@ -379,6 +384,21 @@ impl Run<'_> {
         }
         Ok(())
     }
+}
+
+/// A warning for each seed of `chunk` no source knows: neither iCite nor PubMed's links name
+/// any citation of it (a PMID that does not exist, or one too new to be cited or indexed).
+fn unknown_seeds(chunk: &[(u64, u8, u8)], found: &[Found]) -> Vec<String> {
+    chunk
+        .iter()
+        .filter(|p| p.1 == 0)
+        .filter(|p| {
+            found.iter().find(|f| f.metrics.pmid == p.0).is_none_or(|f| {
+                f.metrics.source == "elink" && f.references.is_empty() && f.citers.is_empty()
+            })
+        })
+        .map(|p| format!("Seed PMID {}: neither iCite nor PubMed's links know any citation of it (no such PMID, or too new); it has no edges.", p.0))
+        .collect()
 }
 
 /// What one look-up of 200 papers is expected to cost, µs of CPU: about 1 KB of JSON a paper.
