@@ -463,6 +463,56 @@ mod tests {
         assert_eq!(back, w);
     }
 
+    fn report(args: serde_json::Value) -> crate::validation::Report {
+        let mut r = crate::validation::Report::default();
+        crate::tools::entrez_data::validation::check(&DataArgs::read(&args), &mut r);
+        r
+    }
+
+    #[test]
+    fn a_network_call_reads_its_seeds_and_refuses_what_cannot_be_one() {
+        let ok = report(
+            serde_json::json!({"operation": "fetch_and_stage", "network": "citers",
+            "data_access_id": "0123456789abcdef0123456789abcdef", "steps": 5}),
+        );
+        assert!(ok.errors.is_empty(), "{:?}", ok.errors);
+        let n = ok.normalized.unwrap();
+        // With network, a dataset named is the seeds' source; steps is clamped to 2.
+        assert_eq!(n["seeds_of"], "0123456789abcdef0123456789abcdef", "{n}");
+        assert_eq!(
+            n["network"],
+            serde_json::json!({"direction": "citers", "steps": 2})
+        );
+        let codes = |r: &crate::validation::Report| -> Vec<&str> {
+            r.errors.iter().map(|f| f.code).collect()
+        };
+        let gene = report(
+            serde_json::json!({"operation": "fetch_and_stage", "network": "both",
+            "database": "gene", "ids": ["1"]}),
+        );
+        assert_eq!(codes(&gene), vec![codes::INVALID_DATABASE]);
+        let history = report(
+            serde_json::json!({"operation": "fetch_and_stage", "network": "both",
+            "webenv": "W", "query_key": 1}),
+        );
+        assert_eq!(codes(&history), vec![codes::ARGUMENT_CONFLICT]);
+        let bad = report(
+            serde_json::json!({"operation": "fetch_and_stage", "network": "both",
+            "ids": ["12", "PMC1"]}),
+        );
+        assert_eq!(codes(&bad), vec![codes::INVALID_ID]);
+        let stray = report(serde_json::json!({"operation": "query", "steps": 2,
+            "data_access_id": "0123456789abcdef0123456789abcdef", "sql": "SELECT 1"}));
+        assert_eq!(stray.warnings[0].code, codes::IGNORED_PARAMETER);
+        // Without network, a dataset named is one to continue, as before.
+        let cont = report(serde_json::json!({"operation": "fetch_and_stage",
+            "data_access_id": "0123456789abcdef0123456789abcdef"}));
+        assert_eq!(
+            cont.normalized.unwrap()["data_access_id"],
+            "0123456789abcdef0123456789abcdef"
+        );
+    }
+
     #[test]
     fn one_direction_and_two_steps() {
         let net = Network {
