@@ -303,3 +303,50 @@ fn a_network_cut_off_by_an_outage_keeps_what_it_staged_and_goes_on_from_there() 
     // Three look-ups answered, and the two attempts iCite refused.
     assert_eq!(external.stats()["requests"]["icite"], 3 + 2);
 }
+
+#[test]
+fn two_steps_stop_at_max_records_and_say_how_many_were_left_out() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server(&ncbi, &external, Limits::default());
+    let seed = graph::SEEDS[0];
+    let r = ok(
+        &s,
+        json!({"operation": "fetch_and_stage", "network": "both", "steps": 2,
+            "ids": [seed.to_string()], "max_records": 300}),
+    );
+    let id = r["data_access_id"].as_str().unwrap().to_string();
+    assert_eq!(r["status"], "complete", "{r}");
+    // One step: the seed's references and citers; the second step reaches past 300.
+    let g = graph::graph();
+    let first: BTreeSet<u64> = g
+        .references(seed)
+        .into_iter()
+        .chain(g.citers(seed))
+        .collect();
+    let mut second: BTreeSet<u64> = BTreeSet::new();
+    for p in &first {
+        second.extend(g.references(*p));
+        second.extend(g.citers(*p));
+    }
+    second.retain(|p| *p != seed && !first.contains(p));
+    let left_out = 1 + first.len() + second.len() - 300;
+    assert!(
+        r["warnings"]
+            .to_string()
+            .contains(&format!("reached {left_out} more papers")),
+        "{}",
+        r["warnings"]
+    );
+    let count = |q: &str| sql(&s, &id, q)["rows"][0][0].as_i64().unwrap();
+    assert_eq!(count("SELECT COUNT(*) FROM node"), 300);
+    assert_eq!(
+        count("SELECT COUNT(*) FROM node WHERE step = 1") as usize,
+        first.len()
+    );
+    assert_eq!(
+        count("SELECT COUNT(*) FROM node WHERE step = 2") as usize,
+        300 - 1 - first.len()
+    );
+    // 300 papers: the seed's look-up, then 299 at 200 a look-up.
+    assert_eq!(external.stats()["requests"]["icite"], 3);
+}

@@ -105,10 +105,16 @@ pub struct NetworkWork {
     pub looked_up: usize,
     /// `papers[..fetched]` have been asked of PubMed.
     pub fetched: usize,
-    /// Papers the cap left out.
+    /// Papers the cap left out, each once, up to [`MAX_LEFT_OUT`] of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<u64>,
+    /// Whether more than [`MAX_LEFT_OUT`] were.
     #[serde(default)]
-    pub left_out: u64,
+    pub left_out_more: bool,
 }
+
+/// Papers left out by the cap that a cursor remembers (so each is counted once).
+pub const MAX_LEFT_OUT: usize = 2_000;
 
 impl NetworkWork {
     /// The cursor of a new network from `seeds`.
@@ -125,7 +131,8 @@ impl NetworkWork {
                 .collect(),
             looked_up: 0,
             fetched: 0,
-            left_out: 0,
+            left_out: Vec::new(),
+            left_out_more: false,
         }
     }
 
@@ -160,7 +167,12 @@ impl NetworkWork {
     /// Records what the sources said of `papers[looked_up..looked_up + found.len()]`... as rows,
     /// and adds the papers one step further; the look-up cursor moves past the chunk.
     pub fn absorb(&mut self, chunk: usize, found: &[Found], rows: &mut NetworkRows) {
-        let mut known: HashSet<u64> = self.papers.iter().map(|p| p.0).collect();
+        let mut known: HashSet<u64> = self
+            .papers
+            .iter()
+            .map(|p| p.0)
+            .chain(self.left_out.iter().copied())
+            .collect();
         let end = (self.looked_up + chunk).min(self.papers.len());
         for i in self.looked_up..end {
             let (pmid, step, how) = self.papers[i];
@@ -194,8 +206,10 @@ impl NetworkWork {
                 }
                 if (self.papers.len() as u64) < self.cap {
                     self.papers.push((p, step + 1, how));
+                } else if self.left_out.len() < MAX_LEFT_OUT {
+                    self.left_out.push(p);
                 } else {
-                    self.left_out += 1;
+                    self.left_out_more = true;
                 }
             }
         }
@@ -376,10 +390,12 @@ impl Run<'_> {
                 work.clone(),
             ));
         }
-        if work.left_out > 0 && work.fetched == 0 {
+        if !work.left_out.is_empty() && work.fetched == 0 {
+            let more = if work.left_out_more { "more than " } else { "" };
             p.warn(format!(
-                "The network reached {} more papers than max_records ({}) allows; those nearest the seeds were kept.",
-                work.left_out, work.cap
+                "The network reached {more}{} more papers than max_records ({}) allows; those nearest the seeds were kept.",
+                work.left_out.len(),
+                work.cap
             ));
         }
         Ok(())
@@ -439,7 +455,7 @@ mod tests {
         // and the cap of six papers leaving 21 and 22 out.
         let pmids: Vec<u64> = w.papers.iter().map(|p| p.0).collect();
         assert_eq!(pmids, vec![1, 2, 10, 11, 20, 12]);
-        assert_eq!(w.left_out, 2);
+        assert_eq!(w.left_out, vec![21, 22]);
         assert_eq!(w.papers[4], (20, 1, 2));
         assert_eq!(w.looked_up, 2);
         assert!(!w.looked_up_all());
