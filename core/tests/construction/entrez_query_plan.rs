@@ -23,6 +23,7 @@ fn planned(args: Value) -> EutilsRequest {
         QueryCall::GlobalQuery(_) => panic!("global_query plans one request per database"),
         QueryCall::CountByYear(_) => panic!("count_by_year plans one request per year"),
         QueryCall::CheckReferences(_) => panic!("check_references plans its requests as it goes"),
+        QueryCall::Citations(_) => panic!("citations plans its requests in core::citations"),
     }
 }
 

@@ -77,6 +77,9 @@ struct Fault {
     level: String,
     /// Answer as usual after this long instead (a slow service, for timeout tests).
     delay_ms: Option<u64>,
+    /// Only a request whose query string holds this text takes the fault (suites running
+    /// side by side each fail their own requests).
+    matching: Option<String>,
 }
 
 /// An asynchronous search PubChem is "still running".
@@ -313,10 +316,12 @@ async fn service_handler(State(app): State<Arc<App>>, request: Request) -> Respo
             s.throttled += 1;
             Gate::Limited(in_second * 100 / limit)
         } else {
-            let pos = s
-                .faults
-                .iter()
-                .position(|f| f.service == service || f.service == family);
+            let pos = s.faults.iter().position(|f| {
+                (f.service == service || f.service == family)
+                    && f.matching
+                        .as_ref()
+                        .is_none_or(|m| query.contains(m.as_str()))
+            });
             match pos.and_then(|p| s.faults.remove(p)) {
                 Some(f) => {
                     s.faulted += 1;
@@ -466,7 +471,8 @@ fn control_body(body: &Bytes) -> Result<Value, Box<Response>> {
 }
 
 /// Queues refusals: `{"service": "pubchem", "status": 503, "count": 2, "level": "Black"}`;
-/// with `"delay_ms": N` the requests are answered as usual, N ms late.
+/// with `"delay_ms": N` the requests are answered as usual, N ms late; with `"match": TEXT`
+/// only requests whose query string holds TEXT take them.
 async fn fail(State(app): State<Arc<App>>, body: Bytes) -> Response {
     let v = match control_body(&body) {
         Ok(v) => v,
@@ -477,6 +483,7 @@ async fn fail(State(app): State<Arc<App>>, body: Bytes) -> Response {
     let count = v["count"].as_u64().unwrap_or(1).min(10_000);
     let level = v["level"].as_str().unwrap_or("Black").to_string();
     let delay_ms = v["delay_ms"].as_u64().map(|d| d.min(120_000));
+    let matching = v["match"].as_str().map(String::from);
     let mut s = app.lock();
     for _ in 0..count {
         s.faults.push_back(Fault {
@@ -484,6 +491,7 @@ async fn fail(State(app): State<Arc<App>>, body: Bytes) -> Response {
             status,
             level: level.clone(),
             delay_ms,
+            matching: matching.clone(),
         });
     }
     to_response(

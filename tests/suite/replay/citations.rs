@@ -133,3 +133,126 @@ fn icite_down_falls_back_to_elink_and_says_so() {
     assert_eq!(found.papers.len(), 5);
     assert_eq!(requests(&external, "icite"), 2);
 }
+
+fn server(ncbi: &Replay, external: &ExternalReplay) -> entrez_mcp_core::protocol::Server {
+    let eutils = ncbi.eutils_base();
+    let icite = external.env("ICITE_URL");
+    let config = Config::from_lookup(move |k| match k {
+        "EUTILS_BASE_URL" => Some(eutils.clone()),
+        "ICITE_URL" => icite.clone(),
+        _ => None,
+    });
+    entrez_mcp_core::protocol::Server::new(config, Box::new(SystemPlatform))
+        .unwrap()
+        .with_network(entrez_mcp_core::net::Network {
+            transport: Box::new(ReqwestTransport::new().unwrap()),
+            pacer: Box::new(MemoryPacer::new()),
+            cache: None,
+        })
+}
+
+#[test]
+fn the_operation_answers_each_pmid_with_its_source_counts_and_retraction() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server(&ncbi, &external);
+    let g = graph::graph();
+    let seed = graph::SEEDS[0].to_string();
+    let retracted = graph::RETRACTED.to_string();
+    // call_tool checks the result against the outputSchema.
+    let r = crate::common::call_tool(
+        &s,
+        "entrez_query",
+        serde_json::json!({"operation": "citations", "ids": [seed, retracted, "99999999"]}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    let sc = &r["structuredContent"];
+    let papers = sc["papers"].as_array().unwrap();
+    assert_eq!(papers.len(), 3);
+    let p = &papers[0];
+    assert_eq!(
+        (p.get("status"), p["source"].as_str()),
+        (None, Some("icite"))
+    );
+    assert_eq!(p["cited_by_count"], g.citers(graph::SEEDS[0]).len());
+    assert_eq!(p["references_count"], g.references(graph::SEEDS[0]).len());
+    // Every id fits the default budget for two papers.
+    assert_eq!(p["cited_by"].as_array().unwrap().len(), 150);
+    assert_eq!(p["retracted"], false);
+    assert_eq!(papers[1]["retracted"], true);
+    assert_eq!(papers[2]["status"], "unknown");
+    // A PMID that is not one is refused at the door, as for every operation on PMIDs.
+    let bad = crate::common::call_tool(
+        &s,
+        "entrez_query",
+        serde_json::json!({"operation": "citations", "ids": ["x1"]}),
+    );
+    assert_eq!(bad["structuredContent"]["error"]["code"], "invalid_id");
+    assert_eq!(sc["summary"]["retracted"], 1);
+    let text = r["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("RETRACTED"), "{text}");
+}
+
+#[test]
+fn metrics_for_two_hundred_pmids_take_one_icite_request_and_fit_the_default_budget() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server(&ncbi, &external);
+    let asked: Vec<String> = (0..200)
+        .map(|i| (graph::CITER_BASE + i).to_string())
+        .collect();
+    let r = crate::common::call_tool(
+        &s,
+        "entrez_query",
+        serde_json::json!({"operation": "citations", "ids": asked}),
+    );
+    assert_eq!(r["isError"], false);
+    let sc = &r["structuredContent"];
+    let text = r["content"][0]["text"].as_str().unwrap();
+    eprintln!(
+        "200 PMIDs: text {} chars, structured {} chars",
+        text.chars().count(),
+        sc.to_string().chars().count()
+    );
+    assert_eq!(requests(&external, "icite"), 1);
+    // And one esummary for the titles and retraction flags; no elink.
+    assert_eq!(sc["sources"]["esummary"]["requests"], 1);
+    assert_eq!(sc["sources"]["elink"]["requests"], 0);
+    assert_eq!(sc["papers"].as_array().unwrap().len(), 200);
+    assert!(sc.get("budget").is_none(), "{}", sc["budget"]);
+    let g = graph::graph();
+    for p in sc["papers"].as_array().unwrap() {
+        let pmid: u64 = p["pmid"].as_str().unwrap().parse().unwrap();
+        assert_eq!(p["cited_by_count"], g.citers(pmid).len());
+        assert_eq!(p["references_count"], g.references(pmid).len());
+        assert!(p["relative_citation_ratio"].is_number(), "{p}");
+    }
+}
+
+#[test]
+fn a_small_budget_cuts_the_id_lists_first_and_names_the_call_for_them() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server(&ncbi, &external);
+    let seeds: Vec<String> = graph::SEEDS.iter().map(u64::to_string).collect();
+    let r = crate::common::call_tool(
+        &s,
+        "entrez_query",
+        serde_json::json!({"operation": "citations", "ids": seeds, "max_characters": 8000}),
+    );
+    let sc = &r["structuredContent"];
+    let papers = sc["papers"].as_array().unwrap();
+    // Every paper is shown, with its counts; the lists are cut to the same length.
+    assert_eq!(papers.len(), 5, "{sc}");
+    let cap = sc["ids_cut_to"].as_u64().unwrap() as usize;
+    assert!(cap < 60, "{cap}");
+    for p in papers {
+        let pmid: u64 = p["pmid"].as_str().unwrap().parse().unwrap();
+        assert_eq!(p["cited_by_count"], graph::graph().citers(pmid).len());
+        assert!(p["cited_by"].as_array().map_or(0, Vec::len) <= cap);
+    }
+    let next = &sc["ids_next_call"]["arguments"];
+    assert_eq!(next["operation"], "citations");
+    assert_eq!(
+        next["fields"],
+        serde_json::json!(["cited_by", "references"])
+    );
+    assert_eq!(next["ids"].as_array().unwrap().len(), 5);
+}

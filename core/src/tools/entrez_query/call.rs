@@ -46,6 +46,18 @@ pub enum QueryCall {
     CitationMatch(CitationMatch),
     /// A reference list checked against PubMed.
     CheckReferences(CheckReferences),
+    /// Who cites each PMID and what it cites, with its metrics (iCite, elink behind it).
+    Citations(CitationsCall),
+}
+
+/// `citations`: PubMed ids, each read by the operation (a non-PMID answered invalid).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CitationsCall {
+    /// The PMIDs, as given.
+    pub ids: Vec<String>,
+    /// The result's budget.
+    #[serde(skip)]
+    pub view: View,
 }
 
 /// A reference list checked against PubMed (`references`).
@@ -521,6 +533,10 @@ impl QueryCall {
             "spell" => QueryCall::Spell(Spell {
                 database: database(&a.database),
                 term: a.term.clone(),
+            }),
+            "citations" => QueryCall::Citations(CitationsCall {
+                ids: a.id_list(),
+                view: a.view.view(),
             }),
             "check_references" => QueryCall::CheckReferences(CheckReferences {
                 references: a.references.clone(),

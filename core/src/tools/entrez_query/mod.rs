@@ -7,6 +7,7 @@
 
 pub mod args;
 pub mod call;
+pub mod citations;
 pub mod integrity;
 pub mod listing;
 pub mod operations;
@@ -31,7 +32,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     description: concat!(
         "Searches and reads any Entrez database (NCBI's E-utilities). info, search, summary, fetch (PubMed/PMC ",
         "articles, sequences, taxonomy parsed into data), link, post, global_query, count_by_year (a PNG chart), spell, ",
-        "citation_match, check_references (verifies up to 100 references). PubMed records say if retracted or corrected. ",
+        "citation_match, check_references (verifies up to 100 references), citations (cited-by, references, RCR). PubMed records say if retracted or corrected. ",
         "Results fit max_characters and name the call for the rest; stage big sets with entrez_data. ",
         "Parameters per operation and examples: entrez_tool_info. ",
         crate::framework::spec::lenient!()
@@ -73,5 +74,6 @@ async fn run(ctx: &ToolContext<'_>, args: QueryArgs) -> Result<ToolOutput> {
         QueryCall::Spell(c) => operations::spell(ctx, c).await,
         QueryCall::CitationMatch(c) => operations::citation_match(ctx, c).await,
         QueryCall::CheckReferences(c) => references::check_references(ctx, c).await,
+        QueryCall::Citations(c) => citations::citations(ctx, &c.ids, &c.view).await,
     }
 }

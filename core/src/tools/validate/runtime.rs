@@ -47,7 +47,10 @@ pub async fn check(ctx: &ToolContext<'_>, args: &QueryArgs, report: &mut Report)
     let Some(call) = QueryCall::of(args) else {
         return;
     };
+    let pubmed = "pubmed".to_string();
     let (database, ids) = match &call {
+        // The PMIDs PubMed holds, as for a summary.
+        QueryCall::Citations(c) => (&pubmed, &c.ids[..]),
         QueryCall::Summary(c) => (&c.database, c.records.ids()),
         QueryCall::Fetch(c) => (&c.database, c.records.ids()),
         QueryCall::Link(c) => (&c.dbfrom, c.records.ids()),

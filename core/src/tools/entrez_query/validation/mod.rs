@@ -124,6 +124,7 @@ pub const USES: &[(&str, &[&str])] = &[
         &["citations", "rettype", "retmode", "max_characters"],
     ),
     ("check_references", &["references", "max_characters"]),
+    ("citations", &["ids", "detail", "fields", "max_characters"]),
 ];
 
 /// esearch returns at most this many ids per call, and PubMed's esearch no
@@ -225,6 +226,10 @@ pub fn check(ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
             database(args, false, report);
         }
         "count_by_year" => count_by_year(ctx, args, report),
+        "citations" => {
+            let limit = (crate::tools::entrez_query::citations::MAX_IDS, "citations");
+            ids::check(ids, "ids", "pubmed", Some(limit), report);
+        }
         "check_references" => {
             // A reference that cannot be checked is its own verdict, never the list's failure.
             for (i, r) in args.references.iter().enumerate() {
