@@ -23,9 +23,6 @@ pub fn store_error(e: rusqlite::Error) -> Error {
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
-mod network_tests;
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use entrez_mcp_core::staging::layouts;
     use entrez_mcp_core::staging::rows;

@@ -17,15 +17,21 @@ use entrez_mcp_replay::ncbi::graph;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
-fn server(ncbi: &Replay, external: &ExternalReplay, limits: Limits) -> Server {
+/// A server on the stand-ins; `free` sets the Workers Free plan's budget (10 ms of CPU and 50
+/// subrequests a call) as a deployment does, through its settings.
+fn server(ncbi: &Replay, external: &ExternalReplay, free: bool) -> Server {
     let eutils = ncbi.eutils_base();
     let icite = external.env("ICITE_URL");
-    let config = Config::from_lookup(move |k| match k {
+    let lookup = move |k: &str| match k {
         "NCBI_EMAIL" => Some("tests@example.org".into()),
         "EUTILS_BASE_URL" => Some(eutils.clone()),
         "ICITE_URL" => icite.clone(),
+        "ENTREZ_CPU_BUDGET_MS" if free => Some("10".into()),
+        "ENTREZ_SUBREQUESTS" if free => Some("50".into()),
         _ => None,
-    });
+    };
+    let limits = Limits::from_lookup(&lookup);
+    let config = Config::from_lookup(lookup);
     let store = entrez_mcp::store::SqliteStore::in_memory().unwrap();
     Server::new(config, Box::new(SystemPlatform))
         .unwrap()
@@ -80,7 +86,7 @@ fn assert_fewest_requests(ncbi: &Replay, external: &ExternalReplay, all: &BTreeS
 #[test]
 fn five_seeds_stage_their_network_in_the_fewest_requests_and_answer_its_questions() {
     let (ncbi, external) = (Replay::start(), ExternalReplay::start());
-    let s = server(&ncbi, &external, Limits::default());
+    let s = server(&ncbi, &external, false);
     let staged = ok(
         &s,
         json!({"operation": "fetch_and_stage", "network": "both", "ids": seeds()}),
@@ -169,12 +175,7 @@ fn five_seeds_stage_their_network_in_the_fewest_requests_and_answer_its_question
 #[test]
 fn a_free_plan_network_goes_on_call_by_call_and_fetches_nothing_twice() {
     let (ncbi, external) = (Replay::start(), ExternalReplay::start());
-    let limits = Limits {
-        cpu_budget_ms: 10,
-        subrequests: 50,
-        ..Limits::default()
-    };
-    let s = server(&ncbi, &external, limits);
+    let s = server(&ncbi, &external, true);
     // The seeds' references alone (266 papers, three look-ups), to keep the test short.
     let mut r = ok(
         &s,
@@ -210,7 +211,7 @@ fn with_icite_down_elink_answers_and_says_so_and_an_unknown_seed_is_named() {
         "/__replay/fail",
         r#"{"service": "icite", "status": 503, "count": 20}"#,
     );
-    let s = server(&ncbi, &external, Limits::default());
+    let s = server(&ncbi, &external, false);
     let mut ids = seeds();
     ids.push("1".into()); // no record anywhere
     let r = ok(
@@ -261,7 +262,7 @@ fn a_network_cut_off_by_an_outage_keeps_what_it_staged_and_goes_on_from_there() 
         r#"{"service": "icite", "status": 503, "count": 2}"#,
     );
     ncbi.control("POST", "/__replay/fail", r#"{"status": 503, "count": 4}"#);
-    let s = server(&ncbi, &external, Limits::default());
+    let s = server(&ncbi, &external, false);
     let e = crate::common::data::data(
         &s,
         json!({"operation": "fetch_and_stage", "network": "references", "ids": seeds()}),
@@ -307,7 +308,7 @@ fn a_network_cut_off_by_an_outage_keeps_what_it_staged_and_goes_on_from_there() 
 #[test]
 fn two_steps_stop_at_max_records_and_say_how_many_were_left_out() {
     let (ncbi, external) = (Replay::start(), ExternalReplay::start());
-    let s = server(&ncbi, &external, Limits::default());
+    let s = server(&ncbi, &external, false);
     let seed = graph::SEEDS[0];
     let r = ok(
         &s,

@@ -150,7 +150,7 @@ impl Meter {
                 .spent_us
                 .saturating_add(us)
                 .saturating_add(PER_BATCH_US)
-                <= self.budget_us
+                <= self.budget_us()
     }
 
     /// Charges a request beside the batches: `bytes` of JSON (parsed at PubMed's rate per

@@ -1,10 +1,10 @@
 //! The citation network's example queries on a small network made by hand, each answer
 //! checked against the test's own walk over the same edges (not against SQL).
 
-use crate::{guarded, prepare, replica, value, Bound};
 use entrez_mcp_core::staging::layouts::NETWORK;
 use entrez_mcp_core::staging::rows::network::{MetricsRow, NetworkRows};
 use entrez_mcp_core::staging::rows::{RowBatch, SqlValue};
+use entrez_mcp_sqlite::{guarded, prepare, replica, value, Bound};
 use rusqlite::Connection;
 use std::collections::{BTreeMap, BTreeSet};
 
