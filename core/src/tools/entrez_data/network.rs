@@ -81,6 +81,22 @@ impl Network {
     }
 }
 
+impl Network {
+    /// One line for the catalog and list_datasets: the network and its seeds.
+    pub fn describe(&self, seeds: &Source) -> String {
+        let way = match self.direction {
+            Direction::Both => "references and citers",
+            Direction::References => "references",
+            Direction::Citers => "citers",
+        };
+        format!(
+            "citation network ({way}, {} step(s)) of {}",
+            self.steps,
+            seeds.describe()
+        )
+    }
+}
+
 /// How a paper first joined the network: 0 seed, 1 a reference, 2 a citer.
 fn relation(code: u8) -> &'static str {
     match code {

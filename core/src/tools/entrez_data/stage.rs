@@ -175,7 +175,10 @@ async fn stage_new(ctx: &ToolContext<'_>, call: &Stage) -> Result<(String, ToolO
         owner: owner.key,
         database: db.clone(),
         layout,
-        source: source.describe(),
+        source: match call.network {
+            Some(n) => n.describe(&source),
+            None => source.describe(),
+        },
         created_ms: now,
         expires_ms,
     };
