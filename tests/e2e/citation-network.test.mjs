@@ -174,6 +174,7 @@ describe(`a citation network of five seeds [${EDGE}]`, { skip: !(URL_UNDER_TEST 
     assert.deepEqual([...counts.values()].filter((n) => n !== 1), [], 'no paper fetched twice');
     assert.equal(ncbiAfter.requests - ncbiBefore.requests, efetched.length + 2 * net.elinked.length, 'efetch and elink only');
     assert.equal((externalAfter.throttled || 0) - (externalBefore.throttled || 0), 0, 'iCite never refused for pace');
+    assert.equal((ncbiAfter.rate_limited || 0) - (ncbiBefore.rate_limited || 0), 0, 'NCBI never refused for pace');
 
     // Truth for the rows.
     const recs = await records(pmids);
