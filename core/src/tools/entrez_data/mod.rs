@@ -2,7 +2,8 @@
 //!
 //! [`args`], [`call`] and [`plan`] read a call and turn it into E-utilities requests,
 //! [`validation`] holds its rules, [`stage`] fetches, parses and appends batch by batch
-//! ([`batches`], [`cursor`], [`finish`]), [`operations`] answers query, schema, list_datasets
+//! ([`batches`], [`cursor`], [`finish`]; a citation network's look-ups first, [`network`],
+//! [`network_lookup`]), [`operations`] answers query, schema, list_datasets
 //! and drop_dataset, [`export`] export and bibliography (the formats are [`crate::export`]'s),
 //! and [`render`] writes the text blocks. Tables, rows, limits and the
 //! read-only policy are [`crate::staging`]'s; a staging as a task, and its background steps,

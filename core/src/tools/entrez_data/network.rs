@@ -180,8 +180,10 @@ impl NetworkWork {
         self.fetched = self.papers.len();
     }
 
-    /// Records what the sources said of `papers[looked_up..looked_up + found.len()]`... as rows,
-    /// and adds the papers one step further; the look-up cursor moves past the chunk.
+    /// Writes what the sources said (`found`) of the next `chunk` papers to look up as rows
+    /// (each paper's node, its metrics and its whole reference list), adds the papers one step
+    /// further where the paper is nearer the seeds than `steps` (up to `cap`, the rest counted
+    /// in `left_out`), and moves the look-up cursor past the chunk.
     pub fn absorb(&mut self, chunk: usize, found: &[Found], rows: &mut NetworkRows) {
         let mut known: HashSet<u64> = self
             .papers
