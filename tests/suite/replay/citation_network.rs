@@ -351,3 +351,52 @@ fn two_steps_stop_at_max_records_and_say_how_many_were_left_out() {
     // 300 papers: the seed's look-up, then 299 at 200 a look-up.
     assert_eq!(external.stats()["requests"]["icite"], 3);
 }
+
+#[test]
+fn seeds_come_from_a_dataset_or_a_search_too() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server(&ncbi, &external, false);
+    // A PubMed dataset of the five seeds, then the network of its papers.
+    let pubmed = ok(&s, json!({"operation": "fetch_and_stage", "ids": seeds()}));
+    let from = pubmed["data_access_id"].as_str().unwrap();
+    let r = ok(
+        &s,
+        json!({"operation": "fetch_and_stage", "network": "references", "data_access_id": from}),
+    );
+    assert_eq!(r["status"], "complete", "{r}");
+    assert_ne!(
+        r["data_access_id"], pubmed["data_access_id"],
+        "a new dataset"
+    );
+    let id = r["data_access_id"].as_str().unwrap().to_string();
+    let count = |id: &str, q: &str| sql(&s, id, q)["rows"][0][0].as_i64().unwrap();
+    assert_eq!(
+        count(&id, "SELECT COUNT(*) FROM node") as usize,
+        papers(false).len()
+    );
+    // A search's results as seeds: the ids the stand-in's esearch gives for the term.
+    let term = "citation network seeds";
+    let body = ncbi.control(
+        "GET",
+        &format!(
+            "/entrez/eutils/esearch.fcgi?db=pubmed&term={}&retmax=1000",
+            term.replace(' ', "+")
+        ),
+        "",
+    );
+    let want: BTreeSet<i64> = body
+        .split("<Id>")
+        .skip(1)
+        .map(|x| x[..x.find("</Id>").unwrap()].parse().unwrap())
+        .collect();
+    assert!(!want.is_empty());
+    let r = ok(
+        &s,
+        json!({"operation": "fetch_and_stage", "network": "citers", "term": term}),
+    );
+    let id = r["data_access_id"].as_str().unwrap().to_string();
+    let got: BTreeSet<i64> = column(&sql(&s, &id, "SELECT pmid FROM node WHERE step = 0"), 0)
+        .into_iter()
+        .collect();
+    assert_eq!(got, want);
+}

@@ -289,17 +289,21 @@ pub fn check(
     }
 }
 
+/// The search whose first `max` PMIDs are a network's seeds (no history: the ids themselves).
+pub fn seed_search(term: &str, max: u64) -> crate::entrez::EutilsRequest {
+    crate::entrez::EutilsRequest::new(crate::entrez::Utility::Search)
+        .param("db", "pubmed")
+        .param("term", term)
+        .param("retmax", max.to_string())
+}
+
 /// The seeds the call's source names, at most `max` of them.
 pub async fn seeds(ctx: &ToolContext<'_>, source: &Source, max: u64) -> Result<Vec<u64>> {
     let max = max.min(MAX_SEEDS);
     let ids: Vec<String> = match source {
         Source::Ids { ids } => ids.clone(),
         Source::Term { term } => {
-            let request = crate::entrez::EutilsRequest::new(crate::entrez::Utility::Search)
-                .param("db", "pubmed")
-                .param("term", term)
-                .param("retmax", max.to_string());
-            let reply = ctx.entrez()?.send(&request).await?;
+            let reply = ctx.entrez()?.send(&seed_search(term, max)).await?;
             parse::esearch::parse_esearch_xml(&reply.body)?.ids
         }
         Source::Dataset { seeds_of } => {
@@ -544,6 +548,21 @@ mod tests {
         assert_eq!(
             cont.normalized.unwrap()["data_access_id"],
             "0123456789abcdef0123456789abcdef"
+        );
+    }
+
+    #[test]
+    fn a_terms_seeds_are_its_first_results_without_history() {
+        let r = seed_search("asthma[mh]", 300);
+        assert_eq!(r.utility, crate::entrez::Utility::Search);
+        assert_eq!(
+            (
+                r.get("db"),
+                r.get("term"),
+                r.get("retmax"),
+                r.get("usehistory")
+            ),
+            (Some("pubmed"), Some("asthma[mh]"), Some("300"), None)
         );
     }
 
