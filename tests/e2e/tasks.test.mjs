@@ -66,7 +66,8 @@ describe(`tasks [${EDGE}]`, { skip: !URL_UNDER_TEST && 'E2E_URL is not set' }, (
     try {
       const { tools } = await client.listTools();
       assert.equal(tools.find((t) => t.name === 'entrez_data').execution.taskSupport, 'optional');
-      assert.equal(tools.find((t) => t.name === 'entrez_query').execution, undefined);
+      assert.equal(tools.find((t) => t.name === 'entrez_query').execution.taskSupport, 'optional');
+      assert.equal(tools.find((t) => t.name === 'entrez_capabilities').execution, undefined);
       const ids = synthetic(EDGE === 'worker' ? 90_070_001 : 90_075_001, 300);
       const events = [];
       const stream = client.experimental.tasks.callToolStream(

@@ -15,8 +15,9 @@ use crate::tasks::staging;
 use crate::tasks::task::{Task, EXTENSION, RELATED_TASK};
 use serde_json::{Map, Value};
 
-/// The tools that run as tasks.
-pub const TASK_TOOLS: &[&str] = &["entrez_data", "entrez_external"];
+/// The tools that run as tasks (entrez_query's `citations` of more than 200 PMIDs runs in the
+/// background; its other operations end at once).
+pub const TASK_TOOLS: &[&str] = &["entrez_data", "entrez_external", "entrez_query"];
 
 /// Methods of 2025-11-25's tasks.
 pub const HANDSHAKE_METHODS: &[&str] = &["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"];

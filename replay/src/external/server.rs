@@ -330,6 +330,14 @@ async fn service_handler(State(app): State<Arc<App>>, request: Request) -> Respo
                 None => Gate::Serve,
             }
         };
+        // The log says how each request was met: served, refused over the limit, or faulted.
+        if let Some(last) = s.log.back_mut() {
+            last["gate"] = json!(match &gate {
+                Gate::Serve => "served",
+                Gate::Limited(_) => "limited",
+                Gate::Fault(_) => "fault",
+            });
+        }
         (gate, pct)
     };
     let forced = app.lock().forced_level.clone();

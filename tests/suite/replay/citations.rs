@@ -256,3 +256,103 @@ fn a_small_budget_cuts_the_id_lists_first_and_names_the_call_for_them() {
     );
     assert_eq!(next["ids"].as_array().unwrap().len(), 5);
 }
+
+#[test]
+fn a_thousand_pmids_keep_to_icites_pace_in_five_requests() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let m = Machine::new(&ncbi, &external);
+    let g = graph::graph();
+    let asked: Vec<u64> = g.papers().into_iter().take(1_000).collect();
+    assert_eq!(asked.len(), 976);
+    let found = block_on(m.client().lookup(&asked));
+    let stats = external.stats();
+    assert_eq!(stats["requests"]["icite"], 5);
+    // The stand-in refuses a fourth request within a second; none was refused or needed.
+    assert_eq!(stats["throttled"], 0);
+    assert!(stats["max_in_any_1s_window"]["icite"].as_u64().unwrap() <= 3);
+    assert_eq!(found.papers.len(), 976);
+    let from_elink = found.papers.iter().filter(|p| p.source == Source::Elink);
+    assert_eq!(from_elink.count(), graph::ICITE_MISSING.count());
+}
+
+#[test]
+fn an_icite_too_slow_to_answer_falls_back_to_elink() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let eutils = ncbi.eutils_base();
+    let icite = external.env("ICITE_URL");
+    let m = Machine {
+        config: Config::from_lookup(move |k| match k {
+            "EUTILS_BASE_URL" => Some(eutils.clone()),
+            "ICITE_URL" => icite.clone(),
+            "ENTREZ_UPSTREAM_TIMEOUT_MS" => Some("1000".into()),
+            _ => None,
+        }),
+        transport: ReqwestTransport::new().unwrap(),
+        pacer: MemoryPacer::new(),
+    };
+    // Both attempts answered 3 s late, past the 1 s an attempt may take.
+    external.control(
+        "POST",
+        "/__replay/fail",
+        r#"{"service":"icite","delay_ms":3000,"count":2}"#,
+    );
+    let found = block_on(m.client().lookup(&graph::SEEDS[..2]));
+    assert_eq!(found.failures.len(), 1, "{:?}", found.failures);
+    assert_eq!(
+        (found.failures[0].source, found.failures[0].fallback),
+        ("icite", Some("elink"))
+    );
+    assert!(found.papers.iter().all(|p| p.source == Source::Elink));
+    assert_eq!(
+        found.papers[0].cited_by.len(),
+        graph::graph().citers(graph::SEEDS[0]).len()
+    );
+}
+
+#[test]
+fn made_a_task_more_than_two_hundred_pmids_run_in_the_background() {
+    use super::background_staging::Asked;
+    use super::tasks::handshake;
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let asked = Asked::default();
+    let s = server(&ncbi, &external)
+        .with_staging(super::pending_tasks::task_staging(&asked, None))
+        .unwrap();
+    let ids: Vec<String> = (0..300)
+        .map(|i| (graph::CITER_BASE + i).to_string())
+        .collect();
+    let call = serde_json::json!({"name": "entrez_query", "task": {},
+        "arguments": {"operation": "citations", "ids": ids, "detail": "brief"}});
+    let created = handshake(&s, "a", "tools/call", call);
+    let id = created["result"]["task"]["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no task: {created}"))
+        .to_string();
+    assert_eq!(
+        requests(&external, "icite"),
+        0,
+        "nothing sent before the run"
+    );
+    assert_eq!(asked.take(), vec![id.clone()]);
+    assert_eq!(
+        block_on(s.run_step(&id)).unwrap(),
+        entrez_mcp_core::tasks::Step::Finished
+    );
+    assert_eq!(requests(&external, "icite"), 2);
+    let result = handshake(&s, "a", "tasks/result", serde_json::json!({"taskId": id}));
+    let r = &result["result"];
+    assert_eq!(r["isError"], false, "{result}");
+    // What the call returns: the papers within the budget, the rest named with their call.
+    let sc = &r["structuredContent"];
+    let shown = sc["papers"].as_array().unwrap().len();
+    assert_eq!(
+        shown as u64 + sc["budget"]["left_out"].as_u64().unwrap_or(0),
+        300
+    );
+    assert!(shown >= 200, "{shown}");
+    // Two hundred or fewer run in the request, task or not.
+    let few = serde_json::json!({"name": "entrez_query", "task": {},
+        "arguments": {"operation": "citations", "ids": [graph::SEEDS[0].to_string()]}});
+    let now = handshake(&s, "a", "tools/call", few);
+    assert!(asked.take().is_empty(), "{now}");
+}

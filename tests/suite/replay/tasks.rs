@@ -81,7 +81,9 @@ fn a_2025_11_25_client_gets_a_task_for_a_staging_and_reads_the_call_s_result() {
     for tool in listed["result"]["tools"].as_array().unwrap() {
         let support = &tool["execution"]["taskSupport"];
         match tool["name"].as_str().unwrap() {
-            "entrez_data" | "entrez_external" => assert_eq!(support, "optional"),
+            "entrez_data" | "entrez_external" | "entrez_query" => {
+                assert_eq!(support, "optional")
+            }
             other => assert!(support.is_null(), "{other} runs no task"),
         }
     }
@@ -157,7 +159,7 @@ fn a_2025_11_25_client_gets_a_task_for_a_staging_and_reads_the_call_s_result() {
         &s,
         "a",
         "tools/call",
-        json!({"name": "entrez_query", "arguments": {"operation": "info"}, "task": {}}),
+        json!({"name": "entrez_capabilities", "arguments": {}, "task": {}}),
     );
     assert_eq!(refused["error"]["code"], -32601, "{refused}");
 }

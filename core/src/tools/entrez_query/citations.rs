@@ -12,8 +12,8 @@ use crate::entrez::{EntrezClient, EutilsRequest, Utility};
 use crate::error::{Error, ErrorKind, Result};
 use crate::framework::budget;
 use crate::framework::view::{Detail, View};
-use crate::framework::ToolContext;
 use crate::framework::ToolOutput;
+use crate::framework::{KeySource, ToolContext};
 use crate::json;
 use crate::parse;
 use crate::parse::pubmed::integrity::Flag;
@@ -64,8 +64,14 @@ struct Records {
 
 /// Answers `citations` for `pmids` (as given: each a PMID, else answered invalid).
 pub async fn citations(ctx: &ToolContext<'_>, pmids: &[String], view: &View) -> Result<ToolOutput> {
-    // Made a task, more than one batch runs in the background (see `tasks::calls`).
-    if pmids.len() > ICITE_BATCH {
+    // Made a task, more than one batch runs in the background (see `tasks::calls`), where the
+    // run acts for nobody: only when it would send the same key the caller's call would.
+    let same_key = match ctx.effective_api_key().1 {
+        KeySource::ServerSecret => true,
+        KeySource::None => ctx.config.api_key.is_none(),
+        KeySource::CallerHeader => false,
+    };
+    if pmids.len() > ICITE_BATCH && same_key {
         if let Some(apart) = crate::framework::as_task::in_background(ctx) {
             return Err(apart);
         }
