@@ -164,12 +164,96 @@ fn five_seeds_stage_their_network_in_the_fewest_requests_and_answer_its_question
         1
     );
 
+    // A seed's citations per year, drawn: the bars add up to the seeds' citers (every citer
+    // of a seed is a paper of the network), and the named charts read a network.
+    let chart = ok(
+        &s,
+        json!({"operation": "chart", "data_access_id": id, "chart": "line",
+            "sql": example("A seed's citations per year")}),
+    );
+    let drawn: f64 = chart["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["value"].as_f64().unwrap())
+        .sum();
+    let citations: usize = graph::SEEDS.iter().map(|s| g.citers(*s).len()).sum();
+    assert_eq!(drawn as usize, citations);
+    ok(
+        &s,
+        json!({"operation": "chart", "data_access_id": id, "chart": "per_year"}),
+    );
+
+    // Exports carry the metrics: CSV's columns after the record's, JSON Lines' metrics
+    // object, with iCite's own RCR (asked of its stand-in here).
+    let csv = export_text(&s, &id, "csv");
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.ends_with(",pubmed_url,relative_citation_ratio,nih_percentile,citation_count,citations_per_year,expected_citations_per_year,field_citation_rate,apt,is_clinical,provisional,metrics_source"),
+        "{header}"
+    );
+    let pmids: Vec<String> = graph::SEEDS.iter().map(u64::to_string).collect();
+    let icite: Value = {
+        let body = external.control("GET", &format!("/api/pubs?pmids={}", pmids.join(",")), "");
+        serde_json::from_str(&body[body.find('{').unwrap()..=body.rfind('}').unwrap()]).unwrap()
+    };
+    let jsonl = export_text(&s, &id, "jsonl");
+    let mut checked = 0;
+    for line in jsonl.lines() {
+        let record: Value = serde_json::from_str(line).unwrap();
+        let Some(paper) = icite["data"].as_array().unwrap().iter().find(|d| {
+            let pmid = d["pmid"].as_str().and_then(|p| p.parse().ok());
+            d["pmid"].as_i64().or(pmid) == record["pmid"].as_i64()
+        }) else {
+            continue;
+        };
+        assert_eq!(
+            record["metrics"]["relative_citation_ratio"], paper["relative_citation_ratio"],
+            "{line}"
+        );
+        assert_eq!(record["metrics"]["source"], "icite");
+        checked += 1;
+    }
+    assert_eq!(checked, 5, "every seed's record");
+
     // A seed that is no PMID is refused by name, before anything goes upstream.
     let e = err(
         &s,
         json!({"operation": "fetch_and_stage", "network": "both", "ids": ["12x"]}),
     );
     assert!(e.to_string().contains("12x"), "{e}");
+}
+
+/// Every page of an export of dataset `id` in `format`, joined.
+fn export_text(s: &Server, id: &str, format: &str) -> String {
+    let r = crate::common::data::data(
+        s,
+        json!({"operation": "export", "data_access_id": id, "format": format}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    let link = r["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "resource_link")
+        .unwrap();
+    let mut uri = link["uri"].as_str().unwrap().to_string();
+    let mut text = String::new();
+    for _ in 0..100 {
+        let msg =
+            json!({"jsonrpc": "2.0", "id": 7, "method": "resources/read", "params": {"uri": uri}});
+        let page = crate::common::block_on(s.handle_bytes(
+            msg.to_string().as_bytes(),
+            &entrez_mcp_core::caller::RequestContext::default(),
+        ))
+        .expect("a reply");
+        text.push_str(page["result"]["contents"][0]["text"].as_str().unwrap());
+        match page["result"]["_meta"]["entrez-mcp/export-page"]["next"].as_str() {
+            Some(next) => uri = next.to_string(),
+            None => return text,
+        }
+    }
+    panic!("more than 100 pages")
 }
 
 #[test]
