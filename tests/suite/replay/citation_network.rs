@@ -483,4 +483,19 @@ fn seeds_come_from_a_dataset_or_a_search_too() {
         .into_iter()
         .collect();
     assert_eq!(got, want);
+
+    // A dataset of seeds that is not there: validate and the call say so alike.
+    let args = json!({"operation": "fetch_and_stage", "network": "both",
+        "data_access_id": "0123456789abcdef0123456789abcdef"});
+    let v = crate::common::call_tool_with(
+        &s,
+        "validate",
+        json!({"tool": "entrez_data", "arguments": args}),
+        &entrez_mcp_core::caller::RequestContext::default(),
+    );
+    assert_eq!(
+        v["structuredContent"]["details"]["errors"][0]["code"], "dataset_not_found",
+        "{v}"
+    );
+    assert_eq!(err(&s, args)["code"], "dataset_not_found");
 }
