@@ -150,11 +150,16 @@ describe(`a citation network of five seeds [${EDGE}]`, { skip: !(URL_UNDER_TEST 
     id = staged.data_access_id;
     assert.equal(staged.status, 'complete', JSON.stringify(staged).slice(0, 800));
     const [ncbiAfter, externalAfter] = [await ncbiStats(), await externalStats()];
-    const efetched = (await efetchBatches(REPLAY)).slice(efetchBefore);
+    const fetchedSince = (await efetchBatches(REPLAY)).slice(efetchBefore);
     // Nothing else runs against the stand-ins meanwhile (node --test-concurrency=1); the
     // truth below is fetched only now, so the counts are the staging's own.
     const net = await network();
     const pmids = net.papers.map((p) => p.pmid);
+    // The staging's own efetch requests: those naming a paper of the network (a staging left
+    // running by an earlier suite would fetch other ids).
+    const inNetwork = new Set(pmids.map(String));
+    const efetched = fetchedSince.filter((b) => b.some((x) => inNetwork.has(String(x))));
+    for (const b of efetched) assert.ok(b.every((x) => inNetwork.has(String(x))), 'only papers of the network');
     assert.equal(pmids.length, 976, 'five seeds, 260 references, 710 citers, the retracted record');
 
     // Upstream: one iCite request per look-up of 200 (the seeds' own first), exactly those
@@ -172,7 +177,9 @@ describe(`a citation network of five seeds [${EDGE}]`, { skip: !(URL_UNDER_TEST 
     const counts = fetchCounts(efetched);
     assert.deepEqual([...counts.keys()].map(Number).sort((a, b) => a - b), [...pmids].sort((a, b) => a - b));
     assert.deepEqual([...counts.values()].filter((n) => n !== 1), [], 'no paper fetched twice');
-    assert.equal(ncbiAfter.requests - ncbiBefore.requests, efetched.length + 2 * net.elinked.length, 'efetch and elink only');
+    // NCBI's stand-in does not itemize elink; at least these (exactly these natively, in
+    // tests/suite/replay/citation_network.rs).
+    assert.ok(ncbiAfter.requests - ncbiBefore.requests >= efetched.length + 2 * net.elinked.length, 'efetch and elink');
     assert.equal((externalAfter.throttled || 0) - (externalBefore.throttled || 0), 0, 'iCite never refused for pace');
     assert.equal((ncbiAfter.rate_limited || 0) - (ncbiBefore.rate_limited || 0), 0, 'NCBI never refused for pace');
 
