@@ -20,6 +20,9 @@ const REPLAY = process.env.E2E_REPLAY || '';
 const EXTERNAL = process.env.E2E_EXTERNAL_REPLAY || '';
 const SEEDS = [90050001, 90050002, 90050003, 90050004, 90050005];
 const LOOKUP = 200;
+// On the Workers Free plan's budget (the free-plan suite), a call or step fetches the papers
+// a few dozen at a time, so there are more, smaller efetch batches; everything else holds.
+const FREE_PLAN = process.env.E2E_FREE_PLAN === '1';
 const EFETCH = 500;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -146,7 +149,11 @@ describe(`a citation network of five seeds [${EDGE}]`, { skip: !(URL_UNDER_TEST 
   test('staged in the fewest requests, and the network questions answer the right rows', async () => {
     const [ncbiBefore, externalBefore] = [await ncbiStats(), await externalStats()];
     const efetchBefore = (await efetchBatches(REPLAY)).length;
-    const staged = await call({ operation: 'fetch_and_stage', network: 'both', ids: SEEDS.map(String), wait_seconds: 120 });
+    let staged = await call({ operation: 'fetch_and_stage', network: 'both', ids: SEEDS.map(String), wait_seconds: 120 });
+    // The native Free-plan server has no scheduler of its own: its caller continues the staging.
+    for (let i = 0; staged.status === 'partial' && staged.next_call && i < 200; i++) {
+      staged = { ...(await call({ ...staged.next_call, wait_seconds: 120 })), example_queries: staged.example_queries };
+    }
     id = staged.data_access_id;
     assert.equal(staged.status, 'complete', JSON.stringify(staged).slice(0, 800));
     const [ncbiAfter, externalAfter] = [await ncbiStats(), await externalStats()];
@@ -173,7 +180,8 @@ describe(`a citation network of five seeds [${EDGE}]`, { skip: !(URL_UNDER_TEST 
     assert.deepEqual(iciteAsked, net.chunks);
     assert.equal(net.chunks.length, 1 + Math.ceil((976 - 5) / LOOKUP));
     assert.ok(net.elinked.length >= 1, 'the stand-in leaves some papers to elink');
-    assert.equal(efetched.length, Math.ceil(976 / EFETCH));
+    if (FREE_PLAN) assert.ok(efetched.length > Math.ceil(976 / EFETCH) && efetched.every((b) => b.length <= EFETCH));
+    else assert.equal(efetched.length, Math.ceil(976 / EFETCH));
     const counts = fetchCounts(efetched);
     assert.deepEqual([...counts.keys()].map(Number).sort((a, b) => a - b), [...pmids].sort((a, b) => a - b));
     assert.deepEqual([...counts.values()].filter((n) => n !== 1), [], 'no paper fetched twice');
