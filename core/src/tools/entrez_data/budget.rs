@@ -142,10 +142,11 @@ impl Meter {
         self.batches_left = self.batches_left.saturating_sub(1);
     }
 
-    /// Whether the budget left pays for a request beside the batches (a citation look-up)
-    /// expected to cost `us`.
-    pub fn affords_side(&self, us: u64) -> bool {
-        self.batches_left > 0
+    /// Whether the budget left pays for work beside the batches (a citation look-up) expected
+    /// to cost `us` and to send at most `requests` requests (each counted at every attempt, as
+    /// a batch is).
+    pub fn affords_side(&self, us: u64, requests: u64) -> bool {
+        self.batches_left >= requests.max(1)
             && self
                 .spent_us
                 .saturating_add(us)

@@ -384,7 +384,7 @@ impl Run<'_> {
     ) -> Result<()> {
         let mut first = true;
         while !work.looked_up_all() {
-            if !first && !meter.affords_side(LOOKUP_COST_US) {
+            if !first && !meter.affords_side(LOOKUP_COST_US, LOOKUP_REQUESTS) {
                 return Ok(());
             }
             first = false;
@@ -438,6 +438,9 @@ fn unknown_seeds(chunk: &[(u64, u8, u8)], found: &[Found]) -> Vec<String> {
         .map(|p| format!("Seed PMID {}: neither iCite nor PubMed's links know any citation of it (no such PMID, or too new); it has no edges.", p.0))
         .collect()
 }
+
+/// The most requests one look-up sends: iCite, then elink both ways for what iCite lacks.
+pub const LOOKUP_REQUESTS: u64 = 3;
 
 /// What one look-up of 200 papers is expected to cost, µs of CPU: about 1 KB of JSON a paper.
 pub const LOOKUP_COST_US: u64 = 2_500;
