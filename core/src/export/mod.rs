@@ -14,6 +14,7 @@ pub mod csl;
 pub mod date;
 pub mod format;
 pub mod medline;
+pub mod metrics;
 pub mod read;
 pub mod record;
 pub mod ris;
@@ -88,6 +89,9 @@ pub struct Export {
     /// Total bytes of every page, where they were counted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<u64>,
+    /// Whether its records carry a citation network's metrics (CSV columns after theirs).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub metrics: bool,
 }
 
 impl Export {
@@ -189,7 +193,7 @@ pub(crate) fn tables_for(format: Format) -> &'static [&'static str] {
             "correction",
         ],
         Format::CslJson => &["article", "author", "keyword"],
-        Format::Medline | Format::Jsonl => &[
+        Format::Medline => &[
             "article",
             "author",
             "affiliation",
@@ -198,7 +202,25 @@ pub(crate) fn tables_for(format: Format) -> &'static [&'static str] {
             "publication_type",
             "correction",
         ],
-        Format::Csv => &["article", "author", "mesh", "keyword", "publication_type"],
+        // A citation network's metrics too (a layout without the table reads none).
+        Format::Jsonl => &[
+            "article",
+            "author",
+            "affiliation",
+            "mesh",
+            "keyword",
+            "publication_type",
+            "correction",
+            "metrics",
+        ],
+        Format::Csv => &[
+            "article",
+            "author",
+            "mesh",
+            "keyword",
+            "publication_type",
+            "metrics",
+        ],
         Format::Text | Format::Markdown => &["article", "author", "publication_type", "correction"],
     }
 }
@@ -299,6 +321,7 @@ pub async fn prepare(
         dataset_status: info.status.as_str().to_string(),
         dataset_records: info.records,
         bytes: None,
+        metrics: layout.table("metrics").is_some(),
     })
 }
 

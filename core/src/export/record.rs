@@ -197,6 +197,9 @@ pub struct Record {
     /// concern, comment…; the `correction` table).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub corrections: Vec<Correction>,
+    /// A citation network's metrics of the paper (the `metrics` table), where it has them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<crate::export::metrics::Metrics>,
 }
 
 /// One link NLM made from a record to another publication (CommentsCorrections).
@@ -370,9 +373,9 @@ fn key_of(v: &SqlValue) -> String {
 }
 
 impl Assembler {
-    /// An assembler for `layout`; `None` unless it is `pubmed` or `pmc`.
+    /// An assembler for `layout`; `None` unless it is `pubmed`, `pmc` or `citation_network`.
     pub fn for_layout(layout: &'static Layout) -> Option<Assembler> {
-        matches!(layout.name, "pubmed" | "pmc").then_some(Assembler { layout })
+        matches!(layout.name, "pubmed" | "pmc" | "citation_network").then_some(Assembler { layout })
     }
 
     /// The layout.
@@ -390,7 +393,8 @@ impl Assembler {
     pub fn assemble(&self, keys: &[String], tables: &[TableRows<'_>]) -> Vec<Record> {
         let mut by_key: std::collections::HashMap<String, Record> =
             std::collections::HashMap::with_capacity(keys.len());
-        let pubmed = self.layout.name == "pubmed";
+        // A citation network's papers are PubMed records.
+        let pubmed = self.layout.name != "pmc";
         for t in tables {
             let col = |name: &str| t.table.columns.iter().position(|c| c.name == name);
             let get = |row: &[SqlValue], name: &str| col(name).map(|i| row[i].clone());
@@ -485,6 +489,9 @@ impl Assembler {
                         ref_source: s(row, "ref_source").unwrap_or_default(),
                         pmid: n(row, "ref_pmid"),
                     }),
+                    "metrics" => {
+                        record.metrics = Some(crate::export::metrics::Metrics::of(|c| get(row, c)))
+                    }
                     _ => {}
                 }
             }

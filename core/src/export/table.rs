@@ -34,7 +34,8 @@ pub const RECORD_COLUMNS: &[&str] = &[
     "pubmed_url",
 ];
 
-fn record_cells(r: &Record) -> Vec<String> {
+/// A record's cells, in [`RECORD_COLUMNS`]' order.
+pub(crate) fn record_cells(r: &Record) -> Vec<String> {
     let opt = |v: &Option<String>| v.clone().unwrap_or_default();
     let authors: Vec<String> = r.authors.iter().map(|a| a.full()).collect();
     vec![

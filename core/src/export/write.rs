@@ -34,6 +34,9 @@ pub fn write_records(
         Format::Ris => records.iter().for_each(|r| ris::record(r, out)),
         Format::Bibtex => records.iter().for_each(|r| bibtex::record(r, out)),
         Format::Medline => records.iter().for_each(|r| medline::record(r, out)),
+        Format::Csv if export.metrics => {
+            out.push_str(&crate::export::metrics::records_csv(records, first == 0))
+        }
         Format::Csv => out.push_str(&table::records_csv(records, first == 0)),
         Format::Jsonl => out.push_str(&table::records_jsonl(records)),
         Format::CslJson => {
@@ -131,6 +134,7 @@ pub fn write_all(format: Format, style: Style, records: Vec<Record>) -> String {
         per_page: records.len().max(1) as u64,
         created_ms: 0,
         dataset_status: String::new(),
+        metrics: false,
         dataset_records: records.len() as u64,
         bytes: None,
     };

@@ -203,7 +203,7 @@ pub struct Layout {
     pub primary: &'static str,
     /// Tables in insert order (parents first).
     pub tables: &'static [Table],
-    /// Three queries that run on any dataset of this layout.
+    /// Queries (three or more) that run on any dataset of this layout.
     pub examples: &'static [Example],
 }
 

@@ -6,6 +6,7 @@ mod budgets;
 mod cache;
 mod chart_pixels;
 mod charts;
+mod citation_network;
 mod citations;
 mod entrez_data_across_calls;
 mod entrez_data_guard;

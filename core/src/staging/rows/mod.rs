@@ -7,6 +7,7 @@
 
 mod literature;
 mod molecular;
+pub mod network;
 
 pub use literature::{pmc, pubmed};
 pub use molecular::{docsums, sequences, taxa};

@@ -30,6 +30,10 @@ pub struct DataArgs {
     pub max_records: Option<u64>,
     /// Whether sequence residues are stored too.
     pub include_sequence: bool,
+    /// fetch_and_stage: stage the citation network of the seeds, which way (as written).
+    pub network: Option<String>,
+    /// network: citation steps from the seeds.
+    pub steps: Option<u64>,
     /// One SQL statement, exactly as written.
     pub sql: Option<String>,
     /// Most rows returned.
@@ -66,6 +70,8 @@ impl DataArgs {
             data_access_id: a.text("data_access_id"),
             max_records: a.int("max_records"),
             include_sequence: a.flag("include_sequence"),
+            network: a.text("network"),
+            steps: a.int("steps"),
             sql: a.get("sql").and_then(Value::as_str).map(String::from),
             limit: a.int("limit"),
             wait_seconds: a.int("wait_seconds"),

@@ -15,6 +15,7 @@ use crate::mcp::progress::Progress as Notify;
 use crate::parse;
 use crate::parse::records::Records;
 use crate::platform::Platform;
+use crate::staging::layouts::NETWORK;
 use crate::staging::rows;
 use crate::staging::rows::RowBatch;
 use crate::staging::schema::Layout;
@@ -82,10 +83,13 @@ impl Progress {
 }
 
 /// One fetched and parsed batch, not yet appended.
-struct Fetched {
-    batch: RowBatch,
-    bytes: u64,
-    warnings: Vec<String>,
+pub(crate) struct Fetched {
+    /// Its rows.
+    pub batch: RowBatch,
+    /// The reply's bytes.
+    pub bytes: u64,
+    /// What it warned of.
+    pub warnings: Vec<String>,
 }
 
 impl Run<'_> {
@@ -98,6 +102,15 @@ impl Run<'_> {
     ) -> Result<()> {
         let largest = self.fetch.batch_size() as u64;
         p.committed = Some(work.clone());
+        // A citation network looks its papers' citations up before it fetches them.
+        if let Work::Network(n) = work {
+            if !n.looked_up_all() {
+                self.look_up(n, meter, p).await?;
+                if !n.looked_up_all() {
+                    return Ok(());
+                }
+            }
+        }
         let mut asked = meter.next_batch(largest, work.remaining());
         if asked == 0 {
             return Ok(());
@@ -154,7 +167,7 @@ impl Run<'_> {
     }
 
     /// Appends one parsed batch and reports progress; returns the new records.
-    async fn commit(&self, fetched: Fetched, p: &mut Progress) -> Result<u64> {
+    pub(crate) async fn commit(&self, fetched: Fetched, p: &mut Progress) -> Result<u64> {
         for w in fetched.warnings {
             p.warn(w);
         }
@@ -194,6 +207,9 @@ impl Run<'_> {
     fn parse(&self, body: &[u8], warnings: &mut Vec<String>) -> Result<RowBatch> {
         Ok(match self.fetch {
             Fetch::Records(format) => match parse::records::parse(format, body)? {
+                Records::Pubmed(articles) if self.layout.name == NETWORK.name => {
+                    rows::network::widen(rows::pubmed(articles))
+                }
                 Records::Pubmed(articles) => rows::pubmed(articles),
                 Records::Pmc(articles) => rows::pmc(articles),
                 Records::Sequences(records) => rows::sequences(records, self.include_sequence),

@@ -109,6 +109,28 @@ impl Meter {
         self.batches_left = self.batches_left.saturating_sub(1);
     }
 
+    /// Whether the budget left pays for work beside the batches (a citation look-up) expected
+    /// to cost `us` and to send at most `requests` requests (each counted at every attempt, as
+    /// a batch is).
+    pub fn affords_side(&self, us: u64, requests: u64) -> bool {
+        self.batches_left >= requests.max(1)
+            && self
+                .spent_us
+                .saturating_add(us)
+                .saturating_add(PER_BATCH_US)
+                <= self.budget_us()
+    }
+
+    /// Charges a request beside the batches: `bytes` of JSON (parsed at PubMed's rate per
+    /// byte) over `requests` subrequests; the records-per-byte estimate of batches is kept.
+    pub fn charge_side(&mut self, bytes: u64, requests: u64) {
+        self.spent_us = self
+            .spent_us
+            .saturating_add(PER_BATCH_US)
+            .saturating_add(bytes.saturating_mul(self.cost.ns_per_byte) / 1000);
+        self.batches_left = self.batches_left.saturating_sub(requests.max(1));
+    }
+
     /// CPU spent so far by the model, µs.
     pub fn spent_us(&self) -> u64 {
         self.spent_us

@@ -126,6 +126,9 @@ pub struct Stage {
     pub max_records: u64,
     /// Whether sequence residues are stored too.
     pub include_sequence: bool,
+    /// A citation network of the source's papers, rather than the papers themselves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub network: Option<crate::tools::entrez_data::network::Network>,
     /// Which of database, max_records and include_sequence the caller gave (a continuation
     /// keeps its dataset's own and says so).
     #[serde(skip)]
@@ -166,7 +169,14 @@ impl DataCall {
                     .database
                     .as_ref()
                     .map_or_else(|| "pubmed".into(), |d| d.to_ascii_lowercase()),
-                source: Source::of(a),
+                source: match (Source::of(a), &a.network) {
+                    // With network, a dataset named is the seeds' source, not one to continue.
+                    (Source::Continue { data_access_id }, Some(_)) => Source::Dataset {
+                        seeds_of: data_access_id,
+                    },
+                    (source, _) => source,
+                },
+                network: crate::tools::entrez_data::network::Network::of(a),
                 max_records: a
                     .max_records
                     .unwrap_or(DEFAULT_RECORDS)

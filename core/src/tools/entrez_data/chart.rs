@@ -33,7 +33,8 @@ pub async fn chart(ctx: &ToolContext<'_>, call: &ChartCall, wait_ms: u64) -> Res
     let staging = staging(ctx)?;
     let (sql, title, x_label, y_label) = match (named, &call.sql) {
         (Some(n), _) => {
-            if info.layout != "pubmed" {
+            // A citation network holds PubMed's tables too.
+            if info.layout != "pubmed" && info.layout != crate::staging::layouts::NETWORK.name {
                 return Err(Error::new(
                     ErrorKind::InvalidArguments,
                     format!("The named charts read PubMed datasets; this one is {} ({} layout).", info.database, info.layout),

@@ -40,6 +40,8 @@ pub enum Work {
         /// A known count means a short batch is NCBI dropping records, not the end.
         known_total: bool,
     },
+    /// A citation network: its look-ups, then its papers.
+    Network(crate::tools::entrez_data::network::NetworkWork),
 }
 
 impl Work {
@@ -50,6 +52,7 @@ impl Work {
             Work::History {
                 retstart, target, ..
             } => target.saturating_sub(*retstart),
+            Work::Network(n) => n.remaining(),
         }
     }
 
@@ -80,6 +83,7 @@ impl Work {
                 *retstart += n;
                 request
             }
+            Work::Network(w) => plan::batch(db, fetch, Slice::Ids(&w.take(n))),
         }
     }
 
@@ -87,7 +91,7 @@ impl Work {
     /// there is: an empty page, or a short one from a set of unknown size.
     pub fn ended_by(&self, asked: u64, parsed: u64) -> bool {
         match self {
-            Work::Ids { .. } => false,
+            Work::Ids { .. } | Work::Network(_) => false,
             Work::History { known_total, .. } => parsed == 0 || (!known_total && parsed < asked),
         }
     }
@@ -99,6 +103,7 @@ impl Work {
             Work::History {
                 retstart, target, ..
             } => *target = *retstart,
+            Work::Network(n) => n.finish(),
         }
     }
 }

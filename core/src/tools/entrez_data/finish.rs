@@ -370,7 +370,8 @@ pub fn described(info: &DatasetInfo, has_failed: bool) -> Result<ToolOutput> {
             info.records,
         ));
     }
-    let layout = crate::staging::layouts::layout_for(&info.database);
+    let layout = crate::staging::layouts::named(&info.layout)
+        .unwrap_or_else(|_| crate::staging::layouts::layout_for(&info.database));
     let mut structured = render::dataset(info);
     structured["operation"] = json!("fetch_and_stage");
     structured["resource_uri"] = json!(schema_uri(&info.id));

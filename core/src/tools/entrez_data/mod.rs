@@ -2,7 +2,8 @@
 //!
 //! [`args`], [`call`] and [`plan`] read a call and turn it into E-utilities requests,
 //! [`validation`] holds its rules, [`stage`] fetches, parses and appends batch by batch
-//! ([`batches`], [`cursor`], [`finish`]), [`operations`] answers query, schema, list_datasets
+//! ([`batches`], [`cursor`], [`finish`]; a citation network's look-ups first, [`network`],
+//! [`network_lookup`]), [`operations`] answers query, schema, list_datasets
 //! and drop_dataset, [`export`] export and bibliography (the formats are [`crate::export`]'s),
 //! [`render`] writes the text blocks and [`resources`] serves the datasets' schemas and
 //! exports as MCP resources. Tables, rows, limits and the read-only policy are
@@ -17,6 +18,8 @@ pub mod chart;
 pub mod cursor;
 pub mod export;
 pub mod finish;
+pub mod network;
+pub mod network_lookup;
 pub mod operations;
 pub mod plan;
 pub mod preflight;

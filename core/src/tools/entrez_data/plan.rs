@@ -67,6 +67,11 @@ pub enum Source {
         /// The partial dataset.
         data_access_id: String,
     },
+    /// A citation network's seeds: the papers of a dataset (`network` with `data_access_id`).
+    Dataset {
+        /// The dataset whose papers are the seeds.
+        seeds_of: String,
+    },
 }
 
 impl Source {
@@ -104,6 +109,7 @@ impl Source {
             }
             Source::Term { term } => format!("term {term:?}"),
             Source::Continue { data_access_id } => format!("the rest of dataset {data_access_id}"),
+            Source::Dataset { seeds_of } => format!("the papers of dataset {seeds_of}"),
         }
     }
 }

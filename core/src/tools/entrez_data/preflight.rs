@@ -27,6 +27,7 @@ pub async fn check(ctx: &ToolContext<'_>, args: &DataArgs, report: &mut Report) 
         Some(DataCall::Schema(d) | DataCall::DropDataset(d)) => (d.data_access_id, None, false),
         Some(DataCall::FetchAndStage(stage)) => match stage.source {
             Source::Continue { data_access_id } => (data_access_id, None, true),
+            Source::Dataset { seeds_of } => (seeds_of, None, false),
             _ => return,
         },
         Some(DataCall::Export(e)) => (e.data_access_id, e.sql, false),

@@ -50,7 +50,10 @@ async fn stage_new(ctx: &ToolContext<'_>, call: &Stage) -> Result<(String, ToolO
     let client = ctx.entrez()?;
     let limits = staging.limits;
     let db = call.database.clone();
-    let layout = layout_for(&db);
+    let layout = match call.network {
+        Some(_) => &crate::staging::layouts::NETWORK,
+        None => layout_for(&db),
+    };
     let fetch = Fetch::for_database(&db);
     let max_records = call.max_records;
     let owner = owner_of(ctx.request);
@@ -92,6 +95,14 @@ async fn stage_new(ctx: &ToolContext<'_>, call: &Stage) -> Result<(String, ToolO
     let mut progress = Progress::default();
     let mut available = None;
     let planned_work: Result<Work> = async {
+        if let Some(network) = call.network {
+            let seeds = crate::tools::entrez_data::network::seeds(ctx, &source, max_records).await?;
+            return Ok(Work::Network(crate::tools::entrez_data::network::NetworkWork::new(
+                network,
+                &seeds,
+                max_records,
+            )));
+        }
         Ok(match &source {
         Source::Ids { ids } => {
             if ids.len() as u64 > max_records {
@@ -145,6 +156,9 @@ async fn stage_new(ctx: &ToolContext<'_>, call: &Stage) -> Result<(String, ToolO
             }
         }
         Source::Continue { .. } => unreachable!("continuations return above"),
+        Source::Dataset { .. } => {
+            return Err(Error::internal("a dataset's papers are only ever the seeds of a network"))
+        }
         })
     }
     .await;
@@ -161,7 +175,10 @@ async fn stage_new(ctx: &ToolContext<'_>, call: &Stage) -> Result<(String, ToolO
         owner: owner.key,
         database: db.clone(),
         layout,
-        source: source.describe(),
+        source: match call.network {
+            Some(n) => n.describe(&source),
+            None => source.describe(),
+        },
         created_ms: now,
         expires_ms,
     };
@@ -363,7 +380,8 @@ pub(crate) async fn take_up<'a>(
         id: info.id.clone(),
         fetch: Fetch::for_database(&info.database),
         db: info.database.clone(),
-        layout: layout_for(&info.database),
+        layout: crate::staging::layouts::named(&info.layout)
+            .unwrap_or_else(|_| layout_for(&info.database)),
         include_sequence: resume.include_sequence,
         caps: Caps {
             max_rows: limits.max_rows,

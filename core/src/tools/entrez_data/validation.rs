@@ -64,6 +64,9 @@ pub fn check(args: &DataArgs, report: &mut Report) {
                 }
             }
         }
+        Some(DataCall::FetchAndStage(s)) if s.network.is_some() => {
+            crate::tools::entrez_data::network::check(args, s, report);
+        }
         Some(DataCall::Chart(c)) => {
             let names = crate::chart::names();
             if !names.contains(&c.chart.as_str()) {
@@ -92,6 +95,20 @@ pub fn check(args: &DataArgs, report: &mut Report) {
         _ => {}
     }
     let op = args.operation.as_deref().unwrap_or("");
+    if args.has("steps") && (op != "fetch_and_stage" || args.network.is_none()) {
+        report.warn(
+            codes::IGNORED_PARAMETER,
+            path("steps"),
+            "steps counts a citation network's steps (fetch_and_stage with network); it is ignored here.",
+        );
+    }
+    if args.has("network") && op != "fetch_and_stage" {
+        report.warn(
+            codes::IGNORED_PARAMETER,
+            path("network"),
+            format!("{op} stages nothing; network is ignored (fetch_and_stage stages a network)."),
+        );
+    }
     if args.given.iter().any(|k| k == "fresh") && !matches!(op, "fetch_and_stage" | "bibliography")
     {
         report.warn(
