@@ -6,7 +6,8 @@
 //! costs measured in the Worker's wasm (this file's constants and [`reply_cost`]), and
 //! [`Allowance::fits`], the one rule: how many items of a plan fit in 80% of the CPU (the rest
 //! absorbs the model's error) and in the subrequests, each request counted at every attempt.
-//! Staging, exports and bibliographies, `count_by_year`, reference checks and full text ask it.
+//! Staging, exports and bibliographies, `count_by_year`, reference checks, full text,
+//! citations and citation networks ask it.
 
 /// Default CPU one call may spend, ms: the Workers Paid plan's default per request.
 pub const DEFAULT_CPU_BUDGET_MS: u64 = 30_000;
@@ -39,6 +40,10 @@ pub const CPU_US_PER_YEAR: u64 = 120;
 /// What drawing a chart costs, µs, with reading the call and writing its PNG (measured at
 /// 2 ms for `count_by_year` with one year, 0.7-2.7 ms for the named charts, docs/src/charts.md).
 pub const CPU_US_TO_DRAW: u64 = 2_500;
+
+/// What one citation look-up of 200 papers costs, µs (iCite's JSON, about 1 KB a paper, read
+/// into rows): an estimate from PubMed's JSON rate per byte, not measured.
+pub const CPU_US_PER_LOOKUP: u64 = 2_500;
 
 /// The kinds of reply a staging parses, each with its measured cost ([`reply_cost`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

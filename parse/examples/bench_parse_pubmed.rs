@@ -1,18 +1,9 @@
 //! Throughput of `parse_pubmed` on a corpus of real PubMed records.
 //!
-//! Why an example and not a criterion bench: the number that matters is a
-//! plain MB/s and articles/s figure, measured on the very bytes Biopython's
-//! `Entrez.read` is timed on by `scripts/bench_biopython.py`, so the two can
-//! be compared in one run (`scripts/bench-parse.sh`). No extra dependency.
-//!
-//! The corpus is the `PubmedArticle` elements of the recorded `pubmed*.xml`
-//! fixtures, repeated inside one `PubmedArticleSet` until it passes the target
-//! size. It is built in memory and written to the `--corpus` path (under
-//! `target/`, never committed) so the Python side reads the same bytes.
-//!
-//! Method: two warm-up parses, then `--iterations` timed parses; the median
-//! wall time is reported with the fastest and slowest, and the median on-CPU
-//! time beside it, which stays meaningful when the machine is busy.
+//! An example, not a criterion bench: MB/s and articles/s on the very bytes Biopython's
+//! `Entrez.read` is timed on (`scripts/bench-parse.sh` runs both). The corpus: the recorded
+//! `PubmedArticle`s repeated to the target size, written to `--corpus` under `target/`.
+//! Two warm-up parses, then `--iterations` timed ones: median wall and on-CPU time.
 //!
 //! Usage: `cargo run --release --example bench_parse_pubmed -- [--corpus PATH]
 //! [--size-mb N] [--iterations N] [--floor-runs N]`

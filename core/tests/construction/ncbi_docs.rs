@@ -1,15 +1,11 @@
 //! NCBI's own documented calls (`tests/fixtures/ncbi-docs/`): every one is accepted and sent
 //! exactly as the documentation writes it.
 //!
-//! The corpus holds the example URLs of NCBI's E-utilities book (NBK25497-NBK25500),
-//! PubChem's PUG REST page and tutorial, and the PMC API pages, each with its source and
-//! its translation into this server's arguments. Each valid one must pass `validate` with
-//! no error, and through `tools/call` (against a transport that records requests and
-//! answers none) must send the documented request: the same utility or path and the same
-//! parameters, value by value. Where the server sends something the documentation did not
-//! write, that is either a default NCBI documents (esearch's retstart=0 and retmax=20) or a
-//! choice the result names in a `format_chosen` warning at that parameter; anything else
-//! fails. Retired examples must be refused or answered by their documented successor.
+//! The corpus: the example URLs of the E-utilities book, PUG REST and the PMC API pages,
+//! each with its source and its translation into this server's arguments. Each valid one
+//! passes `validate` and sends the documented request value by value; anything extra is a
+//! default NCBI documents or a choice named in a `format_chosen` warning. Retired examples
+//! are refused or answered by their documented successor.
 
 use crate::common::call_tool_with;
 use crate::common::offline::Recording;

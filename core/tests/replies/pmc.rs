@@ -11,12 +11,9 @@ static RECORDED: LazyLock<Vec<u8>> = LazyLock::new(|| fixtures::read("ncbi/eutil
 
 #[test]
 fn errors_html_truncation_and_pmc_error_documents() {
-    let html = include_bytes!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/ncbi/eutils/pubmed3.html"
-    ));
+    let html = fixtures::read("ncbi/eutils/pubmed3.html");
     assert_eq!(
-        parse_pmc(html).map_err(Error::from).unwrap_err().code,
+        parse_pmc(&html).map_err(Error::from).unwrap_err().code,
         "html_instead_of_xml"
     );
     let e = parse_pmc(&RECORDED[..RECORDED.len() * 60 / 100])
@@ -28,12 +25,9 @@ fn errors_html_truncation_and_pmc_error_documents() {
         .map_err(Error::from).unwrap_err();
     assert_eq!(e.code, "ncbi_error");
     assert!(e.message.contains("PMCID is not available: 99999999"));
-    let e = parse_pmc(include_bytes!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/ncbi/eutils/pubmed1.xml"
-    )))
-    .map_err(Error::from)
-    .unwrap_err();
+    let e = parse_pmc(&fixtures::read("ncbi/eutils/pubmed1.xml"))
+        .map_err(Error::from)
+        .unwrap_err();
     assert_eq!(e.code, "unexpected_document");
     assert!(e.message.contains("<PubmedArticleSet>"));
 }

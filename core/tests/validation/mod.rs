@@ -239,9 +239,9 @@ fn the_corpus_agrees_through_validate_and_tools_call_and_reaches_every_code() {
         warnings,
         code_list(entrez_mcp_core::validation::codes::WARNINGS)
     );
-    // The dataset and SQL codes need a staged dataset; tests/validate_sql.rs reaches each of them.
-    // The runtime codes need NCBI (the replay server); tests/validate_runtime.rs reaches those.
-    // results_cut is raised while a call runs (tests/suite/construction/budget.rs reaches it).
+    // The dataset and SQL codes need a staged dataset; tests/suite/validation/validate_sql.rs reaches each of them.
+    // The runtime codes need NCBI (the replay server); tests/suite/validation/validate_runtime.rs reaches those.
+    // results_cut is raised while a call runs (tests/suite/replay/budgets.rs reaches it).
     seen.extend(
         entrez_mcp_core::validation::codes::DATASET_ERRORS
             .iter()

@@ -1,7 +1,7 @@
 //! Corpus cases for `entrez_external pug_rest`: PubChem's documented grammar, part by part.
 //!
 //! Valid requests come from PubChem's PUG REST page and tutorial (the whole documented set
-//! runs in `tests/ncbi_docs.rs`); each invalid one breaks one part of the grammar and must
+//! runs in `core/tests/construction/ncbi_docs.rs`); each invalid one breaks one part of the grammar and must
 //! be named at that part.
 
 use super::external_cases::{pc, T};

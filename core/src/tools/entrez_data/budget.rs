@@ -113,12 +113,8 @@ impl Meter {
     /// to cost `us` and to send at most `requests` requests (each counted at every attempt, as
     /// a batch is).
     pub fn affords_side(&self, us: u64, requests: u64) -> bool {
-        self.batches_left >= requests.max(1)
-            && self
-                .spent_us
-                .saturating_add(us)
-                .saturating_add(PER_BATCH_US)
-                <= self.budget_us()
+        let side = Need::cpu_us(self.spent_us.saturating_add(PER_BATCH_US), us.max(1));
+        self.batches_left >= requests.max(1) && self.allowance.fits(&side) >= 1
     }
 
     /// Charges a request beside the batches: `bytes` of JSON (parsed at PubMed's rate per

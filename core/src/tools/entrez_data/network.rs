@@ -8,6 +8,7 @@
 //! step the server runs by itself all go on where the last one stopped, and nothing committed
 //! is ever fetched again.
 
+use crate::allowance::CPU_US_PER_LOOKUP;
 use crate::error::{Error, ErrorKind, Result};
 use crate::framework::ToolContext;
 use crate::json;
@@ -384,7 +385,7 @@ impl Run<'_> {
     ) -> Result<()> {
         let mut first = true;
         while !work.looked_up_all() {
-            if !first && !meter.affords_side(LOOKUP_COST_US, LOOKUP_REQUESTS) {
+            if !first && !meter.affords_side(CPU_US_PER_LOOKUP, LOOKUP_REQUESTS) {
                 return Ok(());
             }
             first = false;
@@ -441,9 +442,6 @@ fn unknown_seeds(chunk: &[(u64, u8, u8)], found: &[Found]) -> Vec<String> {
 
 /// The most requests one look-up sends: iCite, then elink both ways for what iCite lacks.
 pub const LOOKUP_REQUESTS: u64 = 3;
-
-/// What one look-up of 200 papers is expected to cost, µs of CPU: about 1 KB of JSON a paper.
-pub const LOOKUP_COST_US: u64 = 2_500;
 
 #[cfg(test)]
 mod tests {

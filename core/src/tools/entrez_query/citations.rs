@@ -88,9 +88,11 @@ pub async fn citations(ctx: &ToolContext<'_>, pmids: &[String], view: &View) -> 
         .copied()
         .filter(|n| seen.insert(*n))
         .collect();
-    // Each batch of 200 costs two requests (iCite, esummary) when all goes well, each tried
-    // up to three times (retries, elink behind iCite): the allowance bounds the batches now.
-    let need = Need::default().requests(0, 2, 3);
+    // A batch of 200 sends iCite and esummary when all goes well, and at worst elink both
+    // ways too (what iCite lacks), each tried as often as the client may: the allowance
+    // bounds the batches sent now by that worst case, as a staging counts its batches.
+    let attempts = crate::net::retry::RetryPolicy::default().max_attempts;
+    let need = Need::default().requests(0, 4, attempts);
     let batches = ctx.allowance().fits(&need).max(1) as usize;
     let now_count = valid.len().min(batches * ICITE_BATCH).min(MAX_IDS);
     let (now, later) = valid.split_at(now_count);

@@ -24,6 +24,8 @@ pub const DEFAULT_SEARCH_RETMAX: u64 = 20;
 pub const DEFAULT_RECORDS: u64 = 20;
 /// Most records one fetch call asks for (the most a result can show, `max_records` 500).
 pub const MAX_FETCH_RECORDS: u64 = 500;
+/// elink's command when none is given.
+pub const DEFAULT_ELINK_CMD: &str = "neighbor";
 
 /// A year as count_by_year takes it: four digits.
 pub fn year_of(text: &str) -> Option<u32> {
@@ -160,7 +162,7 @@ impl QueryCall {
             }
             "link" => {
                 let dbfrom = database(&a.dbfrom);
-                let cmd = a.cmd.clone().unwrap_or_else(|| "neighbor".into());
+                let cmd = a.cmd.clone().unwrap_or_else(|| DEFAULT_ELINK_CMD.into());
                 let neighbors = matches!(
                     cmd.as_str(),
                     "neighbor" | "neighbor_score" | "neighbor_history"

@@ -2,6 +2,7 @@
 //! reply forms and the parameters only some commands read (NBK25499, ELink).
 
 use crate::tools::entrez_query::args::QueryArgs;
+use crate::tools::entrez_query::defaults;
 use crate::tools::entrez_query::validation::dates;
 use crate::tools::entrez_query::validation::terms;
 use crate::validation::codes;
@@ -14,7 +15,7 @@ use crate::validation::Report;
 pub fn check(args: &QueryArgs, report: &mut Report) {
     let dbfrom = match &args.dbfrom {
         Some(d) => databases::check(d, &path("dbfrom"), false, report),
-        None => Some("pubmed".into()),
+        None => Some(defaults::DEFAULT_DATABASE.into()),
     };
     let target = args
         .database
@@ -41,7 +42,7 @@ pub fn check(args: &QueryArgs, report: &mut Report) {
 
 /// elink's reply forms, its one-provider filter and its per-id mode (NBK25499, ELink).
 fn link_modes(args: &QueryArgs, from: &str, report: &mut Report) {
-    let cmd = args.cmd.as_deref().unwrap_or("neighbor");
+    let cmd = args.cmd.as_deref().unwrap_or(defaults::DEFAULT_ELINK_CMD);
     let ids = &args.ids;
     match args.retmode.as_deref() {
         None | Some("xml" | "json") => {}

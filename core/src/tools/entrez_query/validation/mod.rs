@@ -273,7 +273,7 @@ pub fn check(ctx: &Context<'_>, args: &QueryArgs, report: &mut Report) {
 fn database(args: &QueryArgs, fetch: bool, report: &mut Report) -> Option<String> {
     match &args.database {
         Some(db) => databases::check(db, &path("database"), fetch, report),
-        None => Some("pubmed".into()),
+        None => Some(defaults::DEFAULT_DATABASE.into()),
     }
 }
 
