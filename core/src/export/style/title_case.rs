@@ -225,7 +225,11 @@ pub fn title_case(s: &str) -> String {
                 || (j == word_count - 1 && following_hyphen && !is_stop_word(&lower))
                 || first
                 || after_punct;
-            if capitalize && *piece == lower {
+            // A word with a digit is a symbol ("p53", "p21"): gene and protein names keep
+            // their case, as a style manual's title case keeps "mRNA" (CMOS 8.159).
+            let symbol = piece.chars().any(|c| c.is_ascii_digit())
+                && piece.chars().next().is_some_and(char::is_alphabetic);
+            if capitalize && *piece == lower && !symbol {
                 *piece = capitalize_first(piece);
             }
             first = false;
@@ -273,7 +277,16 @@ mod tests {
         );
         assert_eq!(
             title_case("the role of p53 in DNA repair, e.g. in vitro"),
-            "The Role of P53 in DNA Repair, e.g. in Vitro"
+            "The Role of p53 in DNA Repair, e.g. in Vitro"
+        );
+        // A title's italic words (marked by super::italics) keep their case: a species'
+        // epithet stays low ("Escherichia coli", not "Escherichia Coli").
+        let marked = super::super::italics::mark(
+            "resistance of <i>Escherichia coli</i> and <i>Homo sapiens</i> cells to BRCA1 loss",
+        );
+        assert_eq!(
+            super::super::italics::strip(&title_case(&marked)),
+            "Resistance of Escherichia coli and Homo sapiens Cells to BRCA1 Loss"
         );
         assert_eq!(
             title_case("mixed-case words like iPhone"),
