@@ -111,4 +111,20 @@ mod tests {
             );
         }
     }
+
+    /// "Horby P. Dexamethasone…": a last author with one initial ends the author list; "P."
+    /// was read as a page abbreviation, gluing the authors to the title.
+    #[test]
+    fn a_one_initial_last_author_ends_the_author_list() {
+        let r = Reference::from_text("Lim WS, Horby P. Dexamethasone in hospitalized patients with Covid-19. N Engl J Med. 2021;384(8):693-704.");
+        assert_eq!(r.authors, ["Lim"]);
+        assert_eq!(
+            r.title.as_deref(),
+            Some("Dexamethasone in hospitalized patients with Covid-19")
+        );
+        let cmp = compare(&r, &recovery());
+        assert!(cmp.agreed.contains(&"title"), "{cmp:?}");
+        let r = Reference::from_text("Smith J. Trial results. Lancet. 2020;395:1-10. p. 5.");
+        assert_eq!(r.title.as_deref(), Some("Trial results"));
+    }
 }
