@@ -1,12 +1,12 @@
 //! A candidate record against what a reference says of it: which fields agree, which do not.
 //!
 //! Titles are compared by the Sørensen–Dice coefficient of their character pairs, on lower
-//! case letters and digits only, so punctuation, case and a subtitle's colon do not count;
-//! years agree when the cited year is the record's print or electronic year, never "within
-//! one"; the first author when the record's first author has that family name (and the
-//! same first initial, when both give one); journals when one is the other or its
-//! abbreviation; volume and first page when they are the same, an issue when it is the
-//! record's or part of its double issue.
+//! case letters and digits only (accents folded), so punctuation, case and a subtitle's
+//! colon do not count; years agree when the cited year is the record's print or electronic
+//! year, never "within one"; the first author as [`super::authors`] says (a group by its
+//! name); journals when one is the other or its abbreviation; volume and first page when
+//! they are the same, an issue when it is the record's or part of its double issue. What
+//! the record lacks is `unchecked`, never agreed.
 
 use crate::parse::esummary::{headline, DocSummary};
 use crate::parse::pubmed::integrity::Integrity;
