@@ -141,3 +141,51 @@ fn fields_the_record_lacks_are_listed_unchecked() {
         "{v}"
     );
 }
+
+/// A recorded author with a Spanish name written in the record without its accent
+/// ("Garcia-Tabar"), cited as reference managers and keyboards write it: precomposed
+/// ("García"), NFD ("Garci\u{301}a"), with the title in NFD too ("Mi\u{301}nimum"): the
+/// same paper, verified with its first author agreeing.
+#[test]
+fn accented_and_nfd_names_and_titles_are_the_records() {
+    let pmid = "30108519";
+    let a = article("eutils/pubmed6.xml", pmid);
+    let family = tag(&a, "LastName").unwrap();
+    assert_eq!(
+        family, "Garcia-Tabar",
+        "the record this test was written for"
+    );
+    let title = tag(&a, "ArticleTitle")
+        .unwrap()
+        .replace("&quot;", "\"")
+        .replace("<i>", "")
+        .replace("</i>", "");
+    let source = format!(
+        "{}. {};{}:{}.",
+        tag(&a, "ISOAbbreviation").unwrap(),
+        tag(&a, "Year").unwrap(),
+        tag(&a, "Volume").unwrap(),
+        tag(&a, "MedlinePgn").unwrap()
+    );
+    let nfd_title = title.replace("Minimum", "Mi\u{301}nimum");
+    assert_ne!(nfd_title, title);
+    let refs = json!([
+        {"key": "precomposed", "text": format!("García-Tabar I. {title} {source}")},
+        {"key": "nfd", "text": format!("Garci\u{301}a-Tabar I. {nfd_title} {source}")},
+        {"key": "title-only", "title": nfd_title, "authors": ["Garci\u{301}a-Tabar"]},
+    ]);
+    let r = check(refs);
+    for key in ["precomposed", "nfd", "title-only"] {
+        let v = by_key(&r, key);
+        assert_eq!(v["verdict"], "verified", "{key}: {v}");
+        assert_eq!(v["pmid"], pmid, "{key}");
+        assert!(
+            v["agreed"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("first_author"))
+                && v["agreed"].as_array().unwrap().contains(&json!("title")),
+            "{key}: {v}"
+        );
+    }
+}
