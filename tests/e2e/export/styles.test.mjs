@@ -20,6 +20,22 @@ function exported(...args) {
   return execFileSync(BIN, ['export', '--from', RECORDS, ...args], { encoding: 'utf8' });
 }
 
+/**
+ * Entries where the server is right and citeproc-js is not, each with the only change that
+ * turns ours into citeproc-js's (so nothing else may differ) and why; a listed difference
+ * that no longer occurs fails too.
+ */
+const DIFFERENCES = [
+  {
+    style: 'chicago',
+    ours: 'The Role of p53 in DNA Repair',
+    citeproc: 'The Role of P53 in DNA Repair',
+    why:
+      'A gene or protein symbol keeps its case in title case (CMOS 8.159, as "mRNA" and "BRCA1" keep theirs); ' +
+      'citeproc-js capitalizes any lower-case word, digits or not.',
+  },
+];
+
 test('every style matches citeproc-js entry for entry on the edge cases', { skip: !BIN && 'E2E_BIN is not set' }, () => {
   const items = JSON.parse(exported('--format', 'csl_json'));
   assert.equal(items.length, 55);
@@ -43,10 +59,16 @@ test('every style matches citeproc-js entry for entry on the edge cases', { skip
         flagged++;
         line = line.slice(0, -RETRACTED_FLAG.length);
       }
+      const listed = DIFFERENCES.find((d) => d.style === style && line.includes(d.ours));
+      if (listed && line !== theirs[i]) {
+        listed.seen = true;
+        line = line.replace(listed.ours, listed.citeproc);
+      }
       assert.equal(line, theirs[i], `${style}, entry ${i + 1}`);
     }
     assert.equal(flagged, 1, `${style}: the retracted record is flagged, and only it`);
   }
+  assert.deepEqual(DIFFERENCES.filter((d) => !d.seen).map((d) => d.ours), [], 'listed differences that are gone');
 });
 
 test('markdown is the same entries with italics and links', { skip: !BIN && 'E2E_BIN is not set' }, () => {

@@ -35,6 +35,10 @@ const DIFFERENCES = {
     'citeproc-js drops the space between the second year and its month ("2018 Dec–2019Jan"), a quirk of its date-range output ' +
     '(the style\'s localized date joins every part with a space, <date delimiter=" " form="text">, nlm-citation-sequence.csl; ' +
     'citeproc-js applies that delimiter within each end of a range but not after the year that opens the second).',
+  'chicago 99000013':
+    'A species name in a title: "Escherichia coli" (italic in PubMed\'s ArticleTitle) keeps its lower-case epithet in title case ' +
+    '(CMOS 8.159: species names keep their case; CSL 1.0.2 "Title-casing": text in a nocase span is left alone); citeproc-js ' +
+    'does not treat <i> as nocase and writes "Escherichia Coli".',
 };
 
 const files = readdirSync(RECORDED)
@@ -108,4 +112,23 @@ test('the five styles match citeproc-js on the XML, but for the differences list
   const unlisted = Object.keys(found).filter((k) => !DIFFERENCES[k]);
   assert.deepEqual(unlisted.map((k) => ({ entry: k, ...found[k] })), [], 'differences not listed');
   assert.deepEqual(Object.keys(DIFFERENCES).filter((k) => !found[k]), [], 'listed differences that are gone');
+});
+
+// The title's own italics (species, genes) from the XML, read here: in every style, plain
+// text keeps their words as written (no capital on "coli") without tags, and Markdown
+// writes each span in italics.
+test('a title\'s italics keep their case in every style and are italic in Markdown', { skip: !BIN && 'E2E_BIN is not set' }, () => {
+  const xml = readFileSync(setup(), 'utf8');
+  const spans = [...xml.matchAll(/<ArticleTitle>(.*?)<\/ArticleTitle>/gs)]
+    .flatMap((m) => [...m[1].matchAll(/<i>([^<"&]+)<\/i>/g)].map((i) => i[1]));
+  assert.ok(spans.includes('Escherichia coli'), JSON.stringify(spans));
+  for (const style of Object.keys(STYLES)) {
+    const text = exported('--format', 'text', '--style', style);
+    const md = exported('--format', 'markdown', '--style', style);
+    assert.doesNotMatch(text, /<\/?i>|\u{e000}|\u{e001}/u, style);
+    for (const span of spans) {
+      assert.ok(text.includes(span), `${style}: "${span}" as written`);
+      assert.ok(md.includes(`*${span}*`), `${style}: "*${span}*" in Markdown`);
+    }
+  }
 });

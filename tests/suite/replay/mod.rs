@@ -21,6 +21,7 @@ mod integrity;
 mod pending_tasks;
 mod pmc_dataset;
 mod references;
+mod references_names;
 mod task_ownership;
 mod tasks;
 mod views;

@@ -3,6 +3,7 @@
 //! year (see [`super::arrange`]); each starts with its authors and year and ends with the
 //! DOI as a link.
 
+use super::italics::marked_title;
 use super::names::{names, Name};
 use super::pages::{dashed, pages, Range};
 use super::text::{typographic, Entry};
@@ -49,7 +50,7 @@ fn inverted_initials(n: &Name, with: &str) -> String {
 pub(super) fn apa(r: &Record, place: &Place) -> Entry {
     let mut e = Entry::default();
     let list = names(&r.authors);
-    let title = typographic(citation_title(&r.title));
+    let title = typographic(citation_title(&marked_title(r)));
     let book = !article(r);
     let names_text = match list.len() {
         0 => None,
@@ -143,7 +144,7 @@ pub(super) fn harvard(r: &Record, place: &Place) -> Entry {
     let mut e = Entry::default();
     let list = names(&r.authors);
     let book = !article(r);
-    let title = typographic(citation_title(&r.title));
+    let title = typographic(citation_title(&marked_title(r)));
     let year = match (year_span(r), &place.suffix) {
         (Some(y), s) => format!("{y}{}", s.as_deref().unwrap_or("")),
         (None, Some(s)) => format!("no date {s}"),
@@ -314,7 +315,7 @@ pub(super) fn chicago(r: &Record, place: &Place) -> Entry {
         (None, Some(s)) => format!("n.d.-{s}"),
         (None, None) => "n.d.".to_string(),
     };
-    let title = typographic(citation_title(&r.title));
+    let title = typographic(citation_title(&marked_title(r)));
     let title = cased(r, &title);
     let write_title = |e: &mut Entry| {
         if book {

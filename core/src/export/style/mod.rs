@@ -8,6 +8,7 @@
 //! <https://citationstyles.org/>). A full CSL processor was measured and left out: see
 //! docs/src/export.md, "Bibliographies".
 
+pub mod italics;
 pub mod names;
 pub mod pages;
 pub mod text;

@@ -4,6 +4,7 @@
 //! without periods, and the year, volume, issue and pages run together
 //! ("2019 Aug 26;18(9):663–75" in Vancouver, "2019;18(9):663-675" in AMA).
 
+use super::italics::marked_title;
 use super::names::{names, Name};
 use super::pages::{dashed, pages, Range};
 use super::text::{typographic, Entry};
@@ -116,7 +117,7 @@ pub(super) fn vancouver(r: &Record, place: &Place) -> Entry {
     if let Some(a) = authors(r, 6) {
         part(&mut e, &a);
     }
-    part(&mut e, &typographic(citation_title(&r.title)));
+    part(&mut e, &typographic(citation_title(&marked_title(r))));
     let date = if article(r) {
         nlm_date(r)
     } else {
@@ -190,7 +191,7 @@ pub(super) fn ama(r: &Record, place: &Place) -> Entry {
         }
         first = false;
     };
-    let title = typographic(citation_title(&r.title));
+    let title = typographic(citation_title(&marked_title(r)));
     let book = !article(r);
     let book_title = |t: &str| {
         if english(r) {

@@ -4,6 +4,8 @@
 //! English and the CSL processors put it), and typographic quotes and apostrophes (title
 //! case is [`super::title_case`]'s).
 
+use super::italics;
+
 /// A run of an entry's text.
 #[derive(Debug, Clone, PartialEq)]
 struct Run {
@@ -127,9 +129,15 @@ impl Entry {
         let mut out = String::new();
         for r in &self.runs {
             match markup {
-                Markup::Text => out.push_str(&r.text),
+                Markup::Text => out.push_str(&italics::strip(&r.text)),
                 Markup::Markdown => {
+                    // A title's own italics: `*…*` in roman text, plain inside italics.
                     let body = escape_markdown(&r.text);
+                    let body = if r.italic {
+                        italics::strip(&body)
+                    } else {
+                        italics::markdown(&body)
+                    };
                     match (&r.link, r.italic) {
                         (Some(url), _) => out.push_str(&format!("[{body}](<{url}>)")),
                         (None, true) => {

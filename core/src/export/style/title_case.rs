@@ -116,6 +116,76 @@ fn is_stop_word(lower: &str) -> bool {
         || (n == 3 && lower.starts_with("vs"))
 }
 
+/// Genera a title names most often, whose species' epithets ("Escherichia coli", "Homo
+/// sapiens") keep their lower case where PubMed's title carries no italics to say so.
+const GENERA: &[&str] = &[
+    "Acinetobacter",
+    "Aedes",
+    "Anopheles",
+    "Arabidopsis",
+    "Aspergillus",
+    "Bacillus",
+    "Bacteroides",
+    "Bifidobacterium",
+    "Bordetella",
+    "Borrelia",
+    "Bos",
+    "Caenorhabditis",
+    "Campylobacter",
+    "Candida",
+    "Chlamydia",
+    "Clostridioides",
+    "Clostridium",
+    "Cryptococcus",
+    "Danio",
+    "Drosophila",
+    "Enterococcus",
+    "Escherichia",
+    "Gallus",
+    "Haemophilus",
+    "Helicobacter",
+    "Homo",
+    "Klebsiella",
+    "Lactobacillus",
+    "Legionella",
+    "Leishmania",
+    "Listeria",
+    "Macaca",
+    "Mus",
+    "Mycobacterium",
+    "Mycoplasma",
+    "Neisseria",
+    "Oryza",
+    "Plasmodium",
+    "Pseudomonas",
+    "Rattus",
+    "Saccharomyces",
+    "Salmonella",
+    "Schistosoma",
+    "Schizosaccharomyces",
+    "Shigella",
+    "Staphylococcus",
+    "Streptococcus",
+    "Streptomyces",
+    "Sus",
+    "Toxoplasma",
+    "Trypanosoma",
+    "Vibrio",
+    "Xenopus",
+    "Yersinia",
+    "Zea",
+];
+
+/// What the words before a word say of it: a species' epithet follows a genus
+/// ("Escherichia coli") or its abbreviation ("E. coli").
+#[derive(Clone, Copy, PartialEq)]
+enum Before {
+    Genus,
+    Initial,
+    InitialDot,
+    Other,
+}
+
 /// Characters that split a title into the runs title case works on.
 fn is_break(c: char) -> bool {
     matches!(
@@ -192,11 +262,16 @@ pub fn title_case(s: &str) -> String {
     let mut after_punct = false;
     let mut last_word: Option<(usize, usize)> = None;
     let mut words_of: Vec<Vec<String>> = Vec::with_capacity(parts.len());
+    let mut before = Before::Other;
     for (index, (text, is_tag)) in parts.iter().enumerate() {
         if *is_tag {
             if text.ends_with(['!', '?', ':']) {
                 after_punct = true;
             }
+            before = match (before, text.as_str()) {
+                (Before::Initial, ".") => Before::InitialDot,
+                _ => Before::Other,
+            };
             words_of.push(Vec::new());
             continue;
         }
@@ -225,7 +300,19 @@ pub fn title_case(s: &str) -> String {
                 || (j == word_count - 1 && following_hyphen && !is_stop_word(&lower))
                 || first
                 || after_punct;
-            if capitalize && *piece == lower {
+            // A word with a digit is a symbol ("p53", "p21"): gene and protein names keep
+            // their case, as a style manual's title case keeps "mRNA" (CMOS 8.159).
+            let symbol = piece.chars().any(|c| c.is_ascii_digit())
+                && piece.chars().next().is_some_and(char::is_alphabetic);
+            let epithet = matches!(before, Before::Genus | Before::InitialDot);
+            before = if GENERA.contains(&piece.as_str()) {
+                Before::Genus
+            } else if piece.chars().count() == 1 && piece.chars().all(char::is_uppercase) {
+                Before::Initial
+            } else {
+                Before::Other
+            };
+            if capitalize && *piece == lower && !symbol && !epithet {
                 *piece = capitalize_first(piece);
             }
             first = false;
@@ -273,7 +360,25 @@ mod tests {
         );
         assert_eq!(
             title_case("the role of p53 in DNA repair, e.g. in vitro"),
-            "The Role of P53 in DNA Repair, e.g. in Vitro"
+            "The Role of p53 in DNA Repair, e.g. in Vitro"
+        );
+        // A title's italic words (marked by super::italics) keep their case: a species'
+        // epithet stays low ("Escherichia coli", not "Escherichia Coli").
+        let marked = super::super::italics::mark(
+            "resistance of <i>Escherichia coli</i> and <i>Homo sapiens</i> cells to BRCA1 loss",
+        );
+        assert_eq!(
+            super::super::italics::strip(&title_case(&marked)),
+            "Resistance of Escherichia coli and Homo sapiens Cells to BRCA1 Loss"
+        );
+        // Without italics, a known genus or a genus's initial marks its epithet.
+        assert_eq!(
+            title_case("growth of Saccharomyces cerevisiae and E. coli in mRNA-rich media"),
+            "Growth of Saccharomyces cerevisiae and E. coli in mRNA-Rich Media"
+        );
+        assert_eq!(
+            title_case("the homo sapiens genome"),
+            "The Homo Sapiens Genome"
         );
         assert_eq!(
             title_case("mixed-case words like iPhone"),

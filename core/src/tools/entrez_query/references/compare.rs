@@ -1,16 +1,19 @@
 //! A candidate record against what a reference says of it: which fields agree, which do not.
 //!
 //! Titles are compared by the Sørensen–Dice coefficient of their character pairs, on lower
-//! case letters and digits only, so punctuation, case and a subtitle's colon do not count;
-//! years agree when the cited year is the record's print or electronic year, never "within
-//! one"; the first author when the record's first author has that family name (and the
-//! same first initial, when both give one); journals when one is the other or its
-//! abbreviation; volume and first page when they are the same, an issue when it is the
-//! record's or part of its double issue.
+//! case letters and digits only (accents folded), so punctuation, case and a subtitle's
+//! colon do not count; years agree when the cited year is the record's print or electronic
+//! year, never "within one"; the first author as [`super::authors`] says (a group by its
+//! name); journals when one is the other or its abbreviation; volume and first page when
+//! they are the same, an issue when it is the record's or part of its double issue. What
+//! the record lacks is `unchecked`, never agreed.
 
 use crate::parse::esummary::{headline, DocSummary};
 use crate::parse::pubmed::integrity::Integrity;
+use crate::tools::entrez_query::references::authors::{family_of, first_author_agrees};
+use crate::tools::entrez_query::references::fold::{fold, squeeze};
 use crate::tools::entrez_query::references::input::Reference;
+use crate::tools::entrez_query::references::parts::is_group;
 use serde_json::Value;
 
 /// Titles this alike are the same title.
@@ -27,6 +30,8 @@ pub struct Candidate {
     pub title: String,
     /// Its authors, "Wakefield AJ".
     pub authors: Vec<String>,
+    /// Which of its authors are groups (ESummary's `CollectiveName`, or a group's name).
+    pub groups: Vec<String>,
     /// Its journal abbreviation.
     pub source: String,
     /// Its journal's full name.
@@ -73,8 +78,26 @@ impl Candidate {
                         .flatten()
                 })
         };
+        // ESummary marks a group author's authtype "CollectiveName"; a name read as a
+        // group's counts too (a summary may not say).
+        let collective: Vec<String> = d
+            .fields
+            .get("authors")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|a| a["authtype"].as_str() == Some("CollectiveName"))
+            .filter_map(|a| a["name"].as_str().map(|n| n.trim().to_string()))
+            .collect();
+        let groups = h
+            .authors
+            .iter()
+            .filter(|a| collective.contains(a) || is_group(a))
+            .cloned()
+            .collect();
         Candidate {
             pmid: d.uid.clone(),
+            groups,
             title: h
                 .title
                 .unwrap_or_default()
@@ -127,13 +150,16 @@ pub struct Comparison {
     pub agreed: Vec<&'static str>,
     /// Fields that disagree.
     pub disagreed: Vec<&'static str>,
+    /// Fields the reference gives that the record lacks (an ahead-of-print record's volume
+    /// and pages): not checked, never counted as agreeing.
+    pub unchecked: Vec<&'static str>,
     /// 0 to 1; 1 when the reference gives no title (nothing to disagree with).
     pub title_similarity: f64,
 }
 
 /// Lower case letters and digits, words joined by one space.
 fn plain(s: &str) -> String {
-    s.to_lowercase()
+    fold(s)
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
@@ -158,8 +184,7 @@ const TITLE_STOPWORDS: &[&str] = &[
 
 /// A title's meaningful words, folded, sorted (negations and numbers kept).
 fn title_words(t: &str) -> Vec<String> {
-    let mut words: Vec<String> = t
-        .to_lowercase()
+    let mut words: Vec<String> = fold(t)
         .replace(['\'', '’'], "")
         .split(|c: char| !c.is_alphanumeric())
         .map(squeeze)
@@ -199,38 +224,6 @@ pub fn same_words(a: &str, b: &str) -> bool {
     }
 }
 
-/// "Beane Freeman LE" → ("Beane Freeman", "LE"); a group's name stays whole.
-fn family_of(name: &str) -> (String, String) {
-    let words: Vec<&str> = name.split_whitespace().collect();
-    match words.as_slice() {
-        [.., last]
-            if words.len() >= 2 && last.chars().all(|c| c.is_uppercase()) && last.len() <= 3 =>
-        {
-            (words[..words.len() - 1].join(" "), last.to_string())
-        }
-        _ => (name.trim().to_string(), String::new()),
-    }
-}
-
-/// Letters and digits only, lower case: "Garcia-Tabar" and "García Tabar" meet but for
-/// the accent; accents are folded for the common Latin letters.
-fn squeeze(s: &str) -> String {
-    s.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'á' | 'à' | 'â' | 'ä' | 'ã' | 'å' => 'a',
-            'é' | 'è' | 'ê' | 'ë' => 'e',
-            'í' | 'ì' | 'î' | 'ï' => 'i',
-            'ó' | 'ò' | 'ô' | 'ö' | 'õ' | 'ø' => 'o',
-            'ú' | 'ù' | 'û' | 'ü' => 'u',
-            'ñ' => 'n',
-            'ç' => 'c',
-            other => other,
-        })
-        .filter(|c| c.is_alphanumeric())
-        .collect()
-}
-
 /// Words that abbreviations leave out.
 const JOURNAL_STOPWORDS: &[&str] = &[
     "the", "of", "and", "in", "for", "on", "et", "de", "la", "le", "und", "fur",
@@ -248,7 +241,7 @@ fn journal_words(s: &str) -> Vec<String> {
             _ => {}
         }
     }
-    let words: Vec<String> = out
+    let words: Vec<String> = fold(&out)
         .split(|c: char| !c.is_alphanumeric())
         .map(squeeze)
         .filter(|w| !w.is_empty() && !JOURNAL_STOPWORDS.contains(&w.as_str()))
@@ -329,33 +322,38 @@ pub fn compare(r: &Reference, c: &Candidate) -> Comparison {
         cmp.title_similarity = similarity;
         judge("title", similarity >= SAME_TITLE && same_words(t, &c.title));
     }
-    if let (Some(y), Some(_)) = (r.year, c.year.or(c.epub_year)) {
-        judge("year", c.year == Some(y) || c.epub_year == Some(y));
+    let mut unchecked = Vec::new();
+    let mut lacks = |field: &'static str, gone: bool| {
+        if gone {
+            unchecked.push(field);
+        }
+        !gone
+    };
+    if let Some(y) = r.year {
+        if lacks("year", c.year.or(c.epub_year).is_none()) {
+            judge("year", c.year == Some(y) || c.epub_year == Some(y));
+        }
     }
-    if let (Some(first), Some(record)) = (r.authors.first(), c.authors.first()) {
-        let (family, initials) = family_of(record);
-        let same_family = squeeze(first) == squeeze(&family);
-        let same_initial = match (
-            r.initials.as_deref().and_then(|i| i.chars().next()),
-            initials.chars().next(),
-        ) {
-            (Some(a), Some(b)) => a.eq_ignore_ascii_case(&b),
-            _ => true,
-        };
-        judge("first_author", same_family && same_initial);
+    if let Some(first) = r.authors.first() {
+        if lacks("first_author", c.authors.is_empty()) {
+            judge(
+                "first_author",
+                first_author_agrees(r, first, &c.authors, &c.groups),
+            );
+        }
     }
     if let Some(j) = &r.journal {
-        if !(c.source.is_empty() && c.journal.is_empty()) {
+        if lacks("journal", c.source.is_empty() && c.journal.is_empty()) {
             judge("journal", journal_agrees(j, &[&c.source, &c.journal]));
         }
     }
     if let Some(v) = &r.volume {
-        if !c.volume.is_empty() {
+        if lacks("volume", c.volume.is_empty()) {
             judge("volume", squeeze(v) == squeeze(&c.volume));
         }
     }
     if let Some(i) = &r.issue {
-        if !c.issue.is_empty() {
+        if lacks("issue", c.issue.is_empty()) {
             // "3" agrees with a double issue "3-4"; "Suppl 1" with "Suppl 1".
             let parts = |s: &str| {
                 s.split(|c: char| !c.is_alphanumeric())
@@ -370,10 +368,11 @@ pub fn compare(r: &Reference, c: &Candidate) -> Comparison {
     }
     if let Some(p) = &r.first_page {
         let first = c.pages.split(['-', ',', ' ']).next().unwrap_or("");
-        if !first.is_empty() {
+        if lacks("first_page", first.is_empty()) {
             judge("first_page", same_page(p, first));
         }
     }
+    cmp.unchecked = unchecked;
     cmp
 }
 
@@ -437,6 +436,7 @@ mod tests {
             pmid: "9500320".into(),
             title: "Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children".into(),
             authors: vec!["Wakefield AJ".into(), "Murch SH".into()],
+            groups: vec![],
             source: "Lancet".into(),
             journal: "Lancet (London, England)".into(),
             year: Some(1998),
@@ -483,6 +483,49 @@ mod tests {
             "{}",
             cmp.title_similarity
         );
+    }
+
+    /// A record with accented names and title, cited with the accents precomposed, as
+    /// combining marks (NFD), or dropped: the same paper.
+    #[test]
+    fn accents_precomposed_combining_or_dropped_compare_equal() {
+        let mut w = wakefield();
+        w.authors = vec!["Dvořák Ł".into(), "Müller K".into()];
+        w.title = "Ångström-scale imaging of naïve T cells in Sjögren's syndrome".into();
+        w.journal = "Revista Española de Cardiología".into();
+        for (name, initial, title, journal) in [
+            ("Dvořák", "Ł", "Ångström-scale imaging of naïve T cells in Sjögren's syndrome", "Rev Esp Cardiol"),
+            ("Dvor\u{30c}a\u{301}k", "L", "A\u{30a}ngstro\u{308}m-scale imaging of nai\u{308}ve T cells in Sjo\u{308}gren's syndrome", "Revista Espan\u{303}ola de Cardiologi\u{301}a"),
+            ("Dvorak", "L", "Angstrom-scale imaging of naive T cells in Sjogren's syndrome", "Revista Espanola de Cardiologia"),
+        ] {
+            let r = Reference {
+                authors: vec![name.into()],
+                initials: Some(initial.into()),
+                title: Some(title.into()),
+                journal: Some(journal.into()),
+                ..Reference::default()
+            };
+            let cmp = compare(&r, &w);
+            assert_eq!(cmp.agreed, ["title", "first_author", "journal"], "{name}: {cmp:?}");
+            assert_eq!(cmp.title_similarity, 1.0, "{title}");
+        }
+        // Folding is not loosening: another name is still another author.
+        let r = Reference {
+            authors: vec!["Dvorsky".into()],
+            ..Reference::default()
+        };
+        assert_eq!(compare(&r, &w).disagreed, ["first_author"]);
+    }
+
+    #[test]
+    fn fields_the_record_lacks_are_unchecked_not_agreed() {
+        let mut w = wakefield();
+        w.volume.clear();
+        w.pages.clear();
+        let r = Reference::from_text("Wakefield AJ, Murch SH. Ileal lymphoid nodular hyperplasia, non-specific colitis and pervasive developmental disorder in children. Lancet. 1998;351(9103):637-41.");
+        let cmp = compare(&r, &w);
+        assert_eq!(cmp.unchecked, ["volume", "first_page"]);
+        assert!(!cmp.agreed.contains(&"volume") && !cmp.disagreed.contains(&"volume"));
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::tools::entrez_query::call::{
 };
 use crate::tools::entrez_query::plan;
 use crate::tools::entrez_query::references::compare::{self, Candidate};
+use crate::tools::entrez_query::references::fold::fold;
 use crate::tools::entrez_query::references::input::Reference;
 use std::collections::BTreeMap;
 
@@ -508,10 +509,11 @@ pub fn id_term<'a>(refs: impl Iterator<Item = &'a Reference>) -> String {
 
 /// A title's searchable words: lower case, stopwords and one- or two-letter words left
 /// out, each once.
+/// Accents are folded as PubMed folds them ("Mu\u{308}ller" and "Müller" search "muller").
 fn title_words(title: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
-    for w in title.split(|c: char| !c.is_alphanumeric()) {
-        let w = w.to_lowercase();
+    for w in fold(title).split(|c: char| !c.is_alphanumeric()) {
+        let w = w.to_string();
         if w.chars().count() >= 3 && !STOPWORDS.contains(&w.as_str()) && !words.contains(&w) {
             words.push(w);
         }

@@ -7,7 +7,9 @@
 //! belongs to), `ambiguous` with candidates, `not_found`, `unreadable`, `invalid`, or
 //! `unchecked` with a `next_call`. Each record's `integrity` comes with its verdict.
 
+pub mod authors;
 pub mod compare;
+pub mod fold;
 pub mod identifiers;
 pub mod input;
 pub mod lookup;

@@ -228,6 +228,10 @@ pub fn first_author(list: &str) -> (String, Option<String>) {
         .trim_end_matches(" et al")
         .trim();
     let words: Vec<&str> = first.split_whitespace().collect();
+    if is_group(first) {
+        // "RECOVERY Collaborative Group", "ESC Scientific Document Group": one name, whole.
+        return (first.to_string(), None);
+    }
     let short = words.len() <= 4;
     let given_first = |chunk: &str| {
         let w: Vec<&str> = chunk.split_whitespace().collect();
@@ -282,6 +286,60 @@ pub fn first_author(list: &str) -> (String, Option<String>) {
     )
 }
 
+/// Words that make a name a group's (PubMed's `CollectiveName`), not a person's.
+const GROUP_WORDS: &[&str] = &[
+    "group",
+    "groups",
+    "consortium",
+    "consortia",
+    "collaborative",
+    "collaboration",
+    "collaborators",
+    "collaborating",
+    "investigators",
+    "investigator",
+    "network",
+    "committee",
+    "society",
+    "association",
+    "council",
+    "panel",
+    "organization",
+    "organisation",
+    "trialists",
+    "team",
+    "alliance",
+    "initiative",
+    "editors",
+    "board",
+    "force",
+    "working",
+    "writing",
+    "study",
+    "program",
+    "programme",
+    "office",
+    "centre",
+    "center",
+    "institute",
+    "agency",
+];
+
+/// Whether a name is a group's: two words or more, one of them a group word ("RECOVERY
+/// Collaborative Group", "The Editors of The Lancet"), and not ending in a person's
+/// initials ("Team J").
+pub fn is_group(name: &str) -> bool {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    words.len() >= 2
+        && !words.last().is_some_and(|w| is_initials(w))
+        && words.iter().any(|w| {
+            let w = w
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            GROUP_WORDS.contains(&w.as_str())
+        })
+}
+
 /// "AJ", "A.J.", "A. J.", "A": an initials token.
 fn is_initials(w: &str) -> bool {
     let l: Vec<char> = w.chars().filter(|c| c.is_alphabetic()).collect();
@@ -293,4 +351,31 @@ fn is_initials(w: &str) -> bool {
 
 fn letters(w: &str) -> String {
     w.chars().filter(|c| c.is_alphabetic()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_group_first_author_is_read_whole() {
+        // "RECOVERY Collaborative Group" was read as given names and a family name
+        // ("Group", initials "RC"); "ESC Scientific …" as IEEE's initials "ESC".
+        for list in [
+            "RECOVERY Collaborative Group, Horby P, Lim WS",
+            "ESC Scientific Document Group",
+            "The Editors of The Lancet",
+        ] {
+            let name = list.split(',').next().unwrap();
+            assert_eq!(first_author(list), (name.to_string(), None), "{list}");
+        }
+        assert_eq!(
+            first_author("Team J, Smith A"),
+            ("Team".to_string(), Some("J".to_string()))
+        );
+        assert_eq!(
+            first_author("Beane Freeman LE, Lerro CC"),
+            ("Beane Freeman".to_string(), Some("LE".to_string()))
+        );
+    }
 }

@@ -273,7 +273,7 @@ fn year_in_parentheses(s: &str) -> Option<(&str, i32, &str)> {
 }
 
 /// The sentences of a line: split at ". ", "? " or "! " (the question's mark kept), not
-/// after "vol", "no", "pp" or "p".
+/// after "vol", "no", "pp" or "p" (a capital "P." is an author's initial: "Horby P.").
 pub fn sentences(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -283,10 +283,12 @@ pub fn sentences(s: &str) -> Vec<&str> {
             continue;
         }
         let word = s[start..i].rsplit(' ').next().unwrap_or("");
-        if matches!(
-            word.to_ascii_lowercase().as_str(),
-            "vol" | "no" | "pp" | "p" | "art"
-        ) {
+        if word != "P"
+            && matches!(
+                word.to_ascii_lowercase().as_str(),
+                "vol" | "no" | "pp" | "p" | "art"
+            )
+        {
             continue;
         }
         let end = if b[i] == b'.' { i } else { i + 1 };

@@ -10,6 +10,7 @@
 
 use crate::json;
 use crate::tools::entrez_query::references::compare::{self, Candidate, Comparison};
+use crate::tools::entrez_query::references::fold::fold;
 use crate::tools::entrez_query::references::input::Reference;
 use crate::tools::entrez_query::references::lookup::Found;
 use serde_json::Value;
@@ -89,15 +90,15 @@ pub fn verdict(r: &Reference, f: &Found, docs: &BTreeMap<String, Candidate>) -> 
     if let Some(t) = &r.title {
         // A batch's candidates are every reference's in it: only a title sharing one of
         // this one's three longest words is compared (cheap where CPU is counted).
-        let mut words: Vec<String> = t
+        let mut words: Vec<String> = fold(t)
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| w.chars().count() >= 4)
-            .map(str::to_lowercase)
+            .map(str::to_string)
             .collect();
         words.sort_by_key(|w| std::cmp::Reverse(w.chars().count()));
         words.truncate(3);
         let near = |c: &Candidate| {
-            let title = c.title.to_lowercase();
+            let title = fold(&c.title);
             words.is_empty() || words.iter().any(|w| title.contains(w.as_str()))
         };
         let mut seen: Vec<&str> = Vec::new();
@@ -233,9 +234,19 @@ pub fn verdict(r: &Reference, f: &Found, docs: &BTreeMap<String, Candidate>) -> 
         }
         };
     out["verdict"] = json!(verdict);
+    let mut message = message;
     if let Some(n) = chosen {
         out["matched_by"] = json!(n.by);
         write_record(&mut out, n);
+        // What the reference says that the record cannot confirm is said, not assumed.
+        out["read"]["unchecked"] = json!(n.cmp.unchecked);
+        if !n.cmp.unchecked.is_empty() {
+            message.push_str(&format!(
+                " Not checked (PMID {} has none): {}.",
+                n.c.pmid,
+                n.cmp.unchecked.join(", ")
+            ));
+        }
     }
     if !also.is_empty() {
         out["also"] = json!(also
@@ -398,6 +409,7 @@ fn write_record(out: &mut Value, n: &Named) {
     out["citation"] = json!(c.citation());
     out["agreed"] = json!(n.cmp.agreed);
     out["disagreed"] = json!(n.cmp.disagreed);
+    out["unchecked"] = json!(n.cmp.unchecked);
     out["title_similarity"] = json!(n.cmp.title_similarity);
     out["integrity"] = serde_json::to_value(&c.integrity).unwrap_or(Value::Null);
 }
