@@ -432,8 +432,59 @@ fn two_steps_stop_at_max_records_and_say_how_many_were_left_out() {
         count("SELECT COUNT(*) FROM node WHERE step = 2") as usize,
         300 - 1 - first.len()
     );
-    // 300 papers: the seed's look-up, then 299 at 200 a look-up.
-    assert_eq!(external.stats()["requests"]["icite"], 3);
+    // 300 papers: the seed's look-up, then 299 at 200 a look-up, and one more for the few
+    // places the step-one papers' shares left unused, given to papers left out before.
+    assert_eq!(external.stats()["requests"]["icite"], 4);
+}
+
+#[test]
+fn seeds_leave_room_for_their_neighbours_and_a_cut_is_said() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server(&ncbi, &external, false);
+    // Five seeds, forty papers at most: a tenth of the cap, four seeds, are kept and said so.
+    let r = ok(
+        &s,
+        json!({"operation": "fetch_and_stage", "network": "citers", "ids": seeds(),
+            "max_records": 40}),
+    );
+    let id = r["data_access_id"].as_str().unwrap().to_string();
+    let warnings = r["warnings"].to_string();
+    assert!(
+        warnings.contains("5 seeds were named; only the first 4 were kept"),
+        "{warnings}"
+    );
+    let got: Vec<i64> = column(
+        &sql(
+            &s,
+            &id,
+            "SELECT pmid FROM node WHERE step = 0 ORDER BY pmid",
+        ),
+        0,
+    );
+    let want: Vec<i64> = graph::SEEDS[..4].iter().map(|p| *p as i64).collect();
+    assert_eq!(got, want);
+    // The 36 other places are shared: each of the four seeds keeps nine of its citers (the
+    // graph gives each more than nine), and the warning names every seed cut.
+    let g = graph::graph();
+    for seed in &graph::SEEDS[..4] {
+        let citers: Vec<String> = g.citers(*seed).iter().map(u64::to_string).collect();
+        let kept = sql(
+            &s,
+            &id,
+            &format!(
+                "SELECT COUNT(*) FROM node WHERE step = 1 AND pmid IN ({})",
+                citers.join(",")
+            ),
+        )["rows"][0][0]
+            .as_i64()
+            .unwrap();
+        assert!(kept >= 9, "seed {seed} kept {kept} citers");
+    }
+    let named: Vec<String> = graph::SEEDS[..4].iter().map(u64::to_string).collect();
+    assert!(
+        warnings.contains(&format!("were cut: {}.", named.join(", "))),
+        "{warnings}"
+    );
 }
 
 #[test]

@@ -53,14 +53,6 @@ impl Direction {
             _ => None,
         }
     }
-
-    fn references(self) -> bool {
-        self != Direction::Citers
-    }
-
-    fn citers(self) -> bool {
-        self != Direction::References
-    }
 }
 
 /// What the call asked of the network.
@@ -128,7 +120,16 @@ pub struct NetworkWork {
     /// Whether more than [`MAX_LEFT_OUT`] were.
     #[serde(default)]
     pub left_out_more: bool,
+    /// Each of `left_out`'s step and relation, for the places a step's shares left unused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_via: Vec<(u8, u8)>,
+    /// Seeds some of whose references or citers the cap left out, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cut_seeds: Vec<u64>,
 }
+
+/// One paper's PMID and step, and its candidates one step further: PMID and relation.
+type Offer = (u64, u8, Vec<(u64, u8)>);
 
 /// Papers left out by the cap that a cursor remembers (so each is counted once).
 pub const MAX_LEFT_OUT: usize = 2_000;
@@ -150,6 +151,8 @@ impl NetworkWork {
             fetched: 0,
             left_out: Vec::new(),
             left_out_more: false,
+            left_via: Vec::new(),
+            cut_seeds: Vec::new(),
         }
     }
 
@@ -182,9 +185,12 @@ impl NetworkWork {
     }
 
     /// Writes what the sources said (`found`) of the next `chunk` papers to look up as rows
-    /// (each paper's node, its metrics and its whole reference list), adds the papers one step
-    /// further where the paper is nearer the seeds than `steps` (up to `cap`, the rest counted
-    /// in `left_out`), and moves the look-up cursor past the chunk.
+    /// (each paper's node, its metrics, its whole reference list and the edges its citers
+    /// name), adds the papers one step further where the paper is nearer the seeds than
+    /// `steps`, and moves the look-up cursor past the chunk. The room left under `cap` is
+    /// shared fairly: the papers of one step still to look up each get an equal share, taken
+    /// round-robin, so no paper's neighbours crowd out the rest; the others are counted in
+    /// `left_out`, and a seed that lost some is named in `cut_seeds`.
     pub fn absorb(&mut self, chunk: usize, found: &[Found], rows: &mut NetworkRows) {
         let mut known: HashSet<u64> = self
             .papers
@@ -193,6 +199,8 @@ impl NetworkWork {
             .chain(self.left_out.iter().copied())
             .collect();
         let end = (self.looked_up + chunk).min(self.papers.len());
+        // Each paper's candidates one step further, grouped by the paper's step.
+        let mut offers: Vec<Offer> = Vec::new();
         for i in self.looked_up..end {
             let (pmid, step, how) = self.papers[i];
             rows.node(pmid, step, relation(how));
@@ -206,33 +214,117 @@ impl NetworkWork {
             if step >= self.steps {
                 continue;
             }
-            let next = self
-                .direction
-                .references()
-                .then_some(f.references.iter().map(|r| (*r, 1)))
-                .into_iter()
-                .flatten()
-                .chain(
-                    self.direction
-                        .citers()
-                        .then_some(f.citers.iter().map(|c| (*c, 2)))
-                        .into_iter()
-                        .flatten(),
-                );
-            for (p, how) in next {
-                if !known.insert(p) {
-                    continue;
-                }
-                if (self.papers.len() as u64) < self.cap {
+            let refs = f.references.iter().map(|r| (*r, 1));
+            let citers = f.citers.iter().map(|c| (*c, 2));
+            let next: Vec<(u64, u8)> = match self.direction {
+                Direction::Both => refs.chain(citers).collect(),
+                Direction::References => refs.collect(),
+                Direction::Citers => citers.collect(),
+            };
+            offers.push((pmid, step, next));
+        }
+        let mut step_first = 0;
+        while step_first < offers.len() {
+            let step = offers[step_first].1;
+            let step_end = offers[step_first..]
+                .iter()
+                .position(|o| o.1 != step)
+                .map_or(offers.len(), |n| step_first + n);
+            // This chunk's papers of `step` against every paper of that step not yet looked up.
+            let here = (step_end - step_first) as u64;
+            let pending = self.papers[self.looked_up..]
+                .iter()
+                .filter(|p| p.1 == step)
+                .count()
+                .max(1) as u64;
+            let room = self.cap.saturating_sub(self.papers.len() as u64);
+            let share = (room * here).div_ceil(pending);
+            let group = &offers[step_first..step_end];
+            let mut taken = 0u64;
+            let mut at = vec![0usize; group.len()];
+            let mut more = true;
+            while more && taken < share {
+                more = false;
+                for (k, (_, _, next)) in group.iter().enumerate() {
+                    while at[k] < next.len() && known.contains(&next[at[k]].0) {
+                        at[k] += 1;
+                    }
+                    if at[k] >= next.len() {
+                        continue;
+                    }
+                    more = true;
+                    if taken >= share {
+                        break;
+                    }
+                    let (p, how) = next[at[k]];
+                    known.insert(p);
                     self.papers.push((p, step + 1, how));
-                } else if self.left_out.len() < MAX_LEFT_OUT {
-                    self.left_out.push(p);
-                } else {
-                    self.left_out_more = true;
+                    taken += 1;
+                    at[k] += 1;
+                }
+            }
+            for (k, (pmid, paper_step, next)) in group.iter().enumerate() {
+                let mut cut = false;
+                for (p, how) in &next[at[k]..] {
+                    if !known.insert(*p) {
+                        continue;
+                    }
+                    cut = true;
+                    if self.left_out.len() < MAX_LEFT_OUT {
+                        self.left_out.push(*p);
+                        self.left_via.push((step + 1, *how));
+                    } else {
+                        self.left_out_more = true;
+                    }
+                }
+                if cut && *paper_step == 0 && !self.cut_seeds.contains(pmid) {
+                    self.cut_seeds.push(*pmid);
+                }
+            }
+            if here == pending {
+                self.readmit(step + 1);
+            }
+            step_first = step_end;
+        }
+        // A citation its citer's own list lacks (elink's `refs` is often partial for papers
+        // iCite lacks) is still one: each citer that is a paper of the network gets its edge
+        // (the store ignores one written twice).
+        let network: HashSet<u64> = self.papers.iter().map(|p| p.0).collect();
+        let by_pmid: std::collections::HashMap<u64, &Found> =
+            found.iter().map(|f| (f.metrics.pmid, f)).collect();
+        for (pmid, _, _) in &self.papers[self.looked_up..end] {
+            let Some(f) = by_pmid.get(pmid) else {
+                continue;
+            };
+            for c in f.citers.iter().filter(|c| network.contains(c)) {
+                let listed = by_pmid.get(c).is_some_and(|g| g.references.contains(pmid));
+                if !listed {
+                    rows.citation(*c, *pmid);
                 }
             }
         }
         self.looked_up = end;
+    }
+}
+
+impl NetworkWork {
+    /// After the last paper of a step: the places its shares left unused (a paper with fewer
+    /// new neighbours than its share) go to the papers left out one step further, in the
+    /// order they were left out.
+    fn readmit(&mut self, step: u8) {
+        if self.left_via.len() != self.left_out.len() {
+            return;
+        }
+        let mut k = 0;
+        while k < self.left_out.len() && (self.papers.len() as u64) < self.cap {
+            if self.left_via[k].0 == step {
+                let p = self.left_out.remove(k);
+                let (step, how) = self.left_via.remove(k);
+                self.papers.push((p, step, how));
+            } else {
+                k += 1;
+            }
+        }
     }
 }
 
@@ -298,19 +390,40 @@ pub fn seed_search(term: &str, max: u64) -> crate::entrez::EutilsRequest {
         .param("retmax", max.to_string())
 }
 
-/// The seeds the call's source names, at most `max` of them.
-pub async fn seeds(ctx: &ToolContext<'_>, source: &Source, max: u64) -> Result<Vec<u64>> {
-    let max = max.min(MAX_SEEDS);
+/// The seeds the call's source names for a network of at most `cap` papers: at most
+/// [`max_seeds`] of them, with a warning naming how many were cut and which were kept.
+pub async fn seeds(
+    ctx: &ToolContext<'_>,
+    source: &Source,
+    cap: u64,
+) -> Result<(Vec<u64>, Vec<String>)> {
+    let max = max_seeds(cap);
+    let mut warnings = Vec::new();
+    let cut = |n: u64, which: &str| {
+        format!(
+            "{n} seeds were named; only {which} {max} were kept, a tenth of max_records ({cap}) so their references and citers have room (raise max_records, or narrow the seeds)."
+        )
+    };
     let ids: Vec<String> = match source {
-        Source::Ids { ids } => ids.clone(),
+        Source::Ids { ids } => {
+            let distinct: HashSet<&String> = ids.iter().collect();
+            if distinct.len() as u64 > max {
+                warnings.push(cut(distinct.len() as u64, "the first"));
+            }
+            ids.clone()
+        }
         Source::Term { term } => {
             let reply = ctx.entrez()?.send(&seed_search(term, max)).await?;
-            parse::esearch::parse_esearch_xml(&reply.body)?.ids
+            let found = parse::esearch::parse_esearch_xml(&reply.body)?;
+            if found.count > max {
+                warnings.push(cut(found.count, "the search's first"));
+            }
+            found.ids
         }
         Source::Dataset { seeds_of } => {
             let info = owned_dataset(ctx, seeds_of).await?;
             let staging = staging(ctx)?;
-            let policy = QueryPolicy::with_limit(Some(max), staging.limits.query_time_limit_ms);
+            let policy = QueryPolicy::with_limit(Some(max + 1), staging.limits.query_time_limit_ms);
             let r = staging
                 .store
                 .query(&info.id, "SELECT pmid FROM article ORDER BY pmid", policy)
@@ -328,13 +441,21 @@ pub async fn seeds(ctx: &ToolContext<'_>, source: &Source, max: u64) -> Result<V
                         "Name a PubMed dataset (pubmed or citation_network layout), or give ids.",
                     )
                 })?;
-            r.rows
+            let ids: Vec<String> = r
+                .rows
                 .iter()
                 .filter_map(|row| match row.first() {
                     Some(crate::staging::rows::SqlValue::Integer(n)) => Some(n.to_string()),
                     _ => None,
                 })
-                .collect()
+                .collect();
+            if ids.len() as u64 > max {
+                warnings.push(format!(
+                    "Dataset {} has more than {max} papers; only its {max} lowest PMIDs are the seeds, a tenth of max_records ({cap}) (raise max_records, or stage a narrower dataset).",
+                    info.id
+                ));
+            }
+            ids
         }
         Source::History { .. } | Source::Continue { .. } => return Err(Error::new(
             ErrorKind::InvalidArguments,
@@ -370,8 +491,10 @@ pub async fn seeds(ctx: &ToolContext<'_>, source: &Source, max: u64) -> Result<V
         .with_code("no_records")
         .suggest("Check the term with entrez_query (operation search) first."));
     }
+    let mut seen = HashSet::new();
+    seeds.retain(|s| seen.insert(*s));
     seeds.truncate(max as usize);
-    Ok(seeds)
+    Ok((seeds, warnings))
 }
 
 impl Run<'_> {
@@ -414,15 +537,41 @@ impl Run<'_> {
             ));
         }
         if !work.left_out.is_empty() && work.fetched == 0 {
-            let more = if work.left_out_more { "more than " } else { "" };
-            p.warn(format!(
-                "The network reached {more}{} more papers than max_records ({}) allows; those nearest the seeds were kept.",
-                work.left_out.len(),
-                work.cap
-            ));
+            p.warn(left_out_warning(work));
         }
         Ok(())
     }
+}
+
+/// The warning of a network the cap cut: how many papers were left out, how the room was
+/// shared, and which seeds lost neighbours (the first ten named).
+fn left_out_warning(work: &NetworkWork) -> String {
+    let more = if work.left_out_more { "more than " } else { "" };
+    let mut text = format!(
+        "The network reached {more}{} more papers than max_records ({}) allows; nearer steps come first, and the room left was shared round-robin among the papers of a step.",
+        work.left_out.len(),
+        work.cap
+    );
+    if !work.cut_seeds.is_empty() {
+        let named: Vec<String> = work.cut_seeds.iter().take(10).map(u64::to_string).collect();
+        let rest = work.cut_seeds.len().saturating_sub(10);
+        let rest = if rest > 0 {
+            format!(" and {rest} more")
+        } else {
+            String::new()
+        };
+        text.push_str(&format!(
+            " Seeds whose references or citers were cut: {}{rest}.",
+            named.join(", ")
+        ));
+    }
+    text
+}
+
+/// The most seeds a network of at most `cap` papers starts from: a tenth of the cap (at
+/// least one, at most [`MAX_SEEDS`]), so the seeds leave room for their neighbours.
+pub fn max_seeds(cap: u64) -> u64 {
+    (cap / 10).clamp(1, MAX_SEEDS)
 }
 
 /// A warning for each seed of `chunk` no source knows: neither iCite nor PubMed's links name
@@ -447,6 +596,7 @@ pub const LOOKUP_REQUESTS: u64 = 3;
 mod tests {
     use super::*;
     use crate::staging::rows::network::MetricsRow;
+    use crate::staging::rows::SqlValue;
 
     fn found(pmid: u64, refs: &[u64], citers: &[u64]) -> Found {
         Found {
@@ -494,12 +644,126 @@ mod tests {
                 .unwrap()
                 .len()
         };
-        assert_eq!((t("node"), t("metrics"), t("citation")), (6, 3, 5));
+        // Five edges from reference lists, and 20 -> 1 from 1's citers (21 and 22 are not
+        // papers of the network).
+        assert_eq!((t("node"), t("metrics"), t("citation")), (6, 3, 6));
         assert_eq!(w.remaining(), 6);
         assert_eq!(w.take(4), vec!["1", "2", "10", "11"]);
         assert_eq!(w.remaining(), 2);
         let back: NetworkWork = serde_json::from_str(&serde_json::to_string(&w).unwrap()).unwrap();
         assert_eq!(back, w);
+    }
+
+    /// The citation rows of `rows`, as (citing, cited) pairs.
+    fn edges(rows: NetworkRows) -> Vec<(i64, i64)> {
+        let b = rows.finish();
+        let t = b
+            .tables
+            .iter()
+            .find(|t| t.table.name == "citation")
+            .unwrap();
+        t.values
+            .chunks(2)
+            .map(|v| match (&v[0], &v[1]) {
+                (SqlValue::Integer(a), SqlValue::Integer(b)) => (*a, *b),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_highly_cited_seed_does_not_take_the_whole_cap() {
+        let net = Network {
+            direction: Direction::Citers,
+            steps: 1,
+        };
+        // Seed 1 has a hundred citers, seeds 2 and 3 five each; twenty papers at most.
+        let mut w = NetworkWork::new(net, &[1, 2, 3], 20);
+        let many: Vec<u64> = (100..200).collect();
+        let few = |base: u64| -> Vec<u64> { (base..base + 5).collect() };
+        let mut rows = NetworkRows::default();
+        w.absorb(
+            3,
+            &[
+                found(1, &[], &many),
+                found(2, &[], &few(300)),
+                found(3, &[], &few(400)),
+            ],
+            &mut rows,
+        );
+        let kept = |base: u64| w.papers.iter().filter(|p| p.0 / 100 == base / 100).count();
+        // Seventeen places round-robin: 2 and 3 keep all five, seed 1 the other seven.
+        assert_eq!((kept(100), kept(300), kept(400)), (7, 5, 5));
+        assert_eq!(w.papers.len(), 20);
+        assert_eq!(w.left_out.len(), 93);
+        assert_eq!(w.cut_seeds, vec![1]);
+        let text = left_out_warning(&w);
+        assert!(text.contains("reached 93 more papers"), "{text}");
+        assert!(text.contains("were cut: 1."), "{text}");
+    }
+
+    #[test]
+    fn chunks_of_one_step_share_the_room_left() {
+        // 4 seeds in two chunks of two, each with ten citers, 24 papers at most: the first
+        // chunk may take only its half of the twenty places.
+        let net = Network {
+            direction: Direction::Citers,
+            steps: 1,
+        };
+        let mut w = NetworkWork::new(net, &[1, 2, 3, 4], 24);
+        let citers = |s: u64| -> Vec<u64> { (s * 100..s * 100 + 10).collect() };
+        let mut rows = NetworkRows::default();
+        w.absorb(
+            2,
+            &[found(1, &[], &citers(1)), found(2, &[], &citers(2))],
+            &mut rows,
+        );
+        assert_eq!(w.papers.len(), 4 + 10);
+        w.absorb(
+            2,
+            &[found(3, &[], &citers(3)), found(4, &[], &citers(4))],
+            &mut rows,
+        );
+        assert_eq!(w.papers.len(), 24);
+        assert_eq!(w.cut_seeds, vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_citation_only_its_cited_paper_names_is_an_edge_too() {
+        let net = Network {
+            direction: Direction::Both,
+            steps: 1,
+        };
+        let mut w = NetworkWork::new(net, &[1], 10);
+        let mut rows = NetworkRows::default();
+        // iCite names 20 and 21 as citers of 1; 20's own list (elink's, partial) lacks 1.
+        w.absorb(1, &[found(1, &[10], &[20, 21])], &mut rows);
+        assert_eq!(edges(rows), vec![(1, 10), (20, 1), (21, 1)]);
+        let mut rows = NetworkRows::default();
+        w.absorb(
+            3,
+            &[
+                found(10, &[], &[1]),
+                found(20, &[], &[]),
+                found(21, &[1], &[]),
+            ],
+            &mut rows,
+        );
+        // 1 -> 10 again from 10's citers (the store ignores it); 21 -> 1 from its own list only.
+        assert_eq!(edges(rows), vec![(21, 1), (1, 10)]);
+    }
+
+    #[test]
+    fn seeds_are_a_tenth_of_the_cap() {
+        assert_eq!(
+            (
+                max_seeds(1000),
+                max_seeds(5),
+                max_seeds(10_000),
+                max_seeds(50_000)
+            ),
+            (100, 1, 1000, 1000)
+        );
     }
 
     fn report(args: serde_json::Value) -> crate::validation::Report {
