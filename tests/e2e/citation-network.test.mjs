@@ -97,6 +97,7 @@ async function network() {
   const known = new Set(SEEDS);
   const chunks = [];
   const refs = new Map();
+  const citedBy = new Map();
   const rcr = new Map();
   const elinked = [];
   // Each look-up takes the next 200 papers not yet looked up (the first, the seeds alone).
@@ -113,6 +114,7 @@ async function network() {
       const pRefs = r ? r.references.map(Number) : references.get(p.pmid) || [];
       const pCiters = r ? r.cited_by.map(Number) : citers.get(p.pmid) || [];
       refs.set(p.pmid, pRefs);
+      citedBy.set(p.pmid, pCiters);
       if (r && r.relative_citation_ratio != null) rcr.set(p.pmid, r.relative_citation_ratio);
       if (p.step >= 1) continue;
       for (const n of [...pRefs, ...pCiters]) {
@@ -120,6 +122,13 @@ async function network() {
         known.add(n);
         papers.push({ pmid: n, step: 1 });
       }
+    }
+  }
+  // A citation a cited paper's citers name is an edge too, where its citer's own list (elink's,
+  // partial for a few recent papers) lacks it.
+  for (const [p, citers] of citedBy) {
+    for (const c of citers) {
+      if (refs.has(c) && !refs.get(c).includes(p)) refs.get(c).push(p);
     }
   }
   return { papers, chunks, refs, rcr, elinked };

@@ -5,7 +5,8 @@
 //! a thousand distinct papers, all synthetic PMIDs but one real retracted record
 //! ([`RETRACTED`]) that two seeds and some citers cite. elink's `pubmed_pubmed_refs` and
 //! `pubmed_pubmed_citedin` ([`elink_xml`], [`elink_json`]) and the iCite stand-in
-//! (`replay/src/external/icite.rs`) answer from the same edges, so both sources agree.
+//! (`replay/src/external/icite.rs`) answer from the same edges, so both sources agree, but for
+//! a few recent papers whose references elink gives in part ([`ELINK_REFS_PARTIAL`]).
 
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
@@ -40,6 +41,11 @@ pub const CO_CITED: u64 = 3;
 /// PMIDs iCite has no record of (too recent for it), though PubMed's links know them: the
 /// last ten citers of seed 4. A client falls back to elink for them.
 pub const ICITE_MISSING: std::ops::RangeInclusive<u64> = 90_052_701..=90_052_710;
+/// Papers whose reference list elink's `pubmed_pubmed_refs` gives in part, leaving out the
+/// seed they cite (as PubMed's lists of new papers often are): the last three of
+/// [`ICITE_MISSING`]. The seed's own citers (iCite's `cited_by`, elink's `citedin`) still
+/// name them, so the edge is known only from the cited paper's side.
+pub const ELINK_REFS_PARTIAL: std::ops::RangeInclusive<u64> = 90_052_708..=90_052_710;
 
 /// Every edge, both ways.
 #[derive(Debug, Default)]
@@ -70,6 +76,16 @@ impl Graph {
             .get(&pmid)
             .map(|s| s.iter().copied().collect())
             .unwrap_or_default()
+    }
+
+    /// The papers `pmid` cites as elink's `pubmed_pubmed_refs` lists them: without the seeds
+    /// for [`ELINK_REFS_PARTIAL`], the whole list for every other paper.
+    pub fn elink_references(&self, pmid: u64) -> Vec<u64> {
+        let mut refs = self.references(pmid);
+        if ELINK_REFS_PARTIAL.contains(&pmid) {
+            refs.retain(|r| !SEEDS.contains(r));
+        }
+        refs
     }
 
     /// Every paper with an edge.
@@ -132,7 +148,7 @@ fn linked(group: &[u64], refs: bool) -> Vec<u64> {
     let mut all = BTreeSet::new();
     for id in group {
         all.extend(if refs {
-            g.references(*id)
+            g.elink_references(*id)
         } else {
             g.citers(*id)
         });
@@ -223,6 +239,10 @@ mod tests {
         }
     }
 
+    fn g_citers(pmid: u64) -> Vec<u64> {
+        graph().citers(pmid)
+    }
+
     #[test]
     fn elink_groups_follow_the_id_parameters() {
         let xml = String::from_utf8(elink_xml(
@@ -234,6 +254,13 @@ mod tests {
         assert_eq!(xml.matches("<LinkSet>").count(), 2);
         assert_eq!(xml.matches("<LinkSetDb>").count(), 1);
         assert_eq!(xml.matches("<Link>").count(), 150);
+        // elink's refs of a partial paper lack the seed its cited-by list names.
+        let partial = *ELINK_REFS_PARTIAL.start();
+        let seed = SEEDS[4];
+        assert!(g_citers(seed).contains(&partial));
+        let xml =
+            String::from_utf8(elink_xml(b"", &[vec![partial]], "pubmed_pubmed_refs")).unwrap();
+        assert!(!xml.contains(&format!("<Id>{seed}</Id>")), "{xml}");
         let json: serde_json::Value = serde_json::from_slice(&elink_json(
             &[vec![SEEDS[0], SEEDS[1]]],
             "pubmed_pubmed_refs",

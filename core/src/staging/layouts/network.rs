@@ -13,7 +13,7 @@ use crate::staging::schema::{opt, req, Example, Layout, Table};
 /// Who cites whom.
 pub const CITATION: Table = Table {
     name: "citation",
-    doc: "One citation: citing_pmid's reference list names cited_pmid. Every paper of the network has its whole reference list here; a cited paper outside the network has no article row.",
+    doc: "One citation: citing_pmid cites cited_pmid. Every paper of the network has its whole reference list here, and the citations its citers name; a cited paper outside the network has no article row.",
     columns: &[
         req("citing_pmid", Integer, "PMID of the citing paper (a paper of the network)."),
         req("cited_pmid", Integer, "PMID of the paper it cites."),
