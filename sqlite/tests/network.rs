@@ -23,7 +23,13 @@ const PAPERS: &[(u64, i64, bool, Option<f64>)] = &[
     (8, 2012, false, Some(0.9)),
     (9, 2011, true, Some(0.3)),
     (10, 2012, true, Some(0.1)),
+    // The retraction notice of 9, and a comment on 10: each cites the paper it is about.
+    (11, 2013, false, None),
+    (12, 2013, false, None),
 ];
+// NLM's links (pmid, RefType, linked PMID): the notice names what it retracts; the comment
+// is named only from the commented paper's side.
+const CORRECTIONS: &[(u64, &str, u64)] = &[(11, "RetractionOf", 9), (10, "CommentIn", 12)];
 const EDGES: &[(u64, u64)] = &[
     (1, 100),
     (1, 3),
@@ -49,6 +55,8 @@ const EDGES: &[(u64, u64)] = &[
     // A reference outside the network: cited, never staged.
     (8, 777),
     (8, 9),
+    (11, 9),
+    (12, 10),
 ];
 
 fn staged() -> Connection {
@@ -76,6 +84,13 @@ fn staged() -> Connection {
         conn.execute(
             "INSERT INTO article (pmid, kind, title, year, retracted) VALUES (?1, 'article', ?2, ?3, ?4)",
             rusqlite::params![pmid as i64, format!("Paper {pmid}"), year, i64::from(retracted)],
+        )
+        .unwrap();
+    }
+    for (i, &(pmid, ref_type, other)) in CORRECTIONS.iter().enumerate() {
+        conn.execute(
+            "INSERT INTO correction (pmid, position, ref_type, ref_source, ref_pmid) VALUES (?1, ?2, ?3, 'J Doc Ex.', ?4)",
+            rusqlite::params![pmid as i64, i as i64 + 1, ref_type, other as i64],
         )
         .unwrap();
     }
@@ -212,8 +227,15 @@ fn retractions_inside_the_trail_name_each_citing_paper_and_its_count() {
     let mut conn = staged();
     let retracted: BTreeSet<u64> = PAPERS.iter().filter(|p| p.2).map(|p| p.0).collect();
     let mut want: BTreeMap<u64, BTreeSet<u64>> = BTreeMap::new();
+    // A paper NLM links to the retracted paper (its notice, a comment), either way, is about
+    // it, not leaning on it.
+    let linked = |a: u64, b: u64| {
+        CORRECTIONS
+            .iter()
+            .any(|&(p, _, o)| (p, o) == (a, b) || (p, o) == (b, a))
+    };
     for &(citing, cited) in EDGES {
-        if retracted.contains(&cited) {
+        if retracted.contains(&cited) && !linked(citing, cited) {
             want.entry(citing).or_default().insert(cited);
         }
     }
@@ -232,8 +254,10 @@ fn retractions_inside_the_trail_name_each_citing_paper_and_its_count() {
             (int(&r[1]), int(&r[0]), ids)
         })
         .collect();
-    // Paper 4 cites two retracted papers (9 and 10); 1, 8 and the seed 100 one each.
+    // Paper 4 cites two retracted papers (9 and 10); 1, 8 and the seed 100 one each; the
+    // notice 11 and the comment 12 are left out.
     assert_eq!(want[0], (2, 4, BTreeSet::from([9, 10])));
+    assert_eq!(want.len(), 4);
     assert_eq!(got, want);
 }
 

@@ -85,7 +85,13 @@ async function records(pmids) {
       const date = a.match(/<PubDate>([\s\S]*?)<\/PubDate>/);
       const year = date && date[1].match(/\d{4}/) ? Number(date[1].match(/\d{4}/)[0]) : null;
       const retracted = /<PublicationType[^>]*>Retracted Publication<\/PublicationType>/.test(a) || /RefType="RetractionIn"/.test(a);
-      out.set(pmid, { year, retracted });
+      // NLM's links to notices, errata and comments (not the reference list, RefType "Cites").
+      const links = [...a.matchAll(/<CommentsCorrections RefType="([^"]+)">([\s\S]*?)<\/CommentsCorrections>/g)]
+        .filter((m) => m[1] !== 'Cites')
+        .map((m) => m[2].match(/<PMID[^>]*>(\d+)<\/PMID>/))
+        .filter(Boolean)
+        .map((m) => Number(m[1]));
+      out.set(pmid, { year, retracted, links });
     }
   }
   return out;
@@ -176,7 +182,7 @@ describe(`a citation network of five seeds [${EDGE}]`, { skip: !(URL_UNDER_TEST 
     const inNetwork = new Set(pmids.map(String));
     const efetched = fetchedSince.filter((b) => b.some((x) => inNetwork.has(String(x))));
     for (const b of efetched) assert.ok(b.every((x) => inNetwork.has(String(x))), 'only papers of the network');
-    assert.equal(pmids.length, 976, 'five seeds, 260 references, 710 citers, the retracted record');
+    assert.equal(pmids.length, 977, 'five seeds, 260 references, 710 citers, the retracted record and its notice');
 
     // Upstream: one iCite request per look-up of 200 (the seeds' own first), exactly those
     // PMIDs; elink (both directions) only for the look-ups holding papers iCite lacks; one
@@ -187,10 +193,10 @@ describe(`a citation network of five seeds [${EDGE}]`, { skip: !(URL_UNDER_TEST 
       .map((e) => new URLSearchParams(e.query).get('pmids').split(',').map(Number));
     assert.equal(externalAfter.requests.icite - (externalBefore.requests.icite || 0), net.chunks.length);
     assert.deepEqual(iciteAsked, net.chunks);
-    assert.equal(net.chunks.length, 1 + Math.ceil((976 - 5) / LOOKUP));
+    assert.equal(net.chunks.length, 1 + Math.ceil((977 - 5) / LOOKUP));
     assert.ok(net.elinked.length >= 1, 'the stand-in leaves some papers to elink');
-    if (FREE_PLAN) assert.ok(efetched.length > Math.ceil(976 / EFETCH) && efetched.every((b) => b.length <= EFETCH));
-    else assert.equal(efetched.length, Math.ceil(976 / EFETCH));
+    if (FREE_PLAN) assert.ok(efetched.length > Math.ceil(977 / EFETCH) && efetched.every((b) => b.length <= EFETCH));
+    else assert.equal(efetched.length, Math.ceil(977 / EFETCH));
     const counts = fetchCounts(efetched);
     assert.deepEqual([...counts.keys()].map(Number).sort((a, b) => a - b), [...pmids].sort((a, b) => a - b));
     assert.deepEqual([...counts.values()].filter((n) => n !== 1), [], 'no paper fetched twice');
@@ -250,13 +256,17 @@ describe(`a citation network of five seeds [${EDGE}]`, { skip: !(URL_UNDER_TEST 
     // Retractions inside the trail: every paper of the network citing a retracted one.
     const retracted = new Set(pmids.filter((p) => recs.get(p)?.retracted));
     assert.ok(retracted.has(9500320), 'the retracted record is in the trail');
+    // A paper NLM links to the retracted paper it cites (its notice, an erratum, a comment),
+    // either way, is about it and left out.
+    const linked = (a, b) => (recs.get(a)?.links || []).includes(b) || (recs.get(b)?.links || []).includes(a);
     const citing = pmids
-      .map((p) => [refsOf(p).filter((r) => retracted.has(r)).length, p])
+      .map((p) => [refsOf(p).filter((r) => retracted.has(r) && !linked(p, r)).length, p])
       .filter(([n]) => n > 0)
       .sort((a, b) => b[0] - a[0] || a[1] - b[1]);
     const rows = await run('Retractions inside the trail');
     assert.deepEqual(rows.map((r) => [r[1], r[0]]), citing);
     assert.ok(citing.length >= 17, 'two seeds and fifteen citers cite the retracted record');
+    assert.ok(pmids.some((p) => refsOf(p).some((r) => retracted.has(r) && linked(p, r))), 'its notice cites it too, left out');
     for (const r of rows) assert.ok(inNet.has(r[0]));
   });
 });

@@ -259,7 +259,8 @@ mod tests {
         assert_eq!(data[0]["pmid"], seed);
         assert_eq!(data[0]["citation_count"], 150);
         assert_eq!(data[0]["references"].as_array().unwrap().len(), 61);
-        assert_eq!(data[1]["citation_count"], 17);
+        // Two seeds, fifteen citers and its retraction notice.
+        assert_eq!(data[1]["citation_count"], 18);
     }
 
     #[test]

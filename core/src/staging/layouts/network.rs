@@ -93,8 +93,8 @@ pub const NETWORK: Layout = Layout {
             sql: "SELECT year, pmid, rcr, nih_percentile, title FROM (SELECT a.year, m.pmid, m.relative_citation_ratio AS rcr, m.nih_percentile, a.title, ROW_NUMBER() OVER (PARTITION BY a.year ORDER BY m.relative_citation_ratio DESC, m.pmid) AS rank FROM metrics m JOIN article a ON a.pmid = m.pmid WHERE m.relative_citation_ratio IS NOT NULL) WHERE rank <= 3 ORDER BY year DESC, rank",
         },
         Example {
-            title: "Retractions inside the trail: papers of the network that cite a retracted paper, and how many",
-            sql: "SELECT c.citing_pmid AS pmid, COUNT(*) AS retracted_references, group_concat(c.cited_pmid, ', ') AS retracted_pmids, a.year, a.title FROM citation c JOIN article r ON r.pmid = c.cited_pmid AND r.retracted = 1 LEFT JOIN article a ON a.pmid = c.citing_pmid GROUP BY c.citing_pmid ORDER BY retracted_references DESC, pmid",
+            title: "Retractions inside the trail: papers of the network citing a retracted paper of the network (its own notices, errata and comments, linked in correction, left out; a retracted paper outside the network is not checked)",
+            sql: "SELECT c.citing_pmid AS pmid, COUNT(*) AS retracted_references, group_concat(c.cited_pmid, ', ') AS retracted_pmids, a.year, a.title FROM citation c JOIN article r ON r.pmid = c.cited_pmid AND r.retracted = 1 LEFT JOIN article a ON a.pmid = c.citing_pmid WHERE NOT EXISTS (SELECT 1 FROM correction k WHERE (k.pmid = c.citing_pmid AND k.ref_pmid = c.cited_pmid) OR (k.pmid = c.cited_pmid AND k.ref_pmid = c.citing_pmid)) GROUP BY c.citing_pmid ORDER BY retracted_references DESC, pmid",
         },
         Example {
             title: "A seed's citations per year (chart it: entrez_data chart, chart line, this sql)",
