@@ -51,7 +51,8 @@ async function icite(pmids) {
   const out = new Map();
   for (let i = 0; i < pmids.length; i += LOOKUP) {
     const body = await json(`${EXTERNAL}/api/pubs?pmids=${pmids.slice(i, i + LOOKUP).join(',')}&format=json`);
-    for (const r of body.data) out.set(Number(r.pmid), r);
+    // A record without its two lists says nothing of its citations: elink answers for it.
+    for (const r of body.data) if ('cited_by' in r && 'references' in r) out.set(Number(r.pmid), r);
   }
   return out;
 }

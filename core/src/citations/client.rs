@@ -214,7 +214,30 @@ impl<'a> CitationClient<'a> {
             out.icite_requests += 1;
             match self.icite(batch).await {
                 Ok(records) => {
-                    for r in records.into_iter().filter(|r| batch.contains(&r.pmid)) {
+                    // A record without the lists asked for is malformed: elink answers for
+                    // it, as for a PMID iCite lacks, and the failure says so.
+                    let (records, malformed): (Vec<IciteRecord>, Vec<IciteRecord>) = records
+                        .into_iter()
+                        .filter(|r| batch.contains(&r.pmid))
+                        .partition(|r| r.lists);
+                    if !malformed.is_empty() {
+                        let named: Vec<String> = malformed
+                            .iter()
+                            .take(5)
+                            .map(|r| r.pmid.to_string())
+                            .collect();
+                        out.failures.push(SourceFailure {
+                            source: "icite",
+                            pmids: malformed.len(),
+                            code: "icite_malformed".into(),
+                            message: format!(
+                                "iCite's record of PMID {} came without its cited_by and references lists.",
+                                named.join(", ")
+                            ),
+                            fallback: Some("elink"),
+                        });
+                    }
+                    for r in records {
                         found.insert(
                             r.pmid,
                             Paper {

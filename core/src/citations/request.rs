@@ -39,14 +39,16 @@ impl Direction {
     }
 }
 
-/// `GET {base}/api/pubs?pmids=…&fl=…`: PMIDs and fields comma-separated as iCite's
-/// examples write them (digits, letters and underscores only: nothing to encode).
+/// `GET {base}/api/pubs?pmids=…&fl=…&legacy=true`: PMIDs and fields comma-separated as
+/// iCite's examples write them (digits, letters and underscores only: nothing to encode);
+/// `legacy=true` asked explicitly, so the fields keep the names `fl` gives (`cited_by`,
+/// `references`) whatever iCite's default layout becomes.
 pub fn icite_call(base_url: &str, pmids: &[u64]) -> HttpCall {
     let ids: Vec<String> = pmids.iter().map(u64::to_string).collect();
     HttpCall {
         method: Method::Get,
         url: format!(
-            "{}/api/pubs?pmids={}&fl={ICITE_FIELDS}",
+            "{}/api/pubs?pmids={}&fl={ICITE_FIELDS}&legacy=true",
             base_url.trim_end_matches('/'),
             ids.join(",")
         ),

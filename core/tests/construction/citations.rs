@@ -14,14 +14,16 @@ fn icite_is_one_get_with_the_pmids_and_fields_comma_separated() {
     assert_eq!(call.method, Method::Get);
     assert_eq!(
         call.url,
-        format!("https://icite.od.nih.gov/api/pubs?pmids=23456789,27599104&fl={FIELDS}")
+        format!(
+            "https://icite.od.nih.gov/api/pubs?pmids=23456789,27599104&fl={FIELDS}&legacy=true"
+        )
     );
     assert!(call.body.is_none());
     // A base with a trailing slash (a mirror's) gives the same path.
     let call = icite_call("http://127.0.0.1:9/", &[1]);
     assert_eq!(
         call.url,
-        format!("http://127.0.0.1:9/api/pubs?pmids=1&fl={FIELDS}")
+        format!("http://127.0.0.1:9/api/pubs?pmids=1&fl={FIELDS}&legacy=true")
     );
     // Two hundred PMIDs still go as one GET (about 2 KB of URL).
     let many: Vec<u64> = (90_000_001..=90_000_200).collect();

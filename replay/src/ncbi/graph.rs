@@ -47,6 +47,10 @@ pub const CO_CITED: u64 = 3;
 /// PMIDs iCite has no record of (too recent for it), though PubMed's links know them: the
 /// last ten citers of seed 4. A client falls back to elink for them.
 pub const ICITE_MISSING: std::ops::RangeInclusive<u64> = 90_052_701..=90_052_710;
+/// A paper whose iCite record comes without its `cited_by` and `references` (the citer
+/// just before [`ICITE_MISSING`], so it falls in the same look-up): a client reads it as
+/// malformed and asks elink, as for a paper iCite lacks.
+pub const ICITE_MALFORMED: u64 = 90_052_700;
 /// Papers whose reference list elink's `pubmed_pubmed_refs` gives in part, leaving out the
 /// seed they cite (as PubMed's lists of new papers often are): the last three of
 /// [`ICITE_MISSING`]. The seed's own citers (iCite's `cited_by`, elink's `citedin`) still

@@ -90,7 +90,8 @@ fn two_hundred_pmids_take_one_icite_request_and_missing_ones_go_to_elink() {
     assert_eq!(found.papers.len(), 200);
     let g = graph::graph();
     for p in &found.papers {
-        let expected = if graph::ICITE_MISSING.contains(&p.pmid) {
+        let expected = if graph::ICITE_MISSING.contains(&p.pmid) || p.pmid == graph::ICITE_MALFORMED
+        {
             Source::Elink
         } else {
             Source::Icite
@@ -106,8 +107,18 @@ fn two_hundred_pmids_take_one_icite_request_and_missing_ones_go_to_elink() {
         };
         assert_eq!(refs, want, "{}", p.pmid);
     }
-    // One elink request a direction for the ten.
+    // One elink request a direction for the ten and the one whose iCite record lacked its
+    // lists, which the failures name (malformed, not uncited).
     assert_eq!(found.elink_requests, 2);
+    let f: Vec<(&str, usize, &str)> = found
+        .failures
+        .iter()
+        .map(|f| (f.code.as_str(), f.pmids, f.fallback.unwrap_or("")))
+        .collect();
+    assert_eq!(f, vec![("icite_malformed", 1, "elink")]);
+    assert!(found.failures[0]
+        .message
+        .contains(&graph::ICITE_MALFORMED.to_string()));
 }
 
 #[test]
@@ -278,7 +289,11 @@ fn a_thousand_pmids_keep_to_icites_pace_in_five_requests() {
     assert!(stats["max_in_any_1s_window"]["icite"].as_u64().unwrap() <= 3);
     assert_eq!(found.papers.len(), 977);
     let from_elink = found.papers.iter().filter(|p| p.source == Source::Elink);
-    assert_eq!(from_elink.count(), graph::ICITE_MISSING.count());
+    assert_eq!(
+        from_elink.count(),
+        graph::ICITE_MISSING.count() + 1,
+        "and the malformed one"
+    );
 }
 
 #[test]
