@@ -16,7 +16,7 @@ const PAPERS: &[(u64, i64, bool, Option<f64>)] = &[
     (1, 2018, false, Some(0.7)),
     (2, 2018, false, Some(3.2)),
     (3, 2017, false, Some(1.9)),
-    (4, 2018, false, Some(0.2)),
+    (4, 2018, false, Some(0.7)),
     (5, 2018, false, Some(1.4)),
     (6, 2010, false, Some(4.0)),
     (7, 2010, false, None),
@@ -208,17 +208,30 @@ fn top_rcr_is_the_three_highest_of_each_year() {
             by_year.entry(year).or_default().push((r, pmid));
         }
     }
+    // RANK: a paper's rank is one more than the papers of its year with a higher RCR; the
+    // first three ranks are kept, ties and all.
     let mut want = Vec::new();
     for (year, mut papers) in by_year.into_iter().rev() {
         papers.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        want.extend(papers.into_iter().take(3).map(|p| (year, p.1 as i64)));
+        let ranked: Vec<(i64, i64)> = papers
+            .iter()
+            .map(|p| {
+                (
+                    papers.iter().filter(|q| q.0 > p.0).count() as i64 + 1,
+                    p.1 as i64,
+                )
+            })
+            .filter(|(rank, _)| *rank <= 3)
+            .map(|(_, pmid)| (year, pmid))
+            .collect();
+        want.extend(ranked);
     }
     let got: Vec<(i64, i64)> = run(&mut conn, "The most influential")
         .iter()
         .map(|r| (int(&r[0]), int(&r[1])))
         .collect();
-    // 2018 has four papers: the fourth (pmid 4, RCR 0.2) is left out; 7 has no RCR.
-    assert!(!want.contains(&(2018, 4)) && want.contains(&(2018, 2)));
+    // 2018 has four papers: 1 and 4 tie for third (RCR 0.7), both kept; 7 has no RCR.
+    assert!(want.contains(&(2018, 4)) && want.contains(&(2018, 1)) && want.contains(&(2018, 2)));
     assert_eq!(got, want);
 }
 
@@ -262,19 +275,25 @@ fn retractions_inside_the_trail_name_each_citing_paper_and_its_count() {
 }
 
 #[test]
-fn a_seeds_citations_per_year_count_its_citers_by_year() {
+fn the_seeds_citers_per_year_count_each_citing_paper_once() {
     let mut conn = staged();
-    let mut want: BTreeMap<i64, i64> = BTreeMap::new();
+    let mut citers: BTreeMap<i64, BTreeSet<u64>> = BTreeMap::new();
     for &s in SEEDS {
         for &(citer, _) in EDGES.iter().filter(|e| e.1 == s) {
             let year = PAPERS.iter().find(|p| p.0 == citer).unwrap().1;
-            *want.entry(year).or_insert(0) += 1;
+            citers.entry(year).or_default().insert(citer);
         }
     }
-    let got: BTreeMap<i64, i64> = run(&mut conn, "A seed's citations per year")
+    let want: BTreeMap<i64, i64> = citers
+        .into_iter()
+        .map(|(y, c)| (y, c.len() as i64))
+        .collect();
+    let got: BTreeMap<i64, i64> = run(&mut conn, "Papers citing the seeds, per year")
         .iter()
         .map(|r| (int(&r[0]), int(&r[1])))
         .collect();
+    // Paper 2 cites both seeds: once in 2018.
+    assert_eq!(want[&2018], 3);
     assert_eq!(got, want);
 }
 

@@ -176,12 +176,13 @@ fn five_seeds_stage_their_network_in_the_fewest_requests_and_answer_its_question
         1
     );
 
-    // A seed's citations per year, drawn: the bars add up to the seeds' citers (every citer
-    // of a seed is a paper of the network), and the named charts read a network.
+    // The seeds' citers per year, drawn: the bars add up to the distinct papers citing a seed
+    // (every citer of a seed is a paper of the network; one citing two seeds counts once),
+    // and the named charts read a network.
     let chart = ok(
         &s,
         json!({"operation": "chart", "data_access_id": id, "chart": "line",
-            "sql": example("A seed's citations per year")}),
+            "sql": example("Papers citing the seeds, per year")}),
     );
     let drawn: f64 = chart["points"]
         .as_array()
@@ -189,8 +190,10 @@ fn five_seeds_stage_their_network_in_the_fewest_requests_and_answer_its_question
         .iter()
         .map(|p| p["value"].as_f64().unwrap())
         .sum();
+    let citers: BTreeSet<u64> = graph::SEEDS.iter().flat_map(|s| g.citers(*s)).collect();
     let citations: usize = graph::SEEDS.iter().map(|s| g.citers(*s).len()).sum();
-    assert_eq!(drawn as usize, citations);
+    assert!(citers.len() < citations, "some papers cite two seeds");
+    assert_eq!(drawn as usize, citers.len());
     ok(
         &s,
         json!({"operation": "chart", "data_access_id": id, "chart": "per_year"}),

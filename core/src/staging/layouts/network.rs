@@ -89,16 +89,16 @@ pub const NETWORK: Layout = Layout {
             sql: "SELECT s.pmid AS seed, o.citing_pmid AS pmid, COUNT(*) AS shared_references, a.year, a.title FROM node s JOIN citation r ON r.citing_pmid = s.pmid JOIN citation o ON o.cited_pmid = r.cited_pmid AND o.citing_pmid <> s.pmid LEFT JOIN article a ON a.pmid = o.citing_pmid WHERE s.step = 0 GROUP BY s.pmid, o.citing_pmid ORDER BY shared_references DESC, seed, pmid LIMIT 20",
         },
         Example {
-            title: "The most influential papers of each year by Relative Citation Ratio (top 3)",
-            sql: "SELECT year, pmid, rcr, nih_percentile, title FROM (SELECT a.year, m.pmid, m.relative_citation_ratio AS rcr, m.nih_percentile, a.title, ROW_NUMBER() OVER (PARTITION BY a.year ORDER BY m.relative_citation_ratio DESC, m.pmid) AS rank FROM metrics m JOIN article a ON a.pmid = m.pmid WHERE m.relative_citation_ratio IS NOT NULL) WHERE rank <= 3 ORDER BY year DESC, rank",
+            title: "The most influential papers of each year by Relative Citation Ratio (top 3 by RANK, ties kept; provisional = 1 marks a recent paper's provisional RCR)",
+            sql: "SELECT year, pmid, rcr, provisional, nih_percentile, title FROM (SELECT a.year, m.pmid, m.relative_citation_ratio AS rcr, m.provisional, m.nih_percentile, a.title, RANK() OVER (PARTITION BY a.year ORDER BY m.relative_citation_ratio DESC) AS rank FROM metrics m JOIN article a ON a.pmid = m.pmid WHERE m.relative_citation_ratio IS NOT NULL) WHERE rank <= 3 ORDER BY year DESC, rank, pmid",
         },
         Example {
             title: "Retractions inside the trail: papers of the network citing a retracted paper of the network (its own notices, errata and comments, linked in correction, left out; a retracted paper outside the network is not checked)",
             sql: "SELECT c.citing_pmid AS pmid, COUNT(*) AS retracted_references, group_concat(c.cited_pmid, ', ') AS retracted_pmids, a.year, a.title FROM citation c JOIN article r ON r.pmid = c.cited_pmid AND r.retracted = 1 LEFT JOIN article a ON a.pmid = c.citing_pmid WHERE NOT EXISTS (SELECT 1 FROM correction k WHERE (k.pmid = c.citing_pmid AND k.ref_pmid = c.cited_pmid) OR (k.pmid = c.cited_pmid AND k.ref_pmid = c.citing_pmid)) GROUP BY c.citing_pmid ORDER BY retracted_references DESC, pmid",
         },
         Example {
-            title: "A seed's citations per year (chart it: entrez_data chart, chart line, this sql)",
-            sql: "SELECT a.year AS label, COUNT(*) AS value FROM node s JOIN citation c ON c.cited_pmid = s.pmid JOIN article a ON a.pmid = c.citing_pmid WHERE s.step = 0 AND a.year IS NOT NULL GROUP BY a.year ORDER BY a.year",
+            title: "Papers citing the seeds, per year, each counted once however many seeds it cites (add AND s.pmid = <seed> for one seed; chart it: entrez_data chart, chart line, this sql)",
+            sql: "SELECT a.year AS label, COUNT(DISTINCT c.citing_pmid) AS value FROM node s JOIN citation c ON c.cited_pmid = s.pmid JOIN article a ON a.pmid = c.citing_pmid WHERE s.step = 0 AND a.year IS NOT NULL GROUP BY a.year ORDER BY a.year",
         },
     ],
 };
