@@ -208,16 +208,12 @@ fn entries(
             }
             continue;
         };
-        out.push(entry(
-            paper,
-            records.found.get(&pmid),
-            records.failed.is_some(),
-        ));
+        out.push(entry(paper, records.found.get(&pmid)));
     }
     out
 }
 
-fn entry(paper: &Paper, record: Option<&Record>, summaries_failed: bool) -> Value {
+fn entry(paper: &Paper, record: Option<&Record>) -> Value {
     let mut e = Map::new();
     // A paper found has a source and no status: 200 papers fit the default budget.
     e.insert("pmid".into(), json!(paper.pmid.to_string()));
@@ -230,11 +226,11 @@ fn entry(paper: &Paper, record: Option<&Record>, summaries_failed: bool) -> Valu
         .or_else(|| icite.and_then(|i| i.year));
     e.insert("title".into(), json!(title));
     e.insert("year".into(), json!(year));
+    // Unknown (null) without PubMed's summary of it: the summaries failed, or PubMed has
+    // no record of a PMID iCite holds.
     let retracted = match record {
         Some(r) => json!(r.integrity.flags.contains(&Flag::Retracted)),
-        // Unknown when PubMed's summary could not be read.
-        None if summaries_failed => Value::Null,
-        None => json!(false),
+        None => Value::Null,
     };
     e.insert("retracted".into(), retracted);
     e.insert("source".into(), json!(paper.source.name()));
@@ -543,4 +539,24 @@ fn render(
         out.push_str(&format!("Warning: {w}\n"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::citations::client::Source;
+
+    #[test]
+    fn a_paper_without_pubmeds_summary_has_an_unknown_retraction_flag() {
+        let paper = Paper {
+            pmid: 7,
+            source: Source::Elink,
+            cited_by: vec![8],
+            references: Vec::new(),
+            icite: None,
+        };
+        let e = entry(&paper, None);
+        assert_eq!(e["retracted"], Value::Null, "{e}");
+        assert_eq!(e["cited_by"], json!(["8"]));
+    }
 }
