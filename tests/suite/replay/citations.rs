@@ -152,11 +152,23 @@ fn icite_down_falls_back_to_elink_and_says_so() {
 }
 
 fn server(ncbi: &Replay, external: &ExternalReplay) -> entrez_mcp_core::protocol::Server {
+    server_on(ncbi, external, false)
+}
+
+/// A server on the stand-ins; `free` sets the Workers Free plan's allowance (10 ms of CPU
+/// and 50 subrequests a call) through the settings, as a deployment does.
+fn server_on(
+    ncbi: &Replay,
+    external: &ExternalReplay,
+    free: bool,
+) -> entrez_mcp_core::protocol::Server {
     let eutils = ncbi.eutils_base();
     let icite = external.env("ICITE_URL");
     let config = Config::from_lookup(move |k| match k {
         "EUTILS_BASE_URL" => Some(eutils.clone()),
         "ICITE_URL" => icite.clone(),
+        "ENTREZ_CPU_BUDGET_MS" if free => Some("10".into()),
+        "ENTREZ_SUBREQUESTS" if free => Some("50".into()),
         _ => None,
     });
     entrez_mcp_core::protocol::Server::new(config, Box::new(SystemPlatform))
@@ -272,6 +284,46 @@ fn a_small_budget_cuts_the_id_lists_first_and_names_the_call_for_them() {
         serde_json::json!(["cited_by", "references"])
     );
     assert_eq!(next["ids"].as_array().unwrap().len(), 5);
+}
+
+#[test]
+fn on_the_free_plan_a_call_reads_only_the_papers_its_cpu_pays_for() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server_on(&ncbi, &external, true);
+    // 300 citers: on the Free plan the subrequests would pay for every batch, but the CPU
+    // (8 ms planned, 1 ms for the call, 42 µs a paper's iCite record and summary) for 166.
+    let asked: Vec<String> = (0..300)
+        .map(|i| (graph::CITER_BASE + i).to_string())
+        .collect();
+    let r = crate::common::call_tool(
+        &s,
+        "entrez_query",
+        serde_json::json!({"operation": "citations", "ids": asked, "detail": "brief"}),
+    );
+    let sc = &r["structuredContent"];
+    let papers = sc["papers"].as_array().unwrap();
+    let found: Vec<&str> = papers
+        .iter()
+        .filter(|p| p.get("status").is_none())
+        .map(|p| p["pmid"].as_str().unwrap())
+        .collect();
+    let n = (8_000 - 1_000) / 42;
+    assert_eq!(
+        found,
+        asked[..n].iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    // One iCite request, of exactly those; the rest left to next_call, in order.
+    assert_eq!(requests(&external, "icite"), 1);
+    let next: Vec<&str> = sc["next_call"]["arguments"]["ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        next,
+        asked[n..].iter().map(String::as_str).collect::<Vec<_>>()
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! given; the id lists as far as the budget allows ([`ID_CAPS`]), with the call that returns
 //! the rest. Each paper says its source; an unknown PMID says so on its own line.
 
-use crate::allowance::Need;
+use crate::allowance::{Need, CPU_US_PER_CITATION, PER_CALL_US};
 use crate::citations::request::ICITE_BATCH;
 use crate::citations::{CitationClient, Citations, Paper, Source};
 use crate::entrez::{EntrezClient, EutilsRequest, Utility};
@@ -90,11 +90,21 @@ pub async fn citations(ctx: &ToolContext<'_>, pmids: &[String], view: &View) -> 
         .collect();
     // A batch of 200 sends iCite and esummary when all goes well, and at worst elink both
     // ways too (what iCite lacks), each tried as often as the client may: the allowance
-    // bounds the batches sent now by that worst case, as a staging counts its batches.
+    // bounds the batches sent now by that worst case, as a staging counts its batches; and
+    // the papers by the CPU their replies take to read (at least one paper a call).
     let attempts = crate::net::retry::RetryPolicy::default().max_attempts;
     let need = Need::default().requests(0, 4, attempts);
     let batches = ctx.allowance().fits(&need).max(1) as usize;
-    let now_count = valid.len().min(batches * ICITE_BATCH).min(MAX_IDS);
+    let by_cpu = ctx
+        .allowance()
+        .fits(&Need::cpu_us(PER_CALL_US, CPU_US_PER_CITATION))
+        .max(1);
+    let by_cpu = usize::try_from(by_cpu).unwrap_or(usize::MAX);
+    let now_count = valid
+        .len()
+        .min(batches * ICITE_BATCH)
+        .min(by_cpu)
+        .min(MAX_IDS);
     let (now, later) = valid.split_at(now_count);
     let client = CitationClient::new(ctx.entrez()?);
     let found = client.lookup(now).await;
@@ -204,7 +214,7 @@ fn entries(
                     "message": "Neither iCite nor PubMed's links could be read for it (see warnings); call again later."}));
             } else {
                 out.push(json!({"pmid": pmid.to_string(), "status": "not_looked_up",
-                    "message": "Not looked up in this call (the call's request allowance); next_call asks for it."}));
+                    "message": "Not looked up in this call (the call's allowance of requests and CPU); next_call asks for it."}));
             }
             continue;
         };
