@@ -116,6 +116,7 @@ async function network() {
     const missing = chunk.filter((p) => !found.has(p));
     const [citers, references] = [await elink(missing, 'pubmed_pubmed_citedin'), await elink(missing, 'pubmed_pubmed_refs')];
     if (missing.length) elinked.push(missing);
+    const offers = [];
     for (const p of papers.slice(at, at + LOOKUP)) {
       const r = found.get(p.pmid);
       const pRefs = r ? r.references.map(Number) : references.get(p.pmid) || [];
@@ -123,9 +124,17 @@ async function network() {
       refs.set(p.pmid, pRefs);
       citedBy.set(p.pmid, pCiters);
       if (r && r.relative_citation_ratio != null) rcr.set(p.pmid, r.relative_citation_ratio);
-      if (p.step >= 1) continue;
-      for (const n of [...pRefs, ...pCiters]) {
-        if (known.has(n)) continue;
+      if (p.step < 1) offers.push([...pRefs, ...pCiters]);
+    }
+    // The papers of a look-up add their neighbours round-robin: the first new one of each in
+    // turn, then the second... (max_records, 1,000, is never reached here: no share is cut).
+    for (let turn = 0, more = true; more; turn++) {
+      more = false;
+      for (const list of offers) {
+        let n;
+        while (list.length && known.has((n = list.shift())));
+        if (n === undefined || known.has(n)) continue;
+        more = true;
         known.add(n);
         papers.push({ pmid: n, step: 1 });
       }
