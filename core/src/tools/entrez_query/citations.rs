@@ -382,6 +382,7 @@ fn answer(
     });
     let summary = json!({"asked": asked, "found": count("found"), "unknown": count("unknown"),
         "invalid": count("invalid"), "failed": count("failed"), "retracted": flagged.retracted.len()});
+    let at_ceiling = view.max_characters >= crate::framework::view::CEILING;
     let mut chosen = None;
     for cap in ID_CAPS {
         let list: Vec<Value> = papers.iter().map(|p| shaped(p, view, cap)).collect();
@@ -391,7 +392,9 @@ fn answer(
                 .filter(|p| lists_cut(p, cap))
                 .filter_map(|p| p["pmid"].as_str().map(String::from))
                 .collect();
-            let ids_call = (!cut.is_empty()).then(|| {
+            // At the largest budget already, the same call would cut them again: no loop
+            // offered, the text points at a network staging instead.
+            let ids_call = (!cut.is_empty() && !at_ceiling).then(|| {
                 let mut a = Map::new();
                 a.insert("operation".into(), json!("citations"));
                 a.insert(
@@ -414,7 +417,14 @@ fn answer(
             if let Value::Object(m) = &mut structured {
                 m.retain(|_, v| !v.is_null());
             }
-            let text = render(&summary, &list[..k], cap, &cut, &warnings, &later_call);
+            let text = render(
+                &summary,
+                &list[..k],
+                (cap, at_ceiling),
+                &cut,
+                &warnings,
+                &later_call,
+            );
             (structured, text)
         };
         let fitted = budget::fit(list.len(), view.max_characters, build);
@@ -453,7 +463,7 @@ fn lists_cut(p: &Value, cap: usize) -> bool {
 fn render(
     summary: &Value,
     papers: &[Value],
-    cap: usize,
+    (cap, at_ceiling): (usize, bool),
     cut: &[String],
     warnings: &[String],
     later: &Option<Value>,
@@ -534,10 +544,17 @@ fn render(
         }
     }
     if !cut.is_empty() && cap != usize::MAX {
-        out.push_str(&format!(
-            "Id lists cut to {cap} each to fit max_characters ({} papers); ids_next_call returns them whole.\n",
-            cut.len()
-        ));
+        out.push_str(&if at_ceiling {
+            format!(
+                "Id lists cut to {cap} each even at the largest budget ({} papers): lists this long do not fit one answer; stage them as a citation network (entrez_data fetch_and_stage, network \"citers\" or \"references\", these ids) and query them in SQL.\n",
+                cut.len()
+            )
+        } else {
+            format!(
+                "Id lists cut to {cap} each to fit max_characters ({} papers); ids_next_call asks for them at the largest budget (200,000 characters: lists of up to about 10,000 ids; longer ones: stage a citation network).\n",
+                cut.len()
+            )
+        });
     }
     if let Some(call) = later {
         out.push_str(&format!(
@@ -554,7 +571,7 @@ fn render(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::citations::client::Source;
+    use crate::citations::client::{Citations, Source};
 
     #[test]
     fn a_paper_without_pubmeds_summary_has_an_unknown_retraction_flag() {
@@ -568,5 +585,50 @@ mod tests {
         let e = entry(&paper, None);
         assert_eq!(e["retracted"], Value::Null, "{e}");
         assert_eq!(e["cited_by"], json!(["8"]));
+    }
+
+    #[test]
+    fn lists_too_long_for_the_largest_budget_point_at_a_network_not_at_the_same_call() {
+        // A paper with 40,000 citers: at the largest budget its list is still cut.
+        let paper = Paper {
+            pmid: 7,
+            source: Source::Elink,
+            cited_by: (1..=40_000).collect(),
+            references: Vec::new(),
+            icite: None,
+        };
+        let papers = vec![entry(&paper, None)];
+        let at = |max_characters: usize| {
+            let view = View {
+                max_characters,
+                ..View::default()
+            };
+            answer(
+                1,
+                papers.clone(),
+                &Citations::default(),
+                &Records::default(),
+                &[],
+                &view,
+            )
+        };
+        let top = at(crate::framework::view::CEILING);
+        assert!(
+            top.structured.get("ids_next_call").is_none(),
+            "{}",
+            top.structured
+        );
+        assert!(top.structured["ids_cut_to"].as_u64().is_some());
+        assert!(
+            top.text.contains("stage them as a citation network"),
+            "{}",
+            top.text
+        );
+        // Below it, the call at the largest budget is offered.
+        let default = at(View::default().max_characters);
+        assert_eq!(
+            default.structured["ids_next_call"]["arguments"]["max_characters"],
+            crate::framework::view::CEILING
+        );
     }
 }
