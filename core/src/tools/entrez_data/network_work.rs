@@ -273,6 +273,10 @@ impl NetworkWork {
                 k += 1;
             }
         }
+        // Every seed's neighbours found a place after all: none was cut.
+        if step == 1 && !self.left_via.iter().any(|v| v.0 == 1) {
+            self.cut_seeds.clear();
+        }
     }
 }
 
@@ -446,6 +450,26 @@ mod tests {
         );
         assert_eq!(w.papers.len(), 24);
         assert_eq!(w.cut_seeds, vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn places_a_share_left_unused_go_to_papers_left_out() {
+        let net = Network {
+            direction: Direction::Citers,
+            steps: 1,
+        };
+        // Two seeds looked up one at a time, six papers at most: seed 1 may take only two of
+        // its four citers at first; seed 2 has none, so its share goes to the other two.
+        let mut w = NetworkWork::new(net, &[1, 2], 6);
+        let mut rows = NetworkRows::default();
+        w.absorb(1, &[found(1, &[], &[10, 11, 12, 13])], &mut rows);
+        assert_eq!((w.papers.len(), w.left_out.len()), (4, 2));
+        assert_eq!(w.cut_seeds, vec![1]);
+        w.absorb(1, &[found(2, &[], &[])], &mut rows);
+        let pmids: Vec<u64> = w.papers.iter().map(|p| p.0).collect();
+        assert_eq!(pmids, vec![1, 2, 10, 11, 12, 13]);
+        assert_eq!(w.papers[5], (13, 1, 2));
+        assert!(w.left_out.is_empty() && w.cut_seeds.is_empty());
     }
 
     #[test]
