@@ -508,7 +508,7 @@ fn seeds_leave_room_for_their_neighbours_and_a_cut_is_said() {
     let id = r["data_access_id"].as_str().unwrap().to_string();
     let warnings = r["warnings"].to_string();
     assert!(
-        warnings.contains("5 seeds were named; only the first 4 were kept"),
+        warnings.contains("5 seeds were named; only the first 4 are the seeds"),
         "{warnings}"
     );
     let got: Vec<i64> = column(

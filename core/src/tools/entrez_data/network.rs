@@ -121,16 +121,19 @@ pub async fn seeds(
 ) -> Result<(Vec<u64>, Vec<String>)> {
     let max = max_seeds(cap);
     let mut warnings = Vec::new();
-    let cut = |n: u64, which: &str| {
+    let cut = |named: String, which: &str| {
         format!(
-            "{n} seeds were named; only {which} {max} were kept, a tenth of max_records ({cap}) so their references and citers have room (raise max_records, or narrow the seeds)."
+            "{named}; only {which} {max} are the seeds, a tenth of max_records ({cap}) so their references and citers have room (raise max_records, or narrow the seeds)."
         )
     };
     let ids: Vec<String> = match source {
         Source::Ids { ids } => {
             let distinct: HashSet<&String> = ids.iter().collect();
             if distinct.len() as u64 > max {
-                warnings.push(cut(distinct.len() as u64, "the first"));
+                warnings.push(cut(
+                    format!("{} seeds were named", distinct.len()),
+                    "the first",
+                ));
             }
             ids.clone()
         }
@@ -138,7 +141,10 @@ pub async fn seeds(
             let reply = ctx.entrez()?.send(&seed_search(term, max)).await?;
             let found = parse::esearch::parse_esearch_xml(&reply.body)?;
             if found.count > max {
-                warnings.push(cut(found.count, "the search's first"));
+                warnings.push(cut(
+                    format!("The search matched {} papers", found.count),
+                    "its first",
+                ));
             }
             found.ids
         }
