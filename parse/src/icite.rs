@@ -66,9 +66,11 @@ pub struct IciteRecord {
     pub cited_by: Vec<u64>,
     /// Papers it cites.
     pub references: Vec<u64>,
-    /// Whether the record carried both `cited_by` and `references` (a record without them,
-    /// in another layout or cut short, says nothing of its citations: not zero of them).
-    pub lists: bool,
+    /// Whether the record carried `cited_by` (a record without it, in another layout or not
+    /// asked for it, says nothing of its citers: not zero of them).
+    pub has_cited_by: bool,
+    /// Whether the record carried `references`.
+    pub has_references: bool,
 }
 
 /// Parses a list answer (`data`) or a single record; a `{"error": …}` body is the
@@ -145,7 +147,8 @@ fn record(v: &Value) -> Result<IciteRecord, ParseError> {
         cited_by_clin: pmids(v.get("cited_by_clin")),
         cited_by: pmids(v.get("cited_by")),
         references: pmids(v.get("references")),
-        lists: v.get("cited_by").is_some() && v.get("references").is_some(),
+        has_cited_by: v.get("cited_by").is_some(),
+        has_references: v.get("references").is_some(),
     })
 }
 

@@ -69,11 +69,11 @@ fn database_names_read_as_the_same_record() {
     // Fields the answer leaves out are None, not zero; and with neither cited_by nor
     // references the record says nothing of its citations (not "uncited").
     assert_eq!(r.citation_count, None);
-    assert!(!r.lists);
+    assert!(!r.has_cited_by && !r.has_references);
     assert!(parse_icite(fixture!("pubs.json"))
         .unwrap()
         .iter()
-        .all(|r| r.lists));
+        .all(|r| r.has_cited_by && r.has_references));
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn one_bad_record_is_left_out_and_a_zero_is_no_pmid() {
     assert_eq!(records[0].cited_by, [12, 13]);
     assert_eq!(records[1].cited_by, [15, 16]);
     // A null list is there, and empty.
-    assert!(records[1].lists && records[1].references.is_empty());
+    assert!(records[1].has_references && records[1].references.is_empty());
 }
 
 #[test]

@@ -47,7 +47,7 @@ pub const METRICS: Table = Table {
         req("pmid", Integer, "PubMed id."),
         opt("relative_citation_ratio", Real, "Relative Citation Ratio: citations per year against the field's expected rate (1.0 = the NIH-funded median)."),
         opt("nih_percentile", Real, "Percentile of the RCR among NIH-funded papers."),
-        opt("citation_count", Integer, "Citations in the NIH Open Citation Collection (elink: PubMed's cited-by count)."),
+        opt("citation_count", Integer, "Citations in the NIH Open Citation Collection (elink: PubMed's cited-by count; NULL where elink answered for a paper at the last step, whose citers are not asked)."),
         opt("citations_per_year", Real, "Citations per year since publication."),
         opt("expected_citations_per_year", Real, "Citations per year expected of the paper's field."),
         opt("field_citation_rate", Real, "The field's citation rate, from its co-citation network."),

@@ -245,7 +245,13 @@ impl Run<'_> {
                 .iter()
                 .map(|p| p.0)
                 .collect();
-            let looked = crate::tools::entrez_data::network_lookup::look_up(self, &pmids).await?;
+            // Citers are asked only where some paper of the chunk is followed further: a
+            // chunk all at the last step asks for none (a hub there would be megabytes).
+            let citers = work.papers[work.looked_up..end]
+                .iter()
+                .any(|p| p.1 < work.steps);
+            let looked =
+                crate::tools::entrez_data::network_lookup::look_up(self, &pmids, citers).await?;
             meter.charge_side(looked.bytes, looked.requests);
             let mut warnings = looked.warnings;
             warnings.extend(unknown_seeds(
