@@ -45,6 +45,11 @@ pub const CPU_US_TO_DRAW: u64 = 2_500;
 /// into rows): an estimate from PubMed's JSON rate per byte, not measured.
 pub const CPU_US_PER_LOOKUP: u64 = 2_500;
 
+/// What one paper of `entrez_query` `citations` costs, µs: its iCite record (about 1 KB)
+/// and its esummary (2.5 KB, [`reply_cost`]'s typical summary) read at the summaries' 12 ns
+/// a byte: an estimate, not measured. The Free plan's 7 ms after the call pays for 166.
+pub const CPU_US_PER_CITATION: u64 = 42;
+
 /// The kinds of reply a staging parses, each with its measured cost ([`reply_cost`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reply {

@@ -66,6 +66,11 @@ pub struct IciteRecord {
     pub cited_by: Vec<u64>,
     /// Papers it cites.
     pub references: Vec<u64>,
+    /// Whether the record carried `cited_by` (a record without it, in another layout or not
+    /// asked for it, says nothing of its citers: not zero of them).
+    pub has_cited_by: bool,
+    /// Whether the record carried `references`.
+    pub has_references: bool,
 }
 
 /// Parses a list answer (`data`) or a single record; a `{"error": …}` body is the
@@ -89,7 +94,9 @@ pub fn parse_icite(bytes: &[u8]) -> Result<Vec<IciteRecord>, ParseError> {
         }
     }
     match top.get("data") {
-        Some(Value::Array(items)) => items.iter().map(record).collect(),
+        // A record without a readable PMID is left out, not the whole batch: the PMID it
+        // stood for is then one iCite did not answer.
+        Some(Value::Array(items)) => Ok(items.iter().filter_map(|i| record(i).ok()).collect()),
         Some(_) => Err(unexpected(WHAT, "its \"data\" is not a list")),
         None if top.contains_key("pmid") => Ok(vec![record(&v)?]),
         None => Err(unexpected(WHAT, "it has neither \"data\" nor \"pmid\"")),
@@ -140,6 +147,8 @@ fn record(v: &Value) -> Result<IciteRecord, ParseError> {
         cited_by_clin: pmids(v.get("cited_by_clin")),
         cited_by: pmids(v.get("cited_by")),
         references: pmids(v.get("references")),
+        has_cited_by: v.get("cited_by").is_some(),
+        has_references: v.get("references").is_some(),
     })
 }
 
@@ -163,14 +172,15 @@ fn authors(v: Option<&Value>) -> Option<String> {
 }
 
 /// A PMID list: a JSON list of numbers or strings, or one string of ids separated by
-/// spaces or commas (the CSV form); anything unreadable is left out.
+/// spaces or commas (the CSV form); anything unreadable, and 0 (no PMID), is left out.
 fn pmids(v: Option<&Value>) -> Vec<u64> {
-    match v {
+    let all: Vec<u64> = match v {
         Some(Value::Array(items)) => items.iter().filter_map(|i| json_count(Some(i))).collect(),
         Some(Value::String(s)) => s
             .split([' ', ','])
             .filter_map(|p| p.trim().parse().ok())
             .collect(),
         _ => Vec::new(),
-    }
+    };
+    all.into_iter().filter(|p| *p > 0).collect()
 }

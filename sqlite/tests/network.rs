@@ -16,14 +16,20 @@ const PAPERS: &[(u64, i64, bool, Option<f64>)] = &[
     (1, 2018, false, Some(0.7)),
     (2, 2018, false, Some(3.2)),
     (3, 2017, false, Some(1.9)),
-    (4, 2018, false, Some(0.2)),
+    (4, 2018, false, Some(0.7)),
     (5, 2018, false, Some(1.4)),
     (6, 2010, false, Some(4.0)),
     (7, 2010, false, None),
     (8, 2012, false, Some(0.9)),
     (9, 2011, true, Some(0.3)),
     (10, 2012, true, Some(0.1)),
+    // The retraction notice of 9, and a comment on 10: each cites the paper it is about.
+    (11, 2013, false, None),
+    (12, 2013, false, None),
 ];
+// NLM's links (pmid, RefType, linked PMID): the notice names what it retracts; the comment
+// is named only from the commented paper's side.
+const CORRECTIONS: &[(u64, &str, u64)] = &[(11, "RetractionOf", 9), (10, "CommentIn", 12)];
 const EDGES: &[(u64, u64)] = &[
     (1, 100),
     (1, 3),
@@ -49,6 +55,8 @@ const EDGES: &[(u64, u64)] = &[
     // A reference outside the network: cited, never staged.
     (8, 777),
     (8, 9),
+    (11, 9),
+    (12, 10),
 ];
 
 fn staged() -> Connection {
@@ -76,6 +84,13 @@ fn staged() -> Connection {
         conn.execute(
             "INSERT INTO article (pmid, kind, title, year, retracted) VALUES (?1, 'article', ?2, ?3, ?4)",
             rusqlite::params![pmid as i64, format!("Paper {pmid}"), year, i64::from(retracted)],
+        )
+        .unwrap();
+    }
+    for (i, &(pmid, ref_type, other)) in CORRECTIONS.iter().enumerate() {
+        conn.execute(
+            "INSERT INTO correction (pmid, position, ref_type, ref_source, ref_pmid) VALUES (?1, ?2, ?3, 'J Doc Ex.', ?4)",
+            rusqlite::params![pmid as i64, i as i64 + 1, ref_type, other as i64],
         )
         .unwrap();
     }
@@ -193,17 +208,30 @@ fn top_rcr_is_the_three_highest_of_each_year() {
             by_year.entry(year).or_default().push((r, pmid));
         }
     }
+    // RANK: a paper's rank is one more than the papers of its year with a higher RCR; the
+    // first three ranks are kept, ties and all.
     let mut want = Vec::new();
     for (year, mut papers) in by_year.into_iter().rev() {
         papers.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        want.extend(papers.into_iter().take(3).map(|p| (year, p.1 as i64)));
+        let ranked: Vec<(i64, i64)> = papers
+            .iter()
+            .map(|p| {
+                (
+                    papers.iter().filter(|q| q.0 > p.0).count() as i64 + 1,
+                    p.1 as i64,
+                )
+            })
+            .filter(|(rank, _)| *rank <= 3)
+            .map(|(_, pmid)| (year, pmid))
+            .collect();
+        want.extend(ranked);
     }
     let got: Vec<(i64, i64)> = run(&mut conn, "The most influential")
         .iter()
         .map(|r| (int(&r[0]), int(&r[1])))
         .collect();
-    // 2018 has four papers: the fourth (pmid 4, RCR 0.2) is left out; 7 has no RCR.
-    assert!(!want.contains(&(2018, 4)) && want.contains(&(2018, 2)));
+    // 2018 has four papers: 1 and 4 tie for third (RCR 0.7), both kept; 7 has no RCR.
+    assert!(want.contains(&(2018, 4)) && want.contains(&(2018, 1)) && want.contains(&(2018, 2)));
     assert_eq!(got, want);
 }
 
@@ -212,8 +240,15 @@ fn retractions_inside_the_trail_name_each_citing_paper_and_its_count() {
     let mut conn = staged();
     let retracted: BTreeSet<u64> = PAPERS.iter().filter(|p| p.2).map(|p| p.0).collect();
     let mut want: BTreeMap<u64, BTreeSet<u64>> = BTreeMap::new();
+    // A paper NLM links to the retracted paper (its notice, a comment), either way, is about
+    // it, not leaning on it.
+    let linked = |a: u64, b: u64| {
+        CORRECTIONS
+            .iter()
+            .any(|&(p, _, o)| (p, o) == (a, b) || (p, o) == (b, a))
+    };
     for &(citing, cited) in EDGES {
-        if retracted.contains(&cited) {
+        if retracted.contains(&cited) && !linked(citing, cited) {
             want.entry(citing).or_default().insert(cited);
         }
     }
@@ -232,25 +267,33 @@ fn retractions_inside_the_trail_name_each_citing_paper_and_its_count() {
             (int(&r[1]), int(&r[0]), ids)
         })
         .collect();
-    // Paper 4 cites two retracted papers (9 and 10); 1, 8 and the seed 100 one each.
+    // Paper 4 cites two retracted papers (9 and 10); 1, 8 and the seed 100 one each; the
+    // notice 11 and the comment 12 are left out.
     assert_eq!(want[0], (2, 4, BTreeSet::from([9, 10])));
+    assert_eq!(want.len(), 4);
     assert_eq!(got, want);
 }
 
 #[test]
-fn a_seeds_citations_per_year_count_its_citers_by_year() {
+fn the_seeds_citers_per_year_count_each_citing_paper_once() {
     let mut conn = staged();
-    let mut want: BTreeMap<i64, i64> = BTreeMap::new();
+    let mut citers: BTreeMap<i64, BTreeSet<u64>> = BTreeMap::new();
     for &s in SEEDS {
         for &(citer, _) in EDGES.iter().filter(|e| e.1 == s) {
             let year = PAPERS.iter().find(|p| p.0 == citer).unwrap().1;
-            *want.entry(year).or_insert(0) += 1;
+            citers.entry(year).or_default().insert(citer);
         }
     }
-    let got: BTreeMap<i64, i64> = run(&mut conn, "A seed's citations per year")
+    let want: BTreeMap<i64, i64> = citers
+        .into_iter()
+        .map(|(y, c)| (y, c.len() as i64))
+        .collect();
+    let got: BTreeMap<i64, i64> = run(&mut conn, "Papers citing the seeds, per year")
         .iter()
         .map(|r| (int(&r[0]), int(&r[1])))
         .collect();
+    // Paper 2 cites both seeds: once in 2018.
+    assert_eq!(want[&2018], 3);
     assert_eq!(got, want);
 }
 

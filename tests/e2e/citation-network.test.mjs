@@ -51,7 +51,8 @@ async function icite(pmids) {
   const out = new Map();
   for (let i = 0; i < pmids.length; i += LOOKUP) {
     const body = await json(`${EXTERNAL}/api/pubs?pmids=${pmids.slice(i, i + LOOKUP).join(',')}&format=json`);
-    for (const r of body.data) out.set(Number(r.pmid), r);
+    // A record without its two lists says nothing of its citations: elink answers for it.
+    for (const r of body.data) if ('cited_by' in r && 'references' in r) out.set(Number(r.pmid), r);
   }
   return out;
 }
@@ -85,7 +86,13 @@ async function records(pmids) {
       const date = a.match(/<PubDate>([\s\S]*?)<\/PubDate>/);
       const year = date && date[1].match(/\d{4}/) ? Number(date[1].match(/\d{4}/)[0]) : null;
       const retracted = /<PublicationType[^>]*>Retracted Publication<\/PublicationType>/.test(a) || /RefType="RetractionIn"/.test(a);
-      out.set(pmid, { year, retracted });
+      // NLM's links to notices, errata and comments (not the reference list, RefType "Cites").
+      const links = [...a.matchAll(/<CommentsCorrections RefType="([^"]+)">([\s\S]*?)<\/CommentsCorrections>/g)]
+        .filter((m) => m[1] !== 'Cites')
+        .map((m) => m[2].match(/<PMID[^>]*>(\d+)<\/PMID>/))
+        .filter(Boolean)
+        .map((m) => Number(m[1]));
+      out.set(pmid, { year, retracted, links });
     }
   }
   return out;
@@ -97,6 +104,7 @@ async function network() {
   const known = new Set(SEEDS);
   const chunks = [];
   const refs = new Map();
+  const citedBy = new Map();
   const rcr = new Map();
   const elinked = [];
   // Each look-up takes the next 200 papers not yet looked up (the first, the seeds alone).
@@ -108,18 +116,35 @@ async function network() {
     const missing = chunk.filter((p) => !found.has(p));
     const [citers, references] = [await elink(missing, 'pubmed_pubmed_citedin'), await elink(missing, 'pubmed_pubmed_refs')];
     if (missing.length) elinked.push(missing);
+    const offers = [];
     for (const p of papers.slice(at, at + LOOKUP)) {
       const r = found.get(p.pmid);
       const pRefs = r ? r.references.map(Number) : references.get(p.pmid) || [];
       const pCiters = r ? r.cited_by.map(Number) : citers.get(p.pmid) || [];
       refs.set(p.pmid, pRefs);
+      citedBy.set(p.pmid, pCiters);
       if (r && r.relative_citation_ratio != null) rcr.set(p.pmid, r.relative_citation_ratio);
-      if (p.step >= 1) continue;
-      for (const n of [...pRefs, ...pCiters]) {
-        if (known.has(n)) continue;
+      if (p.step < 1) offers.push([...pRefs, ...pCiters]);
+    }
+    // The papers of a look-up add their neighbours round-robin: the first new one of each in
+    // turn, then the second... (max_records, 1,000, is never reached here: no share is cut).
+    for (let turn = 0, more = true; more; turn++) {
+      more = false;
+      for (const list of offers) {
+        let n;
+        while (list.length && known.has((n = list.shift())));
+        if (n === undefined || known.has(n)) continue;
+        more = true;
         known.add(n);
         papers.push({ pmid: n, step: 1 });
       }
+    }
+  }
+  // A citation a cited paper's citers name is an edge too, where its citer's own list (elink's,
+  // partial for a few recent papers) lacks it.
+  for (const [p, citers] of citedBy) {
+    for (const c of citers) {
+      if (refs.has(c) && !refs.get(c).includes(p)) refs.get(c).push(p);
     }
   }
   return { papers, chunks, refs, rcr, elinked };
@@ -167,7 +192,7 @@ describe(`a citation network of five seeds [${EDGE}]`, { skip: !(URL_UNDER_TEST 
     const inNetwork = new Set(pmids.map(String));
     const efetched = fetchedSince.filter((b) => b.some((x) => inNetwork.has(String(x))));
     for (const b of efetched) assert.ok(b.every((x) => inNetwork.has(String(x))), 'only papers of the network');
-    assert.equal(pmids.length, 976, 'five seeds, 260 references, 710 citers, the retracted record');
+    assert.equal(pmids.length, 977, 'five seeds, 260 references, 710 citers, the retracted record and its notice');
 
     // Upstream: one iCite request per look-up of 200 (the seeds' own first), exactly those
     // PMIDs; elink (both directions) only for the look-ups holding papers iCite lacks; one
@@ -178,16 +203,24 @@ describe(`a citation network of five seeds [${EDGE}]`, { skip: !(URL_UNDER_TEST 
       .map((e) => new URLSearchParams(e.query).get('pmids').split(',').map(Number));
     assert.equal(externalAfter.requests.icite - (externalBefore.requests.icite || 0), net.chunks.length);
     assert.deepEqual(iciteAsked, net.chunks);
-    assert.equal(net.chunks.length, 1 + Math.ceil((976 - 5) / LOOKUP));
+    assert.equal(net.chunks.length, 1 + Math.ceil((977 - 5) / LOOKUP));
     assert.ok(net.elinked.length >= 1, 'the stand-in leaves some papers to elink');
-    if (FREE_PLAN) assert.ok(efetched.length > Math.ceil(976 / EFETCH) && efetched.every((b) => b.length <= EFETCH));
-    else assert.equal(efetched.length, Math.ceil(976 / EFETCH));
+    if (FREE_PLAN) assert.ok(efetched.length > Math.ceil(977 / EFETCH) && efetched.every((b) => b.length <= EFETCH));
+    else assert.equal(efetched.length, Math.ceil(977 / EFETCH));
     const counts = fetchCounts(efetched);
     assert.deepEqual([...counts.keys()].map(Number).sort((a, b) => a - b), [...pmids].sort((a, b) => a - b));
     assert.deepEqual([...counts.values()].filter((n) => n !== 1), [], 'no paper fetched twice');
     // NCBI's stand-in does not itemize elink; at least these (exactly these natively, in
     // tests/suite/replay/citation_network.rs).
-    assert.ok(ncbiAfter.requests - ncbiBefore.requests >= efetched.length + 2 * net.elinked.length, 'efetch and elink');
+    // elink both ways for a look-up holding a seed, references only for one all at the last step.
+    const elinks = net.elinked.reduce((n, chunk) => n + (chunk.some((p) => SEEDS.includes(p)) ? 2 : 1), 0);
+    assert.ok(ncbiAfter.requests - ncbiBefore.requests >= efetched.length + elinks, 'efetch and elink');
+    // iCite is asked for citers only in a look-up holding a paper followed further (a seed).
+    const askedCiters = (externalAfter.log || [])
+      .filter((e) => e.service === 'icite')
+      .slice(-net.chunks.length)
+      .map((e) => new URLSearchParams(e.query).get('fl').split(',').includes('cited_by'));
+    assert.deepEqual(askedCiters, net.chunks.map((c) => c.some((p) => SEEDS.includes(p))));
     assert.equal((externalAfter.throttled || 0) - (externalBefore.throttled || 0), 0, 'iCite never refused for pace');
     assert.equal((ncbiAfter.rate_limited || 0) - (ncbiBefore.rate_limited || 0), 0, 'NCBI never refused for pace');
 
@@ -233,21 +266,30 @@ describe(`a citation network of five seeds [${EDGE}]`, { skip: !(URL_UNDER_TEST 
       if (!years.has(year)) years.set(year, []);
       years.get(year).push([net.rcr.get(p), p]);
     }
+    // RANK: one more than the papers of the year with a higher RCR; ranks 1-3 kept, ties and all.
     const best = [...years.entries()]
       .sort((a, b) => b[0] - a[0])
-      .flatMap(([y, list]) => list.sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, 3).map(([, p]) => [y, p]));
+      .flatMap(([y, list]) => list
+        .map(([r, p]) => [list.filter(([q]) => q > r).length + 1, p])
+        .filter(([rank]) => rank <= 3)
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+        .map(([, p]) => [y, p]));
     assert.deepEqual((await run('The most influential')).map((r) => [r[0], r[1]]), best);
 
     // Retractions inside the trail: every paper of the network citing a retracted one.
     const retracted = new Set(pmids.filter((p) => recs.get(p)?.retracted));
     assert.ok(retracted.has(9500320), 'the retracted record is in the trail');
+    // A paper NLM links to the retracted paper it cites (its notice, an erratum, a comment),
+    // either way, is about it and left out.
+    const linked = (a, b) => (recs.get(a)?.links || []).includes(b) || (recs.get(b)?.links || []).includes(a);
     const citing = pmids
-      .map((p) => [refsOf(p).filter((r) => retracted.has(r)).length, p])
+      .map((p) => [refsOf(p).filter((r) => retracted.has(r) && !linked(p, r)).length, p])
       .filter(([n]) => n > 0)
       .sort((a, b) => b[0] - a[0] || a[1] - b[1]);
     const rows = await run('Retractions inside the trail');
     assert.deepEqual(rows.map((r) => [r[1], r[0]]), citing);
     assert.ok(citing.length >= 17, 'two seeds and fifteen citers cite the retracted record');
+    assert.ok(pmids.some((p) => refsOf(p).some((r) => retracted.has(r) && linked(p, r))), 'its notice cites it too, left out');
     for (const r of rows) assert.ok(inNet.has(r[0]));
   });
 });

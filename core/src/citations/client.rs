@@ -1,6 +1,9 @@
 //! Sending citation requests: iCite in batches of 200, elink for what iCite could not say.
 
-use crate::citations::request::{elink_request, icite_call, Direction, ELINK_BATCH, ICITE_BATCH};
+use crate::citations::request::{
+    elink_request, icite_call_with, Direction, ELINK_BATCH, ICITE_BATCH, ICITE_FIELDS,
+    ICITE_FIELDS_NO_CITERS,
+};
 use crate::entrez::EntrezClient;
 use crate::error::{Error, ErrorKind};
 use crate::net::pacing::ANONYMOUS_RATE_LIMIT;
@@ -161,7 +164,17 @@ impl<'a> CitationClient<'a> {
 
     /// One iCite request for at most [`ICITE_BATCH`] PMIDs: the records iCite holds.
     pub async fn icite(&self, pmids: &[u64]) -> Result<Vec<IciteRecord>, Error> {
-        let mut call = icite_call(&self.entrez.config.icite_url, pmids);
+        self.icite_with(pmids, true).await
+    }
+
+    /// [`Self::icite`], with or without each paper's citers.
+    async fn icite_with(&self, pmids: &[u64], citers: bool) -> Result<Vec<IciteRecord>, Error> {
+        let fl = if citers {
+            ICITE_FIELDS
+        } else {
+            ICITE_FIELDS_NO_CITERS
+        };
+        let mut call = icite_call_with(&self.entrez.config.icite_url, pmids, fl);
         call.timeout_ms = self.entrez.config.attempt_timeout_ms(call.timeout_ms);
         let reply = self.sender().send(&call, &Icite, ICITE_RETRY).await?;
         parse_icite(&reply.body).map_err(|e| {
@@ -199,6 +212,12 @@ impl<'a> CitationClient<'a> {
     /// batches of 200 per direction, for every PMID iCite does not hold or could not answer
     /// for. Once iCite is unreachable after its retries, the rest go to elink at once.
     pub async fn lookup(&self, pmids: &[u64]) -> Citations {
+        self.lookup_with(pmids, true).await
+    }
+
+    /// [`Self::lookup`], with or without each paper's citers: without them iCite is not asked
+    /// for `cited_by` and elink only for references (`cited_by` stays empty).
+    pub async fn lookup_with(&self, pmids: &[u64], citers: bool) -> Citations {
         let mut seen = BTreeSet::new();
         let asked: Vec<u64> = pmids.iter().copied().filter(|p| seen.insert(*p)).collect();
         let mut out = Citations::default();
@@ -212,9 +231,32 @@ impl<'a> CitationClient<'a> {
                 continue;
             }
             out.icite_requests += 1;
-            match self.icite(batch).await {
+            match self.icite_with(batch, citers).await {
                 Ok(records) => {
-                    for r in records.into_iter().filter(|r| batch.contains(&r.pmid)) {
+                    // A record without the lists asked for is malformed: elink answers for
+                    // it, as for a PMID iCite lacks, and the failure says so.
+                    let (records, malformed): (Vec<IciteRecord>, Vec<IciteRecord>) = records
+                        .into_iter()
+                        .filter(|r| batch.contains(&r.pmid))
+                        .partition(|r| r.has_references && (r.has_cited_by || !citers));
+                    if !malformed.is_empty() {
+                        let named: Vec<String> = malformed
+                            .iter()
+                            .take(5)
+                            .map(|r| r.pmid.to_string())
+                            .collect();
+                        out.failures.push(SourceFailure {
+                            source: "icite",
+                            pmids: malformed.len(),
+                            code: "icite_malformed".into(),
+                            message: format!(
+                                "iCite's record of PMID {} came without the citation lists asked for.",
+                                named.join(", ")
+                            ),
+                            fallback: Some("elink"),
+                        });
+                    }
+                    for r in records {
                         found.insert(
                             r.pmid,
                             Paper {
@@ -246,7 +288,15 @@ impl<'a> CitationClient<'a> {
             .collect();
         for batch in missing.chunks(ELINK_BATCH) {
             let mut links = Vec::new();
-            for direction in [Direction::CitedBy, Direction::References] {
+            if !citers {
+                links.push(BTreeMap::new());
+            }
+            let directions: &[Direction] = if citers {
+                &[Direction::CitedBy, Direction::References]
+            } else {
+                &[Direction::References]
+            };
+            for direction in directions.iter().copied() {
                 out.elink_requests += 1;
                 match self.elink(batch, direction).await {
                     Ok(map) => links.push(map),

@@ -20,6 +20,13 @@ relative_citation_ratio,nih_percentile,human,animal,molecular_cellular,apt,is_cl
 citation_count,citations_per_year,expected_citations_per_year,field_citation_rate,\
 provisional,cited_by_clin,cited_by,references";
 
+/// The same fields without the citers (`cited_by`, `cited_by_clin`): for papers whose
+/// citers are not followed, where a highly cited paper's list would be megabytes.
+pub const ICITE_FIELDS_NO_CITERS: &str = "pmid,year,title,authors,journal,doi,\
+is_research_article,relative_citation_ratio,nih_percentile,human,animal,molecular_cellular,\
+apt,is_clinical,citation_count,citations_per_year,expected_citations_per_year,\
+field_citation_rate,provisional,references";
+
 /// Which way along the citations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -39,14 +46,21 @@ impl Direction {
     }
 }
 
-/// `GET {base}/api/pubs?pmids=…&fl=…`: PMIDs and fields comma-separated as iCite's
-/// examples write them (digits, letters and underscores only: nothing to encode).
+/// `GET {base}/api/pubs?pmids=…&fl=…&legacy=true`: PMIDs and fields comma-separated as
+/// iCite's examples write them (digits, letters and underscores only: nothing to encode);
+/// `legacy=true` asked explicitly, so the fields keep the names `fl` gives (`cited_by`,
+/// `references`) whatever iCite's default layout becomes.
 pub fn icite_call(base_url: &str, pmids: &[u64]) -> HttpCall {
+    icite_call_with(base_url, pmids, ICITE_FIELDS)
+}
+
+/// [`icite_call`] asking for the fields `fl` ([`ICITE_FIELDS`] or [`ICITE_FIELDS_NO_CITERS`]).
+pub fn icite_call_with(base_url: &str, pmids: &[u64], fl: &str) -> HttpCall {
     let ids: Vec<String> = pmids.iter().map(u64::to_string).collect();
     HttpCall {
         method: Method::Get,
         url: format!(
-            "{}/api/pubs?pmids={}&fl={ICITE_FIELDS}",
+            "{}/api/pubs?pmids={}&fl={fl}&legacy=true",
             base_url.trim_end_matches('/'),
             ids.join(",")
         ),

@@ -1,6 +1,8 @@
 //! iCite and elink citation requests, by exact URL, and how the cache classifies them.
 
-use entrez_mcp_core::citations::request::{elink_request, icite_call, Direction, ICITE_FIELDS};
+use entrez_mcp_core::citations::request::{
+    elink_request, icite_call, icite_call_with, Direction, ICITE_FIELDS, ICITE_FIELDS_NO_CITERS,
+};
 use entrez_mcp_core::config::Config;
 use entrez_mcp_core::net::cache::policy::rule_for;
 use entrez_mcp_core::net::Method;
@@ -14,14 +16,24 @@ fn icite_is_one_get_with_the_pmids_and_fields_comma_separated() {
     assert_eq!(call.method, Method::Get);
     assert_eq!(
         call.url,
-        format!("https://icite.od.nih.gov/api/pubs?pmids=23456789,27599104&fl={FIELDS}")
+        format!(
+            "https://icite.od.nih.gov/api/pubs?pmids=23456789,27599104&fl={FIELDS}&legacy=true"
+        )
     );
     assert!(call.body.is_none());
     // A base with a trailing slash (a mirror's) gives the same path.
     let call = icite_call("http://127.0.0.1:9/", &[1]);
     assert_eq!(
         call.url,
-        format!("http://127.0.0.1:9/api/pubs?pmids=1&fl={FIELDS}")
+        format!("http://127.0.0.1:9/api/pubs?pmids=1&fl={FIELDS}&legacy=true")
+    );
+    // Without the citers (papers at a network's last step): the same fields but cited_by and
+    // cited_by_clin.
+    let call = icite_call_with("https://icite.od.nih.gov", &[1], ICITE_FIELDS_NO_CITERS);
+    let no_citers = FIELDS.replace(",cited_by_clin,cited_by", "");
+    assert_eq!(
+        call.url,
+        format!("https://icite.od.nih.gov/api/pubs?pmids=1&fl={no_citers}&legacy=true")
     );
     // Two hundred PMIDs still go as one GET (about 2 KB of URL).
     let many: Vec<u64> = (90_000_001..=90_000_200).collect();

@@ -66,8 +66,31 @@ fn database_names_read_as_the_same_record() {
         r.authors.as_deref(),
         Some("Arun Sharma, Stephen M Schwartz, Eduardo Méndez")
     );
-    // Fields the answer leaves out are None, not zero.
+    // Fields the answer leaves out are None, not zero; and with neither cited_by nor
+    // references the record says nothing of its citations (not "uncited").
     assert_eq!(r.citation_count, None);
+    assert!(!r.has_cited_by && !r.has_references);
+    assert!(parse_icite(fixture!("pubs.json"))
+        .unwrap()
+        .iter()
+        .all(|r| r.has_cited_by && r.has_references));
+}
+
+#[test]
+fn one_bad_record_is_left_out_and_a_zero_is_no_pmid() {
+    // pubs.json's layout, cut to the fields read here: a record without a numeric PMID
+    // between two good ones, and a 0 among the citers.
+    let body = br#"{"meta": {}, "links": {}, "data": [
+        {"pmid": 11, "cited_by": [0, 12, "13"], "references": []},
+        {"pmid": "not a pmid", "cited_by": [], "references": []},
+        {"pmid": 14, "cited_by": "15 0 16", "references": null}
+    ]}"#;
+    let records = parse_icite(body).unwrap();
+    assert_eq!(records.iter().map(|r| r.pmid).collect::<Vec<_>>(), [11, 14]);
+    assert_eq!(records[0].cited_by, [12, 13]);
+    assert_eq!(records[1].cited_by, [15, 16]);
+    // A null list is there, and empty.
+    assert!(records[1].has_references && records[1].references.is_empty());
 }
 
 #[test]
@@ -75,15 +98,14 @@ fn refusals_and_other_bodies_are_errors() {
     let e = parse_icite(fixture!("too_many.json")).unwrap_err();
     assert_eq!(e.code(), "ncbi_error");
     assert!(e.message.contains("up to 200"), "{}", e.message);
-    for body in [
-        &b"<html>503</html>"[..],
-        b"[]",
-        b"{\"data\": 3}",
-        b"{\"data\": [{\"title\": \"x\"}]}",
-    ] {
+    for body in [&b"<html>503</html>"[..], b"[]", b"{\"data\": 3}"] {
         assert_eq!(
             parse_icite(body).unwrap_err().code(),
             "unparseable_response"
         );
     }
+    // A list whose one record has no PMID is a list of none (the PMID asked goes unanswered).
+    assert!(parse_icite(b"{\"data\": [{\"title\": \"x\"}]}")
+        .unwrap()
+        .is_empty());
 }

@@ -202,8 +202,12 @@ pub fn record(pmid: u64) -> Option<Map<String, Value>> {
         .filter(|p| p.is_multiple_of(7))
         .collect();
     r.insert("cited_by_clin".into(), json!(clin));
-    r.insert("cited_by".into(), json!(cited_by));
-    r.insert("references".into(), json!(references));
+    // One record comes without its two lists (graph::ICITE_MALFORMED), as a record in
+    // another layout would: a client reads it as malformed, not as uncited.
+    if pmid != graph::ICITE_MALFORMED {
+        r.insert("cited_by".into(), json!(cited_by));
+        r.insert("references".into(), json!(references));
+    }
     r.insert(
         "doi".into(),
         if c.doi.is_empty() {
@@ -259,7 +263,8 @@ mod tests {
         assert_eq!(data[0]["pmid"], seed);
         assert_eq!(data[0]["citation_count"], 150);
         assert_eq!(data[0]["references"].as_array().unwrap().len(), 61);
-        assert_eq!(data[1]["citation_count"], 17);
+        // Two seeds, fifteen citers and its retraction notice.
+        assert_eq!(data[1]["citation_count"], 18);
     }
 
     #[test]

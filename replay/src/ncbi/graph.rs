@@ -3,9 +3,11 @@
 //! Made up (no recording of PubMed's citation links is kept), deterministic, and small
 //! enough to restate: five seed papers ([`SEEDS`]), their references and their citers, about
 //! a thousand distinct papers, all synthetic PMIDs but one real retracted record
-//! ([`RETRACTED`]) that two seeds and some citers cite. elink's `pubmed_pubmed_refs` and
-//! `pubmed_pubmed_citedin` ([`elink_xml`], [`elink_json`]) and the iCite stand-in
-//! (`replay/src/external/icite.rs`) answer from the same edges, so both sources agree.
+//! ([`RETRACTED`]) that two seeds and some citers cite, and its retraction notice. elink's
+//! `pubmed_pubmed_refs` and `pubmed_pubmed_citedin` ([`elink_xml`], [`elink_json`]) and the
+//! iCite stand-in (`replay/src/external/icite.rs`) answer from the same edges, so both
+//! sources agree, but for a few recent papers whose references elink gives in part
+//! ([`ELINK_REFS_PARTIAL`]).
 
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
@@ -33,6 +35,11 @@ pub const CITER_STEP: u64 = 140;
 /// the trail: cited by seeds 0 and 2 and by every citer whose index `i` (its PMID minus
 /// [`CITER_BASE`]) is a multiple of 50.
 pub const RETRACTED: u64 = 9_500_320;
+/// The Lancet's 2010 retraction notice of [`RETRACTED`] (a real record, in the same fixture,
+/// `RetractionOf` 9500320): it cites the paper it retracts, and seed 2 cites it (a paper
+/// that discusses the retraction), so it is a paper of the network that cites a retracted
+/// paper without leaning on it.
+pub const RETRACTION_NOTICE: u64 = 20_137_807;
 /// Besides its seed(s), citer `i` cites the first `i % 4` references ([`REF_BASE`],
 /// [`REF_BASE`] + 1, [`REF_BASE`] + 2): those three are the most co-cited with the seeds, in
 /// that order.
@@ -40,6 +47,15 @@ pub const CO_CITED: u64 = 3;
 /// PMIDs iCite has no record of (too recent for it), though PubMed's links know them: the
 /// last ten citers of seed 4. A client falls back to elink for them.
 pub const ICITE_MISSING: std::ops::RangeInclusive<u64> = 90_052_701..=90_052_710;
+/// A paper whose iCite record comes without its `cited_by` and `references` (the citer
+/// just before [`ICITE_MISSING`], so it falls in the same look-up): a client reads it as
+/// malformed and asks elink, as for a paper iCite lacks.
+pub const ICITE_MALFORMED: u64 = 90_052_700;
+/// Papers whose reference list elink's `pubmed_pubmed_refs` gives in part, leaving out the
+/// seed they cite (as PubMed's lists of new papers often are): the last three of
+/// [`ICITE_MISSING`]. The seed's own citers (iCite's `cited_by`, elink's `citedin`) still
+/// name them, so the edge is known only from the cited paper's side.
+pub const ELINK_REFS_PARTIAL: std::ops::RangeInclusive<u64> = 90_052_708..=90_052_710;
 
 /// Every edge, both ways.
 #[derive(Debug, Default)]
@@ -72,6 +88,16 @@ impl Graph {
             .unwrap_or_default()
     }
 
+    /// The papers `pmid` cites as elink's `pubmed_pubmed_refs` lists them: without the seeds
+    /// for [`ELINK_REFS_PARTIAL`], the whole list for every other paper.
+    pub fn elink_references(&self, pmid: u64) -> Vec<u64> {
+        let mut refs = self.references(pmid);
+        if ELINK_REFS_PARTIAL.contains(&pmid) {
+            refs.retain(|r| !SEEDS.contains(r));
+        }
+        refs
+    }
+
     /// Every paper with an edge.
     pub fn papers(&self) -> BTreeSet<u64> {
         self.refs
@@ -101,7 +127,11 @@ fn build() -> Graph {
         if k == 0 || k == 2 {
             g.edge(*seed, RETRACTED);
         }
+        if k == 2 {
+            g.edge(*seed, RETRACTION_NOTICE);
+        }
     }
+    g.edge(RETRACTION_NOTICE, RETRACTED);
     let citers = CITER_STEP * (SEEDS.len() as u64 - 1) + CITERS_PER_SEED;
     for i in 0..citers {
         let citer = CITER_BASE + i;
@@ -132,7 +162,7 @@ fn linked(group: &[u64], refs: bool) -> Vec<u64> {
     let mut all = BTreeSet::new();
     for id in group {
         all.extend(if refs {
-            g.references(*id)
+            g.elink_references(*id)
         } else {
             g.citers(*id)
         });
@@ -202,25 +232,32 @@ mod tests {
     #[test]
     fn about_a_thousand_papers_with_the_documented_overlaps() {
         let g = graph();
-        // 5 seeds, 260 references, 710 citers, the retracted record.
-        assert_eq!(g.papers().len(), 5 + 260 + 710 + 1);
+        // 5 seeds, 260 references, 710 citers, the retracted record and its notice.
+        assert_eq!(g.papers().len(), 5 + 260 + 710 + 1 + 1);
         for pair in SEEDS.windows(2) {
             let a: BTreeSet<u64> = g.references(pair[0]).into_iter().collect();
             let b: BTreeSet<u64> = g.references(pair[1]).into_iter().collect();
-            let shared = a.intersection(&b).filter(|p| **p != RETRACTED).count();
+            let shared = a
+                .intersection(&b)
+                .filter(|p| **p != RETRACTED && **p != RETRACTION_NOTICE)
+                .count();
             assert_eq!(shared, 10, "coupling of {pair:?}");
             let a: BTreeSet<u64> = g.citers(pair[0]).into_iter().collect();
             let b: BTreeSet<u64> = g.citers(pair[1]).into_iter().collect();
             assert_eq!(a.intersection(&b).count(), 10, "co-citation of {pair:?}");
         }
-        // Both seeds, and citers 0, 50, ..., 700.
-        assert_eq!(g.citers(RETRACTED).len(), 2 + 15);
+        // Both seeds, citers 0, 50, ..., 700, and the notice.
+        assert_eq!(g.citers(RETRACTED).len(), 2 + 15 + 1);
         assert_eq!(g.citers(REF_BASE).len(), 1 + 532);
         for p in g.papers() {
             for r in g.references(p) {
                 assert!(g.citers(r).contains(&p));
             }
         }
+    }
+
+    fn g_citers(pmid: u64) -> Vec<u64> {
+        graph().citers(pmid)
     }
 
     #[test]
@@ -234,6 +271,13 @@ mod tests {
         assert_eq!(xml.matches("<LinkSet>").count(), 2);
         assert_eq!(xml.matches("<LinkSetDb>").count(), 1);
         assert_eq!(xml.matches("<Link>").count(), 150);
+        // elink's refs of a partial paper lack the seed its cited-by list names.
+        let partial = *ELINK_REFS_PARTIAL.start();
+        let seed = SEEDS[4];
+        assert!(g_citers(seed).contains(&partial));
+        let xml =
+            String::from_utf8(elink_xml(b"", &[vec![partial]], "pubmed_pubmed_refs")).unwrap();
+        assert!(!xml.contains(&format!("<Id>{seed}</Id>")), "{xml}");
         let json: serde_json::Value = serde_json::from_slice(&elink_json(
             &[vec![SEEDS[0], SEEDS[1]]],
             "pubmed_pubmed_refs",

@@ -90,7 +90,8 @@ fn two_hundred_pmids_take_one_icite_request_and_missing_ones_go_to_elink() {
     assert_eq!(found.papers.len(), 200);
     let g = graph::graph();
     for p in &found.papers {
-        let expected = if graph::ICITE_MISSING.contains(&p.pmid) {
+        let expected = if graph::ICITE_MISSING.contains(&p.pmid) || p.pmid == graph::ICITE_MALFORMED
+        {
             Source::Elink
         } else {
             Source::Icite
@@ -98,10 +99,26 @@ fn two_hundred_pmids_take_one_icite_request_and_missing_ones_go_to_elink() {
         assert_eq!(p.source, expected, "{}", p.pmid);
         let mut refs = p.references.clone();
         refs.sort();
-        assert_eq!(refs, g.references(p.pmid), "{}", p.pmid);
+        // elink's lists where elink answered (some of them partial), iCite's elsewhere.
+        let want = if expected == Source::Elink {
+            g.elink_references(p.pmid)
+        } else {
+            g.references(p.pmid)
+        };
+        assert_eq!(refs, want, "{}", p.pmid);
     }
-    // One elink request a direction for the ten.
+    // One elink request a direction for the ten and the one whose iCite record lacked its
+    // lists, which the failures name (malformed, not uncited).
     assert_eq!(found.elink_requests, 2);
+    let f: Vec<(&str, usize, &str)> = found
+        .failures
+        .iter()
+        .map(|f| (f.code.as_str(), f.pmids, f.fallback.unwrap_or("")))
+        .collect();
+    assert_eq!(f, vec![("icite_malformed", 1, "elink")]);
+    assert!(found.failures[0]
+        .message
+        .contains(&graph::ICITE_MALFORMED.to_string()));
 }
 
 #[test]
@@ -135,11 +152,23 @@ fn icite_down_falls_back_to_elink_and_says_so() {
 }
 
 fn server(ncbi: &Replay, external: &ExternalReplay) -> entrez_mcp_core::protocol::Server {
+    server_on(ncbi, external, false)
+}
+
+/// A server on the stand-ins; `free` sets the Workers Free plan's allowance (10 ms of CPU
+/// and 50 subrequests a call) through the settings, as a deployment does.
+fn server_on(
+    ncbi: &Replay,
+    external: &ExternalReplay,
+    free: bool,
+) -> entrez_mcp_core::protocol::Server {
     let eutils = ncbi.eutils_base();
     let icite = external.env("ICITE_URL");
     let config = Config::from_lookup(move |k| match k {
         "EUTILS_BASE_URL" => Some(eutils.clone()),
         "ICITE_URL" => icite.clone(),
+        "ENTREZ_CPU_BUDGET_MS" if free => Some("10".into()),
+        "ENTREZ_SUBREQUESTS" if free => Some("50".into()),
         _ => None,
     });
     entrez_mcp_core::protocol::Server::new(config, Box::new(SystemPlatform))
@@ -258,21 +287,65 @@ fn a_small_budget_cuts_the_id_lists_first_and_names_the_call_for_them() {
 }
 
 #[test]
+fn on_the_free_plan_a_call_reads_only_the_papers_its_cpu_pays_for() {
+    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
+    let s = server_on(&ncbi, &external, true);
+    // 300 citers: on the Free plan the subrequests would pay for every batch, but the CPU
+    // (8 ms planned, 1 ms for the call, 42 µs a paper's iCite record and summary) for 166.
+    let asked: Vec<String> = (0..300)
+        .map(|i| (graph::CITER_BASE + i).to_string())
+        .collect();
+    let r = crate::common::call_tool(
+        &s,
+        "entrez_query",
+        serde_json::json!({"operation": "citations", "ids": asked, "detail": "brief"}),
+    );
+    let sc = &r["structuredContent"];
+    let papers = sc["papers"].as_array().unwrap();
+    let found: Vec<&str> = papers
+        .iter()
+        .filter(|p| p.get("status").is_none())
+        .map(|p| p["pmid"].as_str().unwrap())
+        .collect();
+    let n = (8_000 - 1_000) / 42;
+    assert_eq!(
+        found,
+        asked[..n].iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    // One iCite request, of exactly those; the rest left to next_call, in order.
+    assert_eq!(requests(&external, "icite"), 1);
+    let next: Vec<&str> = sc["next_call"]["arguments"]["ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        next,
+        asked[n..].iter().map(String::as_str).collect::<Vec<_>>()
+    );
+}
+
+#[test]
 fn a_thousand_pmids_keep_to_icites_pace_in_five_requests() {
     let (ncbi, external) = (Replay::start(), ExternalReplay::start());
     let m = Machine::new(&ncbi, &external);
     let g = graph::graph();
     let asked: Vec<u64> = g.papers().into_iter().take(1_000).collect();
-    assert_eq!(asked.len(), 976);
+    assert_eq!(asked.len(), 977);
     let found = block_on(m.client().lookup(&asked));
     let stats = external.stats();
     assert_eq!(stats["requests"]["icite"], 5);
     // The stand-in refuses a fourth request within a second; none was refused or needed.
     assert_eq!(stats["throttled"], 0);
     assert!(stats["max_in_any_1s_window"]["icite"].as_u64().unwrap() <= 3);
-    assert_eq!(found.papers.len(), 976);
+    assert_eq!(found.papers.len(), 977);
     let from_elink = found.papers.iter().filter(|p| p.source == Source::Elink);
-    assert_eq!(from_elink.count(), graph::ICITE_MISSING.count());
+    assert_eq!(
+        from_elink.count(),
+        graph::ICITE_MISSING.count() + 1,
+        "and the malformed one"
+    );
 }
 
 #[test]

@@ -13,7 +13,7 @@ use crate::staging::schema::{opt, req, Example, Layout, Table};
 /// Who cites whom.
 pub const CITATION: Table = Table {
     name: "citation",
-    doc: "One citation: citing_pmid's reference list names cited_pmid. Every paper of the network has its whole reference list here; a cited paper outside the network has no article row.",
+    doc: "One citation: citing_pmid cites cited_pmid. Every paper of the network has its whole reference list here, and the citations its citers name; a cited paper outside the network has no article row.",
     columns: &[
         req("citing_pmid", Integer, "PMID of the citing paper (a paper of the network)."),
         req("cited_pmid", Integer, "PMID of the paper it cites."),
@@ -47,7 +47,7 @@ pub const METRICS: Table = Table {
         req("pmid", Integer, "PubMed id."),
         opt("relative_citation_ratio", Real, "Relative Citation Ratio: citations per year against the field's expected rate (1.0 = the NIH-funded median)."),
         opt("nih_percentile", Real, "Percentile of the RCR among NIH-funded papers."),
-        opt("citation_count", Integer, "Citations in the NIH Open Citation Collection (elink: PubMed's cited-by count)."),
+        opt("citation_count", Integer, "Citations in the NIH Open Citation Collection (elink: PubMed's cited-by count; NULL where elink answered for a paper at the last step, whose citers are not asked)."),
         opt("citations_per_year", Real, "Citations per year since publication."),
         opt("expected_citations_per_year", Real, "Citations per year expected of the paper's field."),
         opt("field_citation_rate", Real, "The field's citation rate, from its co-citation network."),
@@ -89,16 +89,16 @@ pub const NETWORK: Layout = Layout {
             sql: "SELECT s.pmid AS seed, o.citing_pmid AS pmid, COUNT(*) AS shared_references, a.year, a.title FROM node s JOIN citation r ON r.citing_pmid = s.pmid JOIN citation o ON o.cited_pmid = r.cited_pmid AND o.citing_pmid <> s.pmid LEFT JOIN article a ON a.pmid = o.citing_pmid WHERE s.step = 0 GROUP BY s.pmid, o.citing_pmid ORDER BY shared_references DESC, seed, pmid LIMIT 20",
         },
         Example {
-            title: "The most influential papers of each year by Relative Citation Ratio (top 3)",
-            sql: "SELECT year, pmid, rcr, nih_percentile, title FROM (SELECT a.year, m.pmid, m.relative_citation_ratio AS rcr, m.nih_percentile, a.title, ROW_NUMBER() OVER (PARTITION BY a.year ORDER BY m.relative_citation_ratio DESC, m.pmid) AS rank FROM metrics m JOIN article a ON a.pmid = m.pmid WHERE m.relative_citation_ratio IS NOT NULL) WHERE rank <= 3 ORDER BY year DESC, rank",
+            title: "The most influential papers of each year by Relative Citation Ratio (top 3 by RANK, ties kept; provisional = 1 marks a recent paper's provisional RCR)",
+            sql: "SELECT year, pmid, rcr, provisional, nih_percentile, title FROM (SELECT a.year, m.pmid, m.relative_citation_ratio AS rcr, m.provisional, m.nih_percentile, a.title, RANK() OVER (PARTITION BY a.year ORDER BY m.relative_citation_ratio DESC) AS rank FROM metrics m JOIN article a ON a.pmid = m.pmid WHERE m.relative_citation_ratio IS NOT NULL) WHERE rank <= 3 ORDER BY year DESC, rank, pmid",
         },
         Example {
-            title: "Retractions inside the trail: papers of the network that cite a retracted paper, and how many",
-            sql: "SELECT c.citing_pmid AS pmid, COUNT(*) AS retracted_references, group_concat(c.cited_pmid, ', ') AS retracted_pmids, a.year, a.title FROM citation c JOIN article r ON r.pmid = c.cited_pmid AND r.retracted = 1 LEFT JOIN article a ON a.pmid = c.citing_pmid GROUP BY c.citing_pmid ORDER BY retracted_references DESC, pmid",
+            title: "Retractions inside the trail: papers of the network citing a retracted paper of the network (its own notices, errata and comments, linked in correction, left out; a retracted paper outside the network is not checked)",
+            sql: "SELECT c.citing_pmid AS pmid, COUNT(*) AS retracted_references, group_concat(c.cited_pmid, ', ') AS retracted_pmids, a.year, a.title FROM citation c JOIN article r ON r.pmid = c.cited_pmid AND r.retracted = 1 LEFT JOIN article a ON a.pmid = c.citing_pmid WHERE NOT EXISTS (SELECT 1 FROM correction k WHERE (k.pmid = c.citing_pmid AND k.ref_pmid = c.cited_pmid) OR (k.pmid = c.cited_pmid AND k.ref_pmid = c.citing_pmid)) GROUP BY c.citing_pmid ORDER BY retracted_references DESC, pmid",
         },
         Example {
-            title: "A seed's citations per year (chart it: entrez_data chart, chart line, this sql)",
-            sql: "SELECT a.year AS label, COUNT(*) AS value FROM node s JOIN citation c ON c.cited_pmid = s.pmid JOIN article a ON a.pmid = c.citing_pmid WHERE s.step = 0 AND a.year IS NOT NULL GROUP BY a.year ORDER BY a.year",
+            title: "Papers citing the seeds, per year, each counted once however many seeds it cites (add AND s.pmid = <seed> for one seed; chart it: entrez_data chart, chart line, this sql)",
+            sql: "SELECT a.year AS label, COUNT(DISTINCT c.citing_pmid) AS value FROM node s JOIN citation c ON c.cited_pmid = s.pmid JOIN article a ON a.pmid = c.citing_pmid WHERE s.step = 0 AND a.year IS NOT NULL GROUP BY a.year ORDER BY a.year",
         },
     ],
 };

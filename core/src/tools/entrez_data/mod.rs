@@ -20,6 +20,7 @@ pub mod export;
 pub mod finish;
 pub mod network;
 pub mod network_lookup;
+pub mod network_work;
 pub mod operations;
 pub mod plan;
 pub mod preflight;

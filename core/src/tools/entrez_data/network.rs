@@ -21,8 +21,12 @@ use crate::tools::entrez_data::budget::Meter;
 use crate::tools::entrez_data::plan::Source;
 use crate::tools::entrez_data::{owned_dataset, staging};
 use crate::validation::codes;
-use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
+
+use crate::tools::entrez_data::network_work::left_out_warning;
+pub use crate::tools::entrez_data::network_work::{
+    Direction, Found, Network, NetworkWork, MAX_LEFT_OUT,
+};
 
 /// PMIDs one look-up asks about: iCite's documented ceiling per request.
 pub const LOOKUP_BATCH: usize = 200;
@@ -30,47 +34,6 @@ pub const LOOKUP_BATCH: usize = 200;
 pub const MAX_SEEDS: u64 = 1000;
 /// Most citation steps from the seeds.
 pub const MAX_STEPS: u8 = 2;
-
-/// Which way the network follows citations from each paper.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Direction {
-    /// What it cites and what cites it.
-    Both,
-    /// What it cites.
-    References,
-    /// What cites it.
-    Citers,
-}
-
-impl Direction {
-    /// The direction named `name` (the schema's enum).
-    pub fn named(name: &str) -> Option<Direction> {
-        match name.to_ascii_lowercase().as_str() {
-            "both" => Some(Direction::Both),
-            "references" | "refs" | "cited" => Some(Direction::References),
-            "citers" | "citing" | "cited_by" => Some(Direction::Citers),
-            _ => None,
-        }
-    }
-
-    fn references(self) -> bool {
-        self != Direction::Citers
-    }
-
-    fn citers(self) -> bool {
-        self != Direction::References
-    }
-}
-
-/// What the call asked of the network.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Network {
-    /// Which way.
-    pub direction: Direction,
-    /// Citation steps from the seeds, 1 or 2.
-    pub steps: u8,
-}
 
 impl Network {
     /// The network the arguments ask for, if any (an unknown direction reads as both: the
@@ -96,155 +59,6 @@ impl Network {
             seeds.describe()
         )
     }
-}
-
-/// How a paper first joined the network: 0 seed, 1 a reference, 2 a citer.
-fn relation(code: u8) -> &'static str {
-    match code {
-        0 => "seed",
-        1 => "reference",
-        _ => "citer",
-    }
-}
-
-/// A network staging's cursor: every paper reached so far and how far each phase has gone.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NetworkWork {
-    /// Which way.
-    pub direction: Direction,
-    /// Steps from the seeds.
-    pub steps: u8,
-    /// Most papers in the network.
-    pub cap: u64,
-    /// Every paper so far, in the order reached: PMID, step, relation (see `relation`).
-    pub papers: Vec<(u64, u8, u8)>,
-    /// `papers[..looked_up]` have their citations and metrics staged.
-    pub looked_up: usize,
-    /// `papers[..fetched]` have been asked of PubMed.
-    pub fetched: usize,
-    /// Papers the cap left out, each once, up to [`MAX_LEFT_OUT`] of them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub left_out: Vec<u64>,
-    /// Whether more than [`MAX_LEFT_OUT`] were.
-    #[serde(default)]
-    pub left_out_more: bool,
-}
-
-/// Papers left out by the cap that a cursor remembers (so each is counted once).
-pub const MAX_LEFT_OUT: usize = 2_000;
-
-impl NetworkWork {
-    /// The cursor of a new network from `seeds`.
-    pub fn new(network: Network, seeds: &[u64], cap: u64) -> NetworkWork {
-        let mut seen = HashSet::new();
-        NetworkWork {
-            direction: network.direction,
-            steps: network.steps,
-            cap,
-            papers: seeds
-                .iter()
-                .filter(|s| seen.insert(**s))
-                .map(|s| (*s, 0, 0))
-                .collect(),
-            looked_up: 0,
-            fetched: 0,
-            left_out: Vec::new(),
-            left_out_more: false,
-        }
-    }
-
-    /// Papers not yet fetched from PubMed (the look-ups come first, so while any remain this
-    /// counts every paper).
-    pub fn remaining(&self) -> u64 {
-        (self.papers.len() - self.fetched.min(self.papers.len())) as u64
-    }
-
-    /// Whether every paper's citations have been looked up.
-    pub fn looked_up_all(&self) -> bool {
-        self.looked_up >= self.papers.len()
-    }
-
-    /// The next `n` papers to fetch from PubMed, taken off the cursor.
-    pub fn take(&mut self, n: u64) -> Vec<String> {
-        let end = (self.fetched + n as usize).min(self.papers.len());
-        let ids = self.papers[self.fetched..end]
-            .iter()
-            .map(|p| p.0.to_string())
-            .collect();
-        self.fetched = end;
-        ids
-    }
-
-    /// Nothing more will be looked up or fetched.
-    pub fn finish(&mut self) {
-        self.looked_up = self.papers.len();
-        self.fetched = self.papers.len();
-    }
-
-    /// Writes what the sources said (`found`) of the next `chunk` papers to look up as rows
-    /// (each paper's node, its metrics and its whole reference list), adds the papers one step
-    /// further where the paper is nearer the seeds than `steps` (up to `cap`, the rest counted
-    /// in `left_out`), and moves the look-up cursor past the chunk.
-    pub fn absorb(&mut self, chunk: usize, found: &[Found], rows: &mut NetworkRows) {
-        let mut known: HashSet<u64> = self
-            .papers
-            .iter()
-            .map(|p| p.0)
-            .chain(self.left_out.iter().copied())
-            .collect();
-        let end = (self.looked_up + chunk).min(self.papers.len());
-        for i in self.looked_up..end {
-            let (pmid, step, how) = self.papers[i];
-            rows.node(pmid, step, relation(how));
-            let Some(f) = found.iter().find(|f| f.metrics.pmid == pmid) else {
-                continue;
-            };
-            rows.metrics(&f.metrics);
-            for r in &f.references {
-                rows.citation(pmid, *r);
-            }
-            if step >= self.steps {
-                continue;
-            }
-            let next = self
-                .direction
-                .references()
-                .then_some(f.references.iter().map(|r| (*r, 1)))
-                .into_iter()
-                .flatten()
-                .chain(
-                    self.direction
-                        .citers()
-                        .then_some(f.citers.iter().map(|c| (*c, 2)))
-                        .into_iter()
-                        .flatten(),
-                );
-            for (p, how) in next {
-                if !known.insert(p) {
-                    continue;
-                }
-                if (self.papers.len() as u64) < self.cap {
-                    self.papers.push((p, step + 1, how));
-                } else if self.left_out.len() < MAX_LEFT_OUT {
-                    self.left_out.push(p);
-                } else {
-                    self.left_out_more = true;
-                }
-            }
-        }
-        self.looked_up = end;
-    }
-}
-
-/// What the citation sources said of one paper.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Found {
-    /// The papers it cites.
-    pub references: Vec<u64>,
-    /// The papers citing it.
-    pub citers: Vec<u64>,
-    /// Its metrics, PMID and source included.
-    pub metrics: crate::staging::rows::network::MetricsRow,
 }
 
 /// The semantic rules of a network staging: PubMed seeds, from ids, a term or a dataset.
@@ -298,19 +112,46 @@ pub fn seed_search(term: &str, max: u64) -> crate::entrez::EutilsRequest {
         .param("retmax", max.to_string())
 }
 
-/// The seeds the call's source names, at most `max` of them.
-pub async fn seeds(ctx: &ToolContext<'_>, source: &Source, max: u64) -> Result<Vec<u64>> {
-    let max = max.min(MAX_SEEDS);
+/// The seeds the call's source names for a network of at most `cap` papers: at most
+/// [`max_seeds`] of them, with a warning naming how many were cut and which were kept.
+pub async fn seeds(
+    ctx: &ToolContext<'_>,
+    source: &Source,
+    cap: u64,
+) -> Result<(Vec<u64>, Vec<String>)> {
+    let max = max_seeds(cap);
+    let mut warnings = Vec::new();
+    let cut = |named: String, which: &str| {
+        format!(
+            "{named}; only {which} {max} are the seeds, a tenth of max_records ({cap}) so their references and citers have room (raise max_records, or narrow the seeds)."
+        )
+    };
     let ids: Vec<String> = match source {
-        Source::Ids { ids } => ids.clone(),
+        Source::Ids { ids } => {
+            let distinct: HashSet<&String> = ids.iter().collect();
+            if distinct.len() as u64 > max {
+                warnings.push(cut(
+                    format!("{} seeds were named", distinct.len()),
+                    "the first",
+                ));
+            }
+            ids.clone()
+        }
         Source::Term { term } => {
             let reply = ctx.entrez()?.send(&seed_search(term, max)).await?;
-            parse::esearch::parse_esearch_xml(&reply.body)?.ids
+            let found = parse::esearch::parse_esearch_xml(&reply.body)?;
+            if found.count > max {
+                warnings.push(cut(
+                    format!("The search matched {} papers", found.count),
+                    "its first",
+                ));
+            }
+            found.ids
         }
         Source::Dataset { seeds_of } => {
             let info = owned_dataset(ctx, seeds_of).await?;
             let staging = staging(ctx)?;
-            let policy = QueryPolicy::with_limit(Some(max), staging.limits.query_time_limit_ms);
+            let policy = QueryPolicy::with_limit(Some(max + 1), staging.limits.query_time_limit_ms);
             let r = staging
                 .store
                 .query(&info.id, "SELECT pmid FROM article ORDER BY pmid", policy)
@@ -328,13 +169,21 @@ pub async fn seeds(ctx: &ToolContext<'_>, source: &Source, max: u64) -> Result<V
                         "Name a PubMed dataset (pubmed or citation_network layout), or give ids.",
                     )
                 })?;
-            r.rows
+            let ids: Vec<String> = r
+                .rows
                 .iter()
                 .filter_map(|row| match row.first() {
                     Some(crate::staging::rows::SqlValue::Integer(n)) => Some(n.to_string()),
                     _ => None,
                 })
-                .collect()
+                .collect();
+            if ids.len() as u64 > max {
+                warnings.push(format!(
+                    "Dataset {} has more than {max} papers; only its {max} lowest PMIDs are the seeds, a tenth of max_records ({cap}) (raise max_records, or stage a narrower dataset).",
+                    info.id
+                ));
+            }
+            ids
         }
         Source::History { .. } | Source::Continue { .. } => return Err(Error::new(
             ErrorKind::InvalidArguments,
@@ -370,8 +219,10 @@ pub async fn seeds(ctx: &ToolContext<'_>, source: &Source, max: u64) -> Result<V
         .with_code("no_records")
         .suggest("Check the term with entrez_query (operation search) first."));
     }
+    let mut seen = HashSet::new();
+    seeds.retain(|s| seen.insert(*s));
     seeds.truncate(max as usize);
-    Ok(seeds)
+    Ok((seeds, warnings))
 }
 
 impl Run<'_> {
@@ -394,7 +245,13 @@ impl Run<'_> {
                 .iter()
                 .map(|p| p.0)
                 .collect();
-            let looked = crate::tools::entrez_data::network_lookup::look_up(self, &pmids).await?;
+            // Citers are asked only where some paper of the chunk is followed further: a
+            // chunk all at the last step asks for none (a hub there would be megabytes).
+            let citers = work.papers[work.looked_up..end]
+                .iter()
+                .any(|p| p.1 < work.steps);
+            let looked =
+                crate::tools::entrez_data::network_lookup::look_up(self, &pmids, citers).await?;
             meter.charge_side(looked.bytes, looked.requests);
             let mut warnings = looked.warnings;
             warnings.extend(unknown_seeds(
@@ -414,15 +271,16 @@ impl Run<'_> {
             ));
         }
         if !work.left_out.is_empty() && work.fetched == 0 {
-            let more = if work.left_out_more { "more than " } else { "" };
-            p.warn(format!(
-                "The network reached {more}{} more papers than max_records ({}) allows; those nearest the seeds were kept.",
-                work.left_out.len(),
-                work.cap
-            ));
+            p.warn(left_out_warning(work));
         }
         Ok(())
     }
+}
+
+/// The most seeds a network of at most `cap` papers starts from: a tenth of the cap (at
+/// least one, at most [`MAX_SEEDS`]), so the seeds leave room for their neighbours.
+pub fn max_seeds(cap: u64) -> u64 {
+    (cap / 10).clamp(1, MAX_SEEDS)
 }
 
 /// A warning for each seed of `chunk` no source knows: neither iCite nor PubMed's links name
@@ -446,60 +304,18 @@ pub const LOOKUP_REQUESTS: u64 = 3;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::staging::rows::network::MetricsRow;
-
-    fn found(pmid: u64, refs: &[u64], citers: &[u64]) -> Found {
-        Found {
-            references: refs.to_vec(),
-            citers: citers.to_vec(),
-            metrics: MetricsRow {
-                pmid,
-                source: "icite",
-                ..MetricsRow::default()
-            },
-        }
-    }
 
     #[test]
-    fn a_network_grows_step_by_step_within_its_cap() {
-        let net = Network {
-            direction: Direction::Both,
-            steps: 1,
-        };
-        let mut w = NetworkWork::new(net, &[1, 2, 1], 6);
-        assert_eq!(w.papers.len(), 2, "a seed given twice is one seed");
-        let mut rows = NetworkRows::default();
-        w.absorb(
-            2,
-            &[found(1, &[10, 11], &[20]), found(2, &[11, 12], &[21, 22])],
-            &mut rows,
+    fn seeds_are_a_tenth_of_the_cap() {
+        assert_eq!(
+            (
+                max_seeds(1000),
+                max_seeds(5),
+                max_seeds(10_000),
+                max_seeds(50_000)
+            ),
+            (100, 1, 1000, 1000)
         );
-        // Seeds first, then each paper's references and citers in order, the shared 11 once,
-        // and the cap of six papers leaving 21 and 22 out.
-        let pmids: Vec<u64> = w.papers.iter().map(|p| p.0).collect();
-        assert_eq!(pmids, vec![1, 2, 10, 11, 20, 12]);
-        assert_eq!(w.left_out, vec![21, 22]);
-        assert_eq!(w.papers[4], (20, 1, 2));
-        assert_eq!(w.looked_up, 2);
-        assert!(!w.looked_up_all());
-        // Step-one papers are looked up for their edges and metrics but reach no further.
-        w.absorb(4, &[found(10, &[99], &[])], &mut rows);
-        assert!(w.looked_up_all());
-        assert_eq!(w.papers.len(), 6);
-        let b = rows.finish();
-        let t = |name: &str| {
-            b.tables
-                .iter()
-                .find(|t| t.table.name == name)
-                .unwrap()
-                .len()
-        };
-        assert_eq!((t("node"), t("metrics"), t("citation")), (6, 3, 5));
-        assert_eq!(w.remaining(), 6);
-        assert_eq!(w.take(4), vec!["1", "2", "10", "11"]);
-        assert_eq!(w.remaining(), 2);
-        let back: NetworkWork = serde_json::from_str(&serde_json::to_string(&w).unwrap()).unwrap();
-        assert_eq!(back, w);
     }
 
     fn report(args: serde_json::Value) -> crate::validation::Report {
@@ -565,21 +381,5 @@ mod tests {
             ),
             (Some("pubmed"), Some("asthma[mh]"), Some("300"), None)
         );
-    }
-
-    #[test]
-    fn one_direction_and_two_steps() {
-        let net = Network {
-            direction: Direction::References,
-            steps: 2,
-        };
-        let mut w = NetworkWork::new(net, &[1], 100);
-        let mut rows = NetworkRows::default();
-        w.absorb(1, &[found(1, &[10], &[20])], &mut rows);
-        w.absorb(1, &[found(10, &[30], &[40])], &mut rows);
-        w.absorb(1, &[found(30, &[50], &[])], &mut rows);
-        let pmids: Vec<(u64, u8)> = w.papers.iter().map(|p| (p.0, p.1)).collect();
-        assert_eq!(pmids, vec![(1, 0), (10, 1), (30, 2)]);
-        assert!(w.looked_up_all());
     }
 }

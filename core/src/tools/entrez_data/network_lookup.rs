@@ -25,10 +25,12 @@ pub struct LookedUp {
 const RECORD_BYTES: u64 = 600;
 const LISTED_PMID_BYTES: u64 = 10;
 
-/// Looks `pmids` up (at most 200: one iCite request, elink for what iCite lacks). A paper no
-/// source could answer for fails the look-up as a passing fault, so that nothing of the
-/// chunk is committed and the staging goes on from it later.
-pub async fn look_up(run: &Run<'_>, pmids: &[u64]) -> Result<LookedUp> {
+/// Looks `pmids` up (at most 200: one iCite request, elink for what iCite lacks), with their
+/// citers or, where none of them is followed further (`citers` false), without: a highly
+/// cited paper at the last step then costs no megabyte list. A paper no source could answer
+/// for fails the look-up as a passing fault, so that nothing of the chunk is committed and
+/// the staging goes on from it later.
+pub async fn look_up(run: &Run<'_>, pmids: &[u64], citers: bool) -> Result<LookedUp> {
     let e = &run.client;
     let client = CitationClient::new(crate::entrez::EntrezClient {
         config: e.config,
@@ -39,12 +41,12 @@ pub async fn look_up(run: &Run<'_>, pmids: &[u64]) -> Result<LookedUp> {
         retry: e.retry,
         cache: e.cache,
     });
-    let c = client.lookup(pmids).await;
-    of(c)
+    let c = client.lookup_with(pmids, citers).await;
+    of(c, citers)
 }
 
 /// The rows and cost of a look-up's answer.
-pub fn of(c: Citations) -> Result<LookedUp> {
+pub fn of(c: Citations, citers: bool) -> Result<LookedUp> {
     let failed: Vec<String> = c
         .failures
         .iter()
@@ -91,10 +93,10 @@ pub fn of(c: Citations) -> Result<LookedUp> {
                     pmid: p.pmid,
                     relative_citation_ratio: m.and_then(|m| m.relative_citation_ratio),
                     nih_percentile: m.and_then(|m| m.nih_percentile),
-                    // elink's count is the cited-by list it gave.
+                    // elink's count is the cited-by list it gave, when it was asked for one.
                     citation_count: m
                         .and_then(|m| m.citation_count)
-                        .or(Some(p.cited_by.len() as u64)),
+                        .or(citers.then_some(p.cited_by.len() as u64)),
                     citations_per_year: m.and_then(|m| m.citations_per_year),
                     expected_citations_per_year: m.and_then(|m| m.expected_citations_per_year),
                     field_citation_rate: m.and_then(|m| m.field_citation_rate),

@@ -96,7 +96,11 @@ async fn stage_new(ctx: &ToolContext<'_>, call: &Stage) -> Result<(String, ToolO
     let mut available = None;
     let planned_work: Result<Work> = async {
         if let Some(network) = call.network {
-            let seeds = crate::tools::entrez_data::network::seeds(ctx, &source, max_records).await?;
+            let (seeds, warnings) =
+                crate::tools::entrez_data::network::seeds(ctx, &source, max_records).await?;
+            for w in warnings {
+                progress.warn(w);
+            }
             return Ok(Work::Network(crate::tools::entrez_data::network::NetworkWork::new(
                 network,
                 &seeds,

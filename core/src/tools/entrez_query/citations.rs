@@ -6,7 +6,7 @@
 //! given; the id lists as far as the budget allows ([`ID_CAPS`]), with the call that returns
 //! the rest. Each paper says its source; an unknown PMID says so on its own line.
 
-use crate::allowance::Need;
+use crate::allowance::{Need, CPU_US_PER_CITATION, PER_CALL_US};
 use crate::citations::request::ICITE_BATCH;
 use crate::citations::{CitationClient, Citations, Paper, Source};
 use crate::entrez::{EntrezClient, EutilsRequest, Utility};
@@ -90,11 +90,21 @@ pub async fn citations(ctx: &ToolContext<'_>, pmids: &[String], view: &View) -> 
         .collect();
     // A batch of 200 sends iCite and esummary when all goes well, and at worst elink both
     // ways too (what iCite lacks), each tried as often as the client may: the allowance
-    // bounds the batches sent now by that worst case, as a staging counts its batches.
+    // bounds the batches sent now by that worst case, as a staging counts its batches; and
+    // the papers by the CPU their replies take to read (at least one paper a call).
     let attempts = crate::net::retry::RetryPolicy::default().max_attempts;
     let need = Need::default().requests(0, 4, attempts);
     let batches = ctx.allowance().fits(&need).max(1) as usize;
-    let now_count = valid.len().min(batches * ICITE_BATCH).min(MAX_IDS);
+    let by_cpu = ctx
+        .allowance()
+        .fits(&Need::cpu_us(PER_CALL_US, CPU_US_PER_CITATION))
+        .max(1);
+    let by_cpu = usize::try_from(by_cpu).unwrap_or(usize::MAX);
+    let now_count = valid
+        .len()
+        .min(batches * ICITE_BATCH)
+        .min(by_cpu)
+        .min(MAX_IDS);
     let (now, later) = valid.split_at(now_count);
     let client = CitationClient::new(ctx.entrez()?);
     let found = client.lookup(now).await;
@@ -204,20 +214,16 @@ fn entries(
                     "message": "Neither iCite nor PubMed's links could be read for it (see warnings); call again later."}));
             } else {
                 out.push(json!({"pmid": pmid.to_string(), "status": "not_looked_up",
-                    "message": "Not looked up in this call (the call's request allowance); next_call asks for it."}));
+                    "message": "Not looked up in this call (the call's allowance of requests and CPU); next_call asks for it."}));
             }
             continue;
         };
-        out.push(entry(
-            paper,
-            records.found.get(&pmid),
-            records.failed.is_some(),
-        ));
+        out.push(entry(paper, records.found.get(&pmid)));
     }
     out
 }
 
-fn entry(paper: &Paper, record: Option<&Record>, summaries_failed: bool) -> Value {
+fn entry(paper: &Paper, record: Option<&Record>) -> Value {
     let mut e = Map::new();
     // A paper found has a source and no status: 200 papers fit the default budget.
     e.insert("pmid".into(), json!(paper.pmid.to_string()));
@@ -230,11 +236,11 @@ fn entry(paper: &Paper, record: Option<&Record>, summaries_failed: bool) -> Valu
         .or_else(|| icite.and_then(|i| i.year));
     e.insert("title".into(), json!(title));
     e.insert("year".into(), json!(year));
+    // Unknown (null) without PubMed's summary of it: the summaries failed, or PubMed has
+    // no record of a PMID iCite holds.
     let retracted = match record {
         Some(r) => json!(r.integrity.flags.contains(&Flag::Retracted)),
-        // Unknown when PubMed's summary could not be read.
-        None if summaries_failed => Value::Null,
-        None => json!(false),
+        None => Value::Null,
     };
     e.insert("retracted".into(), retracted);
     e.insert("source".into(), json!(paper.source.name()));
@@ -376,6 +382,7 @@ fn answer(
     });
     let summary = json!({"asked": asked, "found": count("found"), "unknown": count("unknown"),
         "invalid": count("invalid"), "failed": count("failed"), "retracted": flagged.retracted.len()});
+    let at_ceiling = view.max_characters >= crate::framework::view::CEILING;
     let mut chosen = None;
     for cap in ID_CAPS {
         let list: Vec<Value> = papers.iter().map(|p| shaped(p, view, cap)).collect();
@@ -385,7 +392,9 @@ fn answer(
                 .filter(|p| lists_cut(p, cap))
                 .filter_map(|p| p["pmid"].as_str().map(String::from))
                 .collect();
-            let ids_call = (!cut.is_empty()).then(|| {
+            // At the largest budget already, the same call would cut them again: no loop
+            // offered, the text points at a network staging instead.
+            let ids_call = (!cut.is_empty() && !at_ceiling).then(|| {
                 let mut a = Map::new();
                 a.insert("operation".into(), json!("citations"));
                 a.insert(
@@ -408,7 +417,14 @@ fn answer(
             if let Value::Object(m) = &mut structured {
                 m.retain(|_, v| !v.is_null());
             }
-            let text = render(&summary, &list[..k], cap, &cut, &warnings, &later_call);
+            let text = render(
+                &summary,
+                &list[..k],
+                (cap, at_ceiling),
+                &cut,
+                &warnings,
+                &later_call,
+            );
             (structured, text)
         };
         let fitted = budget::fit(list.len(), view.max_characters, build);
@@ -447,7 +463,7 @@ fn lists_cut(p: &Value, cap: usize) -> bool {
 fn render(
     summary: &Value,
     papers: &[Value],
-    cap: usize,
+    (cap, at_ceiling): (usize, bool),
     cut: &[String],
     warnings: &[String],
     later: &Option<Value>,
@@ -528,10 +544,17 @@ fn render(
         }
     }
     if !cut.is_empty() && cap != usize::MAX {
-        out.push_str(&format!(
-            "Id lists cut to {cap} each to fit max_characters ({} papers); ids_next_call returns them whole.\n",
-            cut.len()
-        ));
+        out.push_str(&if at_ceiling {
+            format!(
+                "Id lists cut to {cap} each even at the largest budget ({} papers): lists this long do not fit one answer; stage them as a citation network (entrez_data fetch_and_stage, network \"citers\" or \"references\", these ids) and query them in SQL.\n",
+                cut.len()
+            )
+        } else {
+            format!(
+                "Id lists cut to {cap} each to fit max_characters ({} papers); ids_next_call asks for them at the largest budget (200,000 characters: lists of up to about 10,000 ids; longer ones: stage a citation network).\n",
+                cut.len()
+            )
+        });
     }
     if let Some(call) = later {
         out.push_str(&format!(
@@ -543,4 +566,69 @@ fn render(
         out.push_str(&format!("Warning: {w}\n"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::citations::client::{Citations, Source};
+
+    #[test]
+    fn a_paper_without_pubmeds_summary_has_an_unknown_retraction_flag() {
+        let paper = Paper {
+            pmid: 7,
+            source: Source::Elink,
+            cited_by: vec![8],
+            references: Vec::new(),
+            icite: None,
+        };
+        let e = entry(&paper, None);
+        assert_eq!(e["retracted"], Value::Null, "{e}");
+        assert_eq!(e["cited_by"], json!(["8"]));
+    }
+
+    #[test]
+    fn lists_too_long_for_the_largest_budget_point_at_a_network_not_at_the_same_call() {
+        // A paper with 40,000 citers: at the largest budget its list is still cut.
+        let paper = Paper {
+            pmid: 7,
+            source: Source::Elink,
+            cited_by: (1..=40_000).collect(),
+            references: Vec::new(),
+            icite: None,
+        };
+        let papers = vec![entry(&paper, None)];
+        let at = |max_characters: usize| {
+            let view = View {
+                max_characters,
+                ..View::default()
+            };
+            answer(
+                1,
+                papers.clone(),
+                &Citations::default(),
+                &Records::default(),
+                &[],
+                &view,
+            )
+        };
+        let top = at(crate::framework::view::CEILING);
+        assert!(
+            top.structured.get("ids_next_call").is_none(),
+            "{}",
+            top.structured
+        );
+        assert!(top.structured["ids_cut_to"].as_u64().is_some());
+        assert!(
+            top.text.contains("stage them as a citation network"),
+            "{}",
+            top.text
+        );
+        // Below it, the call at the largest budget is offered.
+        let default = at(View::default().max_characters);
+        assert_eq!(
+            default.structured["ids_next_call"]["arguments"]["max_characters"],
+            crate::framework::view::CEILING
+        );
+    }
 }
