@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// A server on the stand-ins; `free` sets the Workers Free plan's budget (10 ms of CPU and 50
 /// subrequests a call) as a deployment does, through its settings.
-fn server(ncbi: &Replay, external: &ExternalReplay, free: bool) -> Server {
+pub(super) fn server(ncbi: &Replay, external: &ExternalReplay, free: bool) -> Server {
     let eutils = ncbi.eutils_base();
     let icite = external.env("ICITE_URL");
     let lookup = move |k: &str| match k {
@@ -44,13 +44,13 @@ fn server(ncbi: &Replay, external: &ExternalReplay, free: bool) -> Server {
         .unwrap()
 }
 
-fn seeds() -> Vec<String> {
+pub(super) fn seeds() -> Vec<String> {
     graph::SEEDS.iter().map(u64::to_string).collect()
 }
 
 /// The network of the seeds, one step: their references, and their citers with `citers`
 /// (both ways, every paper of the graph).
-fn papers(citers: bool) -> BTreeSet<u64> {
+pub(super) fn papers(citers: bool) -> BTreeSet<u64> {
     let g = graph::graph();
     let mut all: BTreeSet<u64> = graph::SEEDS.iter().copied().collect();
     for s in graph::SEEDS {
@@ -62,7 +62,7 @@ fn papers(citers: bool) -> BTreeSet<u64> {
     all
 }
 
-fn column(r: &Value, i: usize) -> Vec<i64> {
+pub(super) fn column(r: &Value, i: usize) -> Vec<i64> {
     r["rows"]
         .as_array()
         .unwrap()
@@ -504,118 +504,4 @@ fn two_steps_stop_at_max_records_and_say_how_many_were_left_out() {
     // 300 papers: the seed's look-up, then 299 at 200 a look-up, and one more for the few
     // places the step-one papers' shares left unused, given to papers left out before.
     assert_eq!(external.stats()["requests"]["icite"], 4);
-}
-
-#[test]
-fn seeds_leave_room_for_their_neighbours_and_a_cut_is_said() {
-    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
-    let s = server(&ncbi, &external, false);
-    // Five seeds, forty papers at most: a tenth of the cap, four seeds, are kept and said so.
-    let r = ok(
-        &s,
-        json!({"operation": "fetch_and_stage", "network": "citers", "ids": seeds(),
-            "max_records": 40}),
-    );
-    let id = r["data_access_id"].as_str().unwrap().to_string();
-    let warnings = r["warnings"].to_string();
-    assert!(
-        warnings.contains("5 seeds were named; only the first 4 are the seeds"),
-        "{warnings}"
-    );
-    let got: Vec<i64> = column(
-        &sql(
-            &s,
-            &id,
-            "SELECT pmid FROM node WHERE step = 0 ORDER BY pmid",
-        ),
-        0,
-    );
-    let want: Vec<i64> = graph::SEEDS[..4].iter().map(|p| *p as i64).collect();
-    assert_eq!(got, want);
-    // The 36 other places are shared: each of the four seeds keeps nine of its citers (the
-    // graph gives each more than nine), and the warning names every seed cut.
-    let g = graph::graph();
-    for seed in &graph::SEEDS[..4] {
-        let citers: Vec<String> = g.citers(*seed).iter().map(u64::to_string).collect();
-        let kept = sql(
-            &s,
-            &id,
-            &format!(
-                "SELECT COUNT(*) FROM node WHERE step = 1 AND pmid IN ({})",
-                citers.join(",")
-            ),
-        )["rows"][0][0]
-            .as_i64()
-            .unwrap();
-        assert!(kept >= 9, "seed {seed} kept {kept} citers");
-    }
-    let named: Vec<String> = graph::SEEDS[..4].iter().map(u64::to_string).collect();
-    assert!(
-        warnings.contains(&format!("were cut: {}.", named.join(", "))),
-        "{warnings}"
-    );
-}
-
-#[test]
-fn seeds_come_from_a_dataset_or_a_search_too() {
-    let (ncbi, external) = (Replay::start(), ExternalReplay::start());
-    let s = server(&ncbi, &external, false);
-    // A PubMed dataset of the five seeds, then the network of its papers.
-    let pubmed = ok(&s, json!({"operation": "fetch_and_stage", "ids": seeds()}));
-    let from = pubmed["data_access_id"].as_str().unwrap();
-    let r = ok(
-        &s,
-        json!({"operation": "fetch_and_stage", "network": "references", "data_access_id": from}),
-    );
-    assert_eq!(r["status"], "complete", "{r}");
-    assert_ne!(
-        r["data_access_id"], pubmed["data_access_id"],
-        "a new dataset"
-    );
-    let id = r["data_access_id"].as_str().unwrap().to_string();
-    let count = |id: &str, q: &str| sql(&s, id, q)["rows"][0][0].as_i64().unwrap();
-    assert_eq!(
-        count(&id, "SELECT COUNT(*) FROM node") as usize,
-        papers(false).len()
-    );
-    // A search's results as seeds: the ids the stand-in's esearch gives for the term.
-    let term = "citation network seeds";
-    let body = ncbi.control(
-        "GET",
-        &format!(
-            "/entrez/eutils/esearch.fcgi?db=pubmed&term={}&retmax=1000",
-            term.replace(' ', "+")
-        ),
-        "",
-    );
-    let want: BTreeSet<i64> = body
-        .split("<Id>")
-        .skip(1)
-        .map(|x| x[..x.find("</Id>").unwrap()].parse().unwrap())
-        .collect();
-    assert!(!want.is_empty());
-    let r = ok(
-        &s,
-        json!({"operation": "fetch_and_stage", "network": "citers", "term": term}),
-    );
-    let id = r["data_access_id"].as_str().unwrap().to_string();
-    let got: BTreeSet<i64> = column(&sql(&s, &id, "SELECT pmid FROM node WHERE step = 0"), 0)
-        .into_iter()
-        .collect();
-    assert_eq!(got, want);
-
-    // A dataset of seeds that is not there: validate and the call say so alike.
-    let args = json!({"operation": "fetch_and_stage", "network": "both",
-        "data_access_id": "0123456789abcdef0123456789abcdef"});
-    let v = crate::common::call_tool_with(
-        &s,
-        "validate",
-        json!({"tool": "entrez_data", "arguments": args}),
-        &entrez_mcp_core::caller::RequestContext::default(),
-    );
-    assert_eq!(
-        v["structuredContent"]["details"]["errors"][0]["code"], "dataset_not_found",
-        "{v}"
-    );
-    assert_eq!(err(&s, args)["code"], "dataset_not_found");
 }

@@ -7,6 +7,7 @@ mod cache;
 mod chart_pixels;
 mod charts;
 mod citation_network;
+mod citation_network_seeds;
 mod citations;
 mod entrez_data_across_calls;
 mod entrez_data_guard;
