@@ -54,6 +54,18 @@ pub(crate) fn rpc(server: &Server, msg: Value) -> Value {
     rpc_on(&Tokio, server, msg)
 }
 
+/// A server configured by `config`, over real HTTP to whatever its settings name (local
+/// stand-ins), paced in memory, without a response cache or a store.
+pub(crate) fn live_server(config: Config) -> Server {
+    Server::new(config, Box::new(entrez_mcp::SystemPlatform))
+        .unwrap()
+        .with_network(entrez_mcp_core::net::Network {
+            transport: Box::new(entrez_mcp::transport::ReqwestTransport::new().unwrap()),
+            pacer: Box::new(entrez_mcp_core::net::pacing::MemoryPacer::new()),
+            cache: None,
+        })
+}
+
 /// A server whose E-utilities are at `eutils_base` (a local stand-in), over real HTTP, paced in memory.
 pub(crate) fn networked_server(eutils_base: &str, api_key: Option<&str>) -> Server {
     let base = eutils_base.to_string();
@@ -64,11 +76,5 @@ pub(crate) fn networked_server(eutils_base: &str, api_key: Option<&str>) -> Serv
         "NCBI_API_KEY" => key.clone(),
         _ => None,
     });
-    Server::new(config, Box::new(entrez_mcp::SystemPlatform))
-        .unwrap()
-        .with_network(entrez_mcp_core::net::Network {
-            transport: Box::new(entrez_mcp::transport::ReqwestTransport::new().unwrap()),
-            pacer: Box::new(entrez_mcp_core::net::pacing::MemoryPacer::new()),
-            cache: None,
-        })
+    live_server(config)
 }

@@ -6,11 +6,7 @@
 use crate::common::data::{err, ok, sql};
 use crate::common::external_replay::ExternalReplay;
 use crate::common::replay::{fetch_counts, Replay};
-use entrez_mcp::transport::ReqwestTransport;
-use entrez_mcp::SystemPlatform;
 use entrez_mcp_core::config::Config;
-use entrez_mcp_core::net::pacing::MemoryPacer;
-use entrez_mcp_core::net::Network;
 use entrez_mcp_core::protocol::Server;
 use entrez_mcp_core::staging::{Limits, Staging};
 use entrez_mcp_replay::ncbi::graph;
@@ -33,13 +29,7 @@ pub(super) fn server(ncbi: &Replay, external: &ExternalReplay, free: bool) -> Se
     let limits = Limits::from_lookup(&lookup);
     let config = Config::from_lookup(lookup);
     let store = entrez_mcp::store::SqliteStore::in_memory().unwrap();
-    Server::new(config, Box::new(SystemPlatform))
-        .unwrap()
-        .with_network(Network {
-            transport: Box::new(ReqwestTransport::new().unwrap()),
-            pacer: Box::new(MemoryPacer::new()),
-            cache: None,
-        })
+    crate::common::live_server(config)
         .with_staging(Staging::new(store, limits))
         .unwrap()
 }

@@ -171,13 +171,7 @@ fn server_on(
         "ENTREZ_SUBREQUESTS" if free => Some("50".into()),
         _ => None,
     });
-    entrez_mcp_core::protocol::Server::new(config, Box::new(SystemPlatform))
-        .unwrap()
-        .with_network(entrez_mcp_core::net::Network {
-            transport: Box::new(ReqwestTransport::new().unwrap()),
-            pacer: Box::new(MemoryPacer::new()),
-            cache: None,
-        })
+    crate::common::live_server(config)
 }
 
 #[test]

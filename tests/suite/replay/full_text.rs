@@ -5,11 +5,7 @@
 use crate::common::external_replay::ExternalReplay;
 use crate::common::replay::Replay;
 use crate::common::*;
-use entrez_mcp::transport::ReqwestTransport;
-use entrez_mcp::SystemPlatform;
 use entrez_mcp_core::config::Config;
-use entrez_mcp_core::net::pacing::MemoryPacer;
-use entrez_mcp_core::net::Network;
 use entrez_mcp_core::protocol::Server;
 use serde_json::{json, Value};
 
@@ -40,13 +36,7 @@ fn server_with(ncbi: &Replay, external: &ExternalReplay, subrequests: Option<u64
         config.allowance.subrequests = n;
     }
     // Without a store: what a call may spend is the server's setting, not the store's.
-    Server::new(config, Box::new(SystemPlatform))
-        .unwrap()
-        .with_network(Network {
-            transport: Box::new(ReqwestTransport::new().unwrap()),
-            pacer: Box::new(MemoryPacer::new()),
-            cache: None,
-        })
+    crate::common::live_server(config)
 }
 
 fn full_text(s: &Server, extra: Value) -> Value {

@@ -44,13 +44,7 @@ fn server(replay: &ExternalReplay) -> Server {
             .find(|(name, _)| name == k)
             .and_then(|(_, v)| v.clone())
     });
-    Server::new(config, Box::new(SystemPlatform))
-        .unwrap()
-        .with_network(Network {
-            transport: Box::new(ReqwestTransport::new().unwrap()),
-            pacer: Box::new(MemoryPacer::new()),
-            cache: None,
-        })
+    crate::common::live_server(config)
 }
 
 fn call(s: &Server, args: Value) -> Value {

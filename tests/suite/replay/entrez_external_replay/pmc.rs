@@ -164,13 +164,7 @@ fn the_retired_oa_service_says_what_happened_and_what_to_use() {
     let config = Config::from_lookup(move |k| {
         (k == "PMC_OA_URL").then(|| format!("http://{a}/pmc/utils/oa/retired.fcgi"))
     });
-    let s = Server::new(config, Box::new(SystemPlatform))
-        .unwrap()
-        .with_network(Network {
-            transport: Box::new(ReqwestTransport::new().unwrap()),
-            pacer: Box::new(MemoryPacer::new()),
-            cache: None,
-        });
+    let s = crate::common::live_server(config);
     let e = err(&s, pmc("oa_service", json!({"from": "2026-09-01"})));
     assert_eq!(e["code"], "pmc_oa_retired");
     assert!(e["message"].as_str().unwrap().contains("August 2026"));
