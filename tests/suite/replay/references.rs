@@ -180,7 +180,8 @@ fn verdicts(r: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
-fn by_key<'a>(r: &'a Value, key: &str) -> &'a Value {
+/// The verdict of the reference keyed `key` in a check_references result.
+pub(super) fn by_key<'a>(r: &'a Value, key: &str) -> &'a Value {
     r["references"]
         .as_array()
         .unwrap()

@@ -2,6 +2,7 @@
 //! `CollectiveName`) cited by its name, and a field the record lacks listed as unchecked,
 //! never counted as agreeing. Each citation is built from the stand-in's own XML, read here.
 
+use super::references::by_key;
 use crate::common::replay::Replay;
 use crate::common::*;
 use serde_json::{json, Value};
@@ -26,6 +27,15 @@ fn article(file: &str, pmid: &str) -> String {
         .to_string()
 }
 
+/// The article's title as a researcher copies it: quotes unescaped, italics dropped.
+fn plain_title(article: &str) -> String {
+    tag(article, "ArticleTitle")
+        .unwrap()
+        .replace("&quot;", "\"")
+        .replace("<i>", "")
+        .replace("</i>", "")
+}
+
 fn check(refs: Value) -> Value {
     let replay = Replay::start();
     let s = networked_server(&replay.eutils_base(), None);
@@ -36,15 +46,6 @@ fn check(refs: Value) -> Value {
     );
     assert_eq!(r["isError"], false, "{r}");
     r["structuredContent"].clone()
-}
-
-fn by_key<'a>(r: &'a Value, key: &str) -> &'a Value {
-    r["references"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|v| v["key"] == key)
-        .unwrap_or_else(|| panic!("no {key} in {r}"))
 }
 
 /// A retraction notice whose only author is a group ("The Editors of The Lancet"): cited by
@@ -114,11 +115,7 @@ fn fields_the_record_lacks_are_listed_unchecked() {
     assert_eq!(lacks, ["issue"], "the record this test was written for");
     let family = tag(&a, "LastName").unwrap();
     let initials = tag(&a, "Initials").unwrap();
-    let title = tag(&a, "ArticleTitle")
-        .unwrap()
-        .replace("&quot;", "\"")
-        .replace("<i>", "")
-        .replace("</i>", "");
+    let title = plain_title(&a);
     let line = format!(
         "{family} {initials}. {title} {}. {};{}(7):{}.",
         tag(&a, "ISOAbbreviation").unwrap(),
@@ -155,11 +152,7 @@ fn accented_and_nfd_names_and_titles_are_the_records() {
         family, "Garcia-Tabar",
         "the record this test was written for"
     );
-    let title = tag(&a, "ArticleTitle")
-        .unwrap()
-        .replace("&quot;", "\"")
-        .replace("<i>", "")
-        .replace("</i>", "");
+    let title = plain_title(&a);
     let source = format!(
         "{}. {};{}:{}.",
         tag(&a, "ISOAbbreviation").unwrap(),
