@@ -14,7 +14,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { EDGE, URL_UNDER_TEST, efetchBatches, fetchCounts } from './helpers.mjs';
+import { EDGE, URL_UNDER_TEST, efetchBatches, fetchCounts, fetchPolitely } from './helpers.mjs';
 
 const REPLAY = process.env.E2E_REPLAY || '';
 const EXTERNAL = process.env.E2E_EXTERNAL_REPLAY || '';
@@ -25,21 +25,11 @@ const LOOKUP = 200;
 const FREE_PLAN = process.env.E2E_FREE_PLAN === '1';
 const EFETCH = 500;
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A request to a stand-in at under its pace (3 a second, as NCBI's and iCite's keyless
  * rate), tried again a few times where it refuses for pace (429, 503). */
-async function paced(url, init = {}) {
-  for (let attempt = 0; ; attempt++) {
-    await sleep(400);
-    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(120_000) });
-    if (![429, 503].includes(res.status) || attempt === 4) return res;
-    await sleep(1_000);
-  }
-}
-
 const json = async (url, init = {}) => {
-  const res = await paced(url, init);
+  const res = await fetchPolitely(url, init);
   assert.equal(res.status, 200, url);
   return res.json();
 };
@@ -74,7 +64,7 @@ async function elink(pmids, linkname) {
 async function records(pmids) {
   const out = new Map();
   for (let i = 0; i < pmids.length; i += EFETCH) {
-    const res = await paced(`${REPLAY}/entrez/eutils/efetch.fcgi`, {
+    const res = await fetchPolitely(`${REPLAY}/entrez/eutils/efetch.fcgi`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: `db=pubmed&retmode=xml&id=${pmids.slice(i, i + EFETCH).join(',')}`,

@@ -194,6 +194,20 @@ export function typoOf(name) {
 }
 
 /**
+ * A test's own request to a stand-in, made as a polite client makes it: the stand-ins hold
+ * NCBI's and iCite's pace for every caller, and suites running beside each other share them,
+ * so a 429 or 503 is waited out (a second between tries, five tries) rather than failed on.
+ */
+export async function fetchPolitely(url, init = {}) {
+  for (let attempt = 0; ; attempt++) {
+    await new Promise((r) => setTimeout(r, 400));
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(120_000) });
+    if (![429, 503].includes(res.status) || attempt === 4) return res;
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
+/**
  * What the NCBI replay at `replay` served to efetch, one array of ids per request (history
  * slices as `@N` positions), only the requests that named one of `ids` when given.
  */

@@ -12,7 +12,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { EDGE, URL_UNDER_TEST, efetchBatches } from './helpers.mjs';
+import { EDGE, URL_UNDER_TEST, efetchBatches, fetchPolitely } from './helpers.mjs';
 
 const REPLAY = process.env.E2E_REPLAY || '';
 const FIRST = 90_000_001 + (EDGE === 'worker' ? 200 : EDGE === 'native' ? 0 : 400);
@@ -45,9 +45,7 @@ function runs(xml) {
 
 /** What the stand-in's articles hold, read from its XML: per article id, its facts. */
 async function truth() {
-  const res = await fetch(`${REPLAY}/entrez/eutils/efetch.fcgi?db=pmc&retmode=xml&id=${IDS.join(',')}`, {
-    signal: AbortSignal.timeout(60_000),
-  });
+  const res = await fetchPolitely(`${REPLAY}/entrez/eutils/efetch.fcgi?db=pmc&retmode=xml&id=${IDS.join(',')}`);
   assert.equal(res.status, 200);
   const xml = await res.text();
   const articles = xml.split('<article ').slice(1).map((a) => a.slice(0, a.indexOf('</article>') + '</article>'.length));
